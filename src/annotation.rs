@@ -1,0 +1,129 @@
+//! Annotation keys and the parsers of their values.
+//!
+//! Helm's own keys keep Helm's tolerance (a bad weight counts as 0); the new
+//! keys are strict, since a typo there would silently change the order.
+
+use crate::reference::{ObjectRef, RefError};
+
+pub const HOOK: &str = "helm.sh/hook";
+pub const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
+pub const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
+pub const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
+
+pub const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
+pub const DEPENDS_ON: &str = "helm.sh/depends-on";
+pub const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
+pub const SHOW_OUTPUT: &str = "helm.sh/show-output";
+
+pub const RESOURCE_GROUP: &str = "helm.sh/resource-group";
+pub const DEPENDS_ON_RESOURCE_GROUPS: &str = "helm.sh/depends-on/resource-groups";
+pub const READINESS_SUCCESS: &str = "helm.sh/readiness-success";
+pub const READINESS_FAILURE: &str = "helm.sh/readiness-failure";
+
+/// Chart.yaml annotation of HIP-0025: subcharts the parent depends on.
+pub const DEPENDS_ON_SUBCHARTS: &str = "helm.sh/depends-on/subcharts";
+/// Chart.yaml annotation of helm-hooks: the subchart graph, which survives
+/// stock Helm 4 (it drops `dependencies[].depends-on` when loading a chart).
+pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("{0:?} is not a boolean")]
+    NotBool(String),
+    #[error("{0}")]
+    Reference(#[from] RefError),
+    #[error("is not a JSON array of strings: {0}")]
+    NotStringArray(String),
+}
+
+impl ValueError {
+    pub fn help(&self) -> &'static str {
+        match self {
+            ValueError::NotBool(_) => "use \"true\" or \"false\"",
+            ValueError::Reference(_) => {
+                "write Kind/name or Kind/namespace/name, as a JSON array '[\"Job/migrate\"]' or a comma list"
+            }
+            ValueError::NotStringArray(_) => "write a JSON array of strings, e.g. '[\"databases\"]'",
+        }
+    }
+}
+
+/// A strict boolean: `true` or `false` in any letter case. `"yes"`, `"1"`
+/// and the empty string are refused so that a typo is never read as false.
+pub fn parse_bool(value: &str) -> Result<bool, ValueError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ValueError::NotBool(value.to_string())),
+    }
+}
+
+/// Helm's `strconv.Atoi`: an optional sign and decimal digits that fit in
+/// 64 bits; anything else is `None` and Helm treats it as weight 0.
+pub fn parse_weight(value: &str) -> Option<i64> {
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// A comma list as Helm reads delete and output-log policies: split,
+/// trimmed, lowercased; empty items dropped.
+pub fn parse_policy_list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(|s| s.trim().to_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `helm.sh/depends-on`: a JSON array of references, or a comma list.
+pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
+    let trimmed = value.trim();
+    let items: Vec<String> = if trimmed.starts_with('[') {
+        serde_json::from_str(trimmed).map_err(|e| ValueError::NotStringArray(e.to_string()))?
+    } else {
+        trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    };
+    Ok(items.iter().map(|s| s.parse()).collect::<Result<_, RefError>>()?)
+}
+
+/// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,
+/// `helm.sh/depends-on/subcharts`).
+pub fn parse_string_array(value: &str) -> Result<Vec<String>, ValueError> {
+    serde_json::from_str(value.trim()).map_err(|e| ValueError::NotStringArray(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_follow_atoi() {
+        assert_eq!(parse_weight("-5"), Some(-5));
+        assert_eq!(parse_weight("+3"), Some(3));
+        assert_eq!(parse_weight("abc"), None);
+        assert_eq!(parse_weight(" 1"), None);
+        assert_eq!(parse_weight("99999999999999999999"), None);
+        assert_eq!(parse_weight(""), None);
+    }
+
+    #[test]
+    fn booleans_are_strict() {
+        assert_eq!(parse_bool("TRUE"), Ok(true));
+        assert_eq!(parse_bool("false"), Ok(false));
+        assert!(parse_bool("yes").is_err());
+        assert!(parse_bool("").is_err());
+    }
+
+    #[test]
+    fn depends_on_takes_json_or_commas() {
+        let a = parse_depends_on(r#"["Job/a", "ConfigMap/ns/b"]"#).unwrap();
+        let b = parse_depends_on("Job/a, ConfigMap/ns/b").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(b[1].namespace.as_deref(), Some("ns"));
+        assert!(parse_depends_on("[Job/a").is_err());
+        assert!(parse_depends_on("a").is_err());
+    }
+}

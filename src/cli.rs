@@ -1,0 +1,236 @@
+//! The command line: `helm hooks plan|lint|version`. Parsing is by hand to
+//! keep plugin.wasm small; every mistake gets one message and exit code 2.
+//!
+//! The same function serves the Wasm plugin (arguments from Helm's
+//! `extraArgs`) and the native binary used by tests and benchmarks.
+
+use std::io::{Read, Write};
+
+use crate::diagnostic::Diagnostics;
+use crate::input;
+use crate::plan::{self, Options, Phase};
+use crate::render;
+
+/// Exit codes (DESIGN §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Ok = 0,
+    /// A hook or resource failed.
+    Failed = 1,
+    /// Invalid input, annotations or arguments; nothing was applied.
+    Invalid = 2,
+    /// The cluster refused or could not be reached.
+    Cluster = 3,
+}
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+const USAGE: &str = "\
+Run a release's hooks and resources in the order chart authors declare.
+
+Usage:
+  helm hooks plan [RELEASE | -] [--event E | --all-events] [--parallel N] [--parallel-all] [-o text|json|dot|mermaid]
+  helm hooks lint [RELEASE | -] [-o text|json]
+  helm hooks version
+
+Input (-, the default): `helm template CHART` output, or a release as JSON
+(`helm install NAME CHART --dry-run=client -o json`), piped on stdin.
+
+Flags:
+  --event E        plan only event E (pre-install, post-install, pre-delete, post-delete,
+                   pre-upgrade, post-upgrade, pre-rollback, post-rollback, test; or install
+                   for the resources). Repeatable. Default: every event the release has.
+  --all-events     plan every event that has hooks, and the resources (the default)
+  --parallel N     at most N hooks at once; N <= 1 is Helm's serial order (default 1)
+  --parallel-all   treat hooks without helm.sh/hook-parallel as parallel
+  -o, --output F   output format
+  -h, --help       this help
+
+Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
+3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
+(see the README); the message names the code.
+";
+
+/// Streams the CLI reads and writes.
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+    Dot,
+    Mermaid,
+}
+
+#[derive(Debug)]
+struct Args {
+    source: Option<String>,
+    phases: Vec<Phase>,
+    options: Options,
+    output: Output,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum ArgError {
+    #[error("{0} needs a value")]
+    Missing(String),
+    #[error("unknown flag {0}")]
+    UnknownFlag(String),
+    #[error("--parallel takes a whole number, not {0:?}")]
+    BadParallel(String),
+    #[error("unknown event {0:?}; use one of pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback, test, install")]
+    BadEvent(String),
+    #[error("-o {0} is not available here; use {1}")]
+    BadOutput(String, &'static str),
+    #[error("unexpected argument {0:?}")]
+    Extra(String),
+}
+
+fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> {
+    let mut parsed = Args { source: None, phases: Vec::new(), options: Options::default(), output: Output::Text };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = |name: &str| -> Result<String, ArgError> {
+            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| ArgError::Missing(name.to_string()))
+        };
+        match flag {
+            "--event" => {
+                let v = value("--event")?;
+                let phase = if v == "install" { Phase::Install } else { Phase::Hooks(v.parse().map_err(|_| ArgError::BadEvent(v.clone()))?) };
+                if !parsed.phases.contains(&phase) {
+                    parsed.phases.push(phase);
+                }
+            }
+            "--all-events" => parsed.phases.clear(),
+            "--parallel" => {
+                let v = value("--parallel")?;
+                let n: i64 = v.parse().map_err(|_| ArgError::BadParallel(v.clone()))?;
+                parsed.options.parallel = n.clamp(1, 1 << 20) as usize;
+            }
+            "--parallel-all" => parsed.options.parallel_all = true,
+            "-o" | "--output" => {
+                let v = value("--output")?;
+                parsed.output = match v.as_str() {
+                    "text" => Output::Text,
+                    "json" => Output::Json,
+                    "dot" if outputs.contains("dot") => Output::Dot,
+                    "mermaid" if outputs.contains("mermaid") => Output::Mermaid,
+                    _ => return Err(ArgError::BadOutput(v, outputs)),
+                };
+            }
+            "-" => parsed.source = Some("-".into()),
+            f if f.starts_with('-') => return Err(ArgError::UnknownFlag(arg.clone())),
+            _ if parsed.source.is_none() => parsed.source = Some(arg.clone()),
+            _ => return Err(ArgError::Extra(arg.clone())),
+        }
+    }
+    Ok(parsed)
+}
+
+/// Runs one command and returns its exit code.
+pub fn main(args: &[String], io: &mut Io) -> Exit {
+    let (command, rest) = match args.split_first() {
+        Some((c, rest)) => (c.as_str(), rest),
+        None => ("help", &[][..]),
+    };
+    if rest.iter().any(|a| a == "-h" || a == "--help") {
+        let _ = io.stdout.write_all(USAGE.as_bytes());
+        return Exit::Ok;
+    }
+    match command {
+        "plan" => plan_or_lint(rest, io, false),
+        "lint" => plan_or_lint(rest, io, true),
+        "version" => {
+            let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
+            Exit::Ok
+        }
+        "help" | "-h" | "--help" => {
+            let _ = io.stdout.write_all(USAGE.as_bytes());
+            Exit::Ok
+        }
+        other => {
+            let _ = writeln!(io.stderr, "Error: unknown command {other:?}\n\n{USAGE}");
+            Exit::Invalid
+        }
+    }
+}
+
+fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
+    let outputs = if lint { "text or json" } else { "text, json, dot or mermaid" };
+    let args = match parse_args(rest, outputs) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks {} --help' for usage.", if lint { "lint" } else { "plan" });
+            return Exit::Invalid;
+        }
+    };
+    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
+        let _ = writeln!(
+            io.stderr,
+            "Error: reading release {name:?} from the cluster is not supported by this version; pipe it in instead:\n  helm template {name} CHART | helm hooks {} -\n  helm install {name} CHART --dry-run=client -o json | helm hooks {} -",
+            if lint { "lint" } else { "plan" },
+            if lint { "lint" } else { "plan" }
+        );
+        return Exit::Invalid;
+    }
+    let mut bytes = Vec::new();
+    if let Err(e) = io.stdin.read_to_end(&mut bytes) {
+        let _ = writeln!(io.stderr, "Error: cannot read stdin: {e}");
+        return Exit::Invalid;
+    }
+    let mut diags = Diagnostics::default();
+    let (format, release) = match input::parse(&bytes, &mut diags) {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Error: {e}");
+            return Exit::Invalid;
+        }
+    };
+    let plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    if lint {
+        let report = match args.output {
+            Output::Json => render::json::lint(&diags),
+            _ => {
+                let text = render::text::diagnostics(&diags, true);
+                if text.is_empty() {
+                    format!("no problems in {} hooks and {} resources\n", release.hooks.len(), release.resources.len())
+                } else {
+                    text
+                }
+            }
+        };
+        let _ = io.stdout.write_all(report.as_bytes());
+        let failed = diags.0.iter().any(|d| d.is_error() || d.lint_error);
+        return if failed { Exit::Invalid } else { Exit::Ok };
+    }
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
+    if diags.has_errors() {
+        let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
+        return Exit::Invalid;
+    }
+    let out = match args.output {
+        Output::Text => render::text::plan(&release, &plan),
+        Output::Json => render::json::plan(&release, format, &plan, &diags),
+        Output::Dot => render::dot::plan(&plan),
+        Output::Mermaid => render::mermaid::plan(&plan),
+    };
+    let _ = io.stdout.write_all(out.as_bytes());
+    Exit::Ok
+}
+
+/// Runs the CLI with an explicit stdin, capturing stdout and stderr; for tests.
+pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut input = stdin;
+    let code = main(&args, &mut Io { stdin: &mut input, stdout: &mut out, stderr: &mut err });
+    (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+}

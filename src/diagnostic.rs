@@ -1,0 +1,140 @@
+//! Problems found in a chart's manifests, each tied to the document it came
+//! from, so a user can fix every one of them in a single pass.
+//!
+//! Parsing and planning never stop at the first problem: they collect
+//! [`Diagnostic`]s and the CLI prints all of them before exiting with code 2.
+
+use std::fmt;
+
+/// How bad a problem is. Errors stop `plan` and `run` before the cluster is
+/// touched; warnings mirror values Helm itself tolerates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// Where a problem lives: the template path from the `# Source:` line (or
+/// the hook's `path` in release JSON), the document's position in that file,
+/// and the object it declares when that much could be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    pub source: String,
+    /// 1-based position of the document within `source`.
+    pub document: usize,
+    /// `Kind/name` when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+}
+
+impl Location {
+    pub fn chart(chart: impl Into<String>) -> Self {
+        Location { source: chart.into(), document: 0, object: None }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)?;
+        if self.document > 1 {
+            write!(f, " (document {})", self.document)?;
+        }
+        if let Some(object) = &self.object {
+            write!(f, " {object}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One problem: where, which annotation, what is wrong and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub location: Location,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// A warning for `plan` and `run` (they go on, as Helm's reference
+    /// implementation does) that `lint` reports as an error.
+    #[serde(skip)]
+    pub lint_error: bool,
+}
+
+impl Diagnostic {
+    pub fn error(location: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            location,
+            annotation: None,
+            message: message.into(),
+            help: None,
+            lint_error: false,
+        }
+    }
+
+    /// A problem HIP-0025 tolerates at install time but `helm lint` rejects.
+    pub fn lint_error(location: Location, message: impl Into<String>) -> Self {
+        Diagnostic { lint_error: true, ..Self::warning(location, message) }
+    }
+
+    pub fn warning(location: Location, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(location, message) }
+    }
+
+    pub fn on(mut self, annotation: &str) -> Self {
+        self.annotation = Some(annotation.to_string());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{level}: {}: ", self.location)?;
+        if let Some(annotation) = &self.annotation {
+            write!(f, "{annotation}: ")?;
+        }
+        f.write_str(&self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Collected problems, errors and warnings in the order they were found.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter().filter(|d| d.is_error())
+    }
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter().filter(|d| !d.is_error())
+    }
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.0.extend(other.0);
+    }
+}

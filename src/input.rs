@@ -1,0 +1,182 @@
+//! Reading what the user pipes in: the multi-document YAML of `helm
+//! template`, or a Helm release as JSON (`helm install --dry-run -o json`,
+//! or a release read from Helm's storage). The format is detected from the
+//! first non-blank byte.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::annotation::HOOK;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::hook::Hook;
+use crate::manifest::{self, Document};
+use crate::resource::Resource;
+use crate::subchart::{ChartMeta, Dependency};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    Template,
+    ReleaseJson,
+}
+
+/// A release as the plan sees it: its hooks and resources, parsed.
+#[derive(Debug, Default)]
+pub struct Release {
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    pub revision: Option<u64>,
+    pub chart: ChartMeta,
+    pub hooks: Vec<Hook>,
+    pub resources: Vec<Resource>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("the input is empty: pipe `helm template CHART` or `helm install NAME CHART --dry-run -o json` into it")]
+    Empty,
+    #[error("the input is not UTF-8 text")]
+    NotUtf8,
+    #[error("the input looks like JSON but is not a Helm release: {0}")]
+    BadJson(String),
+}
+
+#[derive(Deserialize)]
+struct ReleaseJson {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    namespace: Option<String>,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    manifest: String,
+    #[serde(default)]
+    hooks: Vec<HookJson>,
+    #[serde(default)]
+    chart: Option<ChartJson>,
+}
+
+#[derive(Deserialize)]
+struct HookJson {
+    #[serde(default)]
+    path: String,
+    #[serde(default)]
+    manifest: String,
+}
+
+#[derive(Deserialize)]
+struct ChartJson {
+    #[serde(default)]
+    metadata: Option<MetadataJson>,
+}
+
+#[derive(Deserialize)]
+struct MetadataJson {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    annotations: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    dependencies: Option<Vec<Dependency>>,
+}
+
+/// Parses the input. Problems inside documents become diagnostics; only an
+/// input that is not a release at all is an error.
+pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(InputError::Empty);
+    }
+    if trimmed.starts_with('{') {
+        let json: ReleaseJson = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
+        return Ok((Format::ReleaseJson, from_release_json(json, diags)));
+    }
+    let docs = manifest::split(text, "<stdin>");
+    let mut release = Release::default();
+    classify(docs, &mut release, diags);
+    // Hooks and resources in the order Helm reads templates: by path, then
+    // position in the file (helm template prints resources sorted by kind).
+    release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    release.resources.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    release.chart.name = release
+        .hooks
+        .iter()
+        .map(|h| &h.source)
+        .chain(release.resources.iter().map(|r| &r.source))
+        .next()
+        .and_then(|s| s.split('/').next())
+        .unwrap_or_default()
+        .to_string();
+    Ok((Format::Template, release))
+}
+
+fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
+    let mut release = Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
+    if let Some(meta) = json.chart.and_then(|c| c.metadata) {
+        release.chart = ChartMeta {
+            name: meta.name,
+            annotations: meta.annotations.unwrap_or_default(),
+            dependencies: meta.dependencies.unwrap_or_default(),
+            known: true,
+        };
+    }
+    let docs = manifest::split(&json.manifest, "<manifest>");
+    classify(docs, &mut release, diags);
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for h in json.hooks {
+        let n = counts.entry(h.path.clone()).or_insert(0);
+        *n += 1;
+        let doc = Document { source: h.path, index: *n, text: h.manifest };
+        match manifest::parse_head(&doc) {
+            Ok(head) if head.annotations.contains_key(HOOK) => {
+                release.hooks.extend(Hook::from_document(&doc, head, diags));
+            }
+            Ok(head) => diags.push(Diagnostic::error(
+                Location { object: Some(head.display()), ..doc.location() },
+                "is listed among the release's hooks but has no helm.sh/hook annotation",
+            )),
+            Err(d) => diags.push(d),
+        }
+    }
+    release
+}
+
+fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics) {
+    for doc in docs {
+        match manifest::parse_head(&doc) {
+            Ok(head) if head.annotations.contains_key(HOOK) => {
+                release.hooks.extend(Hook::from_document(&doc, head, diags));
+            }
+            Ok(head) => release.resources.push(Resource::from_document(&doc, head, diags)),
+            Err(d) => diags.push(d),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_both_formats() {
+        let mut d = Diagnostics::default();
+        let (f, r) = parse(b"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n", &mut d).unwrap();
+        assert_eq!((f, r.resources.len(), r.chart.name.as_str()), (Format::Template, 1, "c"));
+        let json = br#"{"name":"r","namespace":"ns","version":2,"manifest":"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n","hooks":[{"name":"t","kind":"Pod","path":"c/templates/t.yaml","manifest":"kind: Pod\nmetadata:\n  name: t\n  annotations:\n    helm.sh/hook: test\n","events":["test"]}],"chart":{"metadata":{"name":"c","annotations":{"x":"y"}}}}"#;
+        let (f, r) = parse(json, &mut d).unwrap();
+        assert_eq!((f, r.hooks.len(), r.resources.len(), r.revision), (Format::ReleaseJson, 1, 1, Some(2)));
+        assert!(r.chart.known);
+        assert!(d.0.is_empty(), "{:?}", d.0);
+    }
+
+    #[test]
+    fn rejects_non_input() {
+        let mut d = Diagnostics::default();
+        assert!(matches!(parse(b"  \n", &mut d), Err(InputError::Empty)));
+        assert!(matches!(parse(b"{nope", &mut d), Err(InputError::BadJson(_))));
+        assert!(matches!(parse(&[0xff, 0xfe], &mut d), Err(InputError::NotUtf8)));
+    }
+}

@@ -1,0 +1,131 @@
+//! Helm's install and uninstall order of kinds (`kind_sorter.go`).
+//!
+//! Kind order only breaks ties between hooks of equal weight *and* name, and
+//! orders the resources of one HIP-0025 batch.
+
+use std::cmp::Ordering;
+
+const INSTALL_ORDER: &[&str] = &[
+    "PriorityClass",
+    "Namespace",
+    "NetworkPolicy",
+    "ResourceQuota",
+    "LimitRange",
+    "PodSecurityPolicy",
+    "PodDisruptionBudget",
+    "ServiceAccount",
+    "Secret",
+    "SecretList",
+    "ConfigMap",
+    "StorageClass",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleList",
+    "ClusterRoleBinding",
+    "ClusterRoleBindingList",
+    "Role",
+    "RoleList",
+    "RoleBinding",
+    "RoleBindingList",
+    "Service",
+    "DaemonSet",
+    "Pod",
+    "ReplicationController",
+    "ReplicaSet",
+    "Deployment",
+    "HorizontalPodAutoscaler",
+    "StatefulSet",
+    "Job",
+    "CronJob",
+    "IngressClass",
+    "Ingress",
+    "APIService",
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+];
+
+/// The rank of a kind in Helm's install order; unknown kinds come after
+/// every known one and sort among themselves by name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KindRank {
+    Known(usize),
+    Unknown(String),
+}
+
+pub fn install_rank(kind: &str) -> KindRank {
+    match INSTALL_ORDER.iter().position(|k| *k == kind) {
+        Some(i) => KindRank::Known(i),
+        None => KindRank::Unknown(kind.to_string()),
+    }
+}
+
+/// Helm's uninstall order: the reverse of install order, except that
+/// `Service` moves up to right after `IngressClass`.
+pub fn uninstall_rank(kind: &str) -> KindRank {
+    let mut order: Vec<&str> = INSTALL_ORDER.iter().rev().copied().collect();
+    order.retain(|k| *k != "Service");
+    let at = order.iter().position(|k| *k == "IngressClass").map_or(0, |i| i + 1);
+    order.insert(at, "Service");
+    match order.iter().position(|k| *k == kind) {
+        Some(i) => KindRank::Known(i),
+        None => KindRank::Unknown(kind.to_string()),
+    }
+}
+
+pub fn cmp_install(a: &str, b: &str) -> Ordering {
+    install_rank(a).cmp(&install_rank(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(items: &[(&str, &str)], rank: fn(&str) -> KindRank) -> String {
+        let mut v = items.to_vec();
+        v.sort_by_key(|(kind, _)| rank(kind));
+        v.iter().map(|(_, n)| *n).collect()
+    }
+
+    // Helm kind_sorter_test.go: KeepOriginalOrder.
+    #[test]
+    fn keeps_original_order_within_a_kind() {
+        let items = [
+            ("ClusterRole", "a"),
+            ("ClusterRole", "A"),
+            ("ConfigMap", "0"),
+            ("ConfigMap", "1"),
+            ("ClusterRoleBinding", "z"),
+            ("ClusterRoleBinding", "!"),
+            ("Unknown", "u2"),
+            ("Unknown", "u1"),
+            ("Unknown2", "t3"),
+        ];
+        assert_eq!(sorted(&items, install_rank), "01aAz!u2u1t3");
+    }
+
+    #[test]
+    fn namespace_before_unknown() {
+        assert_eq!(sorted(&[("Unknown", "a"), ("Namespace", "b")], install_rank), "ba");
+    }
+
+    #[test]
+    fn hooks_install_and_uninstall() {
+        let items = [
+            ("ClusterRole", "i"),
+            ("ClusterRoleBinding", "j"),
+            ("LimitRange", "c"),
+            ("Namespace", "a"),
+        ];
+        assert_eq!(sorted(&items, install_rank), "acij");
+        assert_eq!(sorted(&items, uninstall_rank), "jica");
+    }
+
+    #[test]
+    fn service_uninstalls_right_after_ingress_class() {
+        assert!(uninstall_rank("IngressClass") < uninstall_rank("Service"));
+        assert!(uninstall_rank("Ingress") < uninstall_rank("IngressClass"));
+        assert!(uninstall_rank("Service") < uninstall_rank("CronJob"));
+    }
+}

@@ -1,0 +1,28 @@
+//! helm-hooks: run a Helm release's hooks and resources in the order chart
+//! authors declare — in parallel where they allow it, in dependency order
+//! where they need it.
+//!
+//! The crate is a pure core (no I/O): [`input`] parses what Helm renders,
+//! [`hook`] and [`resource`] hold the typed annotations, [`plan`] builds the
+//! graph per event, [`render`] prints it. The CLI in [`cli`] ties them
+//! together; `plugin` (Wasm only) is the entry point Helm 4 calls.
+
+pub mod annotation;
+pub mod cli;
+pub mod dag;
+pub mod diagnostic;
+pub mod event;
+pub mod hook;
+pub mod input;
+pub mod kind_order;
+pub mod manifest;
+pub mod plan;
+pub mod readiness;
+pub mod reference;
+pub mod render;
+pub mod resource;
+pub mod resource_group;
+pub mod subchart;
+
+#[cfg(target_arch = "wasm32")]
+mod plugin;

@@ -1,0 +1,204 @@
+//! Splitting a rendered manifest stream into documents and reading the head
+//! of each one (apiVersion, kind, metadata) — the only part the plan needs.
+//!
+//! The raw text of every document is kept: apply sends it to the API server
+//! as `application/apply-patch+yaml`, so no YAML is ever re-serialised.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::diagnostic::{Diagnostic, Location};
+
+/// One YAML document of a rendered chart.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Template path from the `# Source:` comment, e.g. `app/charts/db/templates/job.yaml`.
+    pub source: String,
+    /// 1-based position among the documents of the same source.
+    pub index: usize,
+    /// The document without its `# Source:` line.
+    pub text: String,
+}
+
+impl Document {
+    pub fn location(&self) -> Location {
+        Location { source: self.source.clone(), document: self.index, object: None }
+    }
+}
+
+const SOURCE_PREFIX: &str = "# Source: ";
+
+/// Splits a multi-document stream the way Helm's `SplitManifests` does: on
+/// lines that begin with `---`. Documents that are empty or hold only
+/// comments are dropped, as Helm skips whitespace-only templates.
+/// `fallback` names the source of documents without a `# Source:` line.
+pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
+    let mut docs = Vec::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut push = |source: Option<String>, text: String| {
+        if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+            return;
+        }
+        let source = source.unwrap_or_else(|| fallback.to_string());
+        let n = counts.entry(source.clone()).or_insert(0);
+        *n += 1;
+        docs.push(Document { source, index: *n, text });
+    };
+    let mut source = None;
+    let mut text = String::new();
+    for line in stream.split_inclusive('\n') {
+        if is_separator(line) {
+            push(source.take(), std::mem::take(&mut text));
+            continue;
+        }
+        if source.is_none() && text.trim().is_empty() {
+            if let Some(path) = line.strip_prefix(SOURCE_PREFIX) {
+                source = Some(path.trim().to_string());
+                continue;
+            }
+        }
+        text.push_str(line);
+    }
+    push(source, text);
+    docs
+}
+
+fn is_separator(line: &str) -> bool {
+    match line.strip_prefix("---") {
+        Some(rest) => {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with('#')
+        }
+        None => false,
+    }
+}
+
+/// The identifying part of a Kubernetes object, parsed once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Head {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub annotations: BTreeMap<String, String>,
+}
+
+impl Head {
+    /// `Kind/name` as the plan and messages print it.
+    pub fn display(&self) -> String {
+        format!("{}/{}", self.kind, self.name)
+    }
+}
+
+#[derive(Deserialize)]
+struct RawHead {
+    #[serde(rename = "apiVersion", default)]
+    api_version: Option<serde_yaml_ng::Value>,
+    #[serde(default)]
+    kind: Option<serde_yaml_ng::Value>,
+    #[serde(default)]
+    metadata: Option<RawMeta>,
+}
+
+#[derive(Deserialize)]
+struct RawMeta {
+    #[serde(default)]
+    name: Option<serde_yaml_ng::Value>,
+    #[serde(default)]
+    namespace: Option<serde_yaml_ng::Value>,
+    #[serde(default)]
+    annotations: Option<BTreeMap<String, serde_yaml_ng::Value>>,
+}
+
+/// Reads a document's head. Everything Kubernetes would refuse — a
+/// non-string annotation value, a missing kind or name — is an error here,
+/// since Helm itself fails to install such a document.
+pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
+    let fail = |msg: String| Diagnostic::error(doc.location(), msg);
+    let raw: RawHead = serde_yaml_ng::from_str(&doc.text)
+        .map_err(|e| fail(format!("is not a valid Kubernetes object: {e}")))?;
+    let text = |v: Option<serde_yaml_ng::Value>, what: &str| -> Result<Option<String>, Diagnostic> {
+        match v {
+            None | Some(serde_yaml_ng::Value::Null) => Ok(None),
+            Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(fail(format!("{what} must be a string"))),
+        }
+    };
+    let kind = text(raw.kind, "kind")?.filter(|k| !k.is_empty()).ok_or_else(|| {
+        fail("has no kind".into()).help("every rendered document must be a Kubernetes object")
+    })?;
+    let api_version = text(raw.api_version, "apiVersion")?.unwrap_or_default();
+    let meta = raw.metadata;
+    let (name, namespace, raw_annotations) = match meta {
+        Some(m) => (
+            text(m.name, "metadata.name")?,
+            text(m.namespace, "metadata.namespace")?,
+            m.annotations.unwrap_or_default(),
+        ),
+        None => (None, None, BTreeMap::new()),
+    };
+    let name = name.filter(|n| !n.is_empty()).ok_or_else(|| {
+        fail(format!("{kind} has no metadata.name"))
+            .help("set metadata.name; hooks and resources are referred to by Kind/name")
+    })?;
+    let mut annotations = BTreeMap::new();
+    for (key, value) in raw_annotations {
+        match value {
+            serde_yaml_ng::Value::String(s) => {
+                annotations.insert(key, s);
+            }
+            serde_yaml_ng::Value::Null => {
+                annotations.insert(key, String::new());
+            }
+            _ => {
+                return Err(fail(format!("annotation {key} must be a string"))
+                    .help("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"))
+            }
+        }
+    }
+    Ok(Head { api_version, kind, name, namespace: namespace.filter(|n| !n.is_empty()), annotations })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STREAM: &str = "---\n# Source: app/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# Source: app/templates/a.yaml\nkind: Job\nmetadata:\n  name: b\n  annotations:\n    helm.sh/hook: test\n--- # trailing\n# Source: app/templates/empty.yaml\n# only a comment\n";
+
+    #[test]
+    fn splits_on_separator_lines_and_numbers_documents_per_source() {
+        let docs = split(STREAM, "<stdin>");
+        assert_eq!(docs.len(), 2);
+        assert_eq!((docs[0].source.as_str(), docs[0].index), ("app/templates/a.yaml", 1));
+        assert_eq!((docs[1].source.as_str(), docs[1].index), ("app/templates/a.yaml", 2));
+        assert!(!docs[1].text.contains("# Source"));
+    }
+
+    #[test]
+    fn reads_the_head() {
+        let docs = split(STREAM, "<stdin>");
+        let head = parse_head(&docs[1]).unwrap();
+        assert_eq!(head.display(), "Job/b");
+        assert_eq!(head.annotations["helm.sh/hook"], "test");
+    }
+
+    #[test]
+    fn non_string_annotation_is_an_error() {
+        let doc = &split("kind: Job\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: 5\n", "s")[0];
+        let err = parse_head(doc).unwrap_err();
+        assert!(err.message.contains("helm.sh/hook-weight must be a string"), "{err}");
+    }
+
+    #[test]
+    fn missing_name_is_an_error() {
+        let doc = &split("kind: Job\nmetadata: {}\n", "s")[0];
+        assert!(parse_head(doc).is_err());
+    }
+
+    #[test]
+    fn a_separator_needs_to_start_the_line() {
+        let docs = split("kind: A\nmetadata: {name: a}\ndata:\n  x: |\n    ---\n", "s");
+        assert_eq!(docs.len(), 1);
+    }
+}

@@ -1,0 +1,475 @@
+//! The execution plan: one graph per event, which hook waits for which and
+//! why, the waves a lockstep run would start, and the critical path.
+//!
+//! Edges (DESIGN §4): weight barriers (every hook waits for all hooks of
+//! lower weight), `helm.sh/depends-on`, and serial barriers (within a
+//! weight, a serial hook waits for every hook before it in Helm order and
+//! every later hook waits for it). Weight barriers are modelled as one
+//! barrier node between consecutive weights, so a plan of n hooks has O(n)
+//! edges even when thousands of parallel hooks share a weight.
+//!
+//! Resources use the same machinery: their level is the HIP-0025 batch
+//! instead of the weight, and every resource of a batch may run in parallel.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::Direction;
+
+use crate::annotation::DEPENDS_ON;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::event::Event;
+use crate::input::Release;
+use crate::kind_order::install_rank;
+use crate::reference::ObjectRef;
+use crate::subchart::{self, Batch};
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Most hooks running at once; 1 is Helm's serial behaviour.
+    pub parallel: usize,
+    /// Treat hooks without `helm.sh/hook-parallel` as parallel.
+    pub parallel_all: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { parallel: 1, parallel_all: false }
+    }
+}
+
+/// What a plan entry orders: the hooks of one event, or the resources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Hooks(Event),
+    Install,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Hooks(e) => e.as_str(),
+            Phase::Install => "install",
+        }
+    }
+}
+
+/// Why one item waits for another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    /// A lower weight (hooks) or an earlier batch (resources).
+    Level,
+    /// Helm's serial order within a weight.
+    Serial,
+    DependsOn,
+}
+
+impl Reason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Level => "lower weight",
+            Reason::Serial => "serial order",
+            Reason::DependsOn => "depends-on",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    Item(usize),
+    /// Completes when every item of the previous level has; holds the level
+    /// it opens.
+    Barrier(i64),
+}
+
+/// One hook or resource in a plan, in Helm order.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Index into the release's hooks (or resources, for `Phase::Install`).
+    pub index: usize,
+    pub reference: ObjectRef,
+    /// The weight (hooks) or batch number (resources).
+    pub level: i64,
+    pub parallel: bool,
+    /// Direct predecessors within the same level, with the reason.
+    pub after: Vec<(usize, Reason)>,
+    /// The previous level, all of whose items finish first.
+    pub after_level: Option<i64>,
+    pub node: NodeIndex,
+}
+
+#[derive(Debug, Clone)]
+pub struct EventPlan {
+    pub phase: Phase,
+    pub items: Vec<Item>,
+    pub graph: DiGraph<Node, Reason>,
+    /// Start order under the given `--parallel`, if every item took as long.
+    pub waves: Vec<Vec<usize>>,
+    /// The longest chain of items that must run one after another.
+    pub critical_path: Vec<usize>,
+    /// For `Phase::Install`: the HIP-0025 batches.
+    pub batches: Vec<Batch>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub options: Options,
+    pub events: Vec<EventPlan>,
+}
+
+/// Builds the plan for the given phases (all that have anything when
+/// `phases` is empty). Problems are pushed to `diags`; with errors, the
+/// entries concerned may be incomplete and must not be executed.
+pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut Diagnostics) -> Plan {
+    let mut wanted: Vec<Phase> = phases.to_vec();
+    if wanted.is_empty() {
+        wanted.extend(Event::ALL.into_iter().filter(|e| release.hooks.iter().any(|h| h.events.contains(e))).map(Phase::Hooks));
+        if !release.resources.is_empty() {
+            wanted.push(Phase::Install);
+        }
+    }
+    let n = options.parallel.max(1);
+    let events = wanted
+        .into_iter()
+        .map(|phase| match phase {
+            Phase::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
+            // Helm applies a whole batch at once; only an explicit limit caps it.
+            Phase::Install => plan_resources(release, if n > 1 { n } else { usize::MAX }, diags),
+        })
+        .collect();
+    Plan { options, events }
+}
+
+/// What the graph builder needs of a hook or resource.
+struct Spec<'a> {
+    index: usize,
+    reference: ObjectRef,
+    level: i64,
+    parallel: bool,
+    depends_on: &'a [ObjectRef],
+    location: Location,
+}
+
+fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
+    let mut specs: Vec<(usize, &crate::hook::Hook)> =
+        release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
+    specs.sort_by(|(_, a), (_, b)| a.helm_order_key().cmp(&b.helm_order_key()));
+    let specs: Vec<Spec> = specs
+        .into_iter()
+        .map(|(index, h)| Spec {
+            index,
+            reference: h.reference(),
+            level: h.weight,
+            parallel: h.parallel.unwrap_or(parallel_all),
+            depends_on: &h.depends_on,
+            location: h.location(),
+        })
+        .collect();
+    let others = |r: &ObjectRef| -> Option<String> {
+        if let Some(h) = release.hooks.iter().find(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release)) {
+            let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
+            return Some(format!("it is a hook of {} only", events.join(", ")));
+        }
+        release
+            .resources
+            .iter()
+            .any(|x| matches_ref(r, &x.head.kind, x.head.namespace.as_deref(), &x.head.name, release))
+            .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
+    };
+    build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
+}
+
+fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
+    let batches = subchart::plan(&release.chart, &release.resources, diags);
+    let mut specs = Vec::new();
+    for (level, batch) in batches.iter().enumerate() {
+        let mut members = batch.resources.clone();
+        members.sort_by_key(|&i| install_rank(&release.resources[i].head.kind));
+        for i in members {
+            let r = &release.resources[i];
+            specs.push(Spec {
+                index: i,
+                reference: r.reference(),
+                level: level as i64,
+                parallel: true,
+                depends_on: &r.depends_on,
+                location: r.location(),
+            });
+        }
+    }
+    let others = |r: &ObjectRef| -> Option<String> {
+        release
+            .hooks
+            .iter()
+            .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
+            .then(|| "it is a hook; resources can depend only on resources".to_string())
+    };
+    build_graph(Phase::Install, specs, n, release, &others, diags, batches)
+}
+
+/// Does `r` name the object kind/namespace/name? A reference without a
+/// namespace matches any namespace; with one, it matches the manifest's
+/// namespace, or the release namespace when the manifest sets none.
+fn matches_ref(r: &ObjectRef, kind: &str, namespace: Option<&str>, name: &str, release: &Release) -> bool {
+    r.kind == kind
+        && r.name == name
+        && match &r.namespace {
+            None => true,
+            Some(ns) => namespace.or(release.namespace.as_deref()) == Some(ns.as_str()),
+        }
+}
+
+fn build_graph(
+    phase: Phase,
+    specs: Vec<Spec>,
+    n: usize,
+    release: &Release,
+    others: &dyn Fn(&ObjectRef) -> Option<String>,
+    diags: &mut Diagnostics,
+    batches: Vec<Batch>,
+) -> EventPlan {
+    let mut graph = DiGraph::<Node, Reason>::new();
+    let mut items: Vec<Item> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Item {
+            index: s.index,
+            reference: s.reference.clone(),
+            level: s.level,
+            parallel: s.parallel,
+            after: Vec::new(),
+            after_level: None,
+            node: graph.add_node(Node::Item(i)),
+        })
+        .collect();
+
+    // Levels and serial barriers; specs are sorted, so a level is a run.
+    let mut level_start = 0;
+    let mut prev_level: Option<(i64, usize, usize)> = None; // (level, start, end)
+    while level_start < items.len() {
+        let level = items[level_start].level;
+        let end = items[level_start..].iter().position(|it| it.level != level).map_or(items.len(), |p| level_start + p);
+        if let Some((prev, ps, pe)) = prev_level {
+            let barrier = graph.add_node(Node::Barrier(level));
+            for it in &items[ps..pe] {
+                graph.add_edge(it.node, barrier, Reason::Level);
+            }
+            for it in &mut items[level_start..end] {
+                graph.add_edge(barrier, it.node, Reason::Level);
+                it.after_level = Some(prev);
+            }
+        }
+        let mut last_serial: Option<usize> = None;
+        let mut since_serial: Vec<usize> = Vec::new();
+        for i in level_start..end {
+            let preds: Vec<usize> = if items[i].parallel {
+                since_serial.push(i);
+                last_serial.into_iter().collect()
+            } else if since_serial.is_empty() {
+                let p = last_serial.into_iter().collect();
+                last_serial = Some(i);
+                p
+            } else {
+                last_serial = Some(i);
+                std::mem::take(&mut since_serial)
+            };
+            for p in preds {
+                graph.add_edge(items[p].node, items[i].node, Reason::Serial);
+                items[i].after.push((p, Reason::Serial));
+            }
+        }
+        prev_level = Some((level, level_start, end));
+        level_start = end;
+    }
+
+    // depends-on edges.
+    let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (i, s) in specs.iter().enumerate() {
+        by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
+    }
+    let what = if phase == Phase::Install { "resource" } else { "hook" };
+    for (i, s) in specs.iter().enumerate() {
+        for r in s.depends_on {
+            let candidates: Vec<usize> = by_name
+                .get(&(r.kind.as_str(), r.name.as_str()))
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&j| matches_ref(r, &specs[j].reference.kind, specs[j].reference.namespace.as_deref(), &specs[j].reference.name, release))
+                .collect();
+            let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
+            let j = match candidates.as_slice() {
+                [j] => *j,
+                [] => {
+                    let why = others(r).unwrap_or_else(|| format!("no {what} of this release has that kind and name"));
+                    diags.push(fail(
+                        format!("{r} is not a {} {what}: {why}", phase.name()),
+                        format!("name a {what} of {} as Kind/name; names are case-sensitive", phase.name()),
+                    ));
+                    continue;
+                }
+                _ => {
+                    diags.push(fail(format!("{r} is ambiguous: several {what}s in different namespaces match"), "write Kind/namespace/name".into()));
+                    continue;
+                }
+            };
+            if j == i {
+                diags.push(fail(format!("{r} is this {what} itself"), "remove it from helm.sh/depends-on".into()));
+                continue;
+            }
+            if specs[j].level > s.level {
+                let msg = match phase {
+                    Phase::Install => format!("{r} is deployed in a later batch ({}), so this resource would wait forever", specs[j].level + 1),
+                    Phase::Hooks(_) => format!("{r} has a higher weight ({} > {}), so this hook would wait forever", specs[j].level, s.level),
+                };
+                diags.push(fail(msg, "lower the weight of the dependency, or drop the dependency".into()));
+                continue;
+            }
+            if !items[i].after.iter().any(|&(p, _)| p == j) {
+                graph.add_edge(items[j].node, items[i].node, Reason::DependsOn);
+                items[i].after.push((j, Reason::DependsOn));
+            }
+        }
+    }
+
+    let mut plan = EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches };
+    match simulate(&plan, n) {
+        Ok((waves, critical_path)) => {
+            plan.waves = waves;
+            plan.critical_path = critical_path;
+        }
+        Err(cycle) => report_cycle(&plan, &specs, &cycle, diags),
+    }
+    plan
+}
+
+/// The lockstep run: start every admissible item in Helm order up to `n`,
+/// let all finish, repeat. Returns the waves and the critical path, or the
+/// items left unstarted when a cycle blocks them.
+fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>), Vec<usize>> {
+    let g = &plan.graph;
+    let mut indegree: Vec<usize> = g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
+    // Critical path by dynamic programming along the order nodes complete in.
+    let mut length = vec![0usize; g.node_count()];
+    let mut best_pred: Vec<Option<NodeIndex>> = vec![None; g.node_count()];
+    let mut ready: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+    let mut instant: Vec<NodeIndex> = Vec::new();
+    for v in g.node_indices() {
+        if indegree[v.index()] == 0 {
+            match g[v] {
+                Node::Item(i) => ready.push(Reverse(i)),
+                Node::Barrier(_) => instant.push(v),
+            }
+        }
+    }
+    let complete = |v: NodeIndex, indegree: &mut Vec<usize>, ready: &mut BinaryHeap<Reverse<usize>>, instant: &mut Vec<NodeIndex>, length: &mut Vec<usize>, best_pred: &mut Vec<Option<NodeIndex>>| {
+        let own = usize::from(matches!(g[v], Node::Item(_)));
+        let here = length[v.index()] + own;
+        for w in g.neighbors_directed(v, Direction::Outgoing) {
+            if best_pred[w.index()].is_none() || here > length[w.index()] {
+                length[w.index()] = here;
+                best_pred[w.index()] = Some(v);
+            }
+            indegree[w.index()] -= 1;
+            if indegree[w.index()] == 0 {
+                match g[w] {
+                    Node::Item(i) => ready.push(Reverse(i)),
+                    Node::Barrier(_) => instant.push(w),
+                }
+            }
+        }
+    };
+    let mut waves = Vec::new();
+    let mut done = 0;
+    loop {
+        while let Some(b) = instant.pop() {
+            complete(b, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
+        }
+        let mut wave = Vec::new();
+        while wave.len() < n {
+            match ready.pop() {
+                Some(Reverse(i)) => wave.push(i),
+                None => break,
+            }
+        }
+        if wave.is_empty() {
+            break;
+        }
+        for &i in &wave {
+            complete(plan.items[i].node, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
+        }
+        done += wave.len();
+        waves.push(wave);
+    }
+    if done < plan.items.len() {
+        let blocked = (0..plan.items.len()).filter(|&i| indegree[plan.items[i].node.index()] > 0).collect();
+        return Err(blocked);
+    }
+    let end = plan.items.iter().enumerate().max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
+    let mut path = Vec::new();
+    let mut cursor = end.map(|(_, it)| it.node);
+    while let Some(v) = cursor {
+        if let Node::Item(i) = g[v] {
+            path.push(i);
+        }
+        cursor = best_pred[v.index()];
+    }
+    path.reverse();
+    Ok((waves, path))
+}
+
+/// Names one cycle exactly: `A waits for B (depends-on), which waits for A
+/// (serial order)`.
+fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut Diagnostics) {
+    let g = &plan.graph;
+    let sccs = petgraph::algo::tarjan_scc(g);
+    let mut seen_any = false;
+    for scc in sccs.into_iter().filter(|c| c.len() > 1) {
+        let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
+        // Walk backwards along "waits for" edges inside the component.
+        let start = *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
+        let mut order: Vec<NodeIndex> = vec![start];
+        let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
+        let cycle = loop {
+            let here = *order.last().expect("non-empty");
+            let next = g
+                .neighbors_directed(here, Direction::Incoming)
+                .filter(|w| members.contains(w))
+                .min_by_key(|w| w.index())
+                .expect("every node of a component has a predecessor in it");
+            if let Some(&p) = position.get(&next.index()) {
+                let mut c = order[p..].to_vec();
+                c.push(next);
+                break c;
+            }
+            position.insert(next.index(), order.len());
+            order.push(next);
+        };
+        let name = |v: NodeIndex| match g[v] {
+            Node::Item(i) => plan.items[i].reference.to_string(),
+            Node::Barrier(l) => format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" }),
+        };
+        let mut text = name(cycle[0]);
+        for pair in cycle.windows(2) {
+            let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
+            text.push_str(&format!(" waits for {} ({})", name(pair[1]), reason.describe()));
+        }
+        let first = cycle.iter().find_map(|v| match g[*v] {
+            Node::Item(i) => Some(i),
+            Node::Barrier(_) => None,
+        });
+        let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
+        diags.push(
+            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name()))
+                .on(DEPENDS_ON)
+                .help("remove one helm.sh/depends-on on the cycle, or mark the hooks involved helm.sh/hook-parallel: \"true\""),
+        );
+        seen_any = true;
+    }
+    if !seen_any {
+        // Cannot happen for a well-formed graph; still never stay silent.
+        let names: Vec<String> = blocked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
+        diags.push(Diagnostic::error(Location::default(), format!("{} can never start: {}", plan.phase.name(), names.join(", "))));
+    }
+}

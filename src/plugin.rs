@@ -1,0 +1,33 @@
+//! The entry point Helm 4's `extism/v1` runtime calls.
+//!
+//! Helm sends `{"extraArgs": [...]}` and wants JSON back. It cannot pass on
+//! an exit code: an error set through Extism always makes `helm` exit 1,
+//! and a non-zero return without an error crashes Helm 4.2.4. So a failure
+//! sets an error whose message names the exit code the native CLI would use.
+
+use extism_pdk::{plugin_fn, Error, FnResult, Json};
+use serde::Deserialize;
+
+use crate::cli::{self, Exit};
+
+#[derive(Deserialize)]
+struct Input {
+    #[serde(default, rename = "extraArgs")]
+    extra_args: Vec<String>,
+}
+
+#[plugin_fn]
+pub fn helm_plugin_main(Json(input): Json<Input>) -> FnResult<Json<serde_json::Value>> {
+    let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let code = cli::main(
+        &input.extra_args,
+        &mut cli::Io { stdin: &mut stdin.lock(), stdout: &mut stdout.lock(), stderr: &mut stderr.lock() },
+    );
+    let what = match code {
+        Exit::Ok => return Ok(Json(serde_json::json!({}))),
+        Exit::Failed => "a hook or resource failed",
+        Exit::Invalid => "invalid input or arguments (see above)",
+        Exit::Cluster => "cluster or permission error (see above)",
+    };
+    Err(Error::msg(format!("{what} [exit code {}]", code as i32)).into())
+}

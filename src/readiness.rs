@@ -1,0 +1,324 @@
+//! HIP-0025 custom readiness: `helm.sh/readiness-success` and
+//! `helm.sh/readiness-failure`, each a JSON array of `{path} op value`.
+//!
+//! Semantics of the reference implementation: used only when both are
+//! present; any failure expression that holds means Failed (failure wins);
+//! otherwise any success expression that holds means Ready; otherwise
+//! Pending. An object without `.status` is Pending.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::annotation::{self as a, READINESS_FAILURE, READINESS_SUCCESS};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn ordering(self) -> bool {
+        matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge)
+    }
+}
+
+/// One step of the JSONPath subset we evaluate.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Field(String),
+    Index(usize),
+    /// `[?(@.field=="value")]`: the first element whose field equals value.
+    Filter(Vec<String>, String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub text: String,
+    path: Vec<Step>,
+    op: Op,
+    value: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ready,
+    Failed,
+    Pending,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Readiness {
+    pub success: Vec<Expr>,
+    pub failure: Vec<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExprError {
+    #[error("{0:?} does not start with a {{path}}")]
+    NoPath(String),
+    #[error("{0:?}: the path must be .status.x, .x or [..]")]
+    BadPath(String),
+    #[error("{0:?} has no operator (==, !=, <, <=, >, >=)")]
+    NoOp(String),
+    #[error("{0:?} compares a non-number with an ordering operator; it can never hold")]
+    OrderingOnText(String),
+}
+
+impl Readiness {
+    /// Reads both annotations. Only one of them present falls back to the
+    /// kind's own readiness rules, with a warning (an error for `lint`).
+    pub fn from_annotations(ann: &BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) -> Option<Readiness> {
+        let success = ann.get(READINESS_SUCCESS).filter(|v| !v.trim().is_empty());
+        let failure = ann.get(READINESS_FAILURE).filter(|v| !v.trim().is_empty());
+        let (success, failure) = match (success, failure) {
+            (None, None) => return None,
+            (Some(_), None) | (None, Some(_)) => {
+                let (has, lacks) = if success.is_some() {
+                    (READINESS_SUCCESS, READINESS_FAILURE)
+                } else {
+                    (READINESS_FAILURE, READINESS_SUCCESS)
+                };
+                diags.push(
+                    Diagnostic::lint_error(loc.clone(), format!("is set without {lacks}; the kind's own readiness rules apply instead"))
+                        .on(has)
+                        .help("set both helm.sh/readiness-success and helm.sh/readiness-failure"),
+                );
+                return None;
+            }
+            (Some(s), Some(f)) => (s, f),
+        };
+        let mut parse_list = |key: &str, value: &str| -> Option<Vec<Expr>> {
+            let items = match a::parse_string_array(value) {
+                Ok(items) => items,
+                Err(e) => {
+                    let help = e.help();
+                    diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help));
+                    return None;
+                }
+            };
+            let mut exprs = Vec::new();
+            for item in items {
+                match Expr::parse(&item) {
+                    Ok(e) => exprs.push(e),
+                    Err(e @ ExprError::OrderingOnText(_)) => diags.push(
+                        Diagnostic::lint_error(loc.clone(), e.to_string()).on(key).help("compare numbers with <, <=, >, >=; text only with == or !="),
+                    ),
+                    Err(e) => diags.push(
+                        Diagnostic::error(loc.clone(), e.to_string()).on(key).help("write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\""),
+                    ),
+                }
+            }
+            Some(exprs)
+        };
+        let success = parse_list(READINESS_SUCCESS, success);
+        let failure = parse_list(READINESS_FAILURE, failure);
+        Some(Readiness { success: success?, failure: failure? })
+    }
+
+    /// Evaluates against a live object (the whole object, with `.status`).
+    pub fn evaluate(&self, object: &Value) -> Status {
+        if object.get("status").is_none_or(Value::is_null) {
+            return Status::Pending;
+        }
+        if self.failure.iter().any(|e| e.holds(object)) {
+            Status::Failed
+        } else if self.success.iter().any(|e| e.holds(object)) {
+            Status::Ready
+        } else {
+            Status::Pending
+        }
+    }
+}
+
+impl Expr {
+    pub fn parse(text: &str) -> Result<Expr, ExprError> {
+        let t = text.trim();
+        let inner_end = t.find('}').filter(|_| t.starts_with('{')).ok_or_else(|| ExprError::NoPath(text.into()))?;
+        let raw_path = t[1..inner_end].trim();
+        let rest = t[inner_end + 1..].trim_start();
+        let (op, value) = [("==", Op::Eq), ("!=", Op::Ne), ("<=", Op::Le), (">=", Op::Ge), ("<", Op::Lt), (">", Op::Gt)]
+            .into_iter()
+            .find_map(|(s, op)| rest.strip_prefix(s).map(|v| (op, v)))
+            .ok_or_else(|| ExprError::NoOp(text.into()))?;
+        let value = unquote(value.trim()).to_string();
+        let normalized = if raw_path.starts_with(".status.") || raw_path == ".status" {
+            raw_path.to_string()
+        } else if raw_path.starts_with('.') {
+            format!(".status{raw_path}")
+        } else if raw_path.starts_with('[') {
+            format!(".status{raw_path}")
+        } else {
+            return Err(ExprError::BadPath(text.into()));
+        };
+        let path = parse_path(&normalized).ok_or_else(|| ExprError::BadPath(text.into()))?;
+        if op.ordering() && value.parse::<f64>().is_err() {
+            return Err(ExprError::OrderingOnText(text.into()));
+        }
+        Ok(Expr { text: text.to_string(), path, op, value })
+    }
+
+    pub fn holds(&self, object: &Value) -> bool {
+        let Some(found) = resolve(object, &self.path) else { return false };
+        let actual = match found {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => return false,
+        };
+        if let (Ok(x), Ok(y)) = (actual.parse::<f64>(), self.value.parse::<f64>()) {
+            return match self.op {
+                Op::Eq => x == y,
+                Op::Ne => x != y,
+                Op::Lt => x < y,
+                Op::Le => x <= y,
+                Op::Gt => x > y,
+                Op::Ge => x >= y,
+            };
+        }
+        match self.op {
+            Op::Eq => actual == self.value,
+            Op::Ne => actual != self.value,
+            _ => false,
+        }
+    }
+}
+
+fn unquote(v: &str) -> &str {
+    for q in ['"', '\''] {
+        if v.len() >= 2 && v.starts_with(q) && v.ends_with(q) {
+            return &v[1..v.len() - 1];
+        }
+    }
+    v
+}
+
+fn parse_path(path: &str) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            if end == 0 {
+                return None;
+            }
+            steps.push(Step::Field(r[..end].to_string()));
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix("[?(@") {
+            let close = r.find(")]")?;
+            let cond = &r[..close];
+            let (lhs, rhs) = cond.split_once("==")?;
+            let fields: Vec<String> = lhs.trim().strip_prefix('.')?.split('.').map(str::to_string).collect();
+            if fields.iter().any(String::is_empty) {
+                return None;
+            }
+            steps.push(Step::Filter(fields, unquote(rhs.trim()).to_string()));
+            rest = &r[close + 2..];
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let close = r.find(']')?;
+            let inner = r[..close].trim();
+            if let Ok(i) = inner.parse() {
+                steps.push(Step::Index(i));
+            } else {
+                let key = unquote(inner);
+                if key.len() == inner.len() || key.is_empty() {
+                    return None;
+                }
+                steps.push(Step::Field(key.to_string()));
+            }
+            rest = &r[close + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(steps)
+}
+
+fn resolve<'v>(mut v: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    for step in path {
+        v = match step {
+            Step::Field(f) => v.get(f)?,
+            Step::Index(i) => v.get(i)?,
+            Step::Filter(fields, want) => v.as_array()?.iter().find(|item| {
+                let mut x = *item;
+                for f in fields {
+                    match x.get(f) {
+                        Some(n) => x = n,
+                        None => return false,
+                    }
+                }
+                match x {
+                    Value::String(s) => s == want,
+                    other => other.to_string() == *want,
+                }
+            })?,
+        };
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn readiness(success: &[&str], failure: &[&str]) -> Readiness {
+        let p = |v: &[&str]| v.iter().map(|s| Expr::parse(s).unwrap()).collect();
+        Readiness { success: p(success), failure: p(failure) }
+    }
+
+    #[test]
+    fn failure_wins_over_success() {
+        let r = readiness(&["{.succeeded} == 1"], &["{.failed} == 1"]);
+        assert_eq!(r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})), Status::Failed);
+    }
+
+    #[test]
+    fn success_expressions_are_ored() {
+        let r = readiness(&["{.a} == 1", "{.b} == 1"], &["{.failed} >= 1"]);
+        assert_eq!(r.evaluate(&json!({"status": {"b": 1}})), Status::Ready);
+        assert_eq!(r.evaluate(&json!({"status": {"c": 1}})), Status::Pending);
+    }
+
+    #[test]
+    fn missing_status_is_pending() {
+        let r = readiness(&["{.a} == 1"], &["{.b} == 1"]);
+        assert_eq!(r.evaluate(&json!({"metadata": {}})), Status::Pending);
+    }
+
+    #[test]
+    fn ordering_on_text_is_rejected() {
+        assert!(matches!(Expr::parse(r#"{.status.phase} > "Running""#), Err(ExprError::OrderingOnText(_))));
+    }
+
+    #[test]
+    fn paths_map_to_status() {
+        let obj = json!({"status": {"phase": "Bound", "conditions": [{"type": "Ready", "status": "True"}], "n": [3]}});
+        for e in [
+            "{.status.phase} == Bound",
+            "{.phase} == 'Bound'",
+            "{.conditions[?(@.type==\"Ready\")].status} == True",
+            "{['n'][0]} >= 3",
+            "{.conditions[0].type} != Other",
+        ] {
+            assert!(Expr::parse(e).unwrap().holds(&obj), "{e}");
+        }
+        assert!(Expr::parse("{metadata.name} == x").is_err());
+        assert!(Expr::parse("{.a} ~ 1").is_err());
+    }
+
+    #[test]
+    fn one_side_only_falls_back_with_a_lint_error() {
+        let mut ann = BTreeMap::new();
+        ann.insert(READINESS_SUCCESS.to_string(), r#"["{.a} == 1"]"#.to_string());
+        let mut d = Diagnostics::default();
+        assert!(Readiness::from_annotations(&ann, &Location::default(), &mut d).is_none());
+        assert!(d.0[0].lint_error);
+    }
+}

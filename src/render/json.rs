@@ -1,0 +1,181 @@
+//! `plan -o json` and `lint -o json`: the stable schema documented in the
+//! README. Fields are only ever added, never renamed or removed.
+
+use serde::Serialize;
+
+use super::{facts, refs};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::input::{Format, Release};
+use crate::plan::{EventPlan, Phase, Plan, Reason};
+
+#[derive(Serialize)]
+struct PlanJson<'a> {
+    release: ReleaseJson<'a>,
+    parallel: usize,
+    parallel_all: bool,
+    events: Vec<EventJson>,
+    warnings: Vec<&'a Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct ReleaseJson<'a> {
+    name: Option<&'a str>,
+    namespace: Option<&'a str>,
+    revision: Option<u64>,
+    chart: &'a str,
+    input: Format,
+}
+
+#[derive(Serialize)]
+struct EventJson {
+    event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hooks: Option<Vec<ItemJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resources: Option<Vec<ItemJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batches: Option<Vec<BatchJson>>,
+    waves: Vec<Vec<String>>,
+    critical_path: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ItemJson {
+    #[serde(rename = "ref")]
+    reference: String,
+    kind: String,
+    name: String,
+    namespace: Option<String>,
+    source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batch: Option<i64>,
+    parallel: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    fail_fast: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    show_output: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    delete_policies: Vec<String>,
+    /// Direct predecessors in the same weight (or batch).
+    after: Vec<String>,
+    depends_on: Vec<String>,
+    /// The weight (or batch) all of whose items finish before this one starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after_weight: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after_batch: Option<i64>,
+}
+
+#[derive(Serialize)]
+struct BatchJson {
+    chart: String,
+    groups: Vec<String>,
+    resources: Vec<String>,
+}
+
+pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> String {
+    let doc = PlanJson {
+        release: ReleaseJson {
+            name: release.name.as_deref(),
+            namespace: release.namespace.as_deref(),
+            revision: release.revision,
+            chart: &release.chart.name,
+            input: format,
+        },
+        parallel: plan.options.parallel.max(1),
+        parallel_all: plan.options.parallel_all,
+        events: plan.events.iter().map(|e| event(release, e)).collect(),
+        warnings: diags.warnings().collect(),
+    };
+    serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
+}
+
+fn event(release: &Release, plan: &EventPlan) -> EventJson {
+    let install = plan.phase == Phase::Install;
+    let items: Vec<ItemJson> = plan
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let f = facts(release, plan, i);
+            let pick = |reason: Reason| -> Vec<String> {
+                it.after.iter().filter(|(_, r)| *r == reason).map(|(p, _)| plan.items[*p].reference.to_string()).collect()
+            };
+            ItemJson {
+                reference: it.reference.to_string(),
+                kind: it.reference.kind.clone(),
+                name: it.reference.name.clone(),
+                namespace: it.reference.namespace.clone(),
+                source: f.source.to_string(),
+                weight: (!install).then_some(it.level),
+                batch: install.then_some(it.level + 1),
+                parallel: it.parallel,
+                fail_fast: f.fail_fast,
+                show_output: f.show_output,
+                delete_policies: f.delete_policies.to_vec(),
+                after: it.after.iter().map(|(p, _)| plan.items[*p].reference.to_string()).collect(),
+                depends_on: pick(Reason::DependsOn),
+                after_weight: if install { None } else { it.after_level },
+                after_batch: if install { it.after_level.map(|l| l + 1) } else { None },
+            }
+        })
+        .collect();
+    let (hooks, resources) = if install { (None, Some(items)) } else { (Some(items), None) };
+    EventJson {
+        event: plan.phase.name(),
+        hooks,
+        resources,
+        batches: install.then(|| {
+            plan.batches
+                .iter()
+                .map(|b| BatchJson {
+                    chart: b.chart.clone(),
+                    groups: b.groups.clone(),
+                    resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
+                })
+                .collect()
+        }),
+        waves: plan.waves.iter().map(|w| refs(plan, w)).collect(),
+        critical_path: refs(plan, &plan.critical_path),
+    }
+}
+
+#[derive(Serialize)]
+struct LintJson<'a> {
+    errors: Vec<LintEntry<'a>>,
+    warnings: Vec<LintEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct LintEntry<'a> {
+    source: &'a str,
+    document: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotation: Option<&'a str>,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+}
+
+/// `lint -o json`: every problem, with lint's stricter severities.
+pub fn lint(diags: &Diagnostics) -> String {
+    fn to(d: &Diagnostic) -> LintEntry<'_> {
+        LintEntry {
+        source: &d.location.source,
+        document: d.location.document,
+        object: d.location.object.as_deref(),
+        annotation: d.annotation.as_deref(),
+        message: &d.message,
+        help: d.help.as_deref(),
+        }
+    }
+    let doc = LintJson {
+        errors: diags.0.iter().filter(|d| d.is_error() || d.lint_error).map(to).collect(),
+        warnings: diags.0.iter().filter(|d| !d.is_error() && !d.lint_error).map(to).collect(),
+    };
+    serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
+}

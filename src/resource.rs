@@ -1,0 +1,81 @@
+//! A resource: a rendered document without `helm.sh/hook`, deployed by
+//! install and upgrade in HIP-0025 batch order.
+
+use crate::annotation as a;
+use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::hook::value_error;
+use crate::manifest::{Document, Head};
+use crate::readiness::Readiness;
+use crate::reference::ObjectRef;
+
+#[derive(Debug, Clone)]
+pub struct Resource {
+    pub head: Head,
+    pub source: String,
+    pub document: usize,
+    pub manifest: String,
+    pub depends_on: Vec<ObjectRef>,
+    /// `helm.sh/resource-group`; an empty value means no group (HIP-0025).
+    pub group: Option<String>,
+    /// `helm.sh/depends-on/resource-groups`: `Err` holds the invalid text,
+    /// which demotes this manifest to the unsequenced batch.
+    pub group_depends_on: Result<Vec<String>, String>,
+    pub readiness: Option<Readiness>,
+}
+
+impl Resource {
+    pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Resource {
+        let loc = Location { object: Some(head.display()), ..doc.location() };
+        let ann = &head.annotations;
+        let depends_on = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
+            None => Vec::new(),
+            Some(Ok(refs)) => refs,
+            Some(Err(e)) => {
+                diags.push(value_error(&loc, a::DEPENDS_ON, e));
+                Vec::new()
+            }
+        };
+        let group = ann.get(a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
+        let group_depends_on = match ann.get(a::DEPENDS_ON_RESOURCE_GROUPS) {
+            None => Ok(Vec::new()),
+            Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
+        };
+        let readiness = Readiness::from_annotations(ann, &loc, diags);
+        for key in [a::HOOK_WEIGHT, a::HOOK_DELETE_POLICY, a::HOOK_OUTPUT_LOG_POLICY, a::HOOK_PARALLEL, a::HOOK_FAIL_FAST, a::SHOW_OUTPUT] {
+            if ann.contains_key(key) {
+                diags.push(
+                    Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation").on(key),
+                );
+            }
+        }
+        Resource {
+            source: doc.source.clone(),
+            document: doc.index,
+            manifest: doc.text.clone(),
+            head,
+            depends_on,
+            group,
+            group_depends_on,
+            readiness,
+        }
+    }
+
+    pub fn location(&self) -> Location {
+        Location { source: self.source.clone(), document: self.document, object: Some(self.head.display()) }
+    }
+
+    pub fn reference(&self) -> ObjectRef {
+        ObjectRef::new(&self.head.kind, self.head.namespace.as_deref(), &self.head.name)
+    }
+
+    /// HIP-0025's resource identity: `apiVersion/kind/namespace/name`.
+    pub fn group_identity(&self) -> String {
+        format!(
+            "{}/{}/{}/{}",
+            self.head.api_version,
+            self.head.kind,
+            self.head.namespace.as_deref().unwrap_or(""),
+            self.head.name
+        )
+    }
+}

@@ -1,0 +1,129 @@
+//! HIP-0025 resource groups of one chart level: which groups deploy in
+//! which batch, and which resources fall to the unsequenced batch.
+//!
+//! Semantics follow the reference implementation (research/helm_spec.md §B):
+//! invalid JSON demotes one manifest; a group depending on a missing group
+//! is demoted whole, transitively; with two or more groups left, isolated
+//! ones are demoted; one resource in two groups, cycles and self-loops are
+//! fatal.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
+use crate::dag::{self, DagError};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::resource::Resource;
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct GroupBatches {
+    /// Batches of group names; each group's members in input order.
+    pub batches: Vec<Vec<(String, Vec<usize>)>>,
+    /// Resources deployed last, in HIP-0025's order.
+    pub unsequenced: Vec<usize>,
+}
+
+/// Plans the resources `members` (indices into `resources`, in input order)
+/// of the chart at `chart_path`. Fatal problems are pushed as errors.
+pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut identity_group: BTreeMap<String, &str> = BTreeMap::new();
+    let mut ungrouped = Vec::new();
+    for &i in members {
+        let r = &resources[i];
+        let Some(group) = &r.group else {
+            ungrouped.push(i);
+            continue;
+        };
+        match &r.group_depends_on {
+            Err(text) => {
+                diags.push(
+                    Diagnostic::lint_error(r.location(), format!("invalid JSON {text:?}; this resource moves to the unsequenced batch"))
+                        .on(DEPENDS_ON_RESOURCE_GROUPS)
+                        .help("write a JSON array of group names, e.g. '[\"databases\"]'"),
+                );
+                ungrouped.push(i);
+                continue;
+            }
+            Ok(ds) => deps.entry(group.clone()).or_default().extend(ds.iter().cloned()),
+        }
+        let id = r.group_identity();
+        match identity_group.get(&id) {
+            Some(other) if *other != group => diags.push(
+                Diagnostic::error(r.location(), format!("resource {id} is assigned to multiple resource groups: {other:?} and {group:?}"))
+                    .on(RESOURCE_GROUP)
+                    .help("give each resource one helm.sh/resource-group"),
+            ),
+            _ => {
+                identity_group.insert(id, group);
+            }
+        }
+        groups.entry(group.clone()).or_default().push(i);
+    }
+
+    // Demote groups with missing dependencies, to a fixed point.
+    let mut missing_demoted = Vec::new();
+    loop {
+        let mut demote = None;
+        for (g, ds) in &deps {
+            if let Some(missing) = ds.iter().find(|d| !deps.contains_key(*d)) {
+                demote = Some((g.clone(), missing.clone()));
+                break;
+            }
+        }
+        let Some((g, missing)) = demote else { break };
+        let first = groups[&g][0];
+        diags.push(
+            Diagnostic::lint_error(
+                resources[first].location(),
+                format!("group {g:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
+            )
+            .on(DEPENDS_ON_RESOURCE_GROUPS)
+            .help(format!("add a resource with helm.sh/resource-group: {missing} to {chart_path}, or drop the dependency")),
+        );
+        deps.remove(&g);
+        missing_demoted.push(g);
+    }
+
+    // Isolated groups, when at least two remain.
+    let mut isolated = Vec::new();
+    if deps.len() >= 2 {
+        let depended: BTreeSet<&String> = deps.values().flatten().collect();
+        isolated = deps.iter().filter(|(g, ds)| ds.is_empty() && !depended.contains(g)).map(|(g, _)| g.clone()).collect();
+        for g in &isolated {
+            diags.push(
+                Diagnostic::warning(
+                    resources[groups[g][0]].location(),
+                    format!("group {g:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
+                )
+                .on(RESOURCE_GROUP),
+            );
+            deps.remove(g);
+        }
+    }
+
+    let nodes: BTreeSet<String> = deps.keys().cloned().collect();
+    let batches = match dag::batches(&nodes, &deps) {
+        Ok(b) => b,
+        Err(e) => {
+            let (loc, help) = match &e {
+                DagError::SelfLoop(g) => (resources[groups[g][0]].location(), "a group cannot depend on itself"),
+                DagError::Cycle(m) => (resources[groups[&m[0]][0]].location(), "remove one of the dependencies on the cycle"),
+            };
+            diags.push(
+                Diagnostic::error(loc, format!("resource-group circular dependency detected in {chart_path}: {e}"))
+                    .on(DEPENDS_ON_RESOURCE_GROUPS)
+                    .help(help),
+            );
+            return GroupBatches::default();
+        }
+    };
+    let mut unsequenced = ungrouped;
+    for g in missing_demoted.iter().chain(&isolated) {
+        unsequenced.extend(&groups[g]);
+    }
+    GroupBatches {
+        batches: batches.into_iter().map(|b| b.into_iter().map(|g| { let m = groups[&g].clone(); (g, m) }).collect()).collect(),
+        unsequenced,
+    }
+}

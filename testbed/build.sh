@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the pinned upstream tools the end-to-end tests run against: Helm 4,
+# the Kubernetes control plane, etcd and kwok, all from the Go module proxy.
+# Each binary is stamped with the version it was built at; a binary whose stamp
+# matches is reused, so a warm run costs nothing.
+#
+# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs ...]   (default: all)
+# Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=testbed/versions.sh
+. "$here/versions.sh"
+bin="$HOOKS_CACHE/bin"
+mkdir -p "$bin" "$HOOKS_CACHE/stamps" "$HOOKS_CACHE/timings"
+export CGO_ENABLED=0 GOFLAGS=-trimpath GOTOOLCHAIN=local
+
+fresh() { [ -x "$bin/$1" ] && [ "$(cat "$HOOKS_CACHE/stamps/$1" 2>/dev/null)" = "$2" ]; }
+stamp() { echo "$2" >"$HOOKS_CACHE/stamps/$1"; }
+
+# Runs one build step, recording its wall time and peak RSS for docs/testing.md.
+timed() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo ">> building $name" >&2
+  if command -v /usr/bin/time >/dev/null; then
+    /usr/bin/time -f "%M" -o "$HOOKS_CACHE/timings/$name.rss" "$@"
+  else
+    "$@"
+  fi
+  echo "$((SECONDS - start))" >"$HOOKS_CACHE/timings/$name.secs"
+  echo ">> built $name in $((SECONDS - start))s" >&2
+}
+
+build_helm() {
+  fresh helm "$HELM_VERSION" && return
+  timed helm env GOBIN="$bin" go install \
+    -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" \
+    "helm.sh/helm/v4/cmd/helm@$HELM_VERSION"
+  stamp helm "$HELM_VERSION"
+}
+
+kube_bins="kube-apiserver kube-controller-manager kube-scheduler kubectl"
+
+build_kube() {
+  local c all=1
+  for c in $kube_bins; do
+    fresh "$c" "$KUBE_VERSION" || all=0
+  done
+  [ "$all" = 1 ] && return
+  local v=k8s.io/component-base/version minor=${KUBE_VERSION#v1.}
+  minor=${minor%%.*}
+  (cd "$here/k8sbin" && timed kube go build -o "$bin/" \
+    -ldflags "-s -w -X $v.gitVersion=$KUBE_VERSION -X $v.gitMajor=1 -X $v.gitMinor=$minor -X $v.gitTreeState=clean" \
+    ./kube-apiserver ./kube-controller-manager ./kube-scheduler ./kubectl)
+  for c in $kube_bins; do stamp "$c" "$KUBE_VERSION"; done
+}
+
+build_etcd() {
+  fresh etcd "$ETCD_VERSION" && return
+  (cd "$here/etcdbin" && timed etcd go build -ldflags "-s -w" -o "$bin/etcd" .)
+  stamp etcd "$ETCD_VERSION"
+}
+
+build_kwok() {
+  fresh kwok "$KWOK_VERSION" && fresh kwokctl "$KWOK_VERSION" && return
+  timed kwok env GOBIN="$bin" go install -ldflags "-s -w" \
+    "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" "sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
+  stamp kwok "$KWOK_VERSION"; stamp kwokctl "$KWOK_VERSION"
+}
+
+# The bed's own log helper (testbed/podlogs): stamped with a hash of its sources.
+build_podlogs() {
+  local h
+  h=$(cd "$here/podlogs" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-16)
+  fresh podlogs "$h" && return
+  (cd "$here/podlogs" && timed podlogs go build -ldflags "-s -w" -o "$bin/podlogs" .)
+  stamp podlogs "$h"
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs)
+for t in "${targets[@]}"; do "build_$t"; done
