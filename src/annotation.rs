@@ -84,9 +84,16 @@ pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
     let items: Vec<String> = if trimmed.starts_with('[') {
         serde_json::from_str(trimmed).map_err(|e| ValueError::NotStringArray(e.to_string()))?
     } else {
-        trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+        trimmed
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
     };
-    Ok(items.iter().map(|s| s.parse()).collect::<Result<_, RefError>>()?)
+    Ok(items
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, RefError>>()?)
 }
 
 /// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,

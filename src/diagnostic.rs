@@ -30,7 +30,11 @@ pub struct Location {
 
 impl Location {
     pub fn chart(chart: impl Into<String>) -> Self {
-        Location { source: chart.into(), document: 0, object: None }
+        Location {
+            source: chart.into(),
+            document: 0,
+            object: None,
+        }
     }
 }
 
@@ -77,11 +81,17 @@ impl Diagnostic {
 
     /// A problem HIP-0025 tolerates at install time but `helm lint` rejects.
     pub fn lint_error(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic { lint_error: true, ..Self::warning(location, message) }
+        Diagnostic {
+            lint_error: true,
+            ..Self::warning(location, message)
+        }
     }
 
     pub fn warning(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(location, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(location, message)
+        }
     }
 
     pub fn on(mut self, annotation: &str) -> Self {

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod dag;
 pub mod diagnostic;
 pub mod event;
+pub mod executor;
 pub mod hook;
 pub mod input;
 pub mod kind_order;

@@ -35,7 +35,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { parallel: 1, parallel_all: false }
+        Options {
+            parallel: 1,
+            parallel_all: false,
+        }
     }
 }
 
@@ -121,10 +124,20 @@ pub struct Plan {
 /// Builds the plan for the given phases (all that have anything when
 /// `phases` is empty). Problems are pushed to `diags`; with errors, the
 /// entries concerned may be incomplete and must not be executed.
-pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut Diagnostics) -> Plan {
+pub fn build(
+    release: &Release,
+    phases: &[Phase],
+    options: Options,
+    diags: &mut Diagnostics,
+) -> Plan {
     let mut wanted: Vec<Phase> = phases.to_vec();
     if wanted.is_empty() {
-        wanted.extend(Event::ALL.into_iter().filter(|e| release.hooks.iter().any(|h| h.events.contains(e))).map(Phase::Hooks));
+        wanted.extend(
+            Event::ALL
+                .into_iter()
+                .filter(|e| release.hooks.iter().any(|h| h.events.contains(e)))
+                .map(Phase::Hooks),
+        );
         if !release.resources.is_empty() {
             wanted.push(Phase::Install);
         }
@@ -151,9 +164,19 @@ struct Spec<'a> {
     location: Location,
 }
 
-fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
-    let mut specs: Vec<(usize, &crate::hook::Hook)> =
-        release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
+fn plan_hooks(
+    release: &Release,
+    event: Event,
+    n: usize,
+    parallel_all: bool,
+    diags: &mut Diagnostics,
+) -> EventPlan {
+    let mut specs: Vec<(usize, &crate::hook::Hook)> = release
+        .hooks
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.events.contains(&event))
+        .collect();
     specs.sort_by(|(_, a), (_, b)| a.helm_order_key().cmp(&b.helm_order_key()));
     let specs: Vec<Spec> = specs
         .into_iter()
@@ -167,17 +190,44 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
-        if let Some(h) = release.hooks.iter().find(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release)) {
+        if let Some(h) = release.hooks.iter().find(|h| {
+            matches_ref(
+                r,
+                &h.head.kind,
+                h.head.namespace.as_deref(),
+                &h.head.name,
+                release,
+            )
+        }) {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
         }
         release
             .resources
             .iter()
-            .any(|x| matches_ref(r, &x.head.kind, x.head.namespace.as_deref(), &x.head.name, release))
-            .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
+            .any(|x| {
+                matches_ref(
+                    r,
+                    &x.head.kind,
+                    x.head.namespace.as_deref(),
+                    &x.head.name,
+                    release,
+                )
+            })
+            .then(|| {
+                "it is a resource, not a hook; hooks can depend only on hooks of the same event"
+                    .to_string()
+            })
     };
-    build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
+    build_graph(
+        Phase::Hooks(event),
+        specs,
+        n,
+        release,
+        &others,
+        diags,
+        Vec::new(),
+    )
 }
 
 fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
@@ -202,7 +252,15 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
         release
             .hooks
             .iter()
-            .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
+            .any(|h| {
+                matches_ref(
+                    r,
+                    &h.head.kind,
+                    h.head.namespace.as_deref(),
+                    &h.head.name,
+                    release,
+                )
+            })
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
     build_graph(Phase::Install, specs, n, release, &others, diags, batches)
@@ -211,7 +269,13 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
 /// Does `r` name the object kind/namespace/name? A reference without a
 /// namespace matches any namespace; with one, it matches the manifest's
 /// namespace, or the release namespace when the manifest sets none.
-fn matches_ref(r: &ObjectRef, kind: &str, namespace: Option<&str>, name: &str, release: &Release) -> bool {
+fn matches_ref(
+    r: &ObjectRef,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+    release: &Release,
+) -> bool {
     r.kind == kind
         && r.name == name
         && match &r.namespace {
@@ -249,7 +313,10 @@ fn build_graph(
     let mut prev_level: Option<(i64, usize, usize)> = None; // (level, start, end)
     while level_start < items.len() {
         let level = items[level_start].level;
-        let end = items[level_start..].iter().position(|it| it.level != level).map_or(items.len(), |p| level_start + p);
+        let end = items[level_start..]
+            .iter()
+            .position(|it| it.level != level)
+            .map_or(items.len(), |p| level_start + p);
         if let Some((prev, ps, pe)) = prev_level {
             let barrier = graph.add_node(Node::Barrier(level));
             for it in &items[ps..pe] {
@@ -286,9 +353,16 @@ fn build_graph(
     // depends-on edges.
     let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, s) in specs.iter().enumerate() {
-        by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
+        by_name
+            .entry((&s.reference.kind, &s.reference.name))
+            .or_default()
+            .push(i);
     }
-    let what = if phase == Phase::Install { "resource" } else { "hook" };
+    let what = if phase == Phase::Install {
+        "resource"
+    } else {
+        "hook"
+    };
     for (i, s) in specs.iter().enumerate() {
         for r in s.depends_on {
             let candidates: Vec<usize> = by_name
@@ -296,26 +370,49 @@ fn build_graph(
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|&j| matches_ref(r, &specs[j].reference.kind, specs[j].reference.namespace.as_deref(), &specs[j].reference.name, release))
+                .filter(|&j| {
+                    matches_ref(
+                        r,
+                        &specs[j].reference.kind,
+                        specs[j].reference.namespace.as_deref(),
+                        &specs[j].reference.name,
+                        release,
+                    )
+                })
                 .collect();
-            let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
+            let fail = |msg: String, help: String| {
+                Diagnostic::error(s.location.clone(), msg)
+                    .on(DEPENDS_ON)
+                    .help(help)
+            };
             let j = match candidates.as_slice() {
                 [j] => *j,
                 [] => {
-                    let why = others(r).unwrap_or_else(|| format!("no {what} of this release has that kind and name"));
+                    let why = others(r).unwrap_or_else(|| {
+                        format!("no {what} of this release has that kind and name")
+                    });
                     diags.push(fail(
                         format!("{r} is not a {} {what}: {why}", phase.name()),
-                        format!("name a {what} of {} as Kind/name; names are case-sensitive", phase.name()),
+                        format!(
+                            "name a {what} of {} as Kind/name; names are case-sensitive",
+                            phase.name()
+                        ),
                     ));
                     continue;
                 }
                 _ => {
-                    diags.push(fail(format!("{r} is ambiguous: several {what}s in different namespaces match"), "write Kind/namespace/name".into()));
+                    diags.push(fail(
+                        format!("{r} is ambiguous: several {what}s in different namespaces match"),
+                        "write Kind/namespace/name".into(),
+                    ));
                     continue;
                 }
             };
             if j == i {
-                diags.push(fail(format!("{r} is this {what} itself"), "remove it from helm.sh/depends-on".into()));
+                diags.push(fail(
+                    format!("{r} is this {what} itself"),
+                    "remove it from helm.sh/depends-on".into(),
+                ));
                 continue;
             }
             if specs[j].level > s.level {
@@ -323,7 +420,10 @@ fn build_graph(
                     Phase::Install => format!("{r} is deployed in a later batch ({}), so this resource would wait forever", specs[j].level + 1),
                     Phase::Hooks(_) => format!("{r} has a higher weight ({} > {}), so this hook would wait forever", specs[j].level, s.level),
                 };
-                diags.push(fail(msg, "lower the weight of the dependency, or drop the dependency".into()));
+                diags.push(fail(
+                    msg,
+                    "lower the weight of the dependency, or drop the dependency".into(),
+                ));
                 continue;
             }
             if !items[i].after.iter().any(|&(p, _)| p == j) {
@@ -333,7 +433,14 @@ fn build_graph(
         }
     }
 
-    let mut plan = EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches };
+    let mut plan = EventPlan {
+        phase,
+        items,
+        graph,
+        waves: Vec::new(),
+        critical_path: Vec::new(),
+        batches,
+    };
     match simulate(&plan, n) {
         Ok((waves, critical_path)) => {
             plan.waves = waves;
@@ -349,7 +456,10 @@ fn build_graph(
 /// items left unstarted when a cycle blocks them.
 fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>), Vec<usize>> {
     let g = &plan.graph;
-    let mut indegree: Vec<usize> = g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
+    let mut indegree: Vec<usize> = g
+        .node_indices()
+        .map(|v| g.neighbors_directed(v, Direction::Incoming).count())
+        .collect();
     // Critical path by dynamic programming along the order nodes complete in.
     let mut length = vec![0usize; g.node_count()];
     let mut best_pred: Vec<Option<NodeIndex>> = vec![None; g.node_count()];
@@ -363,7 +473,12 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>),
             }
         }
     }
-    let complete = |v: NodeIndex, indegree: &mut Vec<usize>, ready: &mut BinaryHeap<Reverse<usize>>, instant: &mut Vec<NodeIndex>, length: &mut Vec<usize>, best_pred: &mut Vec<Option<NodeIndex>>| {
+    let complete = |v: NodeIndex,
+                    indegree: &mut Vec<usize>,
+                    ready: &mut BinaryHeap<Reverse<usize>>,
+                    instant: &mut Vec<NodeIndex>,
+                    length: &mut Vec<usize>,
+                    best_pred: &mut Vec<Option<NodeIndex>>| {
         let own = usize::from(matches!(g[v], Node::Item(_)));
         let here = length[v.index()] + own;
         for w in g.neighbors_directed(v, Direction::Outgoing) {
@@ -384,7 +499,14 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>),
     let mut done = 0;
     loop {
         while let Some(b) = instant.pop() {
-            complete(b, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
+            complete(
+                b,
+                &mut indegree,
+                &mut ready,
+                &mut instant,
+                &mut length,
+                &mut best_pred,
+            );
         }
         let mut wave = Vec::new();
         while wave.len() < n {
@@ -397,16 +519,29 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>),
             break;
         }
         for &i in &wave {
-            complete(plan.items[i].node, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
+            complete(
+                plan.items[i].node,
+                &mut indegree,
+                &mut ready,
+                &mut instant,
+                &mut length,
+                &mut best_pred,
+            );
         }
         done += wave.len();
         waves.push(wave);
     }
     if done < plan.items.len() {
-        let blocked = (0..plan.items.len()).filter(|&i| indegree[plan.items[i].node.index()] > 0).collect();
+        let blocked = (0..plan.items.len())
+            .filter(|&i| indegree[plan.items[i].node.index()] > 0)
+            .collect();
         return Err(blocked);
     }
-    let end = plan.items.iter().enumerate().max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
+    let end = plan
+        .items
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
     let mut path = Vec::new();
     let mut cursor = end.map(|(_, it)| it.node);
     while let Some(v) = cursor {
@@ -428,7 +563,11 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
         let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
         // Walk backwards along "waits for" edges inside the component.
-        let start = *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
+        let start = *scc
+            .iter()
+            .filter(|v| matches!(g[**v], Node::Item(_)))
+            .min_by_key(|v| v.index())
+            .unwrap_or(&scc[0]);
         let mut order: Vec<NodeIndex> = vec![start];
         let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
         let cycle = loop {
@@ -448,12 +587,26 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         };
         let name = |v: NodeIndex| match g[v] {
             Node::Item(i) => plan.items[i].reference.to_string(),
-            Node::Barrier(l) => format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" }),
+            Node::Barrier(l) => format!(
+                "every {} below {l}",
+                if plan.phase == Phase::Install {
+                    "batch"
+                } else {
+                    "hook of weight"
+                }
+            ),
         };
         let mut text = name(cycle[0]);
         for pair in cycle.windows(2) {
-            let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
-            text.push_str(&format!(" waits for {} ({})", name(pair[1]), reason.describe()));
+            let reason = g
+                .find_edge(pair[1], pair[0])
+                .map(|e| g[e])
+                .unwrap_or(Reason::DependsOn);
+            text.push_str(&format!(
+                " waits for {} ({})",
+                name(pair[1]),
+                reason.describe()
+            ));
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
             Node::Item(i) => Some(i),
@@ -469,7 +622,17 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
     }
     if !seen_any {
         // Cannot happen for a well-formed graph; still never stay silent.
-        let names: Vec<String> = blocked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
-        diags.push(Diagnostic::error(Location::default(), format!("{} can never start: {}", plan.phase.name(), names.join(", "))));
+        let names: Vec<String> = blocked
+            .iter()
+            .map(|&i| plan.items[i].reference.to_string())
+            .collect();
+        diags.push(Diagnostic::error(
+            Location::default(),
+            format!(
+                "{} can never start: {}",
+                plan.phase.name(),
+                names.join(", ")
+            ),
+        ));
     }
 }

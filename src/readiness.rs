@@ -74,7 +74,11 @@ pub enum ExprError {
 impl Readiness {
     /// Reads both annotations. Only one of them present falls back to the
     /// kind's own readiness rules, with a warning (an error for `lint`).
-    pub fn from_annotations(ann: &BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) -> Option<Readiness> {
+    pub fn from_annotations(
+        ann: &BTreeMap<String, String>,
+        loc: &Location,
+        diags: &mut Diagnostics,
+    ) -> Option<Readiness> {
         let success = ann.get(READINESS_SUCCESS).filter(|v| !v.trim().is_empty());
         let failure = ann.get(READINESS_FAILURE).filter(|v| !v.trim().is_empty());
         let (success, failure) = match (success, failure) {
@@ -86,9 +90,14 @@ impl Readiness {
                     (READINESS_FAILURE, READINESS_SUCCESS)
                 };
                 diags.push(
-                    Diagnostic::lint_error(loc.clone(), format!("is set without {lacks}; the kind's own readiness rules apply instead"))
-                        .on(has)
-                        .help("set both helm.sh/readiness-success and helm.sh/readiness-failure"),
+                    Diagnostic::lint_error(
+                        loc.clone(),
+                        format!(
+                            "is set without {lacks}; the kind's own readiness rules apply instead"
+                        ),
+                    )
+                    .on(has)
+                    .help("set both helm.sh/readiness-success and helm.sh/readiness-failure"),
                 );
                 return None;
             }
@@ -99,7 +108,11 @@ impl Readiness {
                 Ok(items) => items,
                 Err(e) => {
                     let help = e.help();
-                    diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help));
+                    diags.push(
+                        Diagnostic::error(loc.clone(), e.to_string())
+                            .on(key)
+                            .help(help),
+                    );
                     return None;
                 }
             };
@@ -119,7 +132,10 @@ impl Readiness {
         };
         let success = parse_list(READINESS_SUCCESS, success);
         let failure = parse_list(READINESS_FAILURE, failure);
-        Some(Readiness { success: success?, failure: failure? })
+        Some(Readiness {
+            success: success?,
+            failure: failure?,
+        })
     }
 
     /// Evaluates against a live object (the whole object, with `.status`).
@@ -140,13 +156,23 @@ impl Readiness {
 impl Expr {
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         let t = text.trim();
-        let inner_end = t.find('}').filter(|_| t.starts_with('{')).ok_or_else(|| ExprError::NoPath(text.into()))?;
+        let inner_end = t
+            .find('}')
+            .filter(|_| t.starts_with('{'))
+            .ok_or_else(|| ExprError::NoPath(text.into()))?;
         let raw_path = t[1..inner_end].trim();
         let rest = t[inner_end + 1..].trim_start();
-        let (op, value) = [("==", Op::Eq), ("!=", Op::Ne), ("<=", Op::Le), (">=", Op::Ge), ("<", Op::Lt), (">", Op::Gt)]
-            .into_iter()
-            .find_map(|(s, op)| rest.strip_prefix(s).map(|v| (op, v)))
-            .ok_or_else(|| ExprError::NoOp(text.into()))?;
+        let (op, value) = [
+            ("==", Op::Eq),
+            ("!=", Op::Ne),
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+        ]
+        .into_iter()
+        .find_map(|(s, op)| rest.strip_prefix(s).map(|v| (op, v)))
+        .ok_or_else(|| ExprError::NoOp(text.into()))?;
         let value = unquote(value.trim()).to_string();
         let normalized = if raw_path.starts_with(".status.") || raw_path == ".status" {
             raw_path.to_string()
@@ -161,11 +187,18 @@ impl Expr {
         if op.ordering() && value.parse::<f64>().is_err() {
             return Err(ExprError::OrderingOnText(text.into()));
         }
-        Ok(Expr { text: text.to_string(), path, op, value })
+        Ok(Expr {
+            text: text.to_string(),
+            path,
+            op,
+            value,
+        })
     }
 
     pub fn holds(&self, object: &Value) -> bool {
-        let Some(found) = resolve(object, &self.path) else { return false };
+        let Some(found) = resolve(object, &self.path) else {
+            return false;
+        };
         let actual = match found {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
@@ -214,7 +247,12 @@ fn parse_path(path: &str) -> Option<Vec<Step>> {
             let close = r.find(")]")?;
             let cond = &r[..close];
             let (lhs, rhs) = cond.split_once("==")?;
-            let fields: Vec<String> = lhs.trim().strip_prefix('.')?.split('.').map(str::to_string).collect();
+            let fields: Vec<String> = lhs
+                .trim()
+                .strip_prefix('.')?
+                .split('.')
+                .map(str::to_string)
+                .collect();
             if fields.iter().any(String::is_empty) {
                 return None;
             }
@@ -270,13 +308,19 @@ mod tests {
 
     fn readiness(success: &[&str], failure: &[&str]) -> Readiness {
         let p = |v: &[&str]| v.iter().map(|s| Expr::parse(s).unwrap()).collect();
-        Readiness { success: p(success), failure: p(failure) }
+        Readiness {
+            success: p(success),
+            failure: p(failure),
+        }
     }
 
     #[test]
     fn failure_wins_over_success() {
         let r = readiness(&["{.succeeded} == 1"], &["{.failed} == 1"]);
-        assert_eq!(r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})), Status::Failed);
+        assert_eq!(
+            r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})),
+            Status::Failed
+        );
     }
 
     #[test]
@@ -294,7 +338,10 @@ mod tests {
 
     #[test]
     fn ordering_on_text_is_rejected() {
-        assert!(matches!(Expr::parse(r#"{.status.phase} > "Running""#), Err(ExprError::OrderingOnText(_))));
+        assert!(matches!(
+            Expr::parse(r#"{.status.phase} > "Running""#),
+            Err(ExprError::OrderingOnText(_))
+        ));
     }
 
     #[test]
@@ -316,7 +363,10 @@ mod tests {
     #[test]
     fn one_side_only_falls_back_with_a_lint_error() {
         let mut ann = BTreeMap::new();
-        ann.insert(READINESS_SUCCESS.to_string(), r#"["{.a} == 1"]"#.to_string());
+        ann.insert(
+            READINESS_SUCCESS.to_string(),
+            r#"["{.a} == 1"]"#.to_string(),
+        );
         let mut d = Diagnostics::default();
         assert!(Readiness::from_annotations(&ann, &Location::default(), &mut d).is_none());
         assert!(d.0[0].lint_error);

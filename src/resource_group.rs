@@ -24,7 +24,12 @@ pub struct GroupBatches {
 
 /// Plans the resources `members` (indices into `resources`, in input order)
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
-pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
+pub fn plan(
+    chart_path: &str,
+    resources: &[Resource],
+    members: &[usize],
+    diags: &mut Diagnostics,
+) -> GroupBatches {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut identity_group: BTreeMap<String, &str> = BTreeMap::new();
@@ -38,14 +43,22 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         match &r.group_depends_on {
             Err(text) => {
                 diags.push(
-                    Diagnostic::lint_error(r.location(), format!("invalid JSON {text:?}; this resource moves to the unsequenced batch"))
-                        .on(DEPENDS_ON_RESOURCE_GROUPS)
-                        .help("write a JSON array of group names, e.g. '[\"databases\"]'"),
+                    Diagnostic::lint_error(
+                        r.location(),
+                        format!(
+                            "invalid JSON {text:?}; this resource moves to the unsequenced batch"
+                        ),
+                    )
+                    .on(DEPENDS_ON_RESOURCE_GROUPS)
+                    .help("write a JSON array of group names, e.g. '[\"databases\"]'"),
                 );
                 ungrouped.push(i);
                 continue;
             }
-            Ok(ds) => deps.entry(group.clone()).or_default().extend(ds.iter().cloned()),
+            Ok(ds) => deps
+                .entry(group.clone())
+                .or_default()
+                .extend(ds.iter().cloned()),
         }
         let id = r.group_identity();
         match identity_group.get(&id) {
@@ -89,7 +102,11 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
     let mut isolated = Vec::new();
     if deps.len() >= 2 {
         let depended: BTreeSet<&String> = deps.values().flatten().collect();
-        isolated = deps.iter().filter(|(g, ds)| ds.is_empty() && !depended.contains(g)).map(|(g, _)| g.clone()).collect();
+        isolated = deps
+            .iter()
+            .filter(|(g, ds)| ds.is_empty() && !depended.contains(g))
+            .map(|(g, _)| g.clone())
+            .collect();
         for g in &isolated {
             diags.push(
                 Diagnostic::warning(
@@ -107,13 +124,22 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         Ok(b) => b,
         Err(e) => {
             let (loc, help) = match &e {
-                DagError::SelfLoop(g) => (resources[groups[g][0]].location(), "a group cannot depend on itself"),
-                DagError::Cycle(m) => (resources[groups[&m[0]][0]].location(), "remove one of the dependencies on the cycle"),
+                DagError::SelfLoop(g) => (
+                    resources[groups[g][0]].location(),
+                    "a group cannot depend on itself",
+                ),
+                DagError::Cycle(m) => (
+                    resources[groups[&m[0]][0]].location(),
+                    "remove one of the dependencies on the cycle",
+                ),
             };
             diags.push(
-                Diagnostic::error(loc, format!("resource-group circular dependency detected in {chart_path}: {e}"))
-                    .on(DEPENDS_ON_RESOURCE_GROUPS)
-                    .help(help),
+                Diagnostic::error(
+                    loc,
+                    format!("resource-group circular dependency detected in {chart_path}: {e}"),
+                )
+                .on(DEPENDS_ON_RESOURCE_GROUPS)
+                .help(help),
             );
             return GroupBatches::default();
         }
@@ -123,7 +149,17 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         unsequenced.extend(&groups[g]);
     }
     GroupBatches {
-        batches: batches.into_iter().map(|b| b.into_iter().map(|g| { let m = groups[&g].clone(); (g, m) }).collect()).collect(),
+        batches: batches
+            .into_iter()
+            .map(|b| {
+                b.into_iter()
+                    .map(|g| {
+                        let m = groups[&g].clone();
+                        (g, m)
+                    })
+                    .collect()
+            })
+            .collect(),
         unsequenced,
     }
 }

@@ -12,29 +12,52 @@ pub fn plan(plan: &Plan) -> String {
     let mut out = String::from("digraph plan {\n  rankdir=TB;\n  compound=true;\n  node [shape=box, fontname=\"Helvetica\"];\n");
     for e in &plan.events {
         let phase = e.phase.name();
-        let level = if e.phase == Phase::Install { "batch" } else { "weight" };
-        let _ = writeln!(out, "  subgraph \"cluster_{phase}\" {{\n    label=\"{phase}\";");
+        let level = if e.phase == Phase::Install {
+            "batch"
+        } else {
+            "weight"
+        };
+        let _ = writeln!(
+            out,
+            "  subgraph \"cluster_{phase}\" {{\n    label=\"{phase}\";"
+        );
         let mut start = 0;
         while start < e.items.len() {
             let l = e.items[start].level;
-            let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
+            let end = e.items[start..]
+                .iter()
+                .position(|it| it.level != l)
+                .map_or(e.items.len(), |p| start + p);
             let shown = if e.phase == Phase::Install { l + 1 } else { l };
-            let _ = writeln!(out, "    subgraph \"cluster_{phase}_{l}\" {{\n      label=\"{level} {shown}\";");
+            let _ = writeln!(
+                out,
+                "    subgraph \"cluster_{phase}_{l}\" {{\n      label=\"{level} {shown}\";"
+            );
             for it in &e.items[start..end] {
                 let style = if it.parallel { "dashed" } else { "solid" };
-                let _ = writeln!(out, "      {} [label=\"{}\", style={style}];", node_id(phase, &it.reference), escape(&it.reference.to_string()));
+                let _ = writeln!(
+                    out,
+                    "      {} [label=\"{}\", style={style}];",
+                    node_id(phase, &it.reference),
+                    escape(&it.reference.to_string())
+                );
             }
             out.push_str("    }\n");
             start = end;
         }
         let id = |v: petgraph::graph::NodeIndex| match e.graph[v] {
             Node::Item(i) => node_id(phase, &e.items[i].reference),
-            Node::Barrier(l) => format!("barrier_{phase}_{}", l.to_string().replace('-', "m")).replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
+            Node::Barrier(l) => format!("barrier_{phase}_{}", l.to_string().replace('-', "m"))
+                .replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
         };
         for v in e.graph.node_indices() {
             if let Node::Barrier(l) = e.graph[v] {
                 let shown = if e.phase == Phase::Install { l + 1 } else { l };
-                let _ = writeln!(out, "    {} [shape=point, xlabel=\"before {level} {shown}\"];", id(v));
+                let _ = writeln!(
+                    out,
+                    "    {} [shape=point, xlabel=\"before {level} {shown}\"];",
+                    id(v)
+                );
             }
         }
         for edge in e.graph.edge_indices() {

@@ -101,7 +101,11 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
         .map(|(i, it)| {
             let f = facts(release, plan, i);
             let pick = |reason: Reason| -> Vec<String> {
-                it.after.iter().filter(|(_, r)| *r == reason).map(|(p, _)| plan.items[*p].reference.to_string()).collect()
+                it.after
+                    .iter()
+                    .filter(|(_, r)| *r == reason)
+                    .map(|(p, _)| plan.items[*p].reference.to_string())
+                    .collect()
             };
             ItemJson {
                 reference: it.reference.to_string(),
@@ -115,14 +119,26 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 fail_fast: f.fail_fast,
                 show_output: f.show_output,
                 delete_policies: f.delete_policies.to_vec(),
-                after: it.after.iter().map(|(p, _)| plan.items[*p].reference.to_string()).collect(),
+                after: it
+                    .after
+                    .iter()
+                    .map(|(p, _)| plan.items[*p].reference.to_string())
+                    .collect(),
                 depends_on: pick(Reason::DependsOn),
                 after_weight: if install { None } else { it.after_level },
-                after_batch: if install { it.after_level.map(|l| l + 1) } else { None },
+                after_batch: if install {
+                    it.after_level.map(|l| l + 1)
+                } else {
+                    None
+                },
             }
         })
         .collect();
-    let (hooks, resources) = if install { (None, Some(items)) } else { (Some(items), None) };
+    let (hooks, resources) = if install {
+        (None, Some(items))
+    } else {
+        (Some(items), None)
+    };
     EventJson {
         event: plan.phase.name(),
         hooks,
@@ -133,7 +149,11 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 .map(|b| BatchJson {
                     chart: b.chart.clone(),
                     groups: b.groups.clone(),
-                    resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
+                    resources: b
+                        .resources
+                        .iter()
+                        .map(|&i| release.resources[i].reference().to_string())
+                        .collect(),
                 })
                 .collect()
         }),
@@ -165,17 +185,27 @@ struct LintEntry<'a> {
 pub fn lint(diags: &Diagnostics) -> String {
     fn to(d: &Diagnostic) -> LintEntry<'_> {
         LintEntry {
-        source: &d.location.source,
-        document: d.location.document,
-        object: d.location.object.as_deref(),
-        annotation: d.annotation.as_deref(),
-        message: &d.message,
-        help: d.help.as_deref(),
+            source: &d.location.source,
+            document: d.location.document,
+            object: d.location.object.as_deref(),
+            annotation: d.annotation.as_deref(),
+            message: &d.message,
+            help: d.help.as_deref(),
         }
     }
     let doc = LintJson {
-        errors: diags.0.iter().filter(|d| d.is_error() || d.lint_error).map(to).collect(),
-        warnings: diags.0.iter().filter(|d| !d.is_error() && !d.lint_error).map(to).collect(),
+        errors: diags
+            .0
+            .iter()
+            .filter(|d| d.is_error() || d.lint_error)
+            .map(to)
+            .collect(),
+        warnings: diags
+            .0
+            .iter()
+            .filter(|d| !d.is_error() && !d.lint_error)
+            .map(to)
+            .collect(),
     };
     serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
 }

@@ -23,25 +23,43 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
     match plan.phase {
         Phase::Hooks(_) => {
             let h = &release.hooks[index];
-            ItemFacts { source: &h.source, fail_fast: h.fail_fast, show_output: h.show_output, delete_policies: &h.delete_policies }
+            ItemFacts {
+                source: &h.source,
+                fail_fast: h.fail_fast,
+                show_output: h.show_output,
+                delete_policies: &h.delete_policies,
+            }
         }
         Phase::Install => {
             let r = &release.resources[index];
-            ItemFacts { source: &r.source, fail_fast: false, show_output: false, delete_policies: &[] }
+            ItemFacts {
+                source: &r.source,
+                fail_fast: false,
+                show_output: false,
+                delete_policies: &[],
+            }
         }
     }
 }
 
 pub(crate) fn refs(plan: &EventPlan, items: &[usize]) -> Vec<String> {
-    items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
+    items
+        .iter()
+        .map(|&i| plan.items[i].reference.to_string())
+        .collect()
 }
 
 /// A stable identifier for graph formats: letters, digits and underscores.
 pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {
     let raw = format!("{phase}_{r}");
-    raw.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>() + &format!("_{:x}", fnv(&raw))
+    raw.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect::<String>()
+        + &format!("_{:x}", fnv(&raw))
 }
 
 fn fnv(s: &str) -> u32 {
-    s.bytes().fold(0x811c9dc5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x01000193))
+    s.bytes().fold(0x811c9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x01000193)
+    })
 }

@@ -10,7 +10,11 @@ use crate::plan::{EventPlan, Phase, Plan};
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
-    let name = release.name.as_deref().map(|n| format!("release {n}")).unwrap_or_else(|| "rendered chart".into());
+    let name = release
+        .name
+        .as_deref()
+        .map(|n| format!("release {n}"))
+        .unwrap_or_else(|| "rendered chart".into());
     let mut header = format!("Plan for {name}");
     if !release.chart.name.is_empty() {
         let _ = write!(header, " (chart {}", release.chart.name);
@@ -19,9 +23,21 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
         }
         header.push(')');
     }
-    let _ = writeln!(out, "{header}, --parallel {}{}", plan.options.parallel.max(1), if plan.options.parallel_all { " --parallel-all" } else { "" });
+    let _ = writeln!(
+        out,
+        "{header}, --parallel {}{}",
+        plan.options.parallel.max(1),
+        if plan.options.parallel_all {
+            " --parallel-all"
+        } else {
+            ""
+        }
+    );
     if plan.events.is_empty() {
-        let _ = writeln!(out, "\nNothing to run: the input has no hooks or resources for the events asked.");
+        let _ = writeln!(
+            out,
+            "\nNothing to run: the input has no hooks or resources for the events asked."
+        );
     }
     for e in &plan.events {
         out.push('\n');
@@ -46,9 +62,23 @@ fn event(release: &Release, plan: &EventPlan, out: &mut String) {
     );
     if install {
         for (b, batch) in plan.batches.iter().enumerate() {
-            let what = if batch.groups.is_empty() { "unsequenced".to_string() } else { format!("group {}", batch.groups.join(", ")) };
-            let members: Vec<String> = batch.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect();
-            let _ = writeln!(out, "  batch {:<3} {} {what}: {}", b + 1, batch.chart, members.join(", "));
+            let what = if batch.groups.is_empty() {
+                "unsequenced".to_string()
+            } else {
+                format!("group {}", batch.groups.join(", "))
+            };
+            let members: Vec<String> = batch
+                .resources
+                .iter()
+                .map(|&i| release.resources[i].reference().to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  batch {:<3} {} {what}: {}",
+                b + 1,
+                batch.chart,
+                members.join(", ")
+            );
         }
     }
     for (w, wave) in plan.waves.iter().enumerate() {
@@ -63,9 +93,17 @@ fn event(release: &Release, plan: &EventPlan, out: &mut String) {
             let f = facts(release, plan, i);
             let mut waits: Vec<String> = Vec::new();
             if let Some(l) = it.after_level {
-                waits.push(if install { format!("batch {}", l + 1) } else { format!("weight {l}") });
+                waits.push(if install {
+                    format!("batch {}", l + 1)
+                } else {
+                    format!("weight {l}")
+                });
             }
-            waits.extend(it.after.iter().map(|(p, r)| format!("{} ({})", plan.items[*p].reference, r.describe())));
+            waits.extend(
+                it.after
+                    .iter()
+                    .map(|(p, r)| format!("{} ({})", plan.items[*p].reference, r.describe())),
+            );
             let mut flags = Vec::new();
             if f.fail_fast {
                 flags.push("fail-fast");
@@ -75,17 +113,50 @@ fn event(release: &Release, plan: &EventPlan, out: &mut String) {
             }
             [
                 it.reference.to_string(),
-                if install { (it.level + 1).to_string() } else { it.level.to_string() },
+                if install {
+                    (it.level + 1).to_string()
+                } else {
+                    it.level.to_string()
+                },
                 if it.parallel { "parallel" } else { "serial" }.to_string(),
-                if waits.is_empty() { "-".to_string() } else { waits.join(", ") },
+                if waits.is_empty() {
+                    "-".to_string()
+                } else {
+                    waits.join(", ")
+                },
                 flags.join(","),
             ]
         })
         .collect();
-    let headers = [noun.to_uppercase(), level.to_string(), "RUNS".to_string(), "WAITS FOR".to_string(), "FLAGS".to_string()];
-    let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].len()).chain([headers[c].len()]).max().unwrap_or(0)).collect();
+    let headers = [
+        noun.to_uppercase(),
+        level.to_string(),
+        "RUNS".to_string(),
+        "WAITS FOR".to_string(),
+        "FLAGS".to_string(),
+    ];
+    let widths: Vec<usize> = (0..4)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([headers[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     let mut line = |cells: &[String; 5]| {
-        let mut l = format!("  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}", cells[0], cells[1], cells[2], cells[3], cells[4], w0 = widths[0], w1 = widths[1], w2 = widths[2], w3 = widths[3]);
+        let mut l = format!(
+            "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3]
+        );
         l.truncate(l.trim_end().len());
         let _ = writeln!(out, "{l}");
     };
@@ -117,7 +188,14 @@ pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
         let _ = writeln!(out, "{d}");
     }
     if !errors.is_empty() || !warnings.is_empty() {
-        let _ = writeln!(out, "{} error{}, {} warning{}", errors.len(), plural(errors.len()), warnings.len(), plural(warnings.len()));
+        let _ = writeln!(
+            out,
+            "{} error{}, {} warning{}",
+            errors.len(),
+            plural(errors.len()),
+            warnings.len(),
+            plural(warnings.len())
+        );
     }
     out
 }

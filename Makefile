@@ -1,0 +1,78 @@
+# helm-hooks — build, install and test. `make help` lists the targets.
+#
+# Fresh machine, two commands:
+#   make tools   # wasm32-wasip1 target, pinned Helm 4 and Kubernetes (cached in .cache/)
+#   make test    # unit, property and vector tests, then end to end on a local cluster
+
+SHELL := bash
+.DEFAULT_GOAL := build
+HOOKS_CACHE ?= $(CURDIR)/.cache
+export HOOKS_CACHE
+WASM := $(or $(CARGO_TARGET_DIR),target)/wasm32-wasip1/release/helm_hooks.wasm
+# The Helm that `make install` and the tests use: the pinned build when present.
+HELM ?= $(if $(wildcard $(HOOKS_CACHE)/bin/helm),$(HOOKS_CACHE)/bin/helm,helm)
+VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
+
+include testbed/testbed.mk
+
+.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan fuzz clean
+
+help:
+	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
+	@echo "install    helm plugin install the built plugin into \$$(HELM) ($(HELM))"
+	@echo "package    dist/hooks-$(VERSION).tgz for helm plugin install (SIGN=1 KEY=... to sign)"
+	@echo "tools      the Wasm target and the pinned Helm, Kubernetes, etcd and kwok builds"
+	@echo "test       everything: unit + property + vectors, then end to end on the test bed"
+	@echo "lint       cargo fmt --check and clippy -D warnings"
+	@echo "bench      benchmarks (figures go to docs/benchmarks.md)"
+	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
+
+$(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+	cargo build --release --target wasm32-wasip1 --lib
+
+plugin.wasm: $(WASM)
+	cp $(WASM) plugin.wasm
+
+build: plugin.wasm
+
+# The plugin directory Helm installs: plugin.yaml and plugin.wasm only.
+dist/hooks: plugin.wasm plugin.yaml
+	rm -rf dist/hooks && mkdir -p dist/hooks
+	cp plugin.yaml plugin.wasm dist/hooks/
+
+install: dist/hooks
+	-$(HELM) plugin uninstall hooks >/dev/null 2>&1
+	$(HELM) plugin install dist/hooks
+
+package: dist/hooks
+	$(HELM) plugin package dist/hooks -d dist $(if $(SIGN),--sign --key '$(KEY)' $(if $(KEYRING),--keyring '$(KEYRING)'),--sign=false)
+
+tools:
+	rustup target add wasm32-wasip1
+	testbed/build.sh
+
+unit:
+	cargo test
+
+e2e-helm: build
+	HELM_BIN=$(HOOKS_CACHE)/bin/helm cargo test --features e2e --test e2e_helm
+
+# End to end: the bed is started here and stopped whatever happens.
+e2e: build testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; \
+	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
+	HELM_BIN=$(HOOKS_CACHE)/bin/helm cargo test --features e2e --test e2e_testbed --test e2e_helm
+
+test: unit e2e
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets --features e2e -- -D warnings
+
+fmt:
+	cargo fmt --all
+
+bench: bench-plan
+
+clean:
+	rm -rf target dist plugin.wasm

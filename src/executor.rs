@@ -1,0 +1,634 @@
+//! Running one event's hooks, as a state machine without I/O.
+//!
+//! The driver asks [`Executor::poll`] for the next [`Action`] — a whole
+//! batch (delete these, create these, wait on these) so that the I/O layer
+//! can turn it into the fewest requests — performs it, and feeds what it
+//! observed back through [`Executor::handle`]. Time is the wall clock in
+//! milliseconds, passed in by the driver: the Wasm sandbox has no usable
+//! monotonic clock, and tests drive a virtual one.
+//!
+//! Semantics (DESIGN §4, Helm's `execHookWithDelayedShutdown`):
+//! - a hook starts when its predecessors in the plan are complete and fewer
+//!   than N hooks run; starting is: delete by `before-hook-creation` and wait
+//!   until gone, record the release with the hook `Running`, create it;
+//! - Jobs and Pods are awaited until they succeed or fail, each with the full
+//!   timeout; other kinds are done once created;
+//! - a failure stops new starts; running hooks are awaited and every failure
+//!   reported — unless the failed hook is fail-fast, which ends the run at
+//!   once (`--ignore-fail-fast` makes that a warning);
+//! - clean-up is Helm's: on success, in reverse order, output logs by the
+//!   `hook-succeeded` output-log policy and delete by `hook-succeeded`; on
+//!   failure, failed hooks are deleted by `hook-failed` and the hooks that
+//!   succeeded before by `hook-succeeded`, in start order.
+//!
+//! With N = 1 and no new annotations the sequence of deletes, records and
+//! creates is exactly Helm's.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use petgraph::Direction;
+
+use crate::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
+use crate::plan::{EventPlan, Node};
+
+/// Wall-clock time in milliseconds since the Unix epoch.
+pub type Millis = u64;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub parallel: usize,
+    /// Each hook's wait gets the whole timeout, as in Helm.
+    pub timeout_ms: Millis,
+    pub ignore_fail_fast: bool,
+}
+
+/// A hook's phase as Helm records it in `last_run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Phase {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    /// Never started: an earlier failure stopped the run.
+    Skipped,
+}
+
+impl Phase {
+    /// The spelling of Helm's `HookPhase`.
+    pub fn helm(self) -> &'static str {
+        match self {
+            Phase::Pending | Phase::Skipped => "",
+            Phase::Running => "Running",
+            Phase::Succeeded => "Succeeded",
+            Phase::Failed => "Failed",
+        }
+    }
+}
+
+/// What the driver must do next. Hook numbers index the plan's items.
+/// Every action is answered before the next `poll`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Delete these hooks' objects (with propagation) and wait until they
+    /// are gone; answer with [`Input::Deleted`] (or `Failed`).
+    Delete {
+        hooks: Vec<usize>,
+        policy: &'static str,
+    },
+    /// Write the release's hook records (`last_run`) to Helm's storage;
+    /// answer with [`Input::Recorded`].
+    Record,
+    /// Create (server-side apply) these hooks; answer each with
+    /// [`Input::Created`] or [`Input::Failed`].
+    Create { hooks: Vec<usize> },
+    /// Wait until one of these hooks finishes or `deadline` passes; answer
+    /// with [`Input::Finished`] for those that did (none when the deadline
+    /// passed). The next `poll` carries the time.
+    Await { hooks: Vec<usize>, deadline: Millis },
+    /// Fetch the logs of every container of the hook's pods; answer with
+    /// [`Input::Logs`].
+    Logs { hook: usize },
+    /// The run is over.
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Now(Millis),
+    Deleted {
+        hooks: Vec<usize>,
+    },
+    Recorded,
+    Created {
+        hook: usize,
+    },
+    Finished {
+        hook: usize,
+        succeeded: bool,
+        message: String,
+    },
+    /// Creating, deleting or watching a hook failed for a reason that is the
+    /// hook's own (a rejected manifest); cluster-wide errors end the run in
+    /// the driver instead.
+    Failed {
+        hook: usize,
+        message: String,
+    },
+    Logs {
+        hook: usize,
+        text: String,
+    },
+}
+
+/// What happened, for the renderer, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report {
+    Started {
+        hook: usize,
+        at: Millis,
+    },
+    Finished {
+        hook: usize,
+        phase: Phase,
+        at: Millis,
+        message: String,
+    },
+    /// A hook's logs, to print as one block.
+    Output {
+        hook: usize,
+        text: String,
+    },
+    /// A fail-fast hook failed and the run stops (or, ignored, goes on).
+    FailFast {
+        hook: usize,
+        ignored: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct HookState {
+    phase: Phase,
+    started_at: Option<Millis>,
+    completed_at: Option<Millis>,
+    message: String,
+    kind_awaited: bool,
+    fail_fast: bool,
+    show_output: bool,
+    delete_policies: Vec<String>,
+    log_on_success: bool,
+    log_on_failure: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Running,
+    /// A failure stopped new starts; waiting for running hooks.
+    Draining,
+    /// Clean-up is queued; `Done` follows it.
+    Over,
+}
+
+/// Queued work: actions for the driver, and the bookkeeping that must
+/// happen between them (a hook starts after its old copy is gone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Work {
+    Do(Action),
+    MarkStarted(Vec<usize>),
+}
+
+#[derive(Debug)]
+pub struct Executor<'p> {
+    plan: &'p EventPlan,
+    options: Options,
+    hooks: Vec<HookState>,
+    /// Unfinished predecessors per graph node.
+    indegree: Vec<usize>,
+    ready: BinaryHeap<Reverse<usize>>,
+    /// Started (recorded) and not finished.
+    running: Vec<usize>,
+    /// Chosen to start, not yet created.
+    starting: usize,
+    start_order: Vec<usize>,
+    stage: Stage,
+    work: VecDeque<Work>,
+    reports: Vec<Report>,
+    now: Millis,
+    failed_fast: Option<usize>,
+}
+
+impl<'p> Executor<'p> {
+    /// `hooks` is the release's hook list the plan's items index into.
+    pub fn new(plan: &'p EventPlan, hooks: &[Hook], options: Options, now: Millis) -> Self {
+        let states = plan
+            .items
+            .iter()
+            .map(|it| {
+                let h = &hooks[it.index];
+                HookState {
+                    phase: Phase::Pending,
+                    started_at: None,
+                    completed_at: None,
+                    message: String::new(),
+                    kind_awaited: matches!(h.head.kind.as_str(), "Job" | "Pod"),
+                    fail_fast: h.fail_fast,
+                    show_output: h.show_output,
+                    delete_policies: h.delete_policies.clone(),
+                    log_on_success: h.has_output_log_policy(HOOK_SUCCEEDED),
+                    log_on_failure: h.has_output_log_policy(HOOK_FAILED),
+                }
+            })
+            .collect();
+        let g = &plan.graph;
+        let indegree = g
+            .node_indices()
+            .map(|v| g.neighbors_directed(v, Direction::Incoming).count())
+            .collect();
+        let mut exec = Executor {
+            plan,
+            options: Options {
+                parallel: options.parallel.max(1),
+                ..options
+            },
+            hooks: states,
+            indegree,
+            ready: BinaryHeap::new(),
+            running: Vec::new(),
+            starting: 0,
+            start_order: Vec::new(),
+            stage: Stage::Running,
+            work: VecDeque::new(),
+            reports: Vec::new(),
+            now,
+            failed_fast: None,
+        };
+        let roots: Vec<_> = g
+            .node_indices()
+            .filter(|v| exec.indegree[v.index()] == 0)
+            .collect();
+        for v in roots {
+            exec.release_node(v);
+        }
+        exec
+    }
+
+    pub fn phase(&self, hook: usize) -> Phase {
+        self.hooks[hook].phase
+    }
+
+    /// `last_run` as Helm stores it: (started_at, completed_at, phase).
+    pub fn last_run(&self, hook: usize) -> (Option<Millis>, Option<Millis>, Phase) {
+        let h = &self.hooks[hook];
+        (h.started_at, h.completed_at, h.phase)
+    }
+
+    pub fn message(&self, hook: usize) -> &str {
+        &self.hooks[hook].message
+    }
+
+    /// Reports since the last call, oldest first.
+    pub fn drain_reports(&mut self) -> Vec<Report> {
+        std::mem::take(&mut self.reports)
+    }
+
+    /// True when every hook ran and succeeded.
+    pub fn succeeded(&self) -> bool {
+        self.hooks.iter().all(|h| h.phase == Phase::Succeeded)
+    }
+
+    /// The fail-fast hook that ended the run, if one did.
+    pub fn failed_fast(&self) -> Option<usize> {
+        self.failed_fast
+    }
+
+    /// A node's predecessors are all done: barriers pass through at once,
+    /// hooks become ready.
+    fn release_node(&mut self, v: petgraph::graph::NodeIndex) {
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match self.plan.graph[v] {
+                Node::Item(i) => self.ready.push(Reverse(i)),
+                Node::Barrier(_) => {
+                    for w in self.plan.graph.neighbors_directed(v, Direction::Outgoing) {
+                        self.indegree[w.index()] -= 1;
+                        if self.indegree[w.index()] == 0 {
+                            stack.push(w);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn complete_node(&mut self, hook: usize) {
+        let v = self.plan.items[hook].node;
+        let next: Vec<_> = self
+            .plan
+            .graph
+            .neighbors_directed(v, Direction::Outgoing)
+            .collect();
+        for w in next {
+            self.indegree[w.index()] -= 1;
+            if self.indegree[w.index()] == 0 {
+                self.release_node(w);
+            }
+        }
+    }
+
+    /// The next thing to do, given the wall clock. The driver performs it
+    /// and answers through [`Executor::handle`] before polling again.
+    pub fn poll(&mut self, now: Millis) -> Action {
+        self.now = self.now.max(now);
+        self.expire();
+        loop {
+            match self.work.pop_front() {
+                Some(Work::Do(action)) => return action,
+                Some(Work::MarkStarted(hooks)) => self.mark_started(hooks),
+                None => break,
+            }
+        }
+        if self.stage == Stage::Over {
+            return Action::Done;
+        }
+        if self.stage == Stage::Running && self.starting == 0 {
+            self.start_batch();
+            if !self.work.is_empty() {
+                return self.poll(now);
+            }
+        }
+        if self.running.is_empty() {
+            self.finish();
+            return self.poll(now);
+        }
+        let deadline = self
+            .running
+            .iter()
+            .map(|&h| self.hooks[h].started_at.unwrap_or(self.now) + self.options.timeout_ms)
+            .min()
+            .unwrap_or(self.now);
+        Action::Await {
+            hooks: self.running.clone(),
+            deadline,
+        }
+    }
+
+    /// Chooses hooks to start, up to N running, in Helm order, and queues
+    /// their start: delete by before-hook-creation and wait, record the
+    /// release with them running, create them.
+    fn start_batch(&mut self) {
+        let room = self.options.parallel.saturating_sub(self.running.len());
+        let mut batch = Vec::new();
+        while batch.len() < room {
+            match self.ready.pop() {
+                Some(Reverse(i)) => batch.push(i),
+                None => break,
+            }
+        }
+        if batch.is_empty() {
+            return;
+        }
+        let deletes: Vec<usize> = batch
+            .iter()
+            .copied()
+            .filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION))
+            .collect();
+        if !deletes.is_empty() {
+            self.work.push_back(Work::Do(Action::Delete {
+                hooks: deletes,
+                policy: BEFORE_HOOK_CREATION,
+            }));
+        }
+        self.starting = batch.len();
+        self.work.push_back(Work::MarkStarted(batch.clone()));
+        self.work.push_back(Work::Do(Action::Record));
+        self.work
+            .push_back(Work::Do(Action::Create { hooks: batch }));
+    }
+
+    fn mark_started(&mut self, hooks: Vec<usize>) {
+        let now = self.now;
+        for &h in &hooks {
+            let s = &mut self.hooks[h];
+            s.phase = Phase::Running;
+            s.started_at = Some(now);
+            self.reports.push(Report::Started { hook: h, at: now });
+        }
+        self.start_order.extend(hooks.iter().copied());
+        self.running.extend(hooks);
+    }
+
+    fn has_policy(&self, hook: usize, policy: &str) -> bool {
+        // CRDs are never deleted by Helm's hook policies.
+        self.hooks[hook].delete_policies.iter().any(|p| p == policy)
+            && self.plan.items[hook].reference.kind != "CustomResourceDefinition"
+    }
+
+    pub fn handle(&mut self, input: Input) {
+        match input {
+            Input::Now(t) => {
+                self.now = self.now.max(t);
+                self.expire();
+            }
+            Input::Deleted { .. } | Input::Recorded => {}
+            Input::Created { hook } => {
+                self.starting = self.starting.saturating_sub(1);
+                if !self.hooks[hook].kind_awaited && self.hooks[hook].phase == Phase::Running {
+                    self.finish_hook(hook, true, String::new());
+                }
+            }
+            Input::Finished {
+                hook,
+                succeeded,
+                message,
+            } => {
+                if self.hooks[hook].phase == Phase::Running {
+                    self.finish_hook(hook, succeeded, message);
+                }
+            }
+            Input::Failed { hook, message } => {
+                if self.starting > 0 && self.running.contains(&hook) {
+                    self.starting -= 1;
+                }
+                if self.hooks[hook].phase == Phase::Running {
+                    self.finish_hook(hook, false, message);
+                }
+            }
+            Input::Logs { hook, text } => self.reports.push(Report::Output { hook, text }),
+        }
+    }
+
+    /// Hooks past their deadline fail as timed out.
+    fn expire(&mut self) {
+        let timeout = self.options.timeout_ms;
+        let late: Vec<usize> = self
+            .running
+            .iter()
+            .copied()
+            .filter(|&h| {
+                self.hooks[h].kind_awaited
+                    && self.hooks[h]
+                        .started_at
+                        .is_some_and(|t| self.now >= t + timeout)
+            })
+            .collect();
+        for h in late {
+            self.finish_hook(
+                h,
+                false,
+                format!("timed out after {}", format_duration(timeout)),
+            );
+        }
+    }
+
+    fn finish_hook(&mut self, hook: usize, succeeded: bool, message: String) {
+        let now = self.now;
+        self.running.retain(|&h| h != hook);
+        let s = &mut self.hooks[hook];
+        s.phase = if succeeded {
+            Phase::Succeeded
+        } else {
+            Phase::Failed
+        };
+        s.completed_at = Some(now);
+        s.message = message.clone();
+        self.reports.push(Report::Finished {
+            hook,
+            phase: s.phase,
+            at: now,
+            message,
+        });
+        let (fail_fast, show) = (
+            s.fail_fast,
+            s.show_output || (!succeeded && s.log_on_failure),
+        );
+        if !succeeded && fail_fast {
+            self.reports.push(Report::FailFast {
+                hook,
+                ignored: self.options.ignore_fail_fast,
+            });
+        }
+        if show {
+            self.work.push_back(Work::Do(Action::Logs { hook }));
+        }
+        if succeeded || (fail_fast && self.options.ignore_fail_fast) {
+            // An ignored fail-fast failure lets the run go on, its
+            // dependents included.
+            self.complete_node(hook);
+        } else if fail_fast {
+            self.failed_fast = Some(hook);
+            self.finish();
+        } else if self.stage == Stage::Running {
+            self.stage = Stage::Draining;
+        }
+    }
+
+    /// Queues Helm's clean-up and ends the run.
+    fn finish(&mut self) {
+        if self.stage == Stage::Over {
+            return;
+        }
+        self.stage = Stage::Over;
+        for h in &mut self.hooks {
+            if h.phase == Phase::Pending {
+                h.phase = Phase::Skipped;
+            }
+        }
+        let any_failed = self.hooks.iter().any(|h| h.phase == Phase::Failed);
+        if !any_failed {
+            for &h in self.start_order.clone().iter().rev() {
+                if self.hooks[h].log_on_success && !self.hooks[h].show_output {
+                    self.work.push_back(Work::Do(Action::Logs { hook: h }));
+                }
+                if self.has_policy(h, HOOK_SUCCEEDED) {
+                    self.work.push_back(Work::Do(Action::Delete {
+                        hooks: vec![h],
+                        policy: HOOK_SUCCEEDED,
+                    }));
+                }
+            }
+        } else {
+            let failed: Vec<usize> = self
+                .start_order
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    self.hooks[h].phase == Phase::Failed && self.has_policy(h, HOOK_FAILED)
+                })
+                .collect();
+            if !failed.is_empty() {
+                self.work.push_back(Work::Do(Action::Delete {
+                    hooks: failed,
+                    policy: HOOK_FAILED,
+                }));
+            }
+            let succeeded: Vec<usize> = self
+                .start_order
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    self.hooks[h].phase == Phase::Succeeded && self.has_policy(h, HOOK_SUCCEEDED)
+                })
+                .collect();
+            for h in succeeded {
+                self.work.push_back(Work::Do(Action::Delete {
+                    hooks: vec![h],
+                    policy: HOOK_SUCCEEDED,
+                }));
+            }
+        }
+        self.work.push_back(Work::Do(Action::Record));
+    }
+}
+
+/// Go's duration syntax for whole seconds and milliseconds, as Helm prints it.
+pub fn format_duration(ms: Millis) -> String {
+    let (h, m, s, rest) = (
+        ms / 3_600_000,
+        (ms / 60_000) % 60,
+        (ms / 1000) % 60,
+        ms % 1000,
+    );
+    let secs = if rest == 0 {
+        format!("{s}s")
+    } else {
+        format!("{s}.{}s", format!("{rest:03}").trim_end_matches('0'))
+    };
+    match (h, m) {
+        (0, 0) => secs,
+        (0, m) => format!("{m}m{secs}"),
+        (h, m) => format!("{h}h{m}m{secs}"),
+    }
+}
+
+/// Parses Go's duration syntax (`5m`, `90s`, `1m30s`, `1h`, `250ms`).
+pub fn parse_duration(text: &str) -> Option<Millis> {
+    let mut total: f64 = 0.0;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    if rest == "0" {
+        return Some(0);
+    }
+    while !rest.is_empty() {
+        let num_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if num_end == 0 {
+            return None;
+        }
+        let n: f64 = rest[..num_end].parse().ok()?;
+        rest = &rest[num_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let factor = match &rest[..unit_end] {
+            "ms" => 1.0,
+            "s" => 1000.0,
+            "m" => 60_000.0,
+            "h" => 3_600_000.0,
+            _ => return None,
+        };
+        total += n * factor;
+        rest = &rest[unit_end..];
+    }
+    (total.is_finite() && total < 1e15).then_some(total as Millis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("5m"), Some(300_000));
+        assert_eq!(parse_duration("1m30s"), Some(90_000));
+        assert_eq!(parse_duration("250ms"), Some(250));
+        assert_eq!(parse_duration("1.5s"), Some(1500));
+        assert_eq!(parse_duration("5"), None);
+        assert_eq!(parse_duration("m"), None);
+        assert_eq!(format_duration(300_000), "5m0s");
+        assert_eq!(format_duration(3_000), "3s");
+        assert_eq!(format_duration(1_500), "1.5s");
+    }
+}

@@ -1,0 +1,429 @@
+//! The executor against a simulated cluster with a virtual clock: hooks take
+//! the time and end the way their test annotations say, instantly in real
+//! time. Checks Helm's clean-up vector, parallel speed, fail-fast, draining,
+//! timeouts, and (as a property) the concurrency limit and the plan's edges.
+
+use std::collections::BTreeMap;
+
+use helm_hooks::diagnostic::Diagnostics;
+use helm_hooks::event::Event;
+use helm_hooks::executor::{Action, Executor, Input, Options, Phase, Report};
+use helm_hooks::input::{self, Release};
+use helm_hooks::plan::{self, Phase as PlanPhase};
+use proptest::prelude::*;
+
+/// How a simulated hook behaves: run time and outcome.
+#[derive(Clone, Copy, Debug)]
+struct Behaviour {
+    ms: u64,
+    ok: bool,
+}
+
+struct Trace {
+    /// ("delete:<policy>" | "create" | "record" | "logs", hook name) in order.
+    calls: Vec<(String, String)>,
+    reports: Vec<Report>,
+    end: u64,
+    max_running: usize,
+    phases: Vec<(String, Phase)>,
+    starts: BTreeMap<String, u64>,
+    ends: BTreeMap<String, u64>,
+}
+
+fn release(docs: &[String]) -> Release {
+    let text: String = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| format!("---\n# Source: c/templates/h{i:03}.yaml\n{d}\n"))
+        .collect();
+    let mut d = Diagnostics::default();
+    let (_, r) = input::parse(text.as_bytes(), &mut d).unwrap();
+    assert!(!d.has_errors(), "{:?}", d.0);
+    r
+}
+
+fn hook(kind: &str, name: &str, extra: &[(&str, &str)]) -> String {
+    let mut s = format!(
+        "kind: {kind}\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/hook: test\n"
+    );
+    for (k, v) in extra {
+        s.push_str(&format!("    {k}: {}\n", serde_json::to_string(v).unwrap()));
+    }
+    s
+}
+
+fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -> Trace {
+    let mut d = Diagnostics::default();
+    let p = plan::build(
+        r,
+        &[PlanPhase::Hooks(Event::Test)],
+        plan::Options {
+            parallel: opts.parallel,
+            parallel_all: false,
+        },
+        &mut d,
+    );
+    assert!(!d.has_errors(), "{:?}", d.0);
+    let plan = &p.events[0];
+    let name = |h: usize| plan.items[h].reference.name.clone();
+    let mut exec = Executor::new(plan, &r.hooks, opts, 0);
+    let mut now = 0u64;
+    let mut running: BTreeMap<usize, u64> = BTreeMap::new(); // hook -> finish time
+    let mut t = Trace {
+        calls: vec![],
+        reports: vec![],
+        end: 0,
+        max_running: 0,
+        phases: vec![],
+        starts: BTreeMap::new(),
+        ends: BTreeMap::new(),
+    };
+    for _ in 0..100_000 {
+        let action = exec.poll(now);
+        match action {
+            Action::Done => break,
+            Action::Delete { hooks, policy } => {
+                for h in &hooks {
+                    t.calls.push((format!("delete:{policy}"), name(*h)));
+                }
+                exec.handle(Input::Deleted { hooks });
+            }
+            Action::Record => {
+                t.calls.push(("record".into(), String::new()));
+                exec.handle(Input::Recorded);
+            }
+            Action::Create { hooks } => {
+                for h in hooks {
+                    t.calls.push(("create".into(), name(h)));
+                    t.starts.insert(name(h), now);
+                    running.insert(h, now + behaviour(&name(h)).ms);
+                    t.max_running = t.max_running.max(running.len());
+                    exec.handle(Input::Created { hook: h });
+                }
+            }
+            Action::Await { hooks, deadline } => {
+                let next = hooks
+                    .iter()
+                    .filter_map(|h| running.get(h))
+                    .copied()
+                    .min()
+                    .unwrap_or(u64::MAX);
+                now = next.min(deadline).max(now);
+                for h in hooks {
+                    if running.get(&h) == Some(&now) || running.get(&h).is_some_and(|f| *f <= now) {
+                        running.remove(&h);
+                        t.ends.insert(name(h), now);
+                        let b = behaviour(&name(h));
+                        exec.handle(Input::Finished {
+                            hook: h,
+                            succeeded: b.ok,
+                            message: if b.ok {
+                                String::new()
+                            } else {
+                                "BackoffLimitExceeded".into()
+                            },
+                        });
+                    }
+                }
+            }
+            Action::Logs { hook } => {
+                t.calls.push(("logs".into(), name(hook)));
+                exec.handle(Input::Logs {
+                    hook,
+                    text: format!("output of {}", name(hook)),
+                });
+            }
+        }
+        // Non-Job kinds finish at creation: they leave the simulated set.
+        running.retain(|h, _| exec.phase(*h) == Phase::Running);
+        t.reports.extend(exec.drain_reports());
+    }
+    t.end = now;
+    t.phases = (0..plan.items.len())
+        .map(|h| (name(h), exec.phase(h)))
+        .collect();
+    t
+}
+
+fn opts(parallel: usize) -> Options {
+    Options {
+        parallel,
+        timeout_ms: 300_000,
+        ignore_fail_fast: false,
+    }
+}
+
+fn ok(ms: u64) -> Behaviour {
+    Behaviour { ms, ok: true }
+}
+
+// hooks_test.go TestHooksCleanUp: with every policy on both hooks and the
+// second failing, Helm deletes cfg-1 and cfg-2 before creation, then cfg-2
+// (failed), then cfg-1 (succeeded).
+#[test]
+fn helm_cleanup_vector() {
+    let all = (
+        "helm.sh/hook-delete-policy",
+        "before-hook-creation,hook-succeeded,hook-failed",
+    );
+    let r = release(&[
+        hook("Job", "cfg-1", &[all, ("helm.sh/hook-weight", "-5")]),
+        hook("Job", "cfg-2", &[all]),
+    ]);
+    let t = simulate(
+        &r,
+        &|n| Behaviour {
+            ms: 1000,
+            ok: n != "cfg-2",
+        },
+        opts(1),
+    );
+    let deletes: Vec<String> = t
+        .calls
+        .iter()
+        .filter(|(c, _)| c.starts_with("delete"))
+        .map(|(c, n)| format!("{n} {c}"))
+        .collect();
+    assert_eq!(
+        deletes,
+        [
+            "cfg-1 delete:before-hook-creation",
+            "cfg-2 delete:before-hook-creation",
+            "cfg-2 delete:hook-failed",
+            "cfg-1 delete:hook-succeeded"
+        ]
+    );
+}
+
+// Helm's serial sequence at --parallel 1: delete, record, create per hook;
+// on success, hook-succeeded deletes in reverse order.
+#[test]
+fn serial_sequence_matches_helm() {
+    let pol = (
+        "helm.sh/hook-delete-policy",
+        "before-hook-creation,hook-succeeded",
+    );
+    let r = release(&[
+        hook("Pod", "b", &[pol]),
+        hook("Pod", "a", &[pol]),
+        hook("Job", "c", &[pol, ("helm.sh/hook-weight", "1")]),
+    ]);
+    let t = simulate(&r, &|_| ok(1000), opts(1));
+    let calls: Vec<String> = t
+        .calls
+        .iter()
+        .map(|(c, n)| format!("{c} {n}").trim().to_string())
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "delete:before-hook-creation a",
+            "record",
+            "create a",
+            "delete:before-hook-creation b",
+            "record",
+            "create b",
+            "delete:before-hook-creation c",
+            "record",
+            "create c",
+            "delete:hook-succeeded c",
+            "delete:hook-succeeded b",
+            "delete:hook-succeeded a",
+            "record"
+        ]
+    );
+    assert_eq!(t.end, 3000);
+}
+
+// The seed's complaint: 8 tests of 3 s take 24 s serially; in parallel, 3 s.
+#[test]
+fn eight_parallel_hooks_take_one_duration() {
+    let docs: Vec<String> = (0..8)
+        .map(|i| {
+            hook(
+                "Job",
+                &format!("t{i}"),
+                &[("helm.sh/hook-parallel", "true")],
+            )
+        })
+        .collect();
+    let r = release(&docs);
+    let t = simulate(&r, &|_| ok(3000), opts(8));
+    assert_eq!((t.end, t.max_running), (3000, 8));
+    let serial = simulate(&r, &|_| ok(3000), opts(1));
+    assert_eq!((serial.end, serial.max_running), (24_000, 1));
+}
+
+// Fail-fast: the run ends when the preflight fails, while a slower sibling
+// still runs; its output is fetched and nothing new starts.
+#[test]
+fn fail_fast_ends_the_run_at_once() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[
+        hook(
+            "Job",
+            "preflight",
+            &[
+                par,
+                ("helm.sh/hook-fail-fast", "true"),
+                ("helm.sh/show-output", "true"),
+            ],
+        ),
+        hook("Job", "slow", &[par]),
+        hook("Job", "later", &[("helm.sh/hook-weight", "1")]),
+    ]);
+    let t = simulate(
+        &r,
+        &|n| match n {
+            "preflight" => Behaviour {
+                ms: 1000,
+                ok: false,
+            },
+            "slow" => ok(60_000),
+            _ => ok(1000),
+        },
+        opts(8),
+    );
+    assert_eq!(t.end, 1000, "not waiting for the slow sibling");
+    assert!(t.reports.contains(&Report::FailFast {
+        hook: 0,
+        ignored: false
+    }));
+    assert!(t.calls.contains(&("logs".into(), "preflight".into())));
+    assert!(!t.calls.contains(&("create".into(), "later".into())));
+    let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
+    assert_eq!(
+        (phases["preflight"], phases["slow"], phases["later"]),
+        (Phase::Failed, Phase::Running, Phase::Skipped)
+    );
+}
+
+#[test]
+fn ignored_fail_fast_goes_on() {
+    let r = release(&[
+        hook("Job", "preflight", &[("helm.sh/hook-fail-fast", "true")]),
+        hook("Job", "next", &[("helm.sh/hook-weight", "1")]),
+    ]);
+    let t = simulate(
+        &r,
+        &|n| Behaviour {
+            ms: 1000,
+            ok: n != "preflight",
+        },
+        Options {
+            ignore_fail_fast: true,
+            ..opts(1)
+        },
+    );
+    assert!(t.reports.contains(&Report::FailFast {
+        hook: 0,
+        ignored: true
+    }));
+    assert!(t.calls.contains(&("create".into(), "next".into())));
+    assert_eq!(t.end, 2000);
+}
+
+// A plain failure stops new starts but waits for running siblings and
+// reports every failure.
+#[test]
+fn plain_failure_drains_running_hooks() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[
+        hook("Job", "a", &[par]),
+        hook("Job", "b", &[par]),
+        hook("Job", "c", &[par]),
+        hook("Job", "d", &[("helm.sh/hook-weight", "1")]),
+    ]);
+    let t = simulate(
+        &r,
+        &|n| match n {
+            "a" => Behaviour {
+                ms: 1000,
+                ok: false,
+            },
+            "b" => Behaviour {
+                ms: 5000,
+                ok: false,
+            },
+            _ => ok(3000),
+        },
+        opts(8),
+    );
+    assert_eq!(t.end, 5000);
+    let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
+    assert_eq!(
+        (phases["a"], phases["b"], phases["c"], phases["d"]),
+        (
+            Phase::Failed,
+            Phase::Failed,
+            Phase::Succeeded,
+            Phase::Skipped
+        )
+    );
+}
+
+#[test]
+fn timeout_fails_the_hook() {
+    let r = release(&[hook("Job", "stuck", &[])]);
+    let t = simulate(
+        &r,
+        &|_| ok(10_000_000),
+        Options {
+            timeout_ms: 2000,
+            ..opts(1)
+        },
+    );
+    assert_eq!(t.end, 2000);
+    assert!(t.reports.iter().any(|r| matches!(r, Report::Finished { message, phase: Phase::Failed, .. } if message == "timed out after 2s")));
+}
+
+#[test]
+fn other_kinds_are_done_once_created() {
+    let r = release(&[
+        hook("ConfigMap", "cm", &[]),
+        hook("Job", "j", &[("helm.sh/hook-weight", "1")]),
+    ]);
+    let t = simulate(&r, &|_| ok(1000), opts(1));
+    assert_eq!(t.end, 1000);
+    assert!(t.phases.iter().all(|(_, p)| *p == Phase::Succeeded));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Never more than N at once; every depends-on and weight edge holds in
+    /// time; everything succeeds when every hook does.
+    #[test]
+    fn limits_and_edges_hold(
+        specs in prop::collection::vec((0i64..3, any::<bool>(), 1u64..5, prop::option::of(0usize..40)), 1..40),
+        n in 1usize..6,
+    ) {
+        let docs: Vec<String> = specs.iter().enumerate().map(|(i, (w, par, _, dep))| {
+            let w = w.to_string();
+            let mut extra = vec![("helm.sh/hook-weight", w.as_str()), ("helm.sh/hook-parallel", if *par { "true" } else { "false" })];
+            let target;
+            if let Some(d) = dep.filter(|d| *d < i && specs[*d].0 <= specs[i].0) {
+                target = format!("Job/h{d:02}");
+                extra.push(("helm.sh/depends-on", target.as_str()));
+            }
+            hook("Job", &format!("h{i:02}"), &extra)
+        }).collect();
+        let r = release(&docs);
+        let durations: BTreeMap<String, u64> = specs.iter().enumerate().map(|(i, s)| (format!("h{i:02}"), s.2 * 1000)).collect();
+        let t = simulate(&r, &|name| ok(durations[name]), opts(n));
+        prop_assert!(t.max_running <= n);
+        prop_assert!(t.phases.iter().all(|(_, p)| *p == Phase::Succeeded));
+        for (i, (w, _, _, dep)) in specs.iter().enumerate() {
+            let me = format!("h{i:02}");
+            for (j, (w2, ..)) in specs.iter().enumerate() {
+                if w2 < w {
+                    let other = format!("h{j:02}");
+                    prop_assert!(t.ends[&other] <= t.starts[&me]);
+                }
+            }
+            if let Some(d) = dep.filter(|d| *d < i && specs[*d].0 <= specs[i].0) {
+                let other = format!("h{d:02}");
+                prop_assert!(t.ends[&other] <= t.starts[&me]);
+            }
+        }
+    }
+}
