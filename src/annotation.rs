@@ -34,6 +34,8 @@ pub enum ValueError {
     Reference(#[from] RefError),
     #[error("is not a JSON array of strings: {0}")]
     NotStringArray(String),
+    #[error("is not a JSON array of references: {0}")]
+    NotRefArray(String),
 }
 
 impl ValueError {
@@ -44,6 +46,9 @@ impl ValueError {
                 "write Kind/name or Kind/namespace/name, as a JSON array '[\"Job/migrate\"]' or a comma list"
             }
             ValueError::NotStringArray(_) => "write a JSON array of strings, e.g. '[\"databases\"]'",
+            ValueError::NotRefArray(_) => {
+                "write a JSON array of Kind/name references, e.g. '[\"Job/migrate\"]', or a comma list"
+            }
         }
     }
 }
@@ -71,29 +76,18 @@ pub fn parse_weight(value: &str) -> Option<i64> {
 /// A comma list as Helm reads delete and output-log policies: split,
 /// trimmed, lowercased; empty items dropped.
 pub fn parse_policy_list(value: &str) -> Vec<String> {
-    value
-        .split(',')
-        .map(|s| s.trim().to_lowercase())
-        .filter(|s| !s.is_empty())
-        .collect()
+    value.split(',').map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty()).collect()
 }
 
 /// `helm.sh/depends-on`: a JSON array of references, or a comma list.
 pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
     let trimmed = value.trim();
     let items: Vec<String> = if trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(|e| ValueError::NotStringArray(e.to_string()))?
+        serde_json::from_str(trimmed).map_err(|e| ValueError::NotRefArray(e.to_string()))?
     } else {
-        trimmed
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
+        trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
     };
-    Ok(items
-        .iter()
-        .map(|s| s.parse())
-        .collect::<Result<_, RefError>>()?)
+    Ok(items.iter().map(|s| s.parse()).collect::<Result<_, RefError>>()?)
 }
 
 /// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,

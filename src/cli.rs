@@ -91,12 +91,7 @@ enum ArgError {
 }
 
 fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> {
-    let mut parsed = Args {
-        source: None,
-        phases: Vec::new(),
-        options: Options::default(),
-        output: Output::Text,
-    };
+    let mut parsed = Args { source: None, phases: Vec::new(), options: Options::default(), output: Output::Text };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -104,10 +99,7 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
             _ => (arg.as_str(), None),
         };
         let mut value = |name: &str| -> Result<String, ArgError> {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| ArgError::Missing(name.to_string()))
+            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| ArgError::Missing(name.to_string()))
         };
         match flag {
             "--event" => {
@@ -176,11 +168,7 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
 }
 
 fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
-    let outputs = if lint {
-        "text or json"
-    } else {
-        "text, json, dot or mermaid"
-    };
+    let outputs = if lint { "text or json" } else { "text, json, dot or mermaid" };
     let args = match parse_args(rest, outputs) {
         Ok(a) => a,
         Err(e) => {
@@ -221,11 +209,7 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             _ => {
                 let text = render::text::diagnostics(&diags, true);
                 if text.is_empty() {
-                    format!(
-                        "no problems in {} hooks and {} resources\n",
-                        release.hooks.len(),
-                        release.resources.len()
-                    )
+                    format!("no problems in {} hooks and {} resources\n", release.hooks.len(), release.resources.len())
                 } else {
                     text
                 }
@@ -235,14 +219,9 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
         let failed = diags.0.iter().any(|d| d.is_error() || d.lint_error);
         return if failed { Exit::Invalid } else { Exit::Ok };
     }
-    let _ = io
-        .stderr
-        .write_all(render::text::diagnostics(&diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
     if diags.has_errors() {
-        let _ = writeln!(
-            io.stderr,
-            "Error: the plan has errors; nothing would run. Fix them and try again."
-        );
+        let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
         return Exit::Invalid;
     }
     let out = match args.output {
@@ -260,17 +239,6 @@ pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = stdin;
-    let code = main(
-        &args,
-        &mut Io {
-            stdin: &mut input,
-            stdout: &mut out,
-            stderr: &mut err,
-        },
-    );
-    (
-        code,
-        String::from_utf8_lossy(&out).into_owned(),
-        String::from_utf8_lossy(&err).into_owned(),
-    )
+    let code = main(&args, &mut Io { stdin: &mut input, stdout: &mut out, stderr: &mut err });
+    (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }

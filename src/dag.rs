@@ -31,18 +31,12 @@ pub fn batches(
             if d == node {
                 return Err(DagError::SelfLoop(node.clone()));
             }
-            *indegree
-                .get_mut(node.as_str())
-                .expect("node of a dependency") += 1;
+            *indegree.get_mut(node.as_str()).expect("node of a dependency") += 1;
             dependents.entry(d.as_str()).or_default().push(node);
         }
     }
     let mut out = Vec::new();
-    let mut ready: Vec<&str> = indegree
-        .iter()
-        .filter(|(_, d)| **d == 0)
-        .map(|(n, _)| *n)
-        .collect();
+    let mut ready: Vec<&str> = indegree.iter().filter(|(_, d)| **d == 0).map(|(n, _)| *n).collect();
     let mut done = 0;
     while !ready.is_empty() {
         ready.sort_unstable();
@@ -92,9 +86,7 @@ mod tests {
         let nodes = nodes.iter().map(|s| s.to_string()).collect();
         let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (from, to) in edges {
-            deps.entry(to.to_string())
-                .or_default()
-                .insert(from.to_string());
+            deps.entry(to.to_string()).or_default().insert(from.to_string());
         }
         batches(&nodes, &deps)
     }
@@ -102,11 +94,7 @@ mod tests {
     // Helm dag_test.go vectors.
     #[test]
     fn diamond() {
-        let b = run(
-            &["a", "b", "c", "d"],
-            &[("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")],
-        )
-        .unwrap();
+        let b = run(&["a", "b", "c", "d"], &[("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")]).unwrap();
         assert_eq!(b, vec![vec!["a"], vec!["b", "c"], vec!["d"]]);
     }
 
@@ -117,32 +105,18 @@ mod tests {
             &[("alpha", "delta"), ("beta", "gamma"), ("delta", "epsilon")],
         )
         .unwrap();
-        assert_eq!(
-            b,
-            vec![
-                vec!["alpha", "beta", "zeta"],
-                vec!["delta", "gamma"],
-                vec!["epsilon"]
-            ]
-        );
+        assert_eq!(b, vec![vec!["alpha", "beta", "zeta"], vec!["delta", "gamma"], vec!["epsilon"]]);
     }
 
     #[test]
     fn cycle_names_its_members_only() {
-        let e = run(
-            &["a", "b", "c", "d"],
-            &[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")],
-        )
-        .unwrap_err();
+        let e = run(&["a", "b", "c", "d"], &[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]).unwrap_err();
         assert_eq!(e, DagError::Cycle(vec!["a".into(), "b".into(), "c".into()]));
         assert!(e.to_string().contains("cycle"));
     }
 
     #[test]
     fn self_loop() {
-        assert_eq!(
-            run(&["a"], &[("a", "a")]).unwrap_err(),
-            DagError::SelfLoop("a".into())
-        );
+        assert_eq!(run(&["a"], &[("a", "a")]).unwrap_err(), DagError::SelfLoop("a".into()));
     }
 }

@@ -21,7 +21,9 @@ pub enum Severity {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
     pub source: String,
-    /// 1-based position of the document within `source`.
+    /// 1-based position among the documents of `source` in the input (used
+    /// to keep Helm's document order, not shown to users).
+    #[serde(skip)]
     pub document: usize,
     /// `Kind/name` when known.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,20 +32,15 @@ pub struct Location {
 
 impl Location {
     pub fn chart(chart: impl Into<String>) -> Self {
-        Location {
-            source: chart.into(),
-            document: 0,
-            object: None,
-        }
+        Location { source: chart.into(), document: 0, object: None }
     }
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The document's position is not shown: Helm prints documents sorted
+        // by kind, so it rarely matches the template file; Kind/name does.
         f.write_str(&self.source)?;
-        if self.document > 1 {
-            write!(f, " (document {})", self.document)?;
-        }
         if let Some(object) = &self.object {
             write!(f, " {object}")?;
         }
@@ -81,17 +78,11 @@ impl Diagnostic {
 
     /// A problem HIP-0025 tolerates at install time but `helm lint` rejects.
     pub fn lint_error(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic {
-            lint_error: true,
-            ..Self::warning(location, message)
-        }
+        Diagnostic { lint_error: true, ..Self::warning(location, message) }
     }
 
     pub fn warning(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Self::error(location, message)
-        }
+        Diagnostic { severity: Severity::Warning, ..Self::error(location, message) }
     }
 
     pub fn on(mut self, annotation: &str) -> Self {

@@ -64,10 +64,7 @@ impl FromStr for Event {
         if s == "test-success" {
             return Ok(Event::Test);
         }
-        Event::ALL
-            .into_iter()
-            .find(|e| e.as_str() == s)
-            .ok_or_else(|| UnknownEvent(s.to_string()))
+        Event::ALL.into_iter().find(|e| e.as_str() == s).ok_or_else(|| UnknownEvent(s.to_string()))
     }
 }
 
@@ -75,10 +72,7 @@ impl FromStr for Event {
 /// lowercased. Any unknown event makes Helm drop the whole document, so the
 /// first unknown one is returned as the error.
 pub fn parse_events(value: &str) -> Result<Vec<Event>, UnknownEvent> {
-    value
-        .split(',')
-        .map(|s| s.trim().to_lowercase().parse())
-        .collect()
+    value.split(',').map(|s| s.trim().to_lowercase().parse()).collect()
 }
 
 #[cfg(test)]
@@ -87,10 +81,7 @@ mod tests {
 
     #[test]
     fn parses_like_helm() {
-        assert_eq!(
-            parse_events("post-delete, post-install").unwrap(),
-            vec![Event::PostDelete, Event::PostInstall]
-        );
+        assert_eq!(parse_events("post-delete, post-install").unwrap(), vec![Event::PostDelete, Event::PostInstall]);
         assert_eq!(parse_events(" Test-Success ").unwrap(), vec![Event::Test]);
         assert!(parse_events("no-such-hook").is_err());
         assert!(parse_events("pre-install,").is_err());

@@ -72,10 +72,7 @@ impl Phase {
 pub enum Action {
     /// Delete these hooks' objects (with propagation) and wait until they
     /// are gone; answer with [`Input::Deleted`] (or `Failed`).
-    Delete {
-        hooks: Vec<usize>,
-        policy: &'static str,
-    },
+    Delete { hooks: Vec<usize>, policy: &'static str },
     /// Write the release's hook records (`last_run`) to Helm's storage;
     /// answer with [`Input::Recorded`].
     Record,
@@ -220,16 +217,10 @@ impl<'p> Executor<'p> {
             })
             .collect();
         let g = &plan.graph;
-        let indegree = g
-            .node_indices()
-            .map(|v| g.neighbors_directed(v, Direction::Incoming).count())
-            .collect();
+        let indegree = g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
         let mut exec = Executor {
             plan,
-            options: Options {
-                parallel: options.parallel.max(1),
-                ..options
-            },
+            options: Options { parallel: options.parallel.max(1), ..options },
             hooks: states,
             indegree,
             ready: BinaryHeap::new(),
@@ -242,10 +233,7 @@ impl<'p> Executor<'p> {
             now,
             failed_fast: None,
         };
-        let roots: Vec<_> = g
-            .node_indices()
-            .filter(|v| exec.indegree[v.index()] == 0)
-            .collect();
+        let roots: Vec<_> = g.node_indices().filter(|v| exec.indegree[v.index()] == 0).collect();
         for v in roots {
             exec.release_node(v);
         }
@@ -302,11 +290,7 @@ impl<'p> Executor<'p> {
 
     fn complete_node(&mut self, hook: usize) {
         let v = self.plan.items[hook].node;
-        let next: Vec<_> = self
-            .plan
-            .graph
-            .neighbors_directed(v, Direction::Outgoing)
-            .collect();
+        let next: Vec<_> = self.plan.graph.neighbors_directed(v, Direction::Outgoing).collect();
         for w in next {
             self.indegree[w.index()] -= 1;
             if self.indegree[w.index()] == 0 {
@@ -346,10 +330,7 @@ impl<'p> Executor<'p> {
             .map(|&h| self.hooks[h].started_at.unwrap_or(self.now) + self.options.timeout_ms)
             .min()
             .unwrap_or(self.now);
-        Action::Await {
-            hooks: self.running.clone(),
-            deadline,
-        }
+        Action::Await { hooks: self.running.clone(), deadline }
     }
 
     /// Chooses hooks to start, up to N running, in Helm order, and queues
@@ -367,22 +348,14 @@ impl<'p> Executor<'p> {
         if batch.is_empty() {
             return;
         }
-        let deletes: Vec<usize> = batch
-            .iter()
-            .copied()
-            .filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION))
-            .collect();
+        let deletes: Vec<usize> = batch.iter().copied().filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION)).collect();
         if !deletes.is_empty() {
-            self.work.push_back(Work::Do(Action::Delete {
-                hooks: deletes,
-                policy: BEFORE_HOOK_CREATION,
-            }));
+            self.work.push_back(Work::Do(Action::Delete { hooks: deletes, policy: BEFORE_HOOK_CREATION }));
         }
         self.starting = batch.len();
         self.work.push_back(Work::MarkStarted(batch.clone()));
         self.work.push_back(Work::Do(Action::Record));
-        self.work
-            .push_back(Work::Do(Action::Create { hooks: batch }));
+        self.work.push_back(Work::Do(Action::Create { hooks: batch }));
     }
 
     fn mark_started(&mut self, hooks: Vec<usize>) {
@@ -416,11 +389,7 @@ impl<'p> Executor<'p> {
                     self.finish_hook(hook, true, String::new());
                 }
             }
-            Input::Finished {
-                hook,
-                succeeded,
-                message,
-            } => {
+            Input::Finished { hook, succeeded, message } => {
                 if self.hooks[hook].phase == Phase::Running {
                     self.finish_hook(hook, succeeded, message);
                 }
@@ -445,18 +414,11 @@ impl<'p> Executor<'p> {
             .iter()
             .copied()
             .filter(|&h| {
-                self.hooks[h].kind_awaited
-                    && self.hooks[h]
-                        .started_at
-                        .is_some_and(|t| self.now >= t + timeout)
+                self.hooks[h].kind_awaited && self.hooks[h].started_at.is_some_and(|t| self.now >= t + timeout)
             })
             .collect();
         for h in late {
-            self.finish_hook(
-                h,
-                false,
-                format!("timed out after {}", format_duration(timeout)),
-            );
+            self.finish_hook(h, false, format!("timed out after {}", format_duration(timeout)));
         }
     }
 
@@ -464,28 +426,13 @@ impl<'p> Executor<'p> {
         let now = self.now;
         self.running.retain(|&h| h != hook);
         let s = &mut self.hooks[hook];
-        s.phase = if succeeded {
-            Phase::Succeeded
-        } else {
-            Phase::Failed
-        };
+        s.phase = if succeeded { Phase::Succeeded } else { Phase::Failed };
         s.completed_at = Some(now);
         s.message = message.clone();
-        self.reports.push(Report::Finished {
-            hook,
-            phase: s.phase,
-            at: now,
-            message,
-        });
-        let (fail_fast, show) = (
-            s.fail_fast,
-            s.show_output || (!succeeded && s.log_on_failure),
-        );
+        self.reports.push(Report::Finished { hook, phase: s.phase, at: now, message });
+        let (fail_fast, show) = (s.fail_fast, s.show_output || (!succeeded && s.log_on_failure));
         if !succeeded && fail_fast {
-            self.reports.push(Report::FailFast {
-                hook,
-                ignored: self.options.ignore_fail_fast,
-            });
+            self.reports.push(Report::FailFast { hook, ignored: self.options.ignore_fail_fast });
         }
         if show {
             self.work.push_back(Work::Do(Action::Logs { hook }));
@@ -520,10 +467,7 @@ impl<'p> Executor<'p> {
                     self.work.push_back(Work::Do(Action::Logs { hook: h }));
                 }
                 if self.has_policy(h, HOOK_SUCCEEDED) {
-                    self.work.push_back(Work::Do(Action::Delete {
-                        hooks: vec![h],
-                        policy: HOOK_SUCCEEDED,
-                    }));
+                    self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
                 }
             }
         } else {
@@ -531,29 +475,19 @@ impl<'p> Executor<'p> {
                 .start_order
                 .iter()
                 .copied()
-                .filter(|&h| {
-                    self.hooks[h].phase == Phase::Failed && self.has_policy(h, HOOK_FAILED)
-                })
+                .filter(|&h| self.hooks[h].phase == Phase::Failed && self.has_policy(h, HOOK_FAILED))
                 .collect();
             if !failed.is_empty() {
-                self.work.push_back(Work::Do(Action::Delete {
-                    hooks: failed,
-                    policy: HOOK_FAILED,
-                }));
+                self.work.push_back(Work::Do(Action::Delete { hooks: failed, policy: HOOK_FAILED }));
             }
             let succeeded: Vec<usize> = self
                 .start_order
                 .iter()
                 .copied()
-                .filter(|&h| {
-                    self.hooks[h].phase == Phase::Succeeded && self.has_policy(h, HOOK_SUCCEEDED)
-                })
+                .filter(|&h| self.hooks[h].phase == Phase::Succeeded && self.has_policy(h, HOOK_SUCCEEDED))
                 .collect();
             for h in succeeded {
-                self.work.push_back(Work::Do(Action::Delete {
-                    hooks: vec![h],
-                    policy: HOOK_SUCCEEDED,
-                }));
+                self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
             }
         }
         self.work.push_back(Work::Do(Action::Record));
@@ -562,17 +496,8 @@ impl<'p> Executor<'p> {
 
 /// Go's duration syntax for whole seconds and milliseconds, as Helm prints it.
 pub fn format_duration(ms: Millis) -> String {
-    let (h, m, s, rest) = (
-        ms / 3_600_000,
-        (ms / 60_000) % 60,
-        (ms / 1000) % 60,
-        ms % 1000,
-    );
-    let secs = if rest == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}.{}s", format!("{rest:03}").trim_end_matches('0'))
-    };
+    let (h, m, s, rest) = (ms / 3_600_000, (ms / 60_000) % 60, (ms / 1000) % 60, ms % 1000);
+    let secs = if rest == 0 { format!("{s}s") } else { format!("{s}.{}s", format!("{rest:03}").trim_end_matches('0')) };
     match (h, m) {
         (0, 0) => secs,
         (0, m) => format!("{m}m{secs}"),
@@ -591,17 +516,13 @@ pub fn parse_duration(text: &str) -> Option<Millis> {
         return Some(0);
     }
     while !rest.is_empty() {
-        let num_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
+        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         if num_end == 0 {
             return None;
         }
         let n: f64 = rest[..num_end].parse().ok()?;
         rest = &rest[num_end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
+        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
         let factor = match &rest[..unit_end] {
             "ms" => 1.0,
             "s" => 1000.0,

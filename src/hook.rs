@@ -36,10 +36,7 @@ impl Hook {
     /// Builds a hook from a document whose head has `helm.sh/hook`. Returns
     /// `None` when Helm would drop the document (an unknown event).
     pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
-        let loc = Location {
-            object: Some(head.display()),
-            ..doc.location()
-        };
+        let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let events = match parse_events(&ann[a::HOOK]) {
             Ok(events) => events,
@@ -56,20 +53,14 @@ impl Hook {
             None => 0,
             Some(v) => a::parse_weight(v).unwrap_or_else(|| {
                 diags.push(
-                    Diagnostic::warning(
-                        loc.clone(),
-                        format!("{v:?} is not an integer; Helm counts it as 0"),
-                    )
-                    .on(a::HOOK_WEIGHT)
-                    .help("write a whole number such as \"-5\" or \"10\""),
+                    Diagnostic::warning(loc.clone(), format!("{v:?} is not an integer; Helm counts it as 0"))
+                        .on(a::HOOK_WEIGHT)
+                        .help("write a whole number such as \"-5\" or \"10\""),
                 );
                 0
             }),
         };
-        let mut delete_policies = ann
-            .get(a::HOOK_DELETE_POLICY)
-            .map(|v| a::parse_policy_list(v))
-            .unwrap_or_default();
+        let mut delete_policies = ann.get(a::HOOK_DELETE_POLICY).map(|v| a::parse_policy_list(v)).unwrap_or_default();
         warn_unknown(
             &delete_policies,
             &[BEFORE_HOOK_CREATION, HOOK_SUCCEEDED, HOOK_FAILED],
@@ -80,23 +71,13 @@ impl Hook {
         if delete_policies.is_empty() {
             delete_policies.push(BEFORE_HOOK_CREATION.to_string());
         }
-        let output_log_policies = ann
-            .get(a::HOOK_OUTPUT_LOG_POLICY)
-            .map(|v| a::parse_policy_list(v))
-            .unwrap_or_default();
-        warn_unknown(
-            &output_log_policies,
-            &[HOOK_SUCCEEDED, HOOK_FAILED],
-            a::HOOK_OUTPUT_LOG_POLICY,
-            &loc,
-            diags,
-        );
+        let output_log_policies =
+            ann.get(a::HOOK_OUTPUT_LOG_POLICY).map(|v| a::parse_policy_list(v)).unwrap_or_default();
+        warn_unknown(&output_log_policies, &[HOOK_SUCCEEDED, HOOK_FAILED], a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
 
         let mut strict_bool = |key: &str| -> Option<bool> {
             let value = ann.get(key)?;
-            a::parse_bool(value)
-                .map_err(|e| diags.push(value_error(&loc, key, e)))
-                .ok()
+            a::parse_bool(value).map_err(|e| diags.push(value_error(&loc, key, e))).ok()
         };
         let parallel = strict_bool(a::HOOK_PARALLEL);
         let fail_fast = strict_bool(a::HOOK_FAIL_FAST).unwrap_or(false);
@@ -109,12 +90,7 @@ impl Hook {
                 Vec::new()
             }
         };
-        for key in [
-            a::RESOURCE_GROUP,
-            a::DEPENDS_ON_RESOURCE_GROUPS,
-            a::READINESS_SUCCESS,
-            a::READINESS_FAILURE,
-        ] {
+        for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
             if ann.contains_key(key) {
                 diags.push(
                     Diagnostic::warning(
@@ -130,16 +106,9 @@ impl Hook {
             diags.push(
                 Diagnostic::warning(
                     loc.clone(),
-                    format!(
-                        "has no effect on a {}: only Jobs and Pods fail or have output",
-                        head.kind
-                    ),
+                    format!("has no effect on a {}: only Jobs and Pods fail or have output", head.kind),
                 )
-                .on(if fail_fast {
-                    a::HOOK_FAIL_FAST
-                } else {
-                    a::SHOW_OUTPUT
-                }),
+                .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
             );
         }
         Some(Hook {
@@ -159,33 +128,19 @@ impl Hook {
     }
 
     pub fn location(&self) -> Location {
-        Location {
-            source: self.source.clone(),
-            document: self.document,
-            object: Some(self.head.display()),
-        }
+        Location { source: self.source.clone(), document: self.document, object: Some(self.head.display()) }
     }
 
     /// The reference the plan prints: `Kind/name`, or `Kind/namespace/name`
     /// when the manifest sets a namespace.
     pub fn reference(&self) -> ObjectRef {
-        ObjectRef::new(
-            &self.head.kind,
-            self.head.namespace.as_deref(),
-            &self.head.name,
-        )
+        ObjectRef::new(&self.head.kind, self.head.namespace.as_deref(), &self.head.name)
     }
 
     /// Helm's execution order: weight, then name (bytewise), then kind in
     /// install order, then the order of documents in the chart.
     pub fn helm_order_key(&self) -> (i64, &str, KindRank, &str, usize) {
-        (
-            self.weight,
-            &self.head.name,
-            install_rank(&self.head.kind),
-            &self.source,
-            self.document,
-        )
+        (self.weight, &self.head.name, install_rank(&self.head.kind), &self.source, self.document)
     }
 
     pub fn has_delete_policy(&self, policy: &str) -> bool {
@@ -193,33 +148,21 @@ impl Hook {
     }
 
     pub fn has_output_log_policy(&self, policy: &str) -> bool {
-        matches!(self.head.kind.as_str(), "Job" | "Pod")
-            && self.output_log_policies.iter().any(|p| p == policy)
+        matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.iter().any(|p| p == policy)
     }
 }
 
 pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
-    Diagnostic::error(loc.clone(), e.to_string())
-        .on(key)
-        .help(help)
+    Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
 }
 
-fn warn_unknown(
-    values: &[String],
-    known: &[&str],
-    key: &str,
-    loc: &Location,
-    diags: &mut Diagnostics,
-) {
+fn warn_unknown(values: &[String], known: &[&str], key: &str, loc: &Location, diags: &mut Diagnostics) {
     for v in values.iter().filter(|v| !known.contains(&v.as_str())) {
         diags.push(
-            Diagnostic::warning(
-                loc.clone(),
-                format!("unknown policy {v:?}; Helm ignores it"),
-            )
-            .on(key)
-            .help(format!("use {}", known.join(", "))),
+            Diagnostic::warning(loc.clone(), format!("unknown policy {v:?}; Helm ignores it"))
+                .on(key)
+                .help(format!("use {}", known.join(", "))),
         );
     }
 }

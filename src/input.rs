@@ -91,8 +91,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
         return Err(InputError::Empty);
     }
     if trimmed.starts_with('{') {
-        let json: ReleaseJson =
-            serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
+        let json: ReleaseJson = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
         return Ok((Format::ReleaseJson, from_release_json(json, diags)));
     }
     let docs = manifest::split(text, "<stdin>");
@@ -100,12 +99,8 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     classify(docs, &mut release, diags);
     // Hooks and resources in the order Helm reads templates: by path, then
     // position in the file (helm template prints resources sorted by kind).
-    release
-        .hooks
-        .sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
-    release
-        .resources
-        .sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    release.resources.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
     release.chart.name = release
         .hooks
         .iter()
@@ -119,12 +114,8 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
 }
 
 fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
-    let mut release = Release {
-        name: json.name,
-        namespace: json.namespace,
-        revision: json.version,
-        ..Default::default()
-    };
+    let mut release =
+        Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
     if let Some(meta) = json.chart.and_then(|c| c.metadata) {
         release.chart = ChartMeta {
             name: meta.name,
@@ -139,20 +130,13 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     for h in json.hooks {
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
-        let doc = Document {
-            source: h.path,
-            index: *n,
-            text: h.manifest,
-        };
+        let doc = Document { source: h.path, index: *n, text: h.manifest };
         match manifest::parse_head(&doc) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
                 release.hooks.extend(Hook::from_document(&doc, head, diags));
             }
             Ok(head) => diags.push(Diagnostic::error(
-                Location {
-                    object: Some(head.display()),
-                    ..doc.location()
-                },
+                Location { object: Some(head.display()), ..doc.location() },
                 "is listed among the release's hooks but has no helm.sh/hook annotation",
             )),
             Err(d) => diags.push(d),
@@ -167,9 +151,7 @@ fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics)
             Ok(head) if head.annotations.contains_key(HOOK) => {
                 release.hooks.extend(Hook::from_document(&doc, head, diags));
             }
-            Ok(head) => release
-                .resources
-                .push(Resource::from_document(&doc, head, diags)),
+            Ok(head) => release.resources.push(Resource::from_document(&doc, head, diags)),
             Err(d) => diags.push(d),
         }
     }
@@ -182,21 +164,12 @@ mod tests {
     #[test]
     fn detects_both_formats() {
         let mut d = Diagnostics::default();
-        let (f, r) = parse(
-            b"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n",
-            &mut d,
-        )
-        .unwrap();
-        assert_eq!(
-            (f, r.resources.len(), r.chart.name.as_str()),
-            (Format::Template, 1, "c")
-        );
+        let (f, r) =
+            parse(b"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n", &mut d).unwrap();
+        assert_eq!((f, r.resources.len(), r.chart.name.as_str()), (Format::Template, 1, "c"));
         let json = br#"{"name":"r","namespace":"ns","version":2,"manifest":"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n","hooks":[{"name":"t","kind":"Pod","path":"c/templates/t.yaml","manifest":"kind: Pod\nmetadata:\n  name: t\n  annotations:\n    helm.sh/hook: test\n","events":["test"]}],"chart":{"metadata":{"name":"c","annotations":{"x":"y"}}}}"#;
         let (f, r) = parse(json, &mut d).unwrap();
-        assert_eq!(
-            (f, r.hooks.len(), r.resources.len(), r.revision),
-            (Format::ReleaseJson, 1, 1, Some(2))
-        );
+        assert_eq!((f, r.hooks.len(), r.resources.len(), r.revision), (Format::ReleaseJson, 1, 1, Some(2)));
         assert!(r.chart.known);
         assert!(d.0.is_empty(), "{:?}", d.0);
     }
@@ -205,13 +178,7 @@ mod tests {
     fn rejects_non_input() {
         let mut d = Diagnostics::default();
         assert!(matches!(parse(b"  \n", &mut d), Err(InputError::Empty)));
-        assert!(matches!(
-            parse(b"{nope", &mut d),
-            Err(InputError::BadJson(_))
-        ));
-        assert!(matches!(
-            parse(&[0xff, 0xfe], &mut d),
-            Err(InputError::NotUtf8)
-        ));
+        assert!(matches!(parse(b"{nope", &mut d), Err(InputError::BadJson(_))));
+        assert!(matches!(parse(&[0xff, 0xfe], &mut d), Err(InputError::NotUtf8)));
     }
 }

@@ -66,10 +66,7 @@ pub fn install_rank(kind: &str) -> KindRank {
 pub fn uninstall_rank(kind: &str) -> KindRank {
     let mut order: Vec<&str> = INSTALL_ORDER.iter().rev().copied().collect();
     order.retain(|k| *k != "Service");
-    let at = order
-        .iter()
-        .position(|k| *k == "IngressClass")
-        .map_or(0, |i| i + 1);
+    let at = order.iter().position(|k| *k == "IngressClass").map_or(0, |i| i + 1);
     order.insert(at, "Service");
     match order.iter().position(|k| *k == kind) {
         Some(i) => KindRank::Known(i),
@@ -110,20 +107,12 @@ mod tests {
 
     #[test]
     fn namespace_before_unknown() {
-        assert_eq!(
-            sorted(&[("Unknown", "a"), ("Namespace", "b")], install_rank),
-            "ba"
-        );
+        assert_eq!(sorted(&[("Unknown", "a"), ("Namespace", "b")], install_rank), "ba");
     }
 
     #[test]
     fn hooks_install_and_uninstall() {
-        let items = [
-            ("ClusterRole", "i"),
-            ("ClusterRoleBinding", "j"),
-            ("LimitRange", "c"),
-            ("Namespace", "a"),
-        ];
+        let items = [("ClusterRole", "i"), ("ClusterRoleBinding", "j"), ("LimitRange", "c"), ("Namespace", "a")];
         assert_eq!(sorted(&items, install_rank), "acij");
         assert_eq!(sorted(&items, uninstall_rank), "jica");
     }

@@ -23,6 +23,7 @@ pub mod reference;
 pub mod render;
 pub mod resource;
 pub mod resource_group;
+pub mod run;
 pub mod subchart;
 
 #[cfg(target_arch = "wasm32")]

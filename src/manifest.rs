@@ -23,11 +23,7 @@ pub struct Document {
 
 impl Document {
     pub fn location(&self) -> Location {
-        Location {
-            source: self.source.clone(),
-            document: self.index,
-            object: None,
-        }
+        Location { source: self.source.clone(), document: self.index, object: None }
     }
 }
 
@@ -41,20 +37,13 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut push = |source: Option<String>, text: String| {
-        if text
-            .lines()
-            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-        {
+        if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return;
         }
         let source = source.unwrap_or_else(|| fallback.to_string());
         let n = counts.entry(source.clone()).or_insert(0);
         *n += 1;
-        docs.push(Document {
-            source,
-            index: *n,
-            text,
-        });
+        docs.push(Document { source, index: *n, text });
     };
     let mut source = None;
     let mut text = String::new();
@@ -127,21 +116,18 @@ struct RawMeta {
 /// since Helm itself fails to install such a document.
 pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
     let fail = |msg: String| Diagnostic::error(doc.location(), msg);
-    let raw: RawHead = serde_yaml_ng::from_str(&doc.text)
-        .map_err(|e| fail(format!("is not a valid Kubernetes object: {e}")))?;
-    let text =
-        |v: Option<serde_yaml_ng::Value>, what: &str| -> Result<Option<String>, Diagnostic> {
-            match v {
-                None | Some(serde_yaml_ng::Value::Null) => Ok(None),
-                Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
-                Some(_) => Err(fail(format!("{what} must be a string"))),
-            }
-        };
+    let raw: RawHead =
+        serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(format!("is not a valid Kubernetes object: {e}")))?;
+    let text = |v: Option<serde_yaml_ng::Value>, what: &str| -> Result<Option<String>, Diagnostic> {
+        match v {
+            None | Some(serde_yaml_ng::Value::Null) => Ok(None),
+            Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(fail(format!("{what} must be a string"))),
+        }
+    };
     let kind = text(raw.kind, "kind")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| {
-            fail("has no kind".into()).help("every rendered document must be a Kubernetes object")
-        })?;
+        .ok_or_else(|| fail("has no kind".into()).help("every rendered document must be a Kubernetes object"))?;
     let api_version = text(raw.api_version, "apiVersion")?.unwrap_or_default();
     let meta = raw.metadata;
     let (name, namespace, raw_annotations) = match meta {
@@ -166,19 +152,12 @@ pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
                 annotations.insert(key, String::new());
             }
             _ => {
-                return Err(fail(format!("annotation {key} must be a string")).help(
-                    "quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings",
-                ))
+                return Err(fail(format!("annotation {key} must be a string"))
+                    .help("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"))
             }
         }
     }
-    Ok(Head {
-        api_version,
-        kind,
-        name,
-        namespace: namespace.filter(|n| !n.is_empty()),
-        annotations,
-    })
+    Ok(Head { api_version, kind, name, namespace: namespace.filter(|n| !n.is_empty()), annotations })
 }
 
 #[cfg(test)]
@@ -191,14 +170,8 @@ mod tests {
     fn splits_on_separator_lines_and_numbers_documents_per_source() {
         let docs = split(STREAM, "<stdin>");
         assert_eq!(docs.len(), 2);
-        assert_eq!(
-            (docs[0].source.as_str(), docs[0].index),
-            ("app/templates/a.yaml", 1)
-        );
-        assert_eq!(
-            (docs[1].source.as_str(), docs[1].index),
-            ("app/templates/a.yaml", 2)
-        );
+        assert_eq!((docs[0].source.as_str(), docs[0].index), ("app/templates/a.yaml", 1));
+        assert_eq!((docs[1].source.as_str(), docs[1].index), ("app/templates/a.yaml", 2));
         assert!(!docs[1].text.contains("# Source"));
     }
 
@@ -212,15 +185,9 @@ mod tests {
 
     #[test]
     fn non_string_annotation_is_an_error() {
-        let doc = &split(
-            "kind: Job\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: 5\n",
-            "s",
-        )[0];
+        let doc = &split("kind: Job\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: 5\n", "s")[0];
         let err = parse_head(doc).unwrap_err();
-        assert!(
-            err.message.contains("helm.sh/hook-weight must be a string"),
-            "{err}"
-        );
+        assert!(err.message.contains("helm.sh/hook-weight must be a string"), "{err}");
     }
 
     #[test]
@@ -231,10 +198,7 @@ mod tests {
 
     #[test]
     fn a_separator_needs_to_start_the_line() {
-        let docs = split(
-            "kind: A\nmetadata: {name: a}\ndata:\n  x: |\n    ---\n",
-            "s",
-        );
+        let docs = split("kind: A\nmetadata: {name: a}\ndata:\n  x: |\n    ---\n", "s");
         assert_eq!(docs.len(), 1);
     }
 }

@@ -35,10 +35,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            parallel: 1,
-            parallel_all: false,
-        }
+        Options { parallel: 1, parallel_all: false }
     }
 }
 
@@ -124,19 +121,11 @@ pub struct Plan {
 /// Builds the plan for the given phases (all that have anything when
 /// `phases` is empty). Problems are pushed to `diags`; with errors, the
 /// entries concerned may be incomplete and must not be executed.
-pub fn build(
-    release: &Release,
-    phases: &[Phase],
-    options: Options,
-    diags: &mut Diagnostics,
-) -> Plan {
+pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut Diagnostics) -> Plan {
     let mut wanted: Vec<Phase> = phases.to_vec();
     if wanted.is_empty() {
         wanted.extend(
-            Event::ALL
-                .into_iter()
-                .filter(|e| release.hooks.iter().any(|h| h.events.contains(e)))
-                .map(Phase::Hooks),
+            Event::ALL.into_iter().filter(|e| release.hooks.iter().any(|h| h.events.contains(e))).map(Phase::Hooks),
         );
         if !release.resources.is_empty() {
             wanted.push(Phase::Install);
@@ -164,19 +153,9 @@ struct Spec<'a> {
     location: Location,
 }
 
-fn plan_hooks(
-    release: &Release,
-    event: Event,
-    n: usize,
-    parallel_all: bool,
-    diags: &mut Diagnostics,
-) -> EventPlan {
-    let mut specs: Vec<(usize, &crate::hook::Hook)> = release
-        .hooks
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.events.contains(&event))
-        .collect();
+fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
+    let mut specs: Vec<(usize, &crate::hook::Hook)> =
+        release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
     specs.sort_by(|(_, a), (_, b)| a.helm_order_key().cmp(&b.helm_order_key()));
     let specs: Vec<Spec> = specs
         .into_iter()
@@ -190,44 +169,21 @@ fn plan_hooks(
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
-        if let Some(h) = release.hooks.iter().find(|h| {
-            matches_ref(
-                r,
-                &h.head.kind,
-                h.head.namespace.as_deref(),
-                &h.head.name,
-                release,
-            )
-        }) {
+        if let Some(h) = release
+            .hooks
+            .iter()
+            .find(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
+        {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
         }
         release
             .resources
             .iter()
-            .any(|x| {
-                matches_ref(
-                    r,
-                    &x.head.kind,
-                    x.head.namespace.as_deref(),
-                    &x.head.name,
-                    release,
-                )
-            })
-            .then(|| {
-                "it is a resource, not a hook; hooks can depend only on hooks of the same event"
-                    .to_string()
-            })
+            .any(|x| matches_ref(r, &x.head.kind, x.head.namespace.as_deref(), &x.head.name, release))
+            .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
     };
-    build_graph(
-        Phase::Hooks(event),
-        specs,
-        n,
-        release,
-        &others,
-        diags,
-        Vec::new(),
-    )
+    build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
 fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
@@ -252,15 +208,7 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
         release
             .hooks
             .iter()
-            .any(|h| {
-                matches_ref(
-                    r,
-                    &h.head.kind,
-                    h.head.namespace.as_deref(),
-                    &h.head.name,
-                    release,
-                )
-            })
+            .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
     build_graph(Phase::Install, specs, n, release, &others, diags, batches)
@@ -269,18 +217,15 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
 /// Does `r` name the object kind/namespace/name? A reference without a
 /// namespace matches any namespace; with one, it matches the manifest's
 /// namespace, or the release namespace when the manifest sets none.
-fn matches_ref(
-    r: &ObjectRef,
-    kind: &str,
-    namespace: Option<&str>,
-    name: &str,
-    release: &Release,
-) -> bool {
+fn matches_ref(r: &ObjectRef, kind: &str, namespace: Option<&str>, name: &str, release: &Release) -> bool {
     r.kind == kind
         && r.name == name
-        && match &r.namespace {
-            None => true,
-            Some(ns) => namespace.or(release.namespace.as_deref()) == Some(ns.as_str()),
+        && match (&r.namespace, namespace) {
+            (None, _) => true,
+            (Some(ns), Some(own)) => own == ns,
+            // No namespace in the manifest: it lands in the release
+            // namespace, which `helm template` output does not tell.
+            (Some(ns), None) => release.namespace.as_deref().is_none_or(|rn| rn == ns),
         }
 }
 
@@ -308,22 +253,14 @@ fn build_graph(
         })
         .collect();
 
-    // Levels and serial barriers; specs are sorted, so a level is a run.
+    // Serial barriers; specs are sorted, so a level is a run.
+    let mut levels: Vec<(i64, usize, usize)> = Vec::new(); // (level, start, end)
     let mut level_start = 0;
-    let mut prev_level: Option<(i64, usize, usize)> = None; // (level, start, end)
     while level_start < items.len() {
         let level = items[level_start].level;
-        let end = items[level_start..]
-            .iter()
-            .position(|it| it.level != level)
-            .map_or(items.len(), |p| level_start + p);
-        if let Some((prev, ps, pe)) = prev_level {
-            let barrier = graph.add_node(Node::Barrier(level));
-            for it in &items[ps..pe] {
-                graph.add_edge(it.node, barrier, Reason::Level);
-            }
+        let end = items[level_start..].iter().position(|it| it.level != level).map_or(items.len(), |p| level_start + p);
+        if let Some(&(prev, ..)) = levels.last() {
             for it in &mut items[level_start..end] {
-                graph.add_edge(barrier, it.node, Reason::Level);
                 it.after_level = Some(prev);
             }
         }
@@ -346,23 +283,16 @@ fn build_graph(
                 items[i].after.push((p, Reason::Serial));
             }
         }
-        prev_level = Some((level, level_start, end));
+        levels.push((level, level_start, end));
         level_start = end;
     }
 
     // depends-on edges.
     let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, s) in specs.iter().enumerate() {
-        by_name
-            .entry((&s.reference.kind, &s.reference.name))
-            .or_default()
-            .push(i);
+        by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
     }
-    let what = if phase == Phase::Install {
-        "resource"
-    } else {
-        "hook"
-    };
+    let what = if phase == Phase::Install { "resource" } else { "hook" };
     for (i, s) in specs.iter().enumerate() {
         for r in s.depends_on {
             let candidates: Vec<usize> = by_name
@@ -380,24 +310,23 @@ fn build_graph(
                     )
                 })
                 .collect();
-            let fail = |msg: String, help: String| {
-                Diagnostic::error(s.location.clone(), msg)
-                    .on(DEPENDS_ON)
-                    .help(help)
-            };
+            let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
             let j = match candidates.as_slice() {
                 [j] => *j,
                 [] => {
-                    let why = others(r).unwrap_or_else(|| {
-                        format!("no {what} of this release has that kind and name")
-                    });
-                    diags.push(fail(
-                        format!("{r} is not a {} {what}: {why}", phase.name()),
-                        format!(
-                            "name a {what} of {} as Kind/name; names are case-sensitive",
-                            phase.name()
+                    let why = others(r).unwrap_or_else(|| format!("no {what} of this release has that kind and name"));
+                    let (subject, help) = match phase {
+                        Phase::Install => (
+                            format!("{r} is not a resource of this release"),
+                            "name a resource of this release as Kind/name; kinds and names are case-sensitive"
+                                .to_string(),
                         ),
-                    ));
+                        Phase::Hooks(e) => (
+                            format!("{r} is not a {e} hook"),
+                            format!("name a {e} hook of this release as Kind/name; kinds and names are case-sensitive"),
+                        ),
+                    };
+                    diags.push(fail(format!("{subject}: {why}"), help));
                     continue;
                 }
                 _ => {
@@ -409,21 +338,21 @@ fn build_graph(
                 }
             };
             if j == i {
-                diags.push(fail(
-                    format!("{r} is this {what} itself"),
-                    "remove it from helm.sh/depends-on".into(),
-                ));
+                diags.push(fail(format!("{r} is this {what} itself"), "remove it from helm.sh/depends-on".into()));
                 continue;
             }
             if specs[j].level > s.level {
                 let msg = match phase {
-                    Phase::Install => format!("{r} is deployed in a later batch ({}), so this resource would wait forever", specs[j].level + 1),
-                    Phase::Hooks(_) => format!("{r} has a higher weight ({} > {}), so this hook would wait forever", specs[j].level, s.level),
+                    Phase::Install => format!(
+                        "{r} is deployed in a later batch ({}), so this resource would wait forever",
+                        specs[j].level + 1
+                    ),
+                    Phase::Hooks(_) => format!(
+                        "{r} has a higher weight ({} > {}), so this hook would wait forever",
+                        specs[j].level, s.level
+                    ),
                 };
-                diags.push(fail(
-                    msg,
-                    "lower the weight of the dependency, or drop the dependency".into(),
-                ));
+                diags.push(fail(msg, "lower the weight of the dependency, or drop the dependency".into()));
                 continue;
             }
             if !items[i].after.iter().any(|&(p, _)| p == j) {
@@ -433,14 +362,31 @@ fn build_graph(
         }
     }
 
-    let mut plan = EventPlan {
-        phase,
-        items,
-        graph,
-        waves: Vec::new(),
-        critical_path: Vec::new(),
-        batches,
-    };
+    // Weight barriers, reduced: from the items of the previous level that no
+    // item of that level waits for, to the items of this level that wait for
+    // no item of this level. The rest follow transitively.
+    let mut has_same_level_succ = vec![false; items.len()];
+    for it in &items {
+        for &(p, _) in &it.after {
+            if items[p].level == it.level {
+                has_same_level_succ[p] = true;
+            }
+        }
+    }
+    for pair in levels.windows(2) {
+        let ((_, ps, pe), (level, start, end)) = (pair[0], pair[1]);
+        let barrier = graph.add_node(Node::Barrier(level));
+        for p in (ps..pe).filter(|&p| !has_same_level_succ[p]) {
+            graph.add_edge(items[p].node, barrier, Reason::Level);
+        }
+        for it in &items[start..end] {
+            if !it.after.iter().any(|&(p, _)| items[p].level == level) {
+                graph.add_edge(barrier, it.node, Reason::Level);
+            }
+        }
+    }
+
+    let mut plan = EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches };
     match simulate(&plan, n) {
         Ok((waves, critical_path)) => {
             plan.waves = waves;
@@ -456,10 +402,8 @@ fn build_graph(
 /// items left unstarted when a cycle blocks them.
 fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>), Vec<usize>> {
     let g = &plan.graph;
-    let mut indegree: Vec<usize> = g
-        .node_indices()
-        .map(|v| g.neighbors_directed(v, Direction::Incoming).count())
-        .collect();
+    let mut indegree: Vec<usize> =
+        g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
     // Critical path by dynamic programming along the order nodes complete in.
     let mut length = vec![0usize; g.node_count()];
     let mut best_pred: Vec<Option<NodeIndex>> = vec![None; g.node_count()];
@@ -499,14 +443,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>),
     let mut done = 0;
     loop {
         while let Some(b) = instant.pop() {
-            complete(
-                b,
-                &mut indegree,
-                &mut ready,
-                &mut instant,
-                &mut length,
-                &mut best_pred,
-            );
+            complete(b, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
         }
         let mut wave = Vec::new();
         while wave.len() < n {
@@ -519,29 +456,16 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>),
             break;
         }
         for &i in &wave {
-            complete(
-                plan.items[i].node,
-                &mut indegree,
-                &mut ready,
-                &mut instant,
-                &mut length,
-                &mut best_pred,
-            );
+            complete(plan.items[i].node, &mut indegree, &mut ready, &mut instant, &mut length, &mut best_pred);
         }
         done += wave.len();
         waves.push(wave);
     }
     if done < plan.items.len() {
-        let blocked = (0..plan.items.len())
-            .filter(|&i| indegree[plan.items[i].node.index()] > 0)
-            .collect();
+        let blocked = (0..plan.items.len()).filter(|&i| indegree[plan.items[i].node.index()] > 0).collect();
         return Err(blocked);
     }
-    let end = plan
-        .items
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
+    let end = plan.items.iter().enumerate().max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
     let mut path = Vec::new();
     let mut cursor = end.map(|(_, it)| it.node);
     while let Some(v) = cursor {
@@ -563,11 +487,8 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
         let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
         // Walk backwards along "waits for" edges inside the component.
-        let start = *scc
-            .iter()
-            .filter(|v| matches!(g[**v], Node::Item(_)))
-            .min_by_key(|v| v.index())
-            .unwrap_or(&scc[0]);
+        let start =
+            *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
         let mut order: Vec<NodeIndex> = vec![start];
         let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
         let cycle = loop {
@@ -587,26 +508,19 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         };
         let name = |v: NodeIndex| match g[v] {
             Node::Item(i) => plan.items[i].reference.to_string(),
-            Node::Barrier(l) => format!(
-                "every {} below {l}",
-                if plan.phase == Phase::Install {
-                    "batch"
-                } else {
-                    "hook of weight"
-                }
-            ),
+            Node::Barrier(l) => {
+                format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" })
+            }
         };
         let mut text = name(cycle[0]);
-        for pair in cycle.windows(2) {
-            let reason = g
-                .find_edge(pair[1], pair[0])
-                .map(|e| g[e])
-                .unwrap_or(Reason::DependsOn);
-            text.push_str(&format!(
-                " waits for {} ({})",
-                name(pair[1]),
-                reason.describe()
-            ));
+        let mut serial_hint = None;
+        for (k, pair) in cycle.windows(2).enumerate() {
+            let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
+            let link = if k == 0 { " waits for" } else { ", which waits for" };
+            text.push_str(&format!("{link} {} ({})", name(pair[1]), reason.describe()));
+            if reason == Reason::Serial && serial_hint.is_none() {
+                serial_hint = Some((name(pair[0]), name(pair[1])));
+            }
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
             Node::Item(i) => Some(i),
@@ -614,25 +528,21 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         });
         let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
         diags.push(
-            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name()))
-                .on(DEPENDS_ON)
-                .help("remove one helm.sh/depends-on on the cycle, or mark the hooks involved helm.sh/hook-parallel: \"true\""),
+            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(match serial_hint {
+                Some((later, earlier)) => format!(
+                    "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
+                ),
+                None => "remove one helm.sh/depends-on on the cycle".to_string(),
+            }),
         );
         seen_any = true;
     }
     if !seen_any {
         // Cannot happen for a well-formed graph; still never stay silent.
-        let names: Vec<String> = blocked
-            .iter()
-            .map(|&i| plan.items[i].reference.to_string())
-            .collect();
+        let names: Vec<String> = blocked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
         diags.push(Diagnostic::error(
             Location::default(),
-            format!(
-                "{} can never start: {}",
-                plan.phase.name(),
-                names.join(", ")
-            ),
+            format!("{} can never start: {}", plan.phase.name(), names.join(", ")),
         ));
     }
 }

@@ -92,9 +92,7 @@ impl Readiness {
                 diags.push(
                     Diagnostic::lint_error(
                         loc.clone(),
-                        format!(
-                            "is set without {lacks}; the kind's own readiness rules apply instead"
-                        ),
+                        format!("is set without {lacks}; the kind's own readiness rules apply instead"),
                     )
                     .on(has)
                     .help("set both helm.sh/readiness-success and helm.sh/readiness-failure"),
@@ -108,11 +106,7 @@ impl Readiness {
                 Ok(items) => items,
                 Err(e) => {
                     let help = e.help();
-                    diags.push(
-                        Diagnostic::error(loc.clone(), e.to_string())
-                            .on(key)
-                            .help(help),
-                    );
+                    diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help));
                     return None;
                 }
             };
@@ -121,21 +115,20 @@ impl Readiness {
                 match Expr::parse(&item) {
                     Ok(e) => exprs.push(e),
                     Err(e @ ExprError::OrderingOnText(_)) => diags.push(
-                        Diagnostic::lint_error(loc.clone(), e.to_string()).on(key).help("compare numbers with <, <=, >, >=; text only with == or !="),
+                        Diagnostic::lint_error(loc.clone(), e.to_string())
+                            .on(key)
+                            .help("compare numbers with <, <=, >, >=; text only with == or !="),
                     ),
-                    Err(e) => diags.push(
-                        Diagnostic::error(loc.clone(), e.to_string()).on(key).help("write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\""),
-                    ),
+                    Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(
+                        "write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\"",
+                    )),
                 }
             }
             Some(exprs)
         };
         let success = parse_list(READINESS_SUCCESS, success);
         let failure = parse_list(READINESS_FAILURE, failure);
-        Some(Readiness {
-            success: success?,
-            failure: failure?,
-        })
+        Some(Readiness { success: success?, failure: failure? })
     }
 
     /// Evaluates against a live object (the whole object, with `.status`).
@@ -156,23 +149,14 @@ impl Readiness {
 impl Expr {
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         let t = text.trim();
-        let inner_end = t
-            .find('}')
-            .filter(|_| t.starts_with('{'))
-            .ok_or_else(|| ExprError::NoPath(text.into()))?;
+        let inner_end = t.find('}').filter(|_| t.starts_with('{')).ok_or_else(|| ExprError::NoPath(text.into()))?;
         let raw_path = t[1..inner_end].trim();
         let rest = t[inner_end + 1..].trim_start();
-        let (op, value) = [
-            ("==", Op::Eq),
-            ("!=", Op::Ne),
-            ("<=", Op::Le),
-            (">=", Op::Ge),
-            ("<", Op::Lt),
-            (">", Op::Gt),
-        ]
-        .into_iter()
-        .find_map(|(s, op)| rest.strip_prefix(s).map(|v| (op, v)))
-        .ok_or_else(|| ExprError::NoOp(text.into()))?;
+        let (op, value) =
+            [("==", Op::Eq), ("!=", Op::Ne), ("<=", Op::Le), (">=", Op::Ge), ("<", Op::Lt), (">", Op::Gt)]
+                .into_iter()
+                .find_map(|(s, op)| rest.strip_prefix(s).map(|v| (op, v)))
+                .ok_or_else(|| ExprError::NoOp(text.into()))?;
         let value = unquote(value.trim()).to_string();
         let normalized = if raw_path.starts_with(".status.") || raw_path == ".status" {
             raw_path.to_string()
@@ -187,12 +171,7 @@ impl Expr {
         if op.ordering() && value.parse::<f64>().is_err() {
             return Err(ExprError::OrderingOnText(text.into()));
         }
-        Ok(Expr {
-            text: text.to_string(),
-            path,
-            op,
-            value,
-        })
+        Ok(Expr { text: text.to_string(), path, op, value })
     }
 
     pub fn holds(&self, object: &Value) -> bool {
@@ -247,12 +226,7 @@ fn parse_path(path: &str) -> Option<Vec<Step>> {
             let close = r.find(")]")?;
             let cond = &r[..close];
             let (lhs, rhs) = cond.split_once("==")?;
-            let fields: Vec<String> = lhs
-                .trim()
-                .strip_prefix('.')?
-                .split('.')
-                .map(str::to_string)
-                .collect();
+            let fields: Vec<String> = lhs.trim().strip_prefix('.')?.split('.').map(str::to_string).collect();
             if fields.iter().any(String::is_empty) {
                 return None;
             }
@@ -308,19 +282,13 @@ mod tests {
 
     fn readiness(success: &[&str], failure: &[&str]) -> Readiness {
         let p = |v: &[&str]| v.iter().map(|s| Expr::parse(s).unwrap()).collect();
-        Readiness {
-            success: p(success),
-            failure: p(failure),
-        }
+        Readiness { success: p(success), failure: p(failure) }
     }
 
     #[test]
     fn failure_wins_over_success() {
         let r = readiness(&["{.succeeded} == 1"], &["{.failed} == 1"]);
-        assert_eq!(
-            r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})),
-            Status::Failed
-        );
+        assert_eq!(r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})), Status::Failed);
     }
 
     #[test]
@@ -338,10 +306,7 @@ mod tests {
 
     #[test]
     fn ordering_on_text_is_rejected() {
-        assert!(matches!(
-            Expr::parse(r#"{.status.phase} > "Running""#),
-            Err(ExprError::OrderingOnText(_))
-        ));
+        assert!(matches!(Expr::parse(r#"{.status.phase} > "Running""#), Err(ExprError::OrderingOnText(_))));
     }
 
     #[test]
@@ -363,10 +328,7 @@ mod tests {
     #[test]
     fn one_side_only_falls_back_with_a_lint_error() {
         let mut ann = BTreeMap::new();
-        ann.insert(
-            READINESS_SUCCESS.to_string(),
-            r#"["{.a} == 1"]"#.to_string(),
-        );
+        ann.insert(READINESS_SUCCESS.to_string(), r#"["{.a} == 1"]"#.to_string());
         let mut d = Diagnostics::default();
         assert!(Readiness::from_annotations(&ann, &Location::default(), &mut d).is_none());
         assert!(d.0[0].lint_error);

@@ -14,11 +14,7 @@ pub struct ObjectRef {
 
 impl ObjectRef {
     pub fn new(kind: &str, namespace: Option<&str>, name: &str) -> Self {
-        ObjectRef {
-            kind: kind.to_string(),
-            namespace: namespace.map(str::to_string),
-            name: name.to_string(),
-        }
+        ObjectRef { kind: kind.to_string(), namespace: namespace.map(str::to_string), name: name.to_string() }
     }
 }
 
@@ -43,9 +39,7 @@ impl FromStr for ObjectRef {
         let ok = |p: &&str| !p.is_empty() && !p.chars().any(char::is_whitespace);
         match parts.as_slice() {
             [kind, name] if ok(kind) && ok(name) => Ok(ObjectRef::new(kind, None, name)),
-            [kind, ns, name] if ok(kind) && ok(ns) && ok(name) => {
-                Ok(ObjectRef::new(kind, Some(ns), name))
-            }
+            [kind, ns, name] if ok(kind) && ok(ns) && ok(name) => Ok(ObjectRef::new(kind, Some(ns), name)),
             _ => Err(RefError(s.to_string())),
         }
     }

@@ -25,10 +25,7 @@ pub struct Resource {
 
 impl Resource {
     pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Resource {
-        let loc = Location {
-            object: Some(head.display()),
-            ..doc.location()
-        };
+        let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let depends_on = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
             None => Vec::new(),
@@ -38,10 +35,7 @@ impl Resource {
                 Vec::new()
             }
         };
-        let group = ann
-            .get(a::RESOURCE_GROUP)
-            .map(|g| g.trim().to_string())
-            .filter(|g| !g.is_empty());
+        let group = ann.get(a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
         let group_depends_on = match ann.get(a::DEPENDS_ON_RESOURCE_GROUPS) {
             None => Ok(Vec::new()),
             Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
@@ -57,11 +51,8 @@ impl Resource {
         ] {
             if ann.contains_key(key) {
                 diags.push(
-                    Diagnostic::warning(
-                        loc.clone(),
-                        "is ignored: this document has no helm.sh/hook annotation",
-                    )
-                    .on(key),
+                    Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
+                        .on(key),
                 );
             }
         }
@@ -78,19 +69,11 @@ impl Resource {
     }
 
     pub fn location(&self) -> Location {
-        Location {
-            source: self.source.clone(),
-            document: self.document,
-            object: Some(self.head.display()),
-        }
+        Location { source: self.source.clone(), document: self.document, object: Some(self.head.display()) }
     }
 
     pub fn reference(&self) -> ObjectRef {
-        ObjectRef::new(
-            &self.head.kind,
-            self.head.namespace.as_deref(),
-            &self.head.name,
-        )
+        ObjectRef::new(&self.head.kind, self.head.namespace.as_deref(), &self.head.name)
     }
 
     /// HIP-0025's resource identity: `apiVersion/kind/namespace/name`.

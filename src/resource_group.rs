@@ -24,12 +24,7 @@ pub struct GroupBatches {
 
 /// Plans the resources `members` (indices into `resources`, in input order)
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
-pub fn plan(
-    chart_path: &str,
-    resources: &[Resource],
-    members: &[usize],
-    diags: &mut Diagnostics,
-) -> GroupBatches {
+pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut identity_group: BTreeMap<String, &str> = BTreeMap::new();
@@ -45,9 +40,7 @@ pub fn plan(
                 diags.push(
                     Diagnostic::lint_error(
                         r.location(),
-                        format!(
-                            "invalid JSON {text:?}; this resource moves to the unsequenced batch"
-                        ),
+                        format!("invalid JSON {text:?}; this resource moves to the unsequenced batch"),
                     )
                     .on(DEPENDS_ON_RESOURCE_GROUPS)
                     .help("write a JSON array of group names, e.g. '[\"databases\"]'"),
@@ -55,17 +48,17 @@ pub fn plan(
                 ungrouped.push(i);
                 continue;
             }
-            Ok(ds) => deps
-                .entry(group.clone())
-                .or_default()
-                .extend(ds.iter().cloned()),
+            Ok(ds) => deps.entry(group.clone()).or_default().extend(ds.iter().cloned()),
         }
         let id = r.group_identity();
         match identity_group.get(&id) {
             Some(other) if *other != group => diags.push(
-                Diagnostic::error(r.location(), format!("resource {id} is assigned to multiple resource groups: {other:?} and {group:?}"))
-                    .on(RESOURCE_GROUP)
-                    .help("give each resource one helm.sh/resource-group"),
+                Diagnostic::error(
+                    r.location(),
+                    format!("resource {id} is assigned to multiple resource groups: {other:?} and {group:?}"),
+                )
+                .on(RESOURCE_GROUP)
+                .help("give each resource one helm.sh/resource-group"),
             ),
             _ => {
                 identity_group.insert(id, group);
@@ -92,7 +85,9 @@ pub fn plan(
                 format!("group {g:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
             )
             .on(DEPENDS_ON_RESOURCE_GROUPS)
-            .help(format!("add a resource with helm.sh/resource-group: {missing} to {chart_path}, or drop the dependency")),
+            .help(format!(
+                "add a resource with helm.sh/resource-group: {missing} to {chart_path}, or drop the dependency"
+            )),
         );
         deps.remove(&g);
         missing_demoted.push(g);
@@ -102,11 +97,8 @@ pub fn plan(
     let mut isolated = Vec::new();
     if deps.len() >= 2 {
         let depended: BTreeSet<&String> = deps.values().flatten().collect();
-        isolated = deps
-            .iter()
-            .filter(|(g, ds)| ds.is_empty() && !depended.contains(g))
-            .map(|(g, _)| g.clone())
-            .collect();
+        isolated =
+            deps.iter().filter(|(g, ds)| ds.is_empty() && !depended.contains(g)).map(|(g, _)| g.clone()).collect();
         for g in &isolated {
             diags.push(
                 Diagnostic::warning(
@@ -123,25 +115,27 @@ pub fn plan(
     let batches = match dag::batches(&nodes, &deps) {
         Ok(b) => b,
         Err(e) => {
-            let (loc, help) = match &e {
-                DagError::SelfLoop(g) => (
-                    resources[groups[g][0]].location(),
-                    "a group cannot depend on itself",
-                ),
-                DagError::Cycle(m) => (
-                    resources[groups[&m[0]][0]].location(),
-                    "remove one of the dependencies on the cycle",
-                ),
+            let (group, help) = match &e {
+                DagError::SelfLoop(g) => (g, "a group cannot depend on itself"),
+                DagError::Cycle(m) => (&m[0], "remove one of the dependencies on the cycle"),
             };
+            // Point at a member that declares the dependency, not just any member.
+            let in_group = &groups[group];
+            let declaring = in_group
+                .iter()
+                .find(|&&i| resources[i].group_depends_on.as_ref().is_ok_and(|d| !d.is_empty()))
+                .unwrap_or(&in_group[0]);
             diags.push(
                 Diagnostic::error(
-                    loc,
+                    resources[*declaring].location(),
                     format!("resource-group circular dependency detected in {chart_path}: {e}"),
                 )
                 .on(DEPENDS_ON_RESOURCE_GROUPS)
                 .help(help),
             );
-            return GroupBatches::default();
+            // Keep every resource in the plan so that its other problems
+            // are still found and listed.
+            return GroupBatches { batches: Vec::new(), unsequenced: members.to_vec() };
         }
     };
     let mut unsequenced = ungrouped;

@@ -45,10 +45,7 @@ pub struct Dependency {
 
 impl Dependency {
     fn effective_name(&self) -> &str {
-        self.alias
-            .as_deref()
-            .filter(|a| !a.is_empty())
-            .unwrap_or(&self.name)
+        self.alias.as_deref().filter(|a| !a.is_empty()).unwrap_or(&self.name)
     }
 }
 
@@ -88,12 +85,24 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
         }
         node.resources.push(i);
     }
+    if !chart.known && has_siblings(&root) {
+        diags.push(
+            Diagnostic::warning(
+                Location::chart(format!("{top}/Chart.yaml")),
+                "subchart order is unknown: `helm template` output carries no Chart.yaml, so sibling subcharts deploy in name order",
+            )
+            .on(SUBCHART_DEPENDS_ON)
+            .help("pipe `helm install NAME CHART --dry-run=client -o json` instead to use the order declared in Chart.yaml"),
+        );
+    }
     let graph = declared_graph(chart, diags);
     let mut out = Vec::new();
-    walk(
-        &top, &top, "", &root, chart, &graph, resources, diags, &mut out,
-    );
+    walk(&top, &top, "", &root, chart, &graph, resources, diags, &mut out);
     out
+}
+
+fn has_siblings(node: &Node) -> bool {
+    node.subcharts.len() >= 2 || node.subcharts.values().any(has_siblings)
 }
 
 /// Subchart path (relative to the top chart, `/`-joined) → siblings it waits for.
@@ -106,11 +115,8 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
         let entry = graph.entry(d.effective_name().to_string()).or_default();
         for target in &d.depends_on {
             // Chart.yaml names the dependency; aliases rename it (HIP-0025 ProcessDependencies).
-            let matches: Vec<&Dependency> = chart
-                .dependencies
-                .iter()
-                .filter(|x| x.name == *target || x.alias.as_deref() == Some(target))
-                .collect();
+            let matches: Vec<&Dependency> =
+                chart.dependencies.iter().filter(|x| x.name == *target || x.alias.as_deref() == Some(target)).collect();
             match matches.as_slice() {
                 [one] => {
                     entry.insert(one.effective_name().to_string());
@@ -121,10 +127,7 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
                 _ => diags.push(
                     Diagnostic::error(
                         loc.clone(),
-                        format!(
-                            "subchart {:?} depends-on {target:?}, which is ambiguous",
-                            d.effective_name()
-                        ),
+                        format!("subchart {:?} depends-on {target:?}, which is ambiguous", d.effective_name()),
                     )
                     .help("refer to the dependency by its alias"),
                 ),
@@ -135,48 +138,28 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
         match serde_json::from_str::<BTreeMap<String, Vec<String>>>(value) {
             Ok(map) => {
                 for (sub, ds) in map {
-                    graph
-                        .entry(sub.trim_matches('/').to_string())
-                        .or_default()
-                        .extend(ds);
+                    graph.entry(sub.trim_matches('/').to_string()).or_default().extend(ds);
                 }
             }
             Err(e) => diags.push(
-                Diagnostic::error(
-                    loc.clone(),
-                    format!("is not a JSON object of string arrays: {e}"),
-                )
-                .on(SUBCHART_DEPENDS_ON)
-                .help("write '{\"backend\": [\"database\"], \"frontend\": [\"backend\"]}'"),
+                Diagnostic::error(loc.clone(), format!("is not a JSON object of string arrays: {e}"))
+                    .on(SUBCHART_DEPENDS_ON)
+                    .help("write '{\"backend\": [\"database\"], \"frontend\": [\"backend\"]}'"),
             ),
         }
     }
     if let Some(value) = chart.annotations.get(DEPENDS_ON_SUBCHARTS) {
         match a::parse_string_array(value) {
             Ok(names) => {
-                let known: BTreeSet<&str> = chart
-                    .dependencies
-                    .iter()
-                    .map(Dependency::effective_name)
-                    .collect();
-                for n in names
-                    .iter()
-                    .filter(|n| chart.known && !known.contains(n.as_str()))
-                {
+                let known: BTreeSet<&str> = chart.dependencies.iter().map(Dependency::effective_name).collect();
+                for n in names.iter().filter(|n| chart.known && !known.contains(n.as_str())) {
                     diags.push(
-                        Diagnostic::error(
-                            loc.clone(),
-                            format!("names {n:?}, which is not a dependency of this chart"),
-                        )
-                        .on(DEPENDS_ON_SUBCHARTS),
+                        Diagnostic::error(loc.clone(), format!("names {n:?}, which is not a dependency of this chart"))
+                            .on(DEPENDS_ON_SUBCHARTS),
                     );
                 }
             }
-            Err(e) => diags.push(
-                Diagnostic::error(loc.clone(), e.to_string())
-                    .on(DEPENDS_ON_SUBCHARTS)
-                    .help(e.help()),
-            ),
+            Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(DEPENDS_ON_SUBCHARTS).help(e.help())),
         }
     }
     graph
@@ -206,13 +189,8 @@ fn walk(
     let mut declared: BTreeSet<String> = BTreeSet::new();
     let mut deps: Graph = BTreeMap::new();
     if rel.is_empty() {
-        declared.extend(
-            chart
-                .dependencies
-                .iter()
-                .map(|d| d.effective_name().to_string())
-                .filter(|n| rendered.contains(n)),
-        );
+        declared
+            .extend(chart.dependencies.iter().map(|d| d.effective_name().to_string()).filter(|n| rendered.contains(n)));
     }
     for (path, ds) in graph {
         let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
@@ -221,13 +199,7 @@ fn walk(
         }
         let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
         if !rendered.contains(name) {
-            if !ds.is_empty()
-                && chart.known
-                && !chart
-                    .dependencies
-                    .iter()
-                    .any(|d| d.effective_name() == name)
-            {
+            if !ds.is_empty() && chart.known && !chart.dependencies.iter().any(|d| d.effective_name() == name) {
                 diags.push(
                     Diagnostic::warning(
                         loc,
@@ -248,11 +220,7 @@ fn walk(
                 diags.push(
                     Diagnostic::error(
                         loc.clone(),
-                        format!(
-                            "subchart {:?} depends-on unknown or disabled subchart {:?}",
-                            key(name),
-                            d
-                        ),
+                        format!("subchart {:?} depends-on unknown or disabled subchart {:?}", key(name), d),
                     )
                     .on(SUBCHART_DEPENDS_ON)
                     .help(format!(
@@ -287,11 +255,7 @@ fn walk(
     let undeclared: Vec<&String> = rendered.iter().filter(|s| !declared.contains(*s)).collect();
     if chart.known && rel.is_empty() {
         for s in &undeclared {
-            if !chart
-                .dependencies
-                .iter()
-                .any(|d| d.effective_name() == s.as_str())
-            {
+            if !chart.dependencies.iter().any(|d| d.effective_name() == s.as_str()) {
                 diags.push(Diagnostic::warning(
                     Location::chart(format!("{}/Chart.yaml", chart.name)),
                     format!("subchart {s:?} is rendered but not declared in dependencies; it deploys after the declared ones"),
@@ -316,17 +280,9 @@ fn walk(
     let groups = resource_group::plan(chart_path, resources, &node.resources, diags);
     for batch in groups.batches {
         let (names, members): (Vec<String>, Vec<Vec<usize>>) = batch.into_iter().unzip();
-        out.push(Batch {
-            chart: display.to_string(),
-            groups: names,
-            resources: members.concat(),
-        });
+        out.push(Batch { chart: display.to_string(), groups: names, resources: members.concat() });
     }
     if !groups.unsequenced.is_empty() {
-        out.push(Batch {
-            chart: display.to_string(),
-            groups: Vec::new(),
-            resources: groups.unsequenced,
-        });
+        out.push(Batch { chart: display.to_string(), groups: Vec::new(), resources: groups.unsequenced });
     }
 }

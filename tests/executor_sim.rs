@@ -31,11 +31,8 @@ struct Trace {
 }
 
 fn release(docs: &[String]) -> Release {
-    let text: String = docs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| format!("---\n# Source: c/templates/h{i:03}.yaml\n{d}\n"))
-        .collect();
+    let text: String =
+        docs.iter().enumerate().map(|(i, d)| format!("---\n# Source: c/templates/h{i:03}.yaml\n{d}\n")).collect();
     let mut d = Diagnostics::default();
     let (_, r) = input::parse(text.as_bytes(), &mut d).unwrap();
     assert!(!d.has_errors(), "{:?}", d.0);
@@ -43,9 +40,7 @@ fn release(docs: &[String]) -> Release {
 }
 
 fn hook(kind: &str, name: &str, extra: &[(&str, &str)]) -> String {
-    let mut s = format!(
-        "kind: {kind}\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/hook: test\n"
-    );
+    let mut s = format!("kind: {kind}\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/hook: test\n");
     for (k, v) in extra {
         s.push_str(&format!("    {k}: {}\n", serde_json::to_string(v).unwrap()));
     }
@@ -57,10 +52,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     let p = plan::build(
         r,
         &[PlanPhase::Hooks(Event::Test)],
-        plan::Options {
-            parallel: opts.parallel,
-            parallel_all: false,
-        },
+        plan::Options { parallel: opts.parallel, parallel_all: false },
         &mut d,
     );
     assert!(!d.has_errors(), "{:?}", d.0);
@@ -102,12 +94,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
                 }
             }
             Action::Await { hooks, deadline } => {
-                let next = hooks
-                    .iter()
-                    .filter_map(|h| running.get(h))
-                    .copied()
-                    .min()
-                    .unwrap_or(u64::MAX);
+                let next = hooks.iter().filter_map(|h| running.get(h)).copied().min().unwrap_or(u64::MAX);
                 now = next.min(deadline).max(now);
                 for h in hooks {
                     if running.get(&h) == Some(&now) || running.get(&h).is_some_and(|f| *f <= now) {
@@ -117,21 +104,14 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
                         exec.handle(Input::Finished {
                             hook: h,
                             succeeded: b.ok,
-                            message: if b.ok {
-                                String::new()
-                            } else {
-                                "BackoffLimitExceeded".into()
-                            },
+                            message: if b.ok { String::new() } else { "BackoffLimitExceeded".into() },
                         });
                     }
                 }
             }
             Action::Logs { hook } => {
                 t.calls.push(("logs".into(), name(hook)));
-                exec.handle(Input::Logs {
-                    hook,
-                    text: format!("output of {}", name(hook)),
-                });
+                exec.handle(Input::Logs { hook, text: format!("output of {}", name(hook)) });
             }
         }
         // Non-Job kinds finish at creation: they leave the simulated set.
@@ -139,18 +119,12 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
         t.reports.extend(exec.drain_reports());
     }
     t.end = now;
-    t.phases = (0..plan.items.len())
-        .map(|h| (name(h), exec.phase(h)))
-        .collect();
+    t.phases = (0..plan.items.len()).map(|h| (name(h), exec.phase(h))).collect();
     t
 }
 
 fn opts(parallel: usize) -> Options {
-    Options {
-        parallel,
-        timeout_ms: 300_000,
-        ignore_fail_fast: false,
-    }
+    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false }
 }
 
 fn ok(ms: u64) -> Behaviour {
@@ -162,28 +136,11 @@ fn ok(ms: u64) -> Behaviour {
 // (failed), then cfg-1 (succeeded).
 #[test]
 fn helm_cleanup_vector() {
-    let all = (
-        "helm.sh/hook-delete-policy",
-        "before-hook-creation,hook-succeeded,hook-failed",
-    );
-    let r = release(&[
-        hook("Job", "cfg-1", &[all, ("helm.sh/hook-weight", "-5")]),
-        hook("Job", "cfg-2", &[all]),
-    ]);
-    let t = simulate(
-        &r,
-        &|n| Behaviour {
-            ms: 1000,
-            ok: n != "cfg-2",
-        },
-        opts(1),
-    );
-    let deletes: Vec<String> = t
-        .calls
-        .iter()
-        .filter(|(c, _)| c.starts_with("delete"))
-        .map(|(c, n)| format!("{n} {c}"))
-        .collect();
+    let all = ("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded,hook-failed");
+    let r = release(&[hook("Job", "cfg-1", &[all, ("helm.sh/hook-weight", "-5")]), hook("Job", "cfg-2", &[all])]);
+    let t = simulate(&r, &|n| Behaviour { ms: 1000, ok: n != "cfg-2" }, opts(1));
+    let deletes: Vec<String> =
+        t.calls.iter().filter(|(c, _)| c.starts_with("delete")).map(|(c, n)| format!("{n} {c}")).collect();
     assert_eq!(
         deletes,
         [
@@ -199,21 +156,14 @@ fn helm_cleanup_vector() {
 // on success, hook-succeeded deletes in reverse order.
 #[test]
 fn serial_sequence_matches_helm() {
-    let pol = (
-        "helm.sh/hook-delete-policy",
-        "before-hook-creation,hook-succeeded",
-    );
+    let pol = ("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
     let r = release(&[
         hook("Pod", "b", &[pol]),
         hook("Pod", "a", &[pol]),
         hook("Job", "c", &[pol, ("helm.sh/hook-weight", "1")]),
     ]);
     let t = simulate(&r, &|_| ok(1000), opts(1));
-    let calls: Vec<String> = t
-        .calls
-        .iter()
-        .map(|(c, n)| format!("{c} {n}").trim().to_string())
-        .collect();
+    let calls: Vec<String> = t.calls.iter().map(|(c, n)| format!("{c} {n}").trim().to_string()).collect();
     assert_eq!(
         calls,
         [
@@ -238,15 +188,8 @@ fn serial_sequence_matches_helm() {
 // The seed's complaint: 8 tests of 3 s take 24 s serially; in parallel, 3 s.
 #[test]
 fn eight_parallel_hooks_take_one_duration() {
-    let docs: Vec<String> = (0..8)
-        .map(|i| {
-            hook(
-                "Job",
-                &format!("t{i}"),
-                &[("helm.sh/hook-parallel", "true")],
-            )
-        })
-        .collect();
+    let docs: Vec<String> =
+        (0..8).map(|i| hook("Job", &format!("t{i}"), &[("helm.sh/hook-parallel", "true")])).collect();
     let r = release(&docs);
     let t = simulate(&r, &|_| ok(3000), opts(8));
     assert_eq!((t.end, t.max_running), (3000, 8));
@@ -260,42 +203,25 @@ fn eight_parallel_hooks_take_one_duration() {
 fn fail_fast_ends_the_run_at_once() {
     let par = ("helm.sh/hook-parallel", "true");
     let r = release(&[
-        hook(
-            "Job",
-            "preflight",
-            &[
-                par,
-                ("helm.sh/hook-fail-fast", "true"),
-                ("helm.sh/show-output", "true"),
-            ],
-        ),
+        hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true"), ("helm.sh/show-output", "true")]),
         hook("Job", "slow", &[par]),
         hook("Job", "later", &[("helm.sh/hook-weight", "1")]),
     ]);
     let t = simulate(
         &r,
         &|n| match n {
-            "preflight" => Behaviour {
-                ms: 1000,
-                ok: false,
-            },
+            "preflight" => Behaviour { ms: 1000, ok: false },
             "slow" => ok(60_000),
             _ => ok(1000),
         },
         opts(8),
     );
     assert_eq!(t.end, 1000, "not waiting for the slow sibling");
-    assert!(t.reports.contains(&Report::FailFast {
-        hook: 0,
-        ignored: false
-    }));
+    assert!(t.reports.contains(&Report::FailFast { hook: 0, ignored: false }));
     assert!(t.calls.contains(&("logs".into(), "preflight".into())));
     assert!(!t.calls.contains(&("create".into(), "later".into())));
     let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
-    assert_eq!(
-        (phases["preflight"], phases["slow"], phases["later"]),
-        (Phase::Failed, Phase::Running, Phase::Skipped)
-    );
+    assert_eq!((phases["preflight"], phases["slow"], phases["later"]), (Phase::Failed, Phase::Running, Phase::Skipped));
 }
 
 #[test]
@@ -304,21 +230,9 @@ fn ignored_fail_fast_goes_on() {
         hook("Job", "preflight", &[("helm.sh/hook-fail-fast", "true")]),
         hook("Job", "next", &[("helm.sh/hook-weight", "1")]),
     ]);
-    let t = simulate(
-        &r,
-        &|n| Behaviour {
-            ms: 1000,
-            ok: n != "preflight",
-        },
-        Options {
-            ignore_fail_fast: true,
-            ..opts(1)
-        },
-    );
-    assert!(t.reports.contains(&Report::FailFast {
-        hook: 0,
-        ignored: true
-    }));
+    let t =
+        simulate(&r, &|n| Behaviour { ms: 1000, ok: n != "preflight" }, Options { ignore_fail_fast: true, ..opts(1) });
+    assert!(t.reports.contains(&Report::FailFast { hook: 0, ignored: true }));
     assert!(t.calls.contains(&("create".into(), "next".into())));
     assert_eq!(t.end, 2000);
 }
@@ -337,14 +251,8 @@ fn plain_failure_drains_running_hooks() {
     let t = simulate(
         &r,
         &|n| match n {
-            "a" => Behaviour {
-                ms: 1000,
-                ok: false,
-            },
-            "b" => Behaviour {
-                ms: 5000,
-                ok: false,
-            },
+            "a" => Behaviour { ms: 1000, ok: false },
+            "b" => Behaviour { ms: 5000, ok: false },
             _ => ok(3000),
         },
         opts(8),
@@ -353,36 +261,23 @@ fn plain_failure_drains_running_hooks() {
     let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
     assert_eq!(
         (phases["a"], phases["b"], phases["c"], phases["d"]),
-        (
-            Phase::Failed,
-            Phase::Failed,
-            Phase::Succeeded,
-            Phase::Skipped
-        )
+        (Phase::Failed, Phase::Failed, Phase::Succeeded, Phase::Skipped)
     );
 }
 
 #[test]
 fn timeout_fails_the_hook() {
     let r = release(&[hook("Job", "stuck", &[])]);
-    let t = simulate(
-        &r,
-        &|_| ok(10_000_000),
-        Options {
-            timeout_ms: 2000,
-            ..opts(1)
-        },
-    );
+    let t = simulate(&r, &|_| ok(10_000_000), Options { timeout_ms: 2000, ..opts(1) });
     assert_eq!(t.end, 2000);
-    assert!(t.reports.iter().any(|r| matches!(r, Report::Finished { message, phase: Phase::Failed, .. } if message == "timed out after 2s")));
+    assert!(t.reports.iter().any(
+        |r| matches!(r, Report::Finished { message, phase: Phase::Failed, .. } if message == "timed out after 2s")
+    ));
 }
 
 #[test]
 fn other_kinds_are_done_once_created() {
-    let r = release(&[
-        hook("ConfigMap", "cm", &[]),
-        hook("Job", "j", &[("helm.sh/hook-weight", "1")]),
-    ]);
+    let r = release(&[hook("ConfigMap", "cm", &[]), hook("Job", "j", &[("helm.sh/hook-weight", "1")])]);
     let t = simulate(&r, &|_| ok(1000), opts(1));
     assert_eq!(t.end, 1000);
     assert!(t.phases.iter().all(|(_, p)| *p == Phase::Succeeded));
@@ -426,4 +321,98 @@ proptest! {
             }
         }
     }
+}
+
+/// A simulated cluster for the `run` driver: virtual clock, hooks end after
+/// their duration, logs say who they are.
+struct SimCluster {
+    now: u64,
+    names: Vec<String>,
+    behaviour: fn(&str) -> Behaviour,
+    running: BTreeMap<usize, u64>,
+    records: usize,
+}
+
+impl helm_hooks::run::Cluster for SimCluster {
+    fn now(&mut self) -> u64 {
+        self.now
+    }
+    fn delete(&mut self, _: &[usize], _: u64) -> Result<(), helm_hooks::run::ClusterError> {
+        Ok(())
+    }
+    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::run::ClusterError> {
+        self.records += 1;
+        Ok(())
+    }
+    fn create(&mut self, hook: usize) -> Result<(), helm_hooks::run::CreateError> {
+        self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook]).ms);
+        Ok(())
+    }
+    fn wait(
+        &mut self,
+        hooks: &[usize],
+        deadline: u64,
+    ) -> Result<Vec<helm_hooks::run::Finished>, helm_hooks::run::ClusterError> {
+        let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
+        self.now = next.min(deadline).max(self.now);
+        let now = self.now;
+        let done: Vec<usize> =
+            hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
+        Ok(done
+            .into_iter()
+            .map(|h| {
+                self.running.remove(&h);
+                let ok = (self.behaviour)(&self.names[h]).ok;
+                helm_hooks::run::Finished {
+                    hook: h,
+                    succeeded: ok,
+                    message: if ok { String::new() } else { "exit code 1".into() },
+                }
+            })
+            .collect())
+    }
+    fn logs(&mut self, hook: usize) -> Result<String, helm_hooks::run::ClusterError> {
+        Ok(format!("checking {}\nline two", self.names[hook]))
+    }
+}
+
+#[test]
+fn run_prints_fail_fast_and_the_output_block() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[
+        hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true"), ("helm.sh/show-output", "true")]),
+        hook("Job", "slow", &[par, ("helm.sh/show-output", "true")]),
+    ]);
+    let mut d = Diagnostics::default();
+    let p =
+        plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options { parallel: 8, parallel_all: false }, &mut d);
+    let plan = &p.events[0];
+    let mut cluster = SimCluster {
+        now: 1_000_000,
+        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |n| {
+            if n == "preflight" {
+                Behaviour { ms: 2000, ok: false }
+            } else {
+                Behaviour { ms: 30_000, ok: true }
+            }
+        },
+        running: BTreeMap::new(),
+        records: 0,
+    };
+    let mut out = Vec::new();
+    let s = helm_hooks::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(s.outcome, helm_hooks::run::Outcome::Failed);
+    assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
+    assert_eq!(s.ended_at - s.started_at, 2000);
+    let ff = out.find("Fail-fast job failed: preflight\n").expect(&out);
+    let block = out.find("Job preflight output:\n  checking preflight\n  line two\n").expect(&out);
+    assert!(ff < block, "{out}");
+    assert!(!out.contains("slow output"), "the slow sibling is not awaited: {out}");
+    let table = helm_hooks::run::summary_text(&s);
+    assert!(table.contains("Job/slow") && table.contains("still running"), "{table}");
+    let junit = helm_hooks::run::summary_junit(&s, "demo");
+    assert!(junit.contains("failures=\"1\"") && junit.contains("<failure message=\"exit code 1\"/>"), "{junit}");
+    assert_eq!(cluster.records, 2, "one record at the start, one at the end");
 }

@@ -9,9 +9,7 @@ use helm_hooks::plan::{self, Options, Phase};
 
 /// A `helm template`-style stream from (source path, document) pairs.
 fn stream(docs: &[(&str, &str)]) -> String {
-    docs.iter()
-        .map(|(src, doc)| format!("---\n# Source: {src}\n{doc}\n"))
-        .collect()
+    docs.iter().map(|(src, doc)| format!("---\n# Source: {src}\n{doc}\n")).collect()
 }
 
 fn parse(docs: &[(&str, &str)]) -> (Release, Diagnostics) {
@@ -33,25 +31,13 @@ fn obj(kind: &str, name: &str, annotations: &[(&str, &str)]) -> String {
 
 fn install_batches(r: &Release) -> (Vec<Vec<String>>, Diagnostics) {
     let mut d = Diagnostics::default();
-    let p = plan::build(
-        r,
-        &[Phase::Install],
-        Options {
-            parallel: 1000,
-            parallel_all: false,
-        },
-        &mut d,
-    );
+    let p = plan::build(r, &[Phase::Install], Options { parallel: 1000, parallel_all: false }, &mut d);
     let e = &p.events[0];
     let batches = e
         .batches
         .iter()
         .map(|b| {
-            let mut names: Vec<String> = b
-                .resources
-                .iter()
-                .map(|&i| r.resources[i].head.name.clone())
-                .collect();
+            let mut names: Vec<String> = b.resources.iter().map(|&i| r.resources[i].head.name.clone()).collect();
             names.sort();
             names
         })
@@ -63,78 +49,35 @@ fn order(r: &Release, event: Event) -> Vec<String> {
     let mut d = Diagnostics::default();
     let p = plan::build(r, &[Phase::Hooks(event)], Options::default(), &mut d);
     assert!(!d.has_errors(), "{:?}", d.0);
-    p.events[0]
-        .waves
-        .iter()
-        .flatten()
-        .map(|&i| p.events[0].items[i].reference.to_string())
-        .collect()
+    p.events[0].waves.iter().flatten().map(|&i| p.events[0].items[i].reference.to_string()).collect()
 }
 
 // 1. manifest_sorter_test.go TestSortManifests.
 #[test]
 fn sort_manifests() {
     let (r, d) = parse(&[
-        (
-            "c/templates/one.yaml",
-            &obj("Job", "first", &[("helm.sh/hook", "pre-install")]),
-        ),
-        (
-            "c/templates/two.yaml",
-            &obj("ReplicaSet", "second", &[("helm.sh/hook", "post-install")]),
-        ),
-        (
-            "c/templates/three.yaml",
-            &obj("ReplicaSet", "third", &[("helm.sh/hook", "no-such-hook")]),
-        ),
+        ("c/templates/one.yaml", &obj("Job", "first", &[("helm.sh/hook", "pre-install")])),
+        ("c/templates/two.yaml", &obj("ReplicaSet", "second", &[("helm.sh/hook", "post-install")])),
+        ("c/templates/three.yaml", &obj("ReplicaSet", "third", &[("helm.sh/hook", "no-such-hook")])),
         ("c/templates/four.yaml", &obj("Pod", "fourth", &[])),
-        (
-            "c/templates/five.yaml",
-            &obj(
-                "ReplicaSet",
-                "fifth",
-                &[("helm.sh/hook", "post-delete, post-install")],
-            ),
-        ),
+        ("c/templates/five.yaml", &obj("ReplicaSet", "fifth", &[("helm.sh/hook", "post-delete, post-install")])),
         ("c/templates/seven.yaml", &obj("ConfigMap", "seven-cm", &[])),
-        (
-            "c/templates/seven.yaml",
-            &obj("Pod", "seven-test", &[("helm.sh/hook", "test")]),
-        ),
+        ("c/templates/seven.yaml", &obj("Pod", "seven-test", &[("helm.sh/hook", "test")])),
     ]);
     assert_eq!(r.hooks.len(), 4);
     assert_eq!(r.resources.len(), 2);
     let fifth = r.hooks.iter().find(|h| h.head.name == "fifth").unwrap();
     assert_eq!(fifth.events, vec![Event::PostDelete, Event::PostInstall]);
-    assert!(
-        r.hooks.iter().all(|h| h.head.name != "third"),
-        "an unknown event drops the document"
-    );
-    assert!(
-        d.0.iter().any(|x| x.message.contains("no-such-hook")),
-        "and lint warns"
-    );
+    assert!(r.hooks.iter().all(|h| h.head.name != "third"), "an unknown event drops the document");
+    assert!(d.0.iter().any(|x| x.message.contains("no-such-hook")), "and lint warns");
 }
 
 // 6. hookSetDeletePolicy: nothing → before-hook-creation; a non-empty list is kept.
 #[test]
 fn default_delete_policy() {
     let (r, _) = parse(&[
-        (
-            "c/templates/a.yaml",
-            &obj("Job", "a", &[("helm.sh/hook", "test")]),
-        ),
-        (
-            "c/templates/b.yaml",
-            &obj(
-                "Job",
-                "b",
-                &[
-                    ("helm.sh/hook", "test"),
-                    ("helm.sh/hook-delete-policy", "never"),
-                ],
-            ),
-        ),
+        ("c/templates/a.yaml", &obj("Job", "a", &[("helm.sh/hook", "test")])),
+        ("c/templates/b.yaml", &obj("Job", "b", &[("helm.sh/hook", "test"), ("helm.sh/hook-delete-policy", "never")])),
     ]);
     assert_eq!(r.hooks[0].delete_policies, vec!["before-hook-creation"]);
     assert_eq!(r.hooks[1].delete_policies, vec!["never"]);
@@ -144,63 +87,20 @@ fn default_delete_policy() {
 #[test]
 fn helm_execution_order() {
     let (r, _) = parse(&[
-        (
-            "c/templates/a.yaml",
-            &obj("Job", "same", &[("helm.sh/hook", "test")]),
-        ),
-        (
-            "c/templates/b.yaml",
-            &obj("Pod", "same", &[("helm.sh/hook", "test")]),
-        ),
-        (
-            "c/templates/c.yaml",
-            &obj(
-                "Pod",
-                "a-late",
-                &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "5")],
-            ),
-        ),
-        (
-            "c/templates/d.yaml",
-            &obj(
-                "Pod",
-                "z-first",
-                &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "-5")],
-            ),
-        ),
-        (
-            "c/templates/e.yaml",
-            &obj(
-                "ConfigMap",
-                "B",
-                &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "abc")],
-            ),
-        ),
+        ("c/templates/a.yaml", &obj("Job", "same", &[("helm.sh/hook", "test")])),
+        ("c/templates/b.yaml", &obj("Pod", "same", &[("helm.sh/hook", "test")])),
+        ("c/templates/c.yaml", &obj("Pod", "a-late", &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "5")])),
+        ("c/templates/d.yaml", &obj("Pod", "z-first", &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "-5")])),
+        ("c/templates/e.yaml", &obj("ConfigMap", "B", &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "abc")])),
     ]);
-    assert_eq!(
-        order(&r, Event::Test),
-        [
-            "Pod/z-first",
-            "ConfigMap/B",
-            "Pod/same",
-            "Job/same",
-            "Pod/a-late"
-        ]
-    );
+    assert_eq!(order(&r, Event::Test), ["Pod/z-first", "ConfigMap/B", "Pod/same", "Job/same", "Pod/a-late"]);
 }
 
 // 10. dag_test.go diamond, through resource groups.
 #[test]
 fn diamond_groups() {
     let g = |name: &str, group: &str, deps: &str| {
-        obj(
-            "ConfigMap",
-            name,
-            &[
-                ("helm.sh/resource-group", group),
-                ("helm.sh/depends-on/resource-groups", deps),
-            ],
-        )
+        obj("ConfigMap", name, &[("helm.sh/resource-group", group), ("helm.sh/depends-on/resource-groups", deps)])
     };
     let (r, _) = parse(&[
         ("c/templates/a.yaml", &g("a", "a", "[]")),
@@ -217,49 +117,25 @@ fn diamond_groups() {
 #[test]
 fn complex_dag() {
     let g = |group: &str, deps: &str| {
-        obj(
-            "ConfigMap",
-            group,
-            &[
-                ("helm.sh/resource-group", group),
-                ("helm.sh/depends-on/resource-groups", deps),
-            ],
-        )
+        obj("ConfigMap", group, &[("helm.sh/resource-group", group), ("helm.sh/depends-on/resource-groups", deps)])
     };
     let (r, _) = parse(&[
         ("c/templates/1.yaml", &g("database", "[]")),
         ("c/templates/2.yaml", &g("cache", "[]")),
         ("c/templates/3.yaml", &g("queue", "[]")),
         ("c/templates/4.yaml", &g("api", r#"["database","cache"]"#)),
-        (
-            "c/templates/5.yaml",
-            &g("worker", r#"["queue","database"]"#),
-        ),
+        ("c/templates/5.yaml", &g("worker", r#"["queue","database"]"#)),
         ("c/templates/6.yaml", &g("frontend", r#"["api"]"#)),
     ]);
     let (b, _) = install_batches(&r);
-    assert_eq!(
-        b,
-        vec![
-            vec!["cache", "database", "queue"],
-            vec!["api", "worker"],
-            vec!["frontend"]
-        ]
-    );
+    assert_eq!(b, vec![vec!["cache", "database", "queue"], vec!["api", "worker"], vec!["frontend"]]);
 }
 
 // 13. CascadingMissingDeps: app → database → missing demotes both, database first.
 #[test]
 fn cascading_missing_dependencies() {
     let g = |group: &str, deps: &str| {
-        obj(
-            "ConfigMap",
-            group,
-            &[
-                ("helm.sh/resource-group", group),
-                ("helm.sh/depends-on/resource-groups", deps),
-            ],
-        )
+        obj("ConfigMap", group, &[("helm.sh/resource-group", group), ("helm.sh/depends-on/resource-groups", deps)])
     };
     let (r, _) = parse(&[
         ("c/templates/1.yaml", &g("app", r#"["database"]"#)),
@@ -268,16 +144,10 @@ fn cascading_missing_dependencies() {
     let (b, d) = install_batches(&r);
     assert_eq!(b, vec![vec!["app", "database"]], "one unsequenced batch");
     let demoted: Vec<&str> =
-        d.0.iter()
-            .filter(|x| x.message.contains("non-existent"))
-            .map(|x| x.message.as_str())
-            .collect();
+        d.0.iter().filter(|x| x.message.contains("non-existent")).map(|x| x.message.as_str()).collect();
     assert_eq!(demoted.len(), 2);
     assert!(demoted[0].starts_with("group \"database\""), "{demoted:?}");
-    assert!(
-        d.0.iter().all(|x| x.lint_error),
-        "demotions are lint errors"
-    );
+    assert!(d.0.iter().all(|x| x.lint_error), "demotions are lint errors");
 }
 
 // 14. EmptyStringDependencyDemoted and InvalidDependsOnJSON.
@@ -289,10 +159,7 @@ fn empty_and_invalid_dependencies_demote() {
             &obj(
                 "ConfigMap",
                 "x",
-                &[
-                    ("helm.sh/resource-group", "x"),
-                    ("helm.sh/depends-on/resource-groups", r#"[""]"#),
-                ],
+                &[("helm.sh/resource-group", "x"), ("helm.sh/depends-on/resource-groups", r#"[""]"#)],
             ),
         ),
         (
@@ -300,20 +167,14 @@ fn empty_and_invalid_dependencies_demote() {
             &obj(
                 "ConfigMap",
                 "y",
-                &[
-                    ("helm.sh/resource-group", "y"),
-                    ("helm.sh/depends-on/resource-groups", "not-valid-json"),
-                ],
+                &[("helm.sh/resource-group", "y"), ("helm.sh/depends-on/resource-groups", "not-valid-json")],
             ),
         ),
     ]);
     let (b, d) = install_batches(&r);
     assert_eq!(b, vec![vec!["x", "y"]]);
     assert!(d.0.iter().any(|x| x.message.contains("invalid JSON")));
-    assert!(d
-        .0
-        .iter()
-        .any(|x| x.message.contains("non-existent group \"\"")));
+    assert!(d.0.iter().any(|x| x.message.contains("non-existent group \"\"")));
 }
 
 // 15. ResourceAssignedToMultipleGroups is fatal; SameNameDifferentNamespaces is not.
@@ -322,15 +183,9 @@ fn multiple_groups() {
     let two = |ns: &str, group: &str| {
         format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n  namespace: {ns}\n  annotations:\n    helm.sh/resource-group: {group}\n")
     };
-    let (r, _) = parse(&[
-        ("c/templates/1.yaml", &two("a", "g1")),
-        ("c/templates/2.yaml", &two("a", "g2")),
-    ]);
+    let (r, _) = parse(&[("c/templates/1.yaml", &two("a", "g1")), ("c/templates/2.yaml", &two("a", "g2"))]);
     assert!(install_batches(&r).1.has_errors());
-    let (r, _) = parse(&[
-        ("c/templates/1.yaml", &two("a", "g1")),
-        ("c/templates/2.yaml", &two("b", "g2")),
-    ]);
+    let (r, _) = parse(&[("c/templates/1.yaml", &two("a", "g1")), ("c/templates/2.yaml", &two("b", "g2"))]);
     assert!(!install_batches(&r).1.has_errors());
 }
 
@@ -338,14 +193,7 @@ fn multiple_groups() {
 #[test]
 fn isolated_groups() {
     let g = |name: &str, group: &str, deps: &str| {
-        obj(
-            "ConfigMap",
-            name,
-            &[
-                ("helm.sh/resource-group", group),
-                ("helm.sh/depends-on/resource-groups", deps),
-            ],
-        )
+        obj("ConfigMap", name, &[("helm.sh/resource-group", group), ("helm.sh/depends-on/resource-groups", deps)])
     };
     let (r, _) = parse(&[
         ("c/templates/1.yaml", &g("db", "db", "[]")),
@@ -355,10 +203,7 @@ fn isolated_groups() {
     ]);
     let (b, d) = install_batches(&r);
     assert_eq!(b, vec![vec!["db"], vec!["app"], vec!["metrics", "plain"]]);
-    assert!(d
-        .0
-        .iter()
-        .any(|x| x.message.contains("\"metrics\" is isolated") && !x.lint_error));
+    assert!(d.0.iter().any(|x| x.message.contains("\"metrics\" is isolated") && !x.lint_error));
     let (r, _) = parse(&[("c/templates/1.yaml", &g("db", "db", "[]"))]);
     assert_eq!(install_batches(&r).0, vec![vec!["db"]]);
 }
@@ -367,32 +212,17 @@ fn isolated_groups() {
 #[test]
 fn all_groups_isolated() {
     let g = |group: &str| obj("ConfigMap", group, &[("helm.sh/resource-group", group)]);
-    let (r, _) = parse(&[
-        ("c/templates/1.yaml", &g("beta")),
-        ("c/templates/2.yaml", &g("alpha")),
-    ]);
+    let (r, _) = parse(&[("c/templates/1.yaml", &g("beta")), ("c/templates/2.yaml", &g("alpha"))]);
     let (b, d) = install_batches(&r);
     assert_eq!(b, vec![vec!["alpha", "beta"]]);
-    assert_eq!(
-        d.0.iter()
-            .filter(|x| x.message.contains("isolated"))
-            .count(),
-        2
-    );
+    assert_eq!(d.0.iter().filter(|x| x.message.contains("isolated")).count(), 2);
 }
 
 // 11 and cycles: a resource-group cycle is fatal and names the groups.
 #[test]
 fn group_cycle_is_fatal() {
     let g = |group: &str, deps: &str| {
-        obj(
-            "ConfigMap",
-            group,
-            &[
-                ("helm.sh/resource-group", group),
-                ("helm.sh/depends-on/resource-groups", deps),
-            ],
-        )
+        obj("ConfigMap", group, &[("helm.sh/resource-group", group), ("helm.sh/depends-on/resource-groups", deps)])
     };
     let (r, _) = parse(&[
         ("c/templates/1.yaml", &g("a", r#"["c"]"#)),
@@ -402,9 +232,7 @@ fn group_cycle_is_fatal() {
     let (_, d) = install_batches(&r);
     let e = d.errors().next().expect("an error");
     assert!(
-        e.message.contains(
-            "resource-group circular dependency detected in c: cycle detected among nodes: a, b, c"
-        ),
+        e.message.contains("resource-group circular dependency detected in c: cycle detected among nodes: a, b, c"),
         "{}",
         e.message
     );
@@ -415,19 +243,10 @@ fn group_cycle_is_fatal() {
 fn nested_subcharts_deploy_before_parents() {
     let (r, _) = parse(&[
         ("parent/templates/p.yaml", &obj("ConfigMap", "parent", &[])),
-        (
-            "parent/charts/child/templates/c.yaml",
-            &obj("ConfigMap", "child", &[]),
-        ),
-        (
-            "parent/charts/child/charts/grand/templates/g.yaml",
-            &obj("ConfigMap", "grand", &[]),
-        ),
+        ("parent/charts/child/templates/c.yaml", &obj("ConfigMap", "child", &[])),
+        ("parent/charts/child/charts/grand/templates/g.yaml", &obj("ConfigMap", "grand", &[])),
     ]);
-    assert_eq!(
-        install_batches(&r).0,
-        vec![vec!["grand"], vec!["child"], vec!["parent"]]
-    );
+    assert_eq!(install_batches(&r).0, vec![vec!["grand"], vec!["child"], vec!["parent"]]);
 }
 
 // 18. SubchartDependencyOrder: postgres → rabbitmq → app, declared with
@@ -435,18 +254,9 @@ fn nested_subcharts_deploy_before_parents() {
 #[test]
 fn subchart_order_from_chart_annotation() {
     let manifest = stream(&[
-        (
-            "top/charts/app/templates/a.yaml",
-            &obj("ConfigMap", "app", &[]),
-        ),
-        (
-            "top/charts/postgres/templates/p.yaml",
-            &obj("ConfigMap", "postgres", &[]),
-        ),
-        (
-            "top/charts/rabbitmq/templates/r.yaml",
-            &obj("ConfigMap", "rabbitmq", &[]),
-        ),
+        ("top/charts/app/templates/a.yaml", &obj("ConfigMap", "app", &[])),
+        ("top/charts/postgres/templates/p.yaml", &obj("ConfigMap", "postgres", &[])),
+        ("top/charts/rabbitmq/templates/r.yaml", &obj("ConfigMap", "rabbitmq", &[])),
     ]);
     let json = serde_json::json!({
         "name": "r", "namespace": "default", "version": 1, "manifest": manifest, "hooks": [],
@@ -465,18 +275,9 @@ fn subchart_order_from_chart_annotation() {
 #[test]
 fn hip_subchart_example() {
     let manifest = stream(&[
-        (
-            "foo/charts/nginx/templates/a.yaml",
-            &obj("ConfigMap", "nginx", &[]),
-        ),
-        (
-            "foo/charts/rabbitmq/templates/a.yaml",
-            &obj("ConfigMap", "rabbitmq", &[]),
-        ),
-        (
-            "foo/charts/bar/templates/a.yaml",
-            &obj("ConfigMap", "bar", &[]),
-        ),
+        ("foo/charts/nginx/templates/a.yaml", &obj("ConfigMap", "nginx", &[])),
+        ("foo/charts/rabbitmq/templates/a.yaml", &obj("ConfigMap", "rabbitmq", &[])),
+        ("foo/charts/bar/templates/a.yaml", &obj("ConfigMap", "bar", &[])),
     ]);
     let json = serde_json::json!({
         "name": "r", "manifest": manifest,
@@ -489,30 +290,18 @@ fn hip_subchart_example() {
     assert!(!d.has_errors(), "{:?}", d.0);
     assert_eq!(b, vec![vec!["nginx"], vec!["rabbitmq"], vec!["bar"]]);
 
-    let bad = json
-        .to_string()
-        .replace(r#"[\"bar\",\"rabbitmq\"]"#, r#"{\"bar\":1}"#);
+    let bad = json.to_string().replace(r#"[\"bar\",\"rabbitmq\"]"#, r#"{\"bar\":1}"#);
     let mut d = Diagnostics::default();
     let (_, r) = input::parse(bad.as_bytes(), &mut d).unwrap();
     let (_, d2) = install_batches(&r);
-    assert!(
-        d2.errors().any(|e| e.message.contains("JSON array")),
-        "{:?}",
-        d2.0
-    );
+    assert!(d2.errors().any(|e| e.message.contains("JSON array")), "{:?}", d2.0);
 }
 
 // DESIGN §4: a serial hook waits for every hook before it in its weight;
 // parallel hooks between two serial ones run together.
 #[test]
 fn serial_barriers_inside_a_weight() {
-    let p = |name: &str| {
-        obj(
-            "Pod",
-            name,
-            &[("helm.sh/hook", "test"), ("helm.sh/hook-parallel", "true")],
-        )
-    };
+    let p = |name: &str| obj("Pod", name, &[("helm.sh/hook", "test"), ("helm.sh/hook-parallel", "true")]);
     let s = |name: &str| obj("Pod", name, &[("helm.sh/hook", "test")]);
     let (r, _) = parse(&[
         ("c/templates/a.yaml", &p("a")),
@@ -522,23 +311,11 @@ fn serial_barriers_inside_a_weight() {
         ("c/templates/e.yaml", &p("e")),
     ]);
     let mut d = Diagnostics::default();
-    let plan = plan::build(
-        &r,
-        &[Phase::Hooks(Event::Test)],
-        Options {
-            parallel: 8,
-            parallel_all: false,
-        },
-        &mut d,
-    );
+    let plan = plan::build(&r, &[Phase::Hooks(Event::Test)], Options { parallel: 8, parallel_all: false }, &mut d);
     let waves: Vec<Vec<String>> = plan.events[0]
         .waves
         .iter()
-        .map(|w| {
-            w.iter()
-                .map(|&i| plan.events[0].items[i].reference.name.clone())
-                .collect()
-        })
+        .map(|w| w.iter().map(|&i| plan.events[0].items[i].reference.name.clone()).collect())
         .collect();
     assert_eq!(waves, vec![vec!["a", "b"], vec!["c"], vec!["d", "e"]]);
 }
@@ -546,69 +323,24 @@ fn serial_barriers_inside_a_weight() {
 #[test]
 fn depends_on_errors_are_precise() {
     let (r, _) = parse(&[
-        (
-            "c/templates/a.yaml",
-            &obj(
-                "Job",
-                "a",
-                &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/b")],
-            ),
-        ),
-        (
-            "c/templates/b.yaml",
-            &obj(
-                "Job",
-                "b",
-                &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "1")],
-            ),
-        ),
-        (
-            "c/templates/c.yaml",
-            &obj(
-                "Job",
-                "c",
-                &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/pre")],
-            ),
-        ),
-        (
-            "c/templates/d.yaml",
-            &obj("Job", "pre", &[("helm.sh/hook", "pre-install")]),
-        ),
-        (
-            "c/templates/e.yaml",
-            &obj(
-                "Job",
-                "x",
-                &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/y")],
-            ),
-        ),
-        (
-            "c/templates/f.yaml",
-            &obj(
-                "Job",
-                "y",
-                &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/x")],
-            ),
-        ),
+        ("c/templates/a.yaml", &obj("Job", "a", &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/b")])),
+        ("c/templates/b.yaml", &obj("Job", "b", &[("helm.sh/hook", "test"), ("helm.sh/hook-weight", "1")])),
+        ("c/templates/c.yaml", &obj("Job", "c", &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/pre")])),
+        ("c/templates/d.yaml", &obj("Job", "pre", &[("helm.sh/hook", "pre-install")])),
+        ("c/templates/e.yaml", &obj("Job", "x", &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/y")])),
+        ("c/templates/f.yaml", &obj("Job", "y", &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/x")])),
     ]);
     let mut d = Diagnostics::default();
     plan::build(&r, &[Phase::Hooks(Event::Test)], Options::default(), &mut d);
     let msgs: Vec<String> = d.errors().map(|e| format!("{}", e)).collect();
+    assert!(msgs.iter().any(|m| m.contains("c/templates/a.yaml") && m.contains("higher weight")), "{msgs:#?}");
     assert!(
-        msgs.iter()
-            .any(|m| m.contains("c/templates/a.yaml") && m.contains("higher weight")),
+        msgs.iter().any(|m| m.contains("c/templates/c.yaml") && m.contains("hook of pre-install only")),
         "{msgs:#?}"
     );
     assert!(
-        msgs.iter()
-            .any(|m| m.contains("c/templates/c.yaml") && m.contains("hook of pre-install only")),
-        "{msgs:#?}"
-    );
-    assert!(
-        msgs.iter().any(
-            |m| m.contains("test cycle: Job/x waits for Job/y (depends-on)")
-                || m.contains("test cycle: Job/x waits for Job/y")
-        ),
+        msgs.iter().any(|m| m.contains("test cycle: Job/x waits for Job/y (depends-on)")
+            || m.contains("test cycle: Job/x waits for Job/y")),
         "{msgs:#?}"
     );
     assert_eq!(msgs.len(), 3, "{msgs:#?}");

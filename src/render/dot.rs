@@ -9,30 +9,18 @@ use super::node_id;
 use crate::plan::{Node, Phase, Plan, Reason};
 
 pub fn plan(plan: &Plan) -> String {
-    let mut out = String::from("digraph plan {\n  rankdir=TB;\n  compound=true;\n  node [shape=box, fontname=\"Helvetica\"];\n");
+    let mut out =
+        String::from("digraph plan {\n  rankdir=TB;\n  compound=true;\n  node [shape=box, fontname=\"Helvetica\"];\n");
     for e in &plan.events {
         let phase = e.phase.name();
-        let level = if e.phase == Phase::Install {
-            "batch"
-        } else {
-            "weight"
-        };
-        let _ = writeln!(
-            out,
-            "  subgraph \"cluster_{phase}\" {{\n    label=\"{phase}\";"
-        );
+        let level = if e.phase == Phase::Install { "batch" } else { "weight" };
+        let _ = writeln!(out, "  subgraph \"cluster_{phase}\" {{\n    label=\"{phase}\";");
         let mut start = 0;
         while start < e.items.len() {
             let l = e.items[start].level;
-            let end = e.items[start..]
-                .iter()
-                .position(|it| it.level != l)
-                .map_or(e.items.len(), |p| start + p);
+            let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
             let shown = if e.phase == Phase::Install { l + 1 } else { l };
-            let _ = writeln!(
-                out,
-                "    subgraph \"cluster_{phase}_{l}\" {{\n      label=\"{level} {shown}\";"
-            );
+            let _ = writeln!(out, "    subgraph \"cluster_{phase}_{l}\" {{\n      label=\"{level} {shown}\";");
             for it in &e.items[start..end] {
                 let style = if it.parallel { "dashed" } else { "solid" };
                 let _ = writeln!(
@@ -53,11 +41,7 @@ pub fn plan(plan: &Plan) -> String {
         for v in e.graph.node_indices() {
             if let Node::Barrier(l) = e.graph[v] {
                 let shown = if e.phase == Phase::Install { l + 1 } else { l };
-                let _ = writeln!(
-                    out,
-                    "    {} [shape=point, xlabel=\"before {level} {shown}\"];",
-                    id(v)
-                );
+                let _ = writeln!(out, "    {} [shape=point, xlabel=\"before {level} {shown}\"];", id(v));
             }
         }
         for edge in e.graph.edge_indices() {

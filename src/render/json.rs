@@ -14,7 +14,7 @@ struct PlanJson<'a> {
     parallel: usize,
     parallel_all: bool,
     events: Vec<EventJson>,
-    warnings: Vec<&'a Diagnostic>,
+    warnings: Vec<DiagJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -58,6 +58,11 @@ struct ItemJson {
     show_output: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     delete_policies: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    output_log_policies: Vec<String>,
+    /// HIP-0025 readiness expressions (resources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readiness: Option<ReadinessJson>,
     /// Direct predecessors in the same weight (or batch).
     after: Vec<String>,
     depends_on: Vec<String>,
@@ -66,6 +71,12 @@ struct ItemJson {
     after_weight: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     after_batch: Option<i64>,
+}
+
+#[derive(Serialize)]
+struct ReadinessJson {
+    success: Vec<String>,
+    failure: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -87,7 +98,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         parallel: plan.options.parallel.max(1),
         parallel_all: plan.options.parallel_all,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
-        warnings: diags.warnings().collect(),
+        warnings: diags.warnings().map(DiagJson::from).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
 }
@@ -114,31 +125,24 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 namespace: it.reference.namespace.clone(),
                 source: f.source.to_string(),
                 weight: (!install).then_some(it.level),
-                batch: install.then_some(it.level + 1),
+                batch: install.then(|| it.level + 1),
                 parallel: it.parallel,
                 fail_fast: f.fail_fast,
                 show_output: f.show_output,
                 delete_policies: f.delete_policies.to_vec(),
-                after: it
-                    .after
-                    .iter()
-                    .map(|(p, _)| plan.items[*p].reference.to_string())
-                    .collect(),
+                output_log_policies: f.output_log_policies.to_vec(),
+                readiness: f.readiness.map(|r| ReadinessJson {
+                    success: r.success.iter().map(|e| e.text.clone()).collect(),
+                    failure: r.failure.iter().map(|e| e.text.clone()).collect(),
+                }),
+                after: it.after.iter().map(|(p, _)| plan.items[*p].reference.to_string()).collect(),
                 depends_on: pick(Reason::DependsOn),
                 after_weight: if install { None } else { it.after_level },
-                after_batch: if install {
-                    it.after_level.map(|l| l + 1)
-                } else {
-                    None
-                },
+                after_batch: if install { it.after_level.map(|l| l + 1) } else { None },
             }
         })
         .collect();
-    let (hooks, resources) = if install {
-        (None, Some(items))
-    } else {
-        (Some(items), None)
-    };
+    let (hooks, resources) = if install { (None, Some(items)) } else { (Some(items), None) };
     EventJson {
         event: plan.phase.name(),
         hooks,
@@ -149,11 +153,7 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 .map(|b| BatchJson {
                     chart: b.chart.clone(),
                     groups: b.groups.clone(),
-                    resources: b
-                        .resources
-                        .iter()
-                        .map(|&i| release.resources[i].reference().to_string())
-                        .collect(),
+                    resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
                 })
                 .collect()
         }),
@@ -164,14 +164,14 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
 
 #[derive(Serialize)]
 struct LintJson<'a> {
-    errors: Vec<LintEntry<'a>>,
-    warnings: Vec<LintEntry<'a>>,
+    errors: Vec<DiagJson<'a>>,
+    warnings: Vec<DiagJson<'a>>,
 }
 
+/// One problem, flat, in both `plan` warnings and `lint` output.
 #[derive(Serialize)]
-struct LintEntry<'a> {
+struct DiagJson<'a> {
     source: &'a str,
-    document: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     object: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,31 +181,24 @@ struct LintEntry<'a> {
     help: Option<&'a str>,
 }
 
-/// `lint -o json`: every problem, with lint's stricter severities.
-pub fn lint(diags: &Diagnostics) -> String {
-    fn to(d: &Diagnostic) -> LintEntry<'_> {
-        LintEntry {
+impl<'a> From<&'a Diagnostic> for DiagJson<'a> {
+    fn from(d: &'a Diagnostic) -> Self {
+        DiagJson {
             source: &d.location.source,
-            document: d.location.document,
             object: d.location.object.as_deref(),
             annotation: d.annotation.as_deref(),
             message: &d.message,
             help: d.help.as_deref(),
         }
     }
+}
+
+/// `lint -o json`: every problem, with lint's stricter severities.
+pub fn lint(diags: &Diagnostics) -> String {
+    let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
     let doc = LintJson {
-        errors: diags
-            .0
-            .iter()
-            .filter(|d| d.is_error() || d.lint_error)
-            .map(to)
-            .collect(),
-        warnings: diags
-            .0
-            .iter()
-            .filter(|d| !d.is_error() && !d.lint_error)
-            .map(to)
-            .collect(),
+        errors: diags.0.iter().filter(|d| strict(d)).map(DiagJson::from).collect(),
+        warnings: diags.0.iter().filter(|d| !strict(d)).map(DiagJson::from).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
 }

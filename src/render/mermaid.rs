@@ -11,37 +11,18 @@ pub fn plan(plan: &Plan) -> String {
     let mut out = String::from("flowchart TD\n");
     for e in &plan.events {
         let phase = e.phase.name();
-        let level = if e.phase == Phase::Install {
-            "batch"
-        } else {
-            "weight"
-        };
-        let _ = writeln!(
-            out,
-            "  subgraph {}[\"{phase}\"]",
-            sanitize(&format!("ev_{phase}"))
-        );
+        let level = if e.phase == Phase::Install { "batch" } else { "weight" };
+        let _ = writeln!(out, "  subgraph {}[\"{phase}\"]", sanitize(&format!("ev_{phase}")));
         let mut start = 0;
         while start < e.items.len() {
             let l = e.items[start].level;
-            let end = e.items[start..]
-                .iter()
-                .position(|it| it.level != l)
-                .map_or(e.items.len(), |p| start + p);
+            let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
             let shown = if e.phase == Phase::Install { l + 1 } else { l };
-            let _ = writeln!(
-                out,
-                "    subgraph {}[\"{level} {shown}\"]",
-                sanitize(&format!("lv_{phase}_{l}"))
-            );
+            let _ = writeln!(out, "    subgraph {}[\"{level} {shown}\"]", sanitize(&format!("lv_{phase}_{l}")));
             for it in &e.items[start..end] {
                 let label = it.reference.to_string().replace('"', "#quot;");
                 let (open, close) = if it.parallel { ("(", ")") } else { ("[", "]") };
-                let _ = writeln!(
-                    out,
-                    "      {}{open}\"{label}\"{close}",
-                    node_id(phase, &it.reference)
-                );
+                let _ = writeln!(out, "      {}{open}\"{label}\"{close}", node_id(phase, &it.reference));
             }
             out.push_str("    end\n");
             start = end;
@@ -70,7 +51,5 @@ pub fn plan(plan: &Plan) -> String {
 }
 
 fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect()
+    s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }

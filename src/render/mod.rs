@@ -16,6 +16,8 @@ pub(crate) struct ItemFacts<'a> {
     pub fail_fast: bool,
     pub show_output: bool,
     pub delete_policies: &'a [String],
+    pub output_log_policies: &'a [String],
+    pub readiness: Option<&'a crate::readiness::Readiness>,
 }
 
 pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> ItemFacts<'a> {
@@ -28,6 +30,8 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
                 fail_fast: h.fail_fast,
                 show_output: h.show_output,
                 delete_policies: &h.delete_policies,
+                output_log_policies: &h.output_log_policies,
+                readiness: None,
             }
         }
         Phase::Install => {
@@ -37,29 +41,24 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
                 fail_fast: false,
                 show_output: false,
                 delete_policies: &[],
+                output_log_policies: &[],
+                readiness: r.readiness.as_ref(),
             }
         }
     }
 }
 
 pub(crate) fn refs(plan: &EventPlan, items: &[usize]) -> Vec<String> {
-    items
-        .iter()
-        .map(|&i| plan.items[i].reference.to_string())
-        .collect()
+    items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
 }
 
 /// A stable identifier for graph formats: letters, digits and underscores.
 pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {
     let raw = format!("{phase}_{r}");
-    raw.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect::<String>()
+    raw.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()
         + &format!("_{:x}", fnv(&raw))
 }
 
 fn fnv(s: &str) -> u32 {
-    s.bytes().fold(0x811c9dc5u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x01000193)
-    })
+    s.bytes().fold(0x811c9dc5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x01000193))
 }

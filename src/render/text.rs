@@ -6,15 +6,11 @@ use std::fmt::Write;
 use super::{facts, refs};
 use crate::diagnostic::Diagnostics;
 use crate::input::Release;
-use crate::plan::{EventPlan, Phase, Plan};
+use crate::plan::{EventPlan, Phase, Plan, Reason};
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
-    let name = release
-        .name
-        .as_deref()
-        .map(|n| format!("release {n}"))
-        .unwrap_or_else(|| "rendered chart".into());
+    let name = release.name.as_deref().map(|n| format!("release {n}")).unwrap_or_else(|| "rendered chart".into());
     let mut header = format!("Plan for {name}");
     if !release.chart.name.is_empty() {
         let _ = write!(header, " (chart {}", release.chart.name);
@@ -27,59 +23,54 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
         out,
         "{header}, --parallel {}{}",
         plan.options.parallel.max(1),
-        if plan.options.parallel_all {
-            " --parallel-all"
-        } else {
-            ""
-        }
+        if plan.options.parallel_all { " --parallel-all" } else { "" }
     );
     if plan.events.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nNothing to run: the input has no hooks or resources for the events asked."
-        );
+        let _ = writeln!(out, "\nNothing to run: the input has no hooks or resources for the events asked.");
     }
     for e in &plan.events {
         out.push('\n');
-        event(release, e, &mut out);
+        event(release, e, plan.options.parallel.max(1), &mut out);
     }
     out
 }
 
-fn event(release: &Release, plan: &EventPlan, out: &mut String) {
+fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String) {
     let install = plan.phase == Phase::Install;
     let noun = if install { "resource" } else { "hook" };
     let n = plan.items.len();
-    let _ = writeln!(
-        out,
-        "{}: {n} {noun}{} in {} wave{}; critical path {} ({})",
-        plan.phase.name(),
-        plural(n),
-        plan.waves.len(),
-        plural(plan.waves.len()),
-        plan.critical_path.len(),
-        refs(plan, &plan.critical_path).join(" -> ")
-    );
+    let waves = plan.waves.len();
     if install {
+        let _ = writeln!(
+            out,
+            "install: {n} resource{} in {} batch{}, {waves} wave{}{}",
+            plural(n),
+            plan.batches.len(),
+            if plan.batches.len() == 1 { "" } else { "es" },
+            plural(waves),
+            if parallel <= 1 { " (a batch's resources are applied together, as Helm does)" } else { "" }
+        );
         for (b, batch) in plan.batches.iter().enumerate() {
-            let what = if batch.groups.is_empty() {
-                "unsequenced".to_string()
-            } else {
-                format!("group {}", batch.groups.join(", "))
+            let grouped_level = plan.batches.iter().any(|x| x.chart == batch.chart && !x.groups.is_empty());
+            let what = match (batch.groups.is_empty(), grouped_level) {
+                (false, _) => format!(" group {}", batch.groups.join(", ")),
+                (true, true) => " unsequenced".to_string(),
+                (true, false) => String::new(),
             };
-            let members: Vec<String> = batch
-                .resources
-                .iter()
-                .map(|&i| release.resources[i].reference().to_string())
-                .collect();
-            let _ = writeln!(
-                out,
-                "  batch {:<3} {} {what}: {}",
-                b + 1,
-                batch.chart,
-                members.join(", ")
-            );
+            let members: Vec<String> =
+                batch.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect();
+            let _ = writeln!(out, "  batch {:<3} {}{what}: {}", b + 1, batch.chart, members.join(", "));
         }
+    } else {
+        let _ = writeln!(
+            out,
+            "{}: {n} hook{} in {waves} wave{}; critical path {} ({})",
+            plan.phase.name(),
+            plural(n),
+            plural(waves),
+            plan.critical_path.len(),
+            refs(plan, &plan.critical_path).join(" -> ")
+        );
     }
     for (w, wave) in plan.waves.iter().enumerate() {
         let _ = writeln!(out, "  wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
@@ -93,16 +84,19 @@ fn event(release: &Release, plan: &EventPlan, out: &mut String) {
             let f = facts(release, plan, i);
             let mut waits: Vec<String> = Vec::new();
             if let Some(l) = it.after_level {
-                waits.push(if install {
-                    format!("batch {}", l + 1)
-                } else {
-                    format!("weight {l}")
-                });
+                waits.push(if install { format!("batch {}", l + 1) } else { format!("weight {l}") });
+            }
+            let serial: Vec<&usize> = it.after.iter().filter(|(_, r)| *r == Reason::Serial).map(|(p, _)| p).collect();
+            if serial.len() > 3 {
+                waits.push(format!("the {} {noun}s before it (serial order)", serial.len()));
+            } else {
+                waits.extend(serial.iter().map(|p| format!("{} (serial order)", plan.items[**p].reference)));
             }
             waits.extend(
                 it.after
                     .iter()
-                    .map(|(p, r)| format!("{} ({})", plan.items[*p].reference, r.describe())),
+                    .filter(|(_, r)| *r == Reason::DependsOn)
+                    .map(|(p, _)| format!("{} (depends-on)", plan.items[*p].reference)),
             );
             let mut flags = Vec::new();
             if f.fail_fast {
@@ -111,39 +105,22 @@ fn event(release: &Release, plan: &EventPlan, out: &mut String) {
             if f.show_output {
                 flags.push("show-output");
             }
+            if f.readiness.is_some() {
+                flags.push("readiness");
+            }
             [
                 it.reference.to_string(),
-                if install {
-                    (it.level + 1).to_string()
-                } else {
-                    it.level.to_string()
-                },
+                if install { (it.level + 1).to_string() } else { it.level.to_string() },
                 if it.parallel { "parallel" } else { "serial" }.to_string(),
-                if waits.is_empty() {
-                    "-".to_string()
-                } else {
-                    waits.join(", ")
-                },
-                flags.join(","),
+                if flags.is_empty() { "-".to_string() } else { flags.join(",") },
+                if waits.is_empty() { "-".to_string() } else { waits.join(", ") },
             ]
         })
         .collect();
-    let headers = [
-        noun.to_uppercase(),
-        level.to_string(),
-        "RUNS".to_string(),
-        "WAITS FOR".to_string(),
-        "FLAGS".to_string(),
-    ];
-    let widths: Vec<usize> = (0..4)
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].len())
-                .chain([headers[c].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let headers =
+        [noun.to_uppercase(), level.to_string(), "RUNS".to_string(), "FLAGS".to_string(), "WAITS FOR".to_string()];
+    let widths: Vec<usize> =
+        (0..4).map(|c| rows.iter().map(|r| r[c].len()).chain([headers[c].len()]).max().unwrap_or(0)).collect();
     let mut line = |cells: &[String; 5]| {
         let mut l = format!(
             "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",

@@ -1,0 +1,339 @@
+//! `helm hooks run`: drives the [`Executor`] against a [`Cluster`] and
+//! prints what happens as it happens.
+//!
+//! The [`Cluster`] trait is the seam between the pure core and I/O: the
+//! plugin implements it over the Kubernetes API, tests over a simulated
+//! cluster with a virtual clock.
+
+use std::io::Write;
+
+use crate::executor::{format_duration, Action, Executor, Input, Millis, Options, Phase, Report};
+use crate::hook::Hook;
+use crate::plan::EventPlan;
+
+/// An error that is the cluster's, not one hook's: the run stops (exit 3).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ClusterError(pub String);
+
+/// Creating a hook failed: because of the hook (the API server rejected
+/// its manifest: the hook fails) or because of the cluster (the run stops).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CreateError {
+    Hook(String),
+    Cluster(ClusterError),
+}
+
+/// One hook's end, observed while waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    pub hook: usize,
+    pub succeeded: bool,
+    pub message: String,
+}
+
+/// What `run` needs of a cluster. Hook numbers index the plan's items;
+/// `hooks[plan.items[i].index]` is the hook.
+pub trait Cluster {
+    /// The wall clock, in milliseconds since the Unix epoch.
+    fn now(&mut self) -> Millis;
+    /// Deletes the hooks' objects and waits until they are gone.
+    fn delete(&mut self, hooks: &[usize], deadline: Millis) -> Result<(), ClusterError>;
+    /// Stores the release with the hooks' `last_run` as the executor has them.
+    fn record(&mut self, exec: &Executor) -> Result<(), ClusterError>;
+    fn create(&mut self, hook: usize) -> Result<(), CreateError>;
+    /// Waits until at least one of `hooks` finishes or `deadline` passes.
+    fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
+    /// The logs of every container of the hook's pods, one block.
+    fn logs(&mut self, hook: usize) -> Result<String, ClusterError>;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Succeeded,
+    /// One or more hooks failed (exit 1).
+    Failed,
+    /// The cluster failed us (exit 3).
+    ClusterError,
+}
+
+/// How a finished run is summarised.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub event: String,
+    pub rows: Vec<Row>,
+    pub started_at: Millis,
+    pub ended_at: Millis,
+    pub outcome: Outcome,
+    pub error: Option<String>,
+    pub failed_fast: Option<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub weight: i64,
+    pub phase: Phase,
+    pub started_at: Option<Millis>,
+    pub completed_at: Option<Millis>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+}
+
+/// Runs one event. Progress lines go to `out` as they happen (text output
+/// only); the summary is returned for the chosen renderer.
+pub fn execute(
+    plan: &EventPlan,
+    hooks: &[Hook],
+    options: Options,
+    cluster: &mut dyn Cluster,
+    progress: Option<&mut dyn Write>,
+) -> Summary {
+    let mut progress = progress;
+    let started_at = cluster.now();
+    let mut exec = Executor::new(plan, hooks, options, started_at);
+    let mut outputs: Vec<Option<String>> = vec![None; plan.items.len()];
+    let mut error = None;
+    loop {
+        let now = cluster.now();
+        let action = exec.poll(now);
+        let result = match action {
+            Action::Done => break,
+            Action::Delete { hooks: hs, .. } => {
+                cluster.delete(&hs, now + options.timeout_ms).map(|_| exec.handle(Input::Deleted { hooks: hs }))
+            }
+            Action::Record => cluster.record(&exec).map(|_| exec.handle(Input::Recorded)),
+            Action::Create { hooks: hs } => {
+                let mut r = Ok(());
+                for h in hs {
+                    match cluster.create(h) {
+                        Ok(()) => exec.handle(Input::Created { hook: h }),
+                        Err(CreateError::Hook(message)) => exec.handle(Input::Failed { hook: h, message }),
+                        Err(CreateError::Cluster(e)) => {
+                            r = Err(e);
+                            break;
+                        }
+                    }
+                }
+                r
+            }
+            Action::Await { hooks: hs, deadline } => cluster.wait(&hs, deadline).map(|finished| {
+                for f in finished {
+                    exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
+                }
+            }),
+            Action::Logs { hook } => cluster.logs(hook).map(|text| exec.handle(Input::Logs { hook, text })),
+        };
+        for report in exec.drain_reports() {
+            if let Report::Output { hook, text } = &report {
+                outputs[*hook] = Some(text.clone());
+            }
+            if let Some(w) = progress.as_deref_mut() {
+                let _ = w.write_all(progress_line(plan, &report, started_at).as_bytes());
+            }
+        }
+        if let Err(e) = result {
+            error = Some(e.0);
+            break;
+        }
+    }
+    let ended_at = cluster.now();
+    let rows = plan
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let (started_at, completed_at, phase) = exec.last_run(i);
+            Row {
+                reference: it.reference.to_string(),
+                weight: it.level,
+                phase,
+                started_at,
+                completed_at,
+                message: exec.message(i).to_string(),
+                output: outputs[i].take(),
+            }
+        })
+        .collect();
+    let outcome = if error.is_some() {
+        Outcome::ClusterError
+    } else if exec.succeeded() {
+        Outcome::Succeeded
+    } else {
+        Outcome::Failed
+    };
+    Summary {
+        event: plan.phase.name().to_string(),
+        rows,
+        started_at,
+        ended_at,
+        outcome,
+        error,
+        failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
+    }
+}
+
+fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
+    let name = |h: usize| plan.items[h].reference.to_string();
+    let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
+    match report {
+        Report::Started { hook, at } => format!("{} started   {}\n", stamp(*at), name(*hook)),
+        Report::Finished { hook, phase, at, message } => {
+            let verb = if *phase == Phase::Succeeded { "succeeded" } else { "failed   " };
+            let detail = if message.is_empty() { String::new() } else { format!(": {message}") };
+            format!("{} {verb} {}{detail}\n", stamp(*at), name(*hook))
+        }
+        Report::FailFast { hook, ignored: false } => {
+            format!("Fail-fast job failed: {}\n", plan.items[*hook].reference.name)
+        }
+        Report::FailFast { hook, ignored: true } => {
+            format!("Fail-fast job failed: {} (ignored: --ignore-fail-fast)\n", plan.items[*hook].reference.name)
+        }
+        Report::Output { hook, text } => {
+            output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, text)
+        }
+    }
+}
+
+/// A hook's logs as one block, never interleaved with other output.
+pub fn output_block(kind: &str, name: &str, text: &str) -> String {
+    let mut s = format!("{kind} {name} output:\n");
+    for line in text.lines() {
+        s.push_str("  ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    if text.is_empty() {
+        s.push_str("  (no output)\n");
+    }
+    s
+}
+
+/// The final table: hook, weight, phase, started, duration.
+pub fn summary_text(s: &Summary) -> String {
+    let mut rows: Vec<[String; 5]> =
+        vec![["HOOK".into(), "WEIGHT".into(), "PHASE".into(), "STARTED".into(), "DURATION".into()]];
+    for r in &s.rows {
+        let phase = match r.phase {
+            Phase::Skipped => "Skipped",
+            Phase::Pending => "Pending",
+            p => p.helm(),
+        };
+        rows.push([
+            r.reference.clone(),
+            r.weight.to_string(),
+            phase.to_string(),
+            r.started_at
+                .map(|t| format!("+{}", format_duration((t - s.started_at) / 100 * 100)))
+                .unwrap_or_else(|| "-".into()),
+            match (r.started_at, r.completed_at) {
+                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
+                (Some(_), None) => "still running".into(),
+                _ => "-".into(),
+            },
+        ]);
+    }
+    let widths: Vec<usize> = (0..5).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for r in &rows {
+        let line = format!(
+            "{:<a$}  {:<b$}  {:<c$}  {:<d$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            a = widths[0],
+            b = widths[1],
+            c = widths[2],
+            d = widths[3]
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
+    out.push_str(&format!(
+        "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}\n",
+        s.rows.len(),
+        s.event,
+        count(Phase::Succeeded),
+        count(Phase::Failed),
+        count(Phase::Skipped),
+        format_duration((s.ended_at - s.started_at) / 100 * 100)
+    ));
+    if let Some(e) = &s.error {
+        out.push_str(&format!("Error: {e}\n"));
+    }
+    out
+}
+
+#[derive(serde::Serialize)]
+struct SummaryJson<'a> {
+    event: &'a str,
+    outcome: &'static str,
+    started_at: Millis,
+    ended_at: Millis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed_fast: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    hooks: &'a [Row],
+}
+
+pub fn summary_json(s: &Summary) -> String {
+    let doc = SummaryJson {
+        event: &s.event,
+        outcome: match s.outcome {
+            Outcome::Succeeded => "succeeded",
+            Outcome::Failed => "failed",
+            Outcome::ClusterError => "cluster-error",
+        },
+        started_at: s.started_at,
+        ended_at: s.ended_at,
+        failed_fast: s.failed_fast.as_deref(),
+        error: s.error.as_deref(),
+        hooks: &s.rows,
+    };
+    serde_json::to_string_pretty(&doc).expect("summary serialises") + "\n"
+}
+
+/// JUnit XML: one test case per hook, for CI systems.
+pub fn summary_junit(s: &Summary, release: &str) -> String {
+    let esc = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
+    let secs = |ms: Millis| format!("{:.3}", ms as f64 / 1000.0);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str(&format!(
+        "<testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{}\">\n",
+        esc(&format!("{release} {}", s.event)),
+        s.rows.len(),
+        count(Phase::Failed),
+        count(Phase::Skipped) + count(Phase::Running),
+        secs(s.ended_at - s.started_at)
+    ));
+    for r in &s.rows {
+        let time = match (r.started_at, r.completed_at) {
+            (Some(a), Some(b)) => secs(b - a),
+            _ => "0.000".into(),
+        };
+        out.push_str(&format!(
+            "  <testcase classname=\"{}\" name=\"{}\" time=\"{time}\">",
+            esc(release),
+            esc(&r.reference)
+        ));
+        match r.phase {
+            Phase::Failed => out.push_str(&format!("<failure message=\"{}\"/>", esc(&r.message))),
+            Phase::Skipped | Phase::Pending => out.push_str("<skipped message=\"not run: an earlier hook failed\"/>"),
+            Phase::Running => out.push_str("<skipped message=\"still running when the run stopped (fail-fast)\"/>"),
+            Phase::Succeeded => {}
+        }
+        if let Some(o) = &r.output {
+            out.push_str(&format!("<system-out>{}</system-out>", esc(o)));
+        }
+        out.push_str("</testcase>\n");
+    }
+    out.push_str("</testsuite>\n");
+    out
+}

@@ -1,0 +1,725 @@
+//! End to end through the real Helm 4: `helm template` and `helm install
+//! --dry-run=client -o json` of the charts in testdata/charts, piped into
+//! `helm hooks plan|lint -` of the plugin installed with `helm plugin
+//! install`, compared with the golden files in tests/golden/<chart>/.
+//!
+//! No cluster is needed. Run with
+//!
+//! ```text
+//! cargo build --release --target wasm32-wasip1 --lib
+//! cargo test --features e2e --test e2e_helm
+//! UPDATE_GOLDEN=1 cargo test --features e2e --test e2e_helm   # rewrite the goldens
+//! ```
+//!
+//! Environment:
+//! - `HELM_BIN`: the Helm 4 binary (default `.cache/bin/helm` of this repo).
+//!   A missing binary fails the tests; they never skip.
+//! - `HOOKS_PLUGIN_DIR`: a ready plugin directory (plugin.yaml + plugin.wasm).
+//!   Default: assembled from plugin.yaml and
+//!   target/wasm32-wasip1/release/helm_hooks.wasm, which must exist and be
+//!   newer than every file in src/ (set `HOOKS_ALLOW_STALE_WASM=1` to skip
+//!   that check).
+//! - `UPDATE_GOLDEN=1`: write the outputs as the new golden files.
+//!
+//! Every test has its own Helm home (data, config, cache), kubeconfig and
+//! plugin directory under a fresh temporary directory, so the tests run in
+//! parallel without sharing state.
+//!
+//! Through Helm's Wasm runtime a failing plugin always exits 1; the plugin's
+//! own exit code appears in Helm's message `Error: plugin error: … [exit
+//! code N]`, which is what the tests check.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::SystemTime;
+
+const RELEASE: &str = "r";
+const NAMESPACE: &str = "demo";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn chart_dir(chart: &str) -> PathBuf {
+    repo().join("testdata/charts").join(chart)
+}
+
+fn golden_dir(chart: &str) -> PathBuf {
+    repo().join("tests/golden").join(chart)
+}
+
+fn updating() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+// ---------------------------------------------------------------------------
+// A temporary directory, removed on drop (std only, no tempfile crate).
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let path = std::env::temp_dir().join(format!("helm-hooks-e2e-{label}-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::env::var_os("E2E_KEEP_TMP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Helm with the plugin installed into an isolated home.
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+struct Helm {
+    bin: PathBuf,
+    tmp: TempDir,
+}
+
+fn helm_bin() -> PathBuf {
+    let bin = std::env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache/bin/helm"));
+    assert!(
+        bin.is_file(),
+        "Helm 4 not found at {}: set HELM_BIN to a Helm 4 binary, or build the test bed's Helm (see testbed/ and research/cluster.md); \
+         these tests fail rather than skip",
+        bin.display()
+    );
+    bin
+}
+
+/// The plugin directory to install: HOOKS_PLUGIN_DIR, or one assembled in
+/// `into` from plugin.yaml and the release Wasm build.
+fn plugin_dir(into: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("HOOKS_PLUGIN_DIR") {
+        let dir = PathBuf::from(dir);
+        for f in ["plugin.yaml", "plugin.wasm"] {
+            assert!(dir.join(f).is_file(), "HOOKS_PLUGIN_DIR={} has no {f}", dir.display());
+        }
+        return dir;
+    }
+    let wasm = repo().join("target/wasm32-wasip1/release/helm_hooks.wasm");
+    assert!(
+        wasm.is_file(),
+        "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib\n\
+         (or point HOOKS_PLUGIN_DIR at a directory holding plugin.yaml and plugin.wasm)",
+        wasm.display()
+    );
+    if std::env::var_os("HOOKS_ALLOW_STALE_WASM").is_none() {
+        let built = mtime(&wasm);
+        let mut newer = Vec::new();
+        newest_sources(&repo().join("src"), built, &mut newer);
+        for f in ["Cargo.toml", "Cargo.lock"] {
+            if mtime(&repo().join(f)) > built {
+                newer.push(repo().join(f));
+            }
+        }
+        assert!(
+            newer.is_empty(),
+            "{} is older than {} (and maybe more): rebuild it with\n  cargo build --release --target wasm32-wasip1 --lib\n\
+             or set HOOKS_ALLOW_STALE_WASM=1 to test the old build",
+            wasm.display(),
+            newer[0].display()
+        );
+    }
+    let dir = into.join("plugin/hooks");
+    std::fs::create_dir_all(&dir).expect("plugin dir");
+    std::fs::copy(repo().join("plugin.yaml"), dir.join("plugin.yaml")).expect("copy plugin.yaml");
+    std::fs::copy(&wasm, dir.join("plugin.wasm")).expect("copy plugin.wasm");
+    dir
+}
+
+fn mtime(p: &Path) -> SystemTime {
+    std::fs::metadata(p).and_then(|m| m.modified()).unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+fn newest_sources(dir: &Path, than: SystemTime, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            newest_sources(&p, than, out);
+        } else if mtime(&p) > than {
+            out.push(p);
+        }
+    }
+}
+
+impl Helm {
+    /// A fresh Helm home with the plugin installed.
+    fn new(label: &str) -> Helm {
+        let bin = helm_bin();
+        let tmp = TempDir::new(label);
+        let helm = Helm { bin, tmp };
+        let dir = plugin_dir(&helm.tmp.0);
+        let out = helm.run(&["plugin", "install", dir.to_str().expect("utf-8 path")], None);
+        assert_eq!(out.code, 0, "helm plugin install {} failed:\n{}{}", dir.display(), out.stdout, out.stderr);
+        let list = helm.run(&["plugin", "list"], None);
+        assert!(list.stdout.contains("hooks"), "plugin not listed after install:\n{}{}", list.stdout, list.stderr);
+        helm
+    }
+
+    /// Runs helm with a clean environment: only this test's homes, a
+    /// kubeconfig that does not exist (no cluster is used) and PATH.
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
+        let t = &self.tmp.0;
+        let mut cmd = Command::new(&self.bin);
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", t)
+            .env("HELM_DATA_HOME", t.join("data"))
+            .env("HELM_CONFIG_HOME", t.join("config"))
+            .env("HELM_CACHE_HOME", t.join("cache"))
+            .env("KUBECONFIG", t.join("no-kubeconfig"))
+            .current_dir(repo())
+            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {}: {e}", self.bin.display()));
+        let writer = stdin.map(|s| {
+            let mut pipe = child.stdin.take().expect("stdin");
+            let s = s.to_string();
+            std::thread::spawn(move || {
+                let _ = pipe.write_all(s.as_bytes());
+            })
+        });
+        let out = child.wait_with_output().expect("helm runs");
+        if let Some(w) = writer {
+            let _ = w.join();
+        }
+        Out {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    fn template(&self, chart: &str) -> String {
+        let path = chart_dir(chart);
+        let out = self.run(&["template", RELEASE, path.to_str().unwrap(), "--namespace", NAMESPACE], None);
+        assert_eq!(out.code, 0, "helm template {chart} failed:\n{}", out.stderr);
+        out.stdout
+    }
+
+    fn release_json(&self, chart: &str) -> String {
+        let path = chart_dir(chart);
+        let out = self.run(
+            &["install", RELEASE, path.to_str().unwrap(), "--namespace", NAMESPACE, "--dry-run=client", "-o", "json"],
+            None,
+        );
+        assert_eq!(out.code, 0, "helm install --dry-run=client {chart} failed:\n{}", out.stderr);
+        assert!(out.stdout.trim_start().starts_with('{'), "not JSON:\n{}", out.stdout);
+        out.stdout
+    }
+
+    fn hooks(&self, args: &[&str], input: &str) -> Out {
+        let mut all = vec!["hooks"];
+        all.extend_from_slice(args);
+        self.run(&all, Some(input))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Golden files.
+
+/// Collects golden mismatches so one test reports all of them at once.
+#[derive(Default)]
+struct Golden {
+    failures: Vec<String>,
+}
+
+impl Golden {
+    fn check(&mut self, chart: &str, name: &str, actual: &str) {
+        let path = golden_dir(chart).join(name);
+        if updating() {
+            std::fs::create_dir_all(path.parent().unwrap()).expect("golden dir");
+            std::fs::write(&path, actual).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+            return;
+        }
+        match std::fs::read_to_string(&path) {
+            Err(e) => self.failures.push(format!(
+                "{}: cannot read golden file ({e}); run with UPDATE_GOLDEN=1 to create it. Actual output:\n{actual}",
+                path.display()
+            )),
+            Ok(expected) if expected != actual => self.failures.push(format!(
+                "{} differs (UPDATE_GOLDEN=1 rewrites it):\n{}",
+                path.display(),
+                diff(&expected, actual)
+            )),
+            Ok(_) => {}
+        }
+    }
+
+    fn fail(&mut self, msg: String) {
+        self.failures.push(msg);
+    }
+
+    fn finish(self) {
+        assert!(self.failures.is_empty(), "{} problem(s):\n\n{}", self.failures.len(), self.failures.join("\n\n"));
+    }
+}
+
+/// A small line diff: the lines that differ, with two lines of context.
+fn diff(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.lines().collect();
+    let a: Vec<&str> = actual.lines().collect();
+    // Longest common subsequence, line by line (the files are small).
+    let (n, m) = (e.len(), a.len());
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if e[i] == a[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+        }
+    }
+    let mut ops: Vec<(char, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && e[i] == a[j] {
+            ops.push((' ', e[i]));
+            i += 1;
+            j += 1;
+        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            ops.push(('+', a[j]));
+            j += 1;
+        } else {
+            ops.push(('-', e[i]));
+            i += 1;
+        }
+    }
+    let near = |k: usize| ops[k.saturating_sub(2)..(k + 3).min(ops.len())].iter().any(|(c, _)| *c != ' ');
+    let mut out = String::from("--- expected\n+++ actual\n");
+    let mut skipped = false;
+    for (k, (c, line)) in ops.iter().enumerate() {
+        if near(k) {
+            let _ = writeln!(out, "{c}{line}");
+            skipped = false;
+        } else if !skipped {
+            out.push_str(" …\n");
+            skipped = true;
+        }
+    }
+    if expected.ends_with('\n') != actual.ends_with('\n') {
+        out.push_str("(the final newline differs)\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// What the tests share.
+
+/// Which input was piped into the plugin; prefixes the golden file names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Template,
+    Release,
+}
+
+impl Input {
+    fn prefix(self) -> &'static str {
+        match self {
+            Input::Template => "template",
+            Input::Release => "release",
+        }
+    }
+}
+
+/// The checks for a chart whose plan must succeed.
+fn good_chart(chart: &str, graphs_from: Input) {
+    let helm = Helm::new(chart);
+    let mut g = Golden::default();
+    for (input, text) in [(Input::Template, helm.template(chart)), (Input::Release, helm.release_json(chart))] {
+        let p = input.prefix();
+        let mut cases: Vec<(String, Vec<&str>)> = vec![
+            (format!("{p}.plan.txt"), vec!["plan", "-"]),
+            (format!("{p}.plan.json"), vec!["plan", "-", "-o", "json"]),
+            (format!("{p}.plan-parallel8.txt"), vec!["plan", "-", "--parallel", "8"]),
+            (format!("{p}.lint.txt"), vec!["lint", "-"]),
+        ];
+        if input == graphs_from {
+            cases.push((format!("{p}.plan.dot"), vec!["plan", "-", "-o", "dot"]));
+            cases.push((format!("{p}.plan.mermaid"), vec!["plan", "-", "-o", "mermaid"]));
+        }
+        let mut plan_stderr: Option<String> = None;
+        for (golden, args) in cases {
+            let out = helm.hooks(&args, &text);
+            if out.code != 0 {
+                g.fail(format!(
+                    "helm hooks {} ({p} input of {chart}) exited {}:\n{}{}",
+                    args.join(" "),
+                    out.code,
+                    out.stdout,
+                    out.stderr
+                ));
+            }
+            if args[0] == "plan" && args.contains(&"json") {
+                check_plan_json(&mut g, chart, &golden, &out.stdout);
+            }
+            g.check(chart, &golden, &out.stdout);
+            if args[0] == "lint" {
+                if !out.stderr.is_empty() {
+                    g.fail(format!("helm hooks lint ({p} input of {chart}) wrote to stderr:\n{}", out.stderr));
+                }
+                continue;
+            }
+            // plan prints warnings on stderr: the same for every output format.
+            match &plan_stderr {
+                None => {
+                    if !out.stderr.is_empty() || golden_dir(chart).join(format!("{p}.plan.stderr")).exists() {
+                        g.check(chart, &format!("{p}.plan.stderr"), &out.stderr);
+                    }
+                    plan_stderr = Some(out.stderr);
+                }
+                Some(first) if *first != out.stderr => g.fail(format!(
+                    "helm hooks {} ({p} input of {chart}): stderr differs from plain plan's:\n{}",
+                    args.join(" "),
+                    diff(first, &out.stderr)
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    g.finish();
+}
+
+/// Sanity of `plan -o json` beyond the golden file: it parses, and names the
+/// fields DESIGN §2 promises. (std only: a light structural check.)
+fn check_plan_json(g: &mut Golden, chart: &str, golden: &str, json: &str) {
+    for field in ["\"events\"", "\"event\"", "\"waves\"", "\"ref\"", "\"weight\"", "\"parallel\"", "\"after\""] {
+        if !json.contains(field) {
+            g.fail(format!("{chart} {golden}: plan JSON lacks {field}"));
+        }
+    }
+    if !json.trim_end().ends_with('}') {
+        g.fail(format!("{chart} {golden}: plan JSON is not one object"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The charts.
+
+#[test]
+fn umbrella() {
+    good_chart("umbrella", Input::Release);
+}
+
+#[test]
+fn tests30() {
+    good_chart("tests30", Input::Template);
+}
+
+#[test]
+fn preflight() {
+    good_chart("preflight", Input::Template);
+}
+
+#[test]
+fn resource_groups() {
+    good_chart("resource-groups", Input::Template);
+}
+
+/// The umbrella's subchart order comes from the Chart.yaml annotation, which
+/// only release JSON carries: database and queue before backend, cache
+/// before worker (nested), backend before frontend, the parent last.
+#[test]
+fn umbrella_subchart_order_from_release_json() {
+    let helm = Helm::new("umbrella-order");
+    let json = helm.release_json("umbrella");
+    // Stock Helm 4 keeps Chart.yaml annotations but drops dependencies[].depends-on.
+    assert!(json.contains("helm.sh/subchart-depends-on"), "release JSON lost the Chart.yaml annotation");
+    assert!(
+        !json.contains("\"depends-on\""),
+        "stock Helm 4 now keeps dependencies[].depends-on: update the docs and tests"
+    );
+    let out = helm.hooks(&["plan", "-", "--event", "install"], &json);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let pos =
+        |needle: &str| out.stdout.find(needle).unwrap_or_else(|| panic!("{needle:?} not in plan:\n{}", out.stdout));
+    let database = pos(" umbrella/database: ");
+    let queue = pos(" umbrella/queue: ");
+    let cache = pos(" umbrella/backend/cache: ");
+    let worker = pos(" umbrella/backend/worker: ");
+    let config = pos(" umbrella/backend group config");
+    let app = pos(" umbrella/backend group app");
+    let frontend = pos(" umbrella/frontend: ");
+    let routing = pos(" umbrella group routing");
+    let parent = pos(" umbrella unsequenced");
+    let order = [
+        ("database", database.max(queue)),
+        ("backend/cache", cache),
+        ("backend/worker", worker),
+        ("backend config", config),
+        ("backend app", app),
+        ("frontend", frontend),
+        ("umbrella routing", routing),
+        ("umbrella unsequenced", parent),
+    ];
+    for pair in order.windows(2) {
+        assert!(pair[0].1 < pair[1].1, "{} must deploy before {}:\n{}", pair[0].0, pair[1].0, out.stdout);
+    }
+}
+
+/// Release JSON carries timestamps (info.first_deployed, last_deployed,
+/// chart.templates[].modtime, …); the plan must not depend on them.
+#[test]
+fn release_json_timestamps_do_not_change_the_plan() {
+    let helm = Helm::new("timestamps");
+    let json = helm.release_json("umbrella");
+    let (moved, n) = replace_timestamps(&json);
+    assert!(n >= 3, "expected info.first_deployed, info.last_deployed and modtimes in the release JSON, found {n}");
+    assert_ne!(moved, json);
+    for args in [&["plan", "-", "-o", "json"][..], &["plan", "-"][..], &["lint", "-"][..]] {
+        let a = helm.hooks(args, &json);
+        let b = helm.hooks(args, &moved);
+        assert_eq!(a.code, 0, "{}", a.stderr);
+        assert_eq!(a.stdout, b.stdout, "helm hooks {} changed with the timestamps", args.join(" "));
+        assert_eq!(a.stderr, b.stderr);
+        assert!(
+            !a.stdout.contains("2000-01-01") && !a.stdout.contains(&this_year()),
+            "the plan prints a timestamp:\n{}",
+            a.stdout
+        );
+    }
+    // And two dry runs (different timestamps) give the golden plan.
+    let again = helm.release_json("umbrella");
+    assert_eq!(
+        helm.hooks(&["plan", "-", "-o", "json"], &again).stdout,
+        helm.hooks(&["plan", "-", "-o", "json"], &json).stdout
+    );
+}
+
+fn this_year() -> String {
+    let secs = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    format!("{}-", 1970 + secs / 31_556_952)
+}
+
+/// Sets every `"…deployed"`, `"…modtime"` and `"…_at"` string value to 2000-01-01.
+fn replace_timestamps(json: &str) -> (String, usize) {
+    let mut out = String::with_capacity(json.len());
+    let mut rest = json;
+    let mut n = 0;
+    while let Some(start) = rest.find("\":\"") {
+        let key_start = rest[..start].rfind('"').map_or(0, |k| k + 1);
+        let key = &rest[key_start..start];
+        let value_start = start + 3;
+        out.push_str(&rest[..value_start]);
+        rest = &rest[value_start..];
+        if key.ends_with("deployed") || key.ends_with("modtime") || key.ends_with("_at") {
+            let end = rest.find('"').expect("closed string");
+            if rest[..end].len() >= 20 && rest.as_bytes()[4] == b'-' {
+                out.push_str("2000-01-01T00:00:00Z");
+                rest = &rest[end..];
+                n += 1;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, n)
+}
+
+// ---------------------------------------------------------------------------
+// The errors chart.
+
+/// Every problem lint must name, with the document, the annotation and what
+/// is wrong. Each entry is checked as a substring of one line of the lint
+/// output, so a lost diagnostic fails the test.
+const EXPECTED_ERRORS: &[(&str, &[&str])] = &[
+    ("bad JSON in depends-on", &["Job/bad-json", "helm.sh/depends-on", "is not a JSON array"]),
+    ("not a Kind/name reference", &["Job/not-a-reference", "helm.sh/depends-on", "\"migrate\" is not a reference"]),
+    ("reference to nothing", &["Job/dangling", "helm.sh/depends-on", "Job/does-not-exist"]),
+    ("hook of another event", &["Pod/other-event", "helm.sh/depends-on", "Job/migrate", "pre-install"]),
+    ("dependency on a higher weight", &["Job/early", "helm.sh/depends-on", "Job/late", "higher weight"]),
+    ("depends on itself", &["Job/self", "helm.sh/depends-on", "itself"]),
+    ("depends-on cycle", &["cycle", "Pod/cycle-a", "Pod/cycle-b", "Pod/cycle-c"]),
+    ("cycle through serial order", &["cycle", "Pod/serial-a", "Pod/serial-z", "Pod/serial-m", "serial order"]),
+    ("yes for hook-parallel", &["Job/yes-parallel", "helm.sh/hook-parallel", "\"yes\" is not a boolean"]),
+    ("yes for hook-fail-fast", &["Job/yes-fail-fast", "helm.sh/hook-fail-fast", "\"yes\" is not a boolean"]),
+    ("yes for show-output", &["Job/yes-show-output", "helm.sh/show-output", "\"yes\" is not a boolean"]),
+    ("resource depending on a hook", &["Deployment/waits-for-hook", "helm.sh/depends-on", "Job/migrate", "hook"]),
+    ("resource-group cycle", &["helm.sh/depends-on/resource-groups", "circular dependency", "ring-x", "ring-y"]),
+    (
+        "resource in two groups",
+        &["Secret/twice", "helm.sh/resource-group", "multiple resource groups", "ring-x", "ring-y"],
+    ),
+    ("group depends on a missing group", &["ConfigMap/orphan", "non-existent group \"nonexistent\""]),
+    (
+        "invalid JSON in resource-group dependencies",
+        &["ConfigMap/group-bad-json", "helm.sh/depends-on/resource-groups", "invalid JSON"],
+    ),
+    (
+        "malformed readiness expression",
+        &["StatefulSet/bad-readiness", "helm.sh/readiness-success", ".readyReplicas >= 1"],
+    ),
+    ("ordering operator on text", &["Pod/text-ordering", "helm.sh/readiness-success", "non-number"]),
+    (
+        "missing readiness side",
+        &["Deployment/half-readiness", "helm.sh/readiness-success", "without helm.sh/readiness-failure"],
+    ),
+];
+
+const EXPECTED_WARNINGS: &[(&str, &[&str])] = &[
+    ("hook-weight abc", &["Job/weight-abc", "helm.sh/hook-weight", "\"abc\"", "0"]),
+    ("unknown delete policy", &["Job/weight-abc", "helm.sh/hook-delete-policy", "hook-succeded"]),
+    ("fail-fast on a ConfigMap", &["ConfigMap/fail-fast-configmap", "helm.sh/hook-fail-fast"]),
+    ("resource-group on a hook", &["ConfigMap/fail-fast-configmap", "helm.sh/resource-group"]),
+    ("hook annotation on a resource", &["Deployment/waits-for-hook", "helm.sh/hook-weight", "ignored"]),
+];
+
+/// Only release JSON carries Chart.yaml, so only it shows these.
+const EXPECTED_CHART_ERRORS: &[(&str, &[&str])] = &[
+    ("subchart-depends-on not an object of arrays", &["errors/Chart.yaml", "helm.sh/subchart-depends-on"]),
+    ("depends-on/subcharts not an array", &["errors/Chart.yaml", "helm.sh/depends-on/subcharts", "JSON array"]),
+];
+
+fn expect_lines(g: &mut Golden, what: &str, output: &str, level: &str, expected: &[(&str, &[&str])]) {
+    for (name, parts) in expected {
+        let found = output.lines().any(|l| l.starts_with(level) && parts.iter().all(|p| l.contains(p)));
+        if !found {
+            g.fail(format!(
+                "{what}: no {} line for {name:?} containing all of {parts:?}; output:\n{output}",
+                level.trim_end_matches(": ")
+            ));
+        }
+    }
+}
+
+#[test]
+fn errors() {
+    let chart = "errors";
+    let helm = Helm::new(chart);
+    let mut g = Golden::default();
+
+    // The chart renders with stock Helm, which drops the unknown event itself.
+    let template = {
+        let out = helm.run(&["template", RELEASE, chart_dir(chart).to_str().unwrap(), "--namespace", NAMESPACE], None);
+        assert_eq!(out.code, 0, "helm template errors failed:\n{}", out.stderr);
+        assert!(out.stderr.contains("skipping unknown hooks") && out.stderr.contains("pre-instal"), "{}", out.stderr);
+        assert!(!out.stdout.contains("typo-event"), "stock Helm kept a document with an unknown hook event");
+        out.stdout
+    };
+    let release = helm.release_json(chart);
+
+    for (input, text) in [(Input::Template, template), (Input::Release, release)] {
+        let p = input.prefix();
+        let lint = helm.hooks(&["lint", "-"], &text);
+        g.check(chart, &format!("{p}.lint.txt"), &lint.stdout);
+        g.check(chart, &format!("{p}.lint.stderr"), &lint.stderr);
+        g.check(chart, &format!("{p}.lint.exit"), &format!("{}\n", lint.code));
+        if lint.code != 1 || !lint.stderr.contains("[exit code 2]") {
+            g.fail(format!(
+                "lint of errors ({p}): want exit 1 with Helm's \"[exit code 2]\", got {}:\n{}",
+                lint.code, lint.stderr
+            ));
+        }
+        expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "error: ", EXPECTED_ERRORS);
+        expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_WARNINGS);
+        if let Input::Release = input {
+            expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "error: ", EXPECTED_CHART_ERRORS);
+        }
+        for line in lint.stdout.lines().filter(|l| l.starts_with("error: ") || l.starts_with("warning: ")) {
+            if !line.contains("errors/") {
+                g.fail(format!("lint ({p}): a problem without its source path: {line}"));
+            }
+        }
+
+        let json = helm.hooks(&["lint", "-", "-o", "json"], &text);
+        g.check(chart, &format!("{p}.lint.json"), &json.stdout);
+        if json.code != 1 || !json.stderr.contains("[exit code 2]") {
+            g.fail(format!(
+                "lint -o json of errors ({p}): want exit 1 with \"[exit code 2]\", got {}:\n{}",
+                json.code, json.stderr
+            ));
+        }
+
+        // plan refuses, prints every error on stderr and nothing on stdout.
+        let plan = helm.hooks(&["plan", "-"], &text);
+        g.check(chart, &format!("{p}.plan.stderr"), &plan.stderr);
+        if plan.code != 1 || !plan.stderr.contains("[exit code 2]") || !plan.stdout.is_empty() {
+            g.fail(format!(
+                "plan of errors ({p}): want exit 1, \"[exit code 2]\" and no plan, got {}:\n{}{}",
+                plan.code, plan.stdout, plan.stderr
+            ));
+        }
+        let plan_errors: Vec<_> = EXPECTED_ERRORS
+            .iter()
+            .filter(|(n, _)| {
+                !matches!(
+                    *n,
+                    "group depends on a missing group"
+                        | "invalid JSON in resource-group dependencies"
+                        | "ordering operator on text"
+                        | "missing readiness side"
+                )
+            })
+            .copied()
+            .collect();
+        expect_lines(&mut g, &format!("plan ({p})"), &plan.stderr, "error: ", &plan_errors);
+    }
+    g.finish();
+}
+
+/// A document with an unknown hook event never reaches the plugin through
+/// Helm (Helm drops it); a hand-written stream can still carry one, and lint
+/// warns that Helm would skip it.
+#[test]
+fn unknown_event_in_handwritten_input_is_a_warning() {
+    let helm = Helm::new("unknown-event");
+    let input = "---\n# Source: app/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo-event\n  annotations:\n    helm.sh/hook: pre-instal\n---\n# Source: app/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n";
+    let out = helm.hooks(&["lint", "-"], input);
+    assert_eq!(out.code, 0, "a warning must not fail lint:\n{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.lines().any(|l| l.starts_with("warning: ")
+            && l.contains("app/templates/a.yaml")
+            && l.contains("ConfigMap/typo-event")
+            && l.contains("helm.sh/hook")
+            && l.contains("pre-instal")),
+        "no warning for the unknown event:\n{}",
+        out.stdout
+    );
+    let plan = helm.hooks(&["plan", "-", "-o", "json"], input);
+    assert_eq!(plan.code, 0, "{}", plan.stderr);
+    assert!(
+        !plan.stdout.contains("\"ref\": \"ConfigMap/typo-event\""),
+        "the dropped document is in the plan:\n{}",
+        plan.stdout
+    );
+    assert!(plan.stdout.contains("\"ref\": \"ConfigMap/fine\""), "the plan lost the good document:\n{}", plan.stdout);
+}
+
+/// Exit codes through Helm: success is 0; a usage error is the plugin's 2,
+/// which Helm reports as 1 with the code in its message.
+#[test]
+fn exit_codes_through_helm() {
+    let helm = Helm::new("exit-codes");
+    let v = helm.hooks(&["version"], "");
+    assert_eq!(
+        (v.code, v.stdout.trim()),
+        (0, format!("helm-hooks {}", env!("CARGO_PKG_VERSION")).as_str()),
+        "{}",
+        v.stderr
+    );
+    let bad = helm.hooks(&["plan", "-", "--parallel", "many"], "");
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--parallel") && bad.stderr.contains("[exit code 2]"), "{}", bad.stderr);
+    let empty = helm.hooks(&["plan", "-"], "");
+    assert_eq!(empty.code, 1);
+    assert!(empty.stderr.contains("empty") && empty.stderr.contains("[exit code 2]"), "{}", empty.stderr);
+}
