@@ -41,6 +41,9 @@ pub struct Options {
     /// Each hook's wait gets the whole timeout, as in Helm.
     pub timeout_ms: Millis,
     pub ignore_fail_fast: bool,
+    /// `--logs`: fetch the logs of every Pod hook that ran, before the
+    /// delete policies clean up (as `helm test --logs` does).
+    pub pod_logs: bool,
 }
 
 /// A hook's phase as Helm records it in `last_run`.
@@ -85,7 +88,7 @@ pub enum Action {
     Await { hooks: Vec<usize>, deadline: Millis },
     /// Fetch the logs of every container of the hook's pods; answer with
     /// [`Input::Logs`].
-    Logs { hook: usize },
+    Logs { hook: usize, purpose: LogPurpose },
     /// The run is over.
     Done,
 }
@@ -114,8 +117,28 @@ pub enum Input {
     },
     Logs {
         hook: usize,
-        text: String,
+        purpose: LogPurpose,
+        logs: Vec<ContainerLog>,
     },
+}
+
+/// Why a hook's logs are fetched, which decides how they are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogPurpose {
+    /// `helm.sh/show-output`: one block when the hook finishes.
+    ShowOutput,
+    /// Helm's `helm.sh/hook-output-log-policy`.
+    OutputLogPolicy,
+    /// `--logs`, as `helm test --logs` prints them.
+    TestLogs,
+}
+
+/// The log of one container of one of a hook's pods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerLog {
+    pub pod: String,
+    pub container: String,
+    pub text: String,
 }
 
 /// What happened, for the renderer, in order.
@@ -134,7 +157,8 @@ pub enum Report {
     /// A hook's logs, to print as one block.
     Output {
         hook: usize,
-        text: String,
+        purpose: LogPurpose,
+        logs: Vec<ContainerLog>,
     },
     /// A fail-fast hook failed and the run stops (or, ignored, goes on).
     FailFast {
@@ -376,6 +400,13 @@ impl<'p> Executor<'p> {
             && self.plan.items[hook].reference.kind != "CustomResourceDefinition"
     }
 
+    /// Moves the clock forward without acting on it (deadlines are checked
+    /// in `poll`): the driver calls this after an action that took time, so
+    /// that what it reports next is stamped with the right time.
+    pub fn advance(&mut self, now: Millis) {
+        self.now = self.now.max(now);
+    }
+
     pub fn handle(&mut self, input: Input) {
         match input {
             Input::Now(t) => {
@@ -402,7 +433,7 @@ impl<'p> Executor<'p> {
                     self.finish_hook(hook, false, message);
                 }
             }
-            Input::Logs { hook, text } => self.reports.push(Report::Output { hook, text }),
+            Input::Logs { hook, purpose, logs } => self.reports.push(Report::Output { hook, purpose, logs }),
         }
     }
 
@@ -430,12 +461,15 @@ impl<'p> Executor<'p> {
         s.completed_at = Some(now);
         s.message = message.clone();
         self.reports.push(Report::Finished { hook, phase: s.phase, at: now, message });
-        let (fail_fast, show) = (s.fail_fast, s.show_output || (!succeeded && s.log_on_failure));
+        let (fail_fast, show_output, policy_logs) = (s.fail_fast, s.show_output, !succeeded && s.log_on_failure);
         if !succeeded && fail_fast {
             self.reports.push(Report::FailFast { hook, ignored: self.options.ignore_fail_fast });
         }
-        if show {
-            self.work.push_back(Work::Do(Action::Logs { hook }));
+        // Helm prints output-log-policy logs of a failure at once.
+        if show_output {
+            self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::ShowOutput }));
+        } else if policy_logs {
+            self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::OutputLogPolicy }));
         }
         if succeeded || (fail_fast && self.options.ignore_fail_fast) {
             // An ignored fail-fast failure lets the run go on, its
@@ -460,11 +494,20 @@ impl<'p> Executor<'p> {
                 h.phase = Phase::Skipped;
             }
         }
+        // `--logs` prints every Pod hook's logs in Helm order, before the
+        // delete policies remove the pods (as `helm test --logs`).
+        if self.options.pod_logs {
+            for h in 0..self.hooks.len() {
+                if self.plan.items[h].reference.kind == "Pod" && self.hooks[h].started_at.is_some() {
+                    self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::TestLogs }));
+                }
+            }
+        }
         let any_failed = self.hooks.iter().any(|h| h.phase == Phase::Failed);
         if !any_failed {
             for &h in self.start_order.clone().iter().rev() {
                 if self.hooks[h].log_on_success && !self.hooks[h].show_output {
-                    self.work.push_back(Work::Do(Action::Logs { hook: h }));
+                    self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::OutputLogPolicy }));
                 }
                 if self.has_policy(h, HOOK_SUCCEEDED) {
                     self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));

@@ -19,6 +19,9 @@ pub struct Hook {
     pub head: Head,
     pub source: String,
     pub document: usize,
+    /// Index in the release's stored `hooks` list (release JSON input), so
+    /// that `run` writes `last_run` back to the right entry.
+    pub position: Option<usize>,
     pub manifest: String,
     pub events: Vec<Event>,
     pub weight: i64,
@@ -114,6 +117,7 @@ impl Hook {
         Some(Hook {
             source: doc.source.clone(),
             document: doc.index,
+            position: None,
             manifest: doc.text.clone(),
             head,
             events,

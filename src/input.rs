@@ -113,6 +113,12 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     Ok((Format::Template, release))
 }
 
+/// A release as stored by Helm (decoded from its Secret or ConfigMap).
+pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) -> Result<Release, InputError> {
+    let json = ReleaseJson::deserialize(value).map_err(|e| InputError::BadJson(e.to_string()))?;
+    Ok(from_release_json(json, diags))
+}
+
 fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     let mut release =
         Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
@@ -127,19 +133,21 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     let docs = manifest::split(&json.manifest, "<manifest>");
     classify(docs, &mut release, diags);
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for h in json.hooks {
+    for (position, h) in json.hooks.into_iter().enumerate() {
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
         match manifest::parse_head(&doc) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
-                release.hooks.extend(Hook::from_document(&doc, head, diags));
+                release
+                    .hooks
+                    .extend(Hook::from_document(&doc, head, diags).map(|h| Hook { position: Some(position), ..h }));
             }
             Ok(head) => diags.push(Diagnostic::error(
                 Location { object: Some(head.display()), ..doc.location() },
                 "is listed among the release's hooks but has no helm.sh/hook annotation",
             )),
-            Err(d) => diags.push(d),
+            Err(d) => diags.push(*d),
         }
     }
     release
@@ -152,7 +160,7 @@ fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics)
                 release.hooks.extend(Hook::from_document(&doc, head, diags));
             }
             Ok(head) => release.resources.push(Resource::from_document(&doc, head, diags)),
-            Err(d) => diags.push(d),
+            Err(d) => diags.push(*d),
         }
     }
 }

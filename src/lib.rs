@@ -9,6 +9,7 @@
 
 pub mod annotation;
 pub mod cli;
+pub mod cluster;
 pub mod dag;
 pub mod diagnostic;
 pub mod event;
@@ -16,6 +17,7 @@ pub mod executor;
 pub mod hook;
 pub mod input;
 pub mod kind_order;
+pub mod kube;
 pub mod manifest;
 pub mod plan;
 pub mod readiness;
@@ -24,6 +26,8 @@ pub mod render;
 pub mod resource;
 pub mod resource_group;
 pub mod run;
+pub mod status;
+pub mod storage;
 pub mod subchart;
 
 #[cfg(target_arch = "wasm32")]

@@ -114,23 +114,26 @@ struct RawMeta {
 /// Reads a document's head. Everything Kubernetes would refuse — a
 /// non-string annotation value, a missing kind or name — is an error here,
 /// since Helm itself fails to install such a document.
-pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
-    let fail = |msg: String| Diagnostic::error(doc.location(), msg);
+pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
+    let fail = |msg: String, help: Option<&str>| {
+        let d = Diagnostic::error(doc.location(), msg);
+        Box::new(match help {
+            Some(h) => d.help(h),
+            None => d,
+        })
+    };
     let raw: RawHead =
-        serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(format!("is not a valid Kubernetes object: {e}")))?;
-    let text = |v: Option<serde_yaml_ng::Value>, what: &str| -> Result<Option<String>, Diagnostic> {
-        match v {
-            None | Some(serde_yaml_ng::Value::Null) => Ok(None),
-            Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(fail(format!("{what} must be a string"))),
-        }
+        serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(format!("is not a valid Kubernetes object: {e}"), None))?;
+    let text = |v: Option<serde_yaml_ng::Value>, what: &str| match v {
+        None | Some(serde_yaml_ng::Value::Null) => Ok(None),
+        Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(fail(format!("{what} must be a string"), None)),
     };
     let kind = text(raw.kind, "kind")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| fail("has no kind".into()).help("every rendered document must be a Kubernetes object"))?;
+        .ok_or_else(|| fail("has no kind".into(), Some("every rendered document must be a Kubernetes object")))?;
     let api_version = text(raw.api_version, "apiVersion")?.unwrap_or_default();
-    let meta = raw.metadata;
-    let (name, namespace, raw_annotations) = match meta {
+    let (name, namespace, raw_annotations) = match raw.metadata {
         Some(m) => (
             text(m.name, "metadata.name")?,
             text(m.namespace, "metadata.namespace")?,
@@ -139,8 +142,10 @@ pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
         None => (None, None, BTreeMap::new()),
     };
     let name = name.filter(|n| !n.is_empty()).ok_or_else(|| {
-        fail(format!("{kind} has no metadata.name"))
-            .help("set metadata.name; hooks and resources are referred to by Kind/name")
+        fail(
+            format!("{kind} has no metadata.name"),
+            Some("set metadata.name; hooks and resources are referred to by Kind/name"),
+        )
     })?;
     let mut annotations = BTreeMap::new();
     for (key, value) in raw_annotations {
@@ -152,8 +157,10 @@ pub fn parse_head(doc: &Document) -> Result<Head, Diagnostic> {
                 annotations.insert(key, String::new());
             }
             _ => {
-                return Err(fail(format!("annotation {key} must be a string"))
-                    .help("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"))
+                return Err(fail(
+                    format!("annotation {key} must be a string"),
+                    Some("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"),
+                ))
             }
         }
     }

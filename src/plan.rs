@@ -400,7 +400,10 @@ fn build_graph(
 /// The lockstep run: start every admissible item in Helm order up to `n`,
 /// let all finish, repeat. Returns the waves and the critical path, or the
 /// items left unstarted when a cycle blocks them.
-fn simulate(plan: &EventPlan, n: usize) -> Result<(Vec<Vec<usize>>, Vec<usize>), Vec<usize>> {
+/// Waves and critical path of a lockstep run.
+type Simulation = (Vec<Vec<usize>>, Vec<usize>);
+
+fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
     let g = &plan.graph;
     let mut indegree: Vec<usize> =
         g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();

@@ -160,9 +160,7 @@ impl Expr {
         let value = unquote(value.trim()).to_string();
         let normalized = if raw_path.starts_with(".status.") || raw_path == ".status" {
             raw_path.to_string()
-        } else if raw_path.starts_with('.') {
-            format!(".status{raw_path}")
-        } else if raw_path.starts_with('[') {
+        } else if raw_path.starts_with('.') || raw_path.starts_with('[') {
             format!(".status{raw_path}")
         } else {
             return Err(ExprError::BadPath(text.into()));
@@ -267,7 +265,7 @@ fn resolve<'v>(mut v: &'v Value, path: &[Step]) -> Option<&'v Value> {
                 }
                 match x {
                     Value::String(s) => s == want,
-                    other => other.to_string() == *want,
+                    other => serde_json::from_str::<Value>(want).is_ok_and(|w| w == *other),
                 }
             })?,
         };

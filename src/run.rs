@@ -7,7 +7,9 @@
 
 use std::io::Write;
 
-use crate::executor::{format_duration, Action, Executor, Input, Millis, Options, Phase, Report};
+use crate::executor::{
+    format_duration, Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report,
+};
 use crate::hook::Hook;
 use crate::plan::EventPlan;
 
@@ -44,8 +46,8 @@ pub trait Cluster {
     fn create(&mut self, hook: usize) -> Result<(), CreateError>;
     /// Waits until at least one of `hooks` finishes or `deadline` passes.
     fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
-    /// The logs of every container of the hook's pods, one block.
-    fn logs(&mut self, hook: usize) -> Result<String, ClusterError>;
+    /// The logs of every container (init containers first) of the hook's pods.
+    fn logs(&mut self, hook: usize) -> Result<Vec<ContainerLog>, ClusterError>;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,15 +122,19 @@ pub fn execute(
                 r
             }
             Action::Await { hooks: hs, deadline } => cluster.wait(&hs, deadline).map(|finished| {
+                exec.advance(cluster.now());
                 for f in finished {
                     exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
                 }
             }),
-            Action::Logs { hook } => cluster.logs(hook).map(|text| exec.handle(Input::Logs { hook, text })),
+            Action::Logs { hook, purpose } => {
+                cluster.logs(hook).map(|logs| exec.handle(Input::Logs { hook, purpose, logs }))
+            }
         };
         for report in exec.drain_reports() {
-            if let Report::Output { hook, text } = &report {
-                outputs[*hook] = Some(text.clone());
+            if let Report::Output { hook, logs, .. } = &report {
+                let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+                outputs[*hook] = Some(text);
             }
             if let Some(w) = progress.as_deref_mut() {
                 let _ = w.write_all(progress_line(plan, &report, started_at).as_bytes());
@@ -191,21 +197,31 @@ fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
         Report::FailFast { hook, ignored: true } => {
             format!("Fail-fast job failed: {} (ignored: --ignore-fail-fast)\n", plan.items[*hook].reference.name)
         }
-        Report::Output { hook, text } => {
-            output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, text)
+        Report::Output { purpose: LogPurpose::TestLogs, logs, .. } => {
+            // `helm test --logs`, byte for byte.
+            logs.iter().map(|l| format!("POD LOGS: {} ({})\n{}\n", l.pod, l.container, l.text)).collect()
+        }
+        Report::Output { hook, logs, .. } => {
+            output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, logs)
         }
     }
 }
 
-/// A hook's logs as one block, never interleaved with other output.
-pub fn output_block(kind: &str, name: &str, text: &str) -> String {
+/// A hook's logs as one block, never interleaved with other output. With
+/// more than one container, each gets a `--- pod/container` line.
+pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
     let mut s = format!("{kind} {name} output:\n");
-    for line in text.lines() {
-        s.push_str("  ");
-        s.push_str(line);
-        s.push('\n');
+    for l in logs {
+        if logs.len() > 1 {
+            s.push_str(&format!("  --- {}/{}\n", l.pod, l.container));
+        }
+        for line in l.text.lines() {
+            s.push_str("  ");
+            s.push_str(line);
+            s.push('\n');
+        }
     }
-    if text.is_empty() {
+    if logs.iter().all(|l| l.text.is_empty()) {
         s.push_str("  (no output)\n");
     }
     s

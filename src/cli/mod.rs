@@ -11,6 +11,8 @@ use crate::input;
 use crate::plan::{self, Options, Phase};
 use crate::render;
 
+mod run;
+
 /// Exit codes (DESIGN §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
@@ -31,6 +33,8 @@ Run a release's hooks and resources in the order chart authors declare.
 Usage:
   helm hooks plan [RELEASE | -] [--event E | --all-events] [--parallel N] [--parallel-all] [-o text|json|dot|mermaid]
   helm hooks lint [RELEASE | -] [-o text|json]
+  helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
+                 [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
   helm hooks version
 
 Input (-, the default): `helm template CHART` output, or a release as JSON
@@ -45,6 +49,19 @@ Flags:
   --parallel-all   treat hooks without helm.sh/hook-parallel as parallel
   -o, --output F   output format
   -h, --help       this help
+
+run flags (the release's latest revision is read from Helm's storage in the
+cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
+  --event E          the event whose hooks to run (default test)
+  --timeout D        each hook's wait, Go duration syntax (default 5m, as Helm)
+  --ignore-fail-fast a failing helm.sh/hook-fail-fast hook warns instead of stopping the run
+  --logs             print every Pod hook's logs, as `helm test --logs`
+  --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
+  -o text|json|junit the report; json and junit write progress to stderr
+
+The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
+--kube-token TOKEN, CA in SSL_CERT_FILE) or through `kubectl proxy`
+(--kube-apiserver http://127.0.0.1:8001).
 
 Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
 3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
@@ -152,6 +169,7 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
     match command {
         "plan" => plan_or_lint(rest, io, false),
         "lint" => plan_or_lint(rest, io, true),
+        "run" => run::main(rest, io),
         "version" => {
             let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
             Exit::Ok

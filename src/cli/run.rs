@@ -1,0 +1,180 @@
+//! `helm hooks run RELEASE`: read the release from Helm's storage, plan its
+//! hooks for one event, check everything, then run them on the cluster.
+
+use std::io::Write;
+
+use super::{Exit, Io};
+use crate::cluster::KubeCluster;
+use crate::diagnostic::Diagnostics;
+use crate::event::Event;
+use crate::executor::{self, parse_duration, Millis};
+use crate::input;
+use crate::kube;
+use crate::plan::{self, Phase};
+use crate::render;
+use crate::run::{self as runner, Outcome};
+use crate::storage::{self, Driver};
+
+#[derive(Debug, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+    Junit,
+}
+
+#[derive(Debug)]
+struct Args {
+    release: String,
+    event: Event,
+    parallel: usize,
+    parallel_all: bool,
+    timeout_ms: Millis,
+    ignore_fail_fast: bool,
+    logs: bool,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    output: Output,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut release = None;
+    let mut a = Args {
+        release: String::new(),
+        event: Event::Test,
+        parallel: 1,
+        parallel_all: false,
+        timeout_ms: 300_000,
+        ignore_fail_fast: false,
+        logs: false,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        output: Output::Text,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value =
+            |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
+        match flag {
+            "--event" => {
+                let v = value("--event")?;
+                a.event = v.parse().map_err(|_| format!("unknown event {v:?}; use pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback or test"))?;
+            }
+            "--parallel" => {
+                let v = value("--parallel")?;
+                let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
+                a.parallel = n.clamp(1, 1 << 20) as usize;
+            }
+            "--parallel-all" => a.parallel_all = true,
+            "--timeout" => {
+                let v = value("--timeout")?;
+                let ms = parse_duration(&v)
+                    .ok_or(format!("--timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))?;
+                // Helm: a zero timeout means the status watcher's default.
+                a.timeout_ms = if ms == 0 { 30_000 } else { ms };
+            }
+            "--ignore-fail-fast" => a.ignore_fail_fast = true,
+            "--logs" => a.logs = true,
+            "--filter" => {
+                let v = value("--filter")?;
+                match v.split_once('=') {
+                    Some(("name", n)) => a.include.push(n.to_string()),
+                    Some(("!name", n)) => a.exclude.push(n.to_string()),
+                    _ => return Err(format!("--filter takes name=NAME or !name=NAME, not {v:?}")),
+                }
+            }
+            "-o" | "--output" => {
+                let v = value("--output")?;
+                a.output = match v.as_str() {
+                    "text" => Output::Text,
+                    "json" => Output::Json,
+                    "junit" => Output::Junit,
+                    _ => return Err(format!("-o {v} is not available here; use text, json or junit")),
+                };
+            }
+            f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
+            _ if release.is_none() => release = Some(arg.clone()),
+            _ => return Err(format!("unexpected argument {arg:?}")),
+        }
+    }
+    a.release = release.ok_or("the release name is missing: helm hooks run RELEASE")?;
+    Ok(a)
+}
+
+pub fn main(rest: &[String], io: &mut Io) -> Exit {
+    let args = match parse_args(rest) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks --help' for usage.");
+            return Exit::Invalid;
+        }
+    };
+    let fail = |io: &mut Io, e: &dyn std::fmt::Display, code: Exit| {
+        let _ = writeln!(io.stderr, "Error: {e}");
+        code
+    };
+    let driver = match Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
+    let mut client = match kube::connect_from_env() {
+        Ok(c) => c,
+        Err(e) => return fail(io, &e, Exit::Cluster),
+    };
+    let mut stored = match storage::read_latest(&mut client, driver, &args.release) {
+        Ok(s) => s,
+        Err(e) => return fail(io, &e, Exit::Cluster),
+    };
+
+    // Validate, then act: every problem is listed before anything is created.
+    let mut diags = Diagnostics::default();
+    let mut release = match input::parse(&stored.json(), &mut diags) {
+        Ok((_, r)) => r,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
+    release.hooks.retain(|h| {
+        let name = &h.head.name;
+        !args.exclude.contains(name) && (args.include.is_empty() || args.include.contains(name))
+    });
+    let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all };
+    let plan = plan::build(&release, &[Phase::Hooks(args.event)], options, &mut diags);
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
+    if diags.has_errors() {
+        let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
+        return Exit::Invalid;
+    }
+    let event_plan = &plan.events[0];
+    let revision = release.revision.map(|r| format!(", revision {r}")).unwrap_or_default();
+    let header = format!(
+        "Running {} {} hook{} of release {}{revision}, --parallel {}\n",
+        event_plan.items.len(),
+        args.event,
+        if event_plan.items.len() == 1 { "" } else { "s" },
+        args.release,
+        args.parallel
+    );
+    let exec_options = executor::Options {
+        parallel: args.parallel,
+        timeout_ms: args.timeout_ms,
+        ignore_fail_fast: args.ignore_fail_fast,
+        pod_logs: args.logs,
+    };
+    let mut cluster = KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release);
+    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
+    let _ = progress.write_all(header.as_bytes());
+    let summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
+    let report = match args.output {
+        Output::Text => runner::summary_text(&summary),
+        Output::Json => runner::summary_json(&summary),
+        Output::Junit => runner::summary_junit(&summary, &args.release),
+    };
+    let _ = io.stdout.write_all(report.as_bytes());
+    match summary.outcome {
+        Outcome::Succeeded => Exit::Ok,
+        Outcome::Failed => Exit::Failed,
+        Outcome::ClusterError => Exit::Cluster,
+    }
+}

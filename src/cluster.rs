@@ -1,0 +1,165 @@
+//! The [`Cluster`] of `helm hooks run` over the Kubernetes API: hooks are
+//! applied server-side with field manager `helm`, watched in batches by a
+//! label the run puts on them, and their `last_run` is written back into
+//! the release Helm stored.
+
+use serde_json::Value;
+
+use crate::executor::{ContainerLog, Executor, Millis};
+use crate::hook::Hook;
+use crate::kube::{Client, KubeError, ObjectKey, Tracker};
+use crate::plan::EventPlan;
+use crate::run::{Cluster, ClusterError, CreateError, Finished};
+use crate::status::{hook_completion, Completion};
+use crate::storage::{LastRun, StoredRelease};
+
+/// The label every hook object of a run carries, valued with the release
+/// name, so that one list or watch request covers all running hooks of a
+/// kind and namespace.
+pub const RUN_LABEL: &str = "helm-hooks.sh/release";
+
+/// The wall clock in milliseconds since the Unix epoch. In Helm's Wasm
+/// sandbox this is the real time; only the monotonic clock is fake.
+pub fn wall_ms() -> Millis {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as Millis)
+}
+
+pub struct KubeCluster<'a> {
+    pub client: &'a mut Client,
+    plan: &'a EventPlan,
+    hooks: &'a [Hook],
+    stored: &'a mut StoredRelease,
+    release: String,
+    tracker: Tracker,
+    keys: Vec<Option<ObjectKey>>,
+}
+
+impl<'a> KubeCluster<'a> {
+    pub fn new(
+        client: &'a mut Client,
+        plan: &'a EventPlan,
+        hooks: &'a [Hook],
+        stored: &'a mut StoredRelease,
+        release: &str,
+    ) -> Self {
+        let selector = format!("{RUN_LABEL}={release}");
+        KubeCluster {
+            client,
+            plan,
+            hooks,
+            stored,
+            release: release.to_string(),
+            tracker: Tracker::new(Some(&selector)),
+            keys: vec![None; plan.items.len()],
+        }
+    }
+
+    fn hook(&self, i: usize) -> &'a Hook {
+        let hooks: &'a [Hook] = self.hooks;
+        &hooks[self.plan.items[i].index]
+    }
+
+    fn key(&self, i: usize) -> ObjectKey {
+        let h = self.hook(i);
+        ObjectKey::new(&h.head.api_version, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+    }
+}
+
+fn cluster_error(e: KubeError) -> ClusterError {
+    ClusterError(e.to_string())
+}
+
+impl Cluster for KubeCluster<'_> {
+    fn now(&mut self) -> Millis {
+        wall_ms()
+    }
+
+    fn delete(&mut self, hooks: &[usize], deadline: Millis) -> Result<(), ClusterError> {
+        let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
+        for (k, &h) in keys.iter().zip(hooks) {
+            self.tracker.untrack(k);
+            self.keys[h] = None;
+        }
+        let left = self.client.delete_and_wait(&keys, deadline, &mut wall_ms).map_err(cluster_error)?;
+        match left.first() {
+            None => Ok(()),
+            Some(k) => Err(ClusterError(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name))),
+        }
+    }
+
+    fn record(&mut self, exec: &Executor) -> Result<(), ClusterError> {
+        for (i, _) in self.plan.items.iter().enumerate() {
+            let Some(run) = LastRun::from_executor(exec.last_run(i)) else { continue };
+            let h = self.hook(i);
+            // Helm reorders its stored hooks (`helm test --filter`), so
+            // entries are found by identity, never by position.
+            if let Some(at) = self.stored.find_hook(&h.head.kind, &h.head.name, &h.source) {
+                self.stored.set_last_run(at, &run);
+            }
+        }
+        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError(e.to_string()))
+    }
+
+    fn create(&mut self, hook: usize) -> Result<(), CreateError> {
+        let h = self.hook(hook);
+        let object: Value = serde_yaml_ng::from_str(&h.manifest)
+            .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
+        let release = self.release.clone();
+        match self.client.apply(&object, &[(RUN_LABEL, &release)]) {
+            Ok(_) => {}
+            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
+            Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
+        }
+        let key = self.key(hook);
+        if matches!(h.head.kind.as_str(), "Job" | "Pod") {
+            self.client.track(&mut self.tracker, &key).map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+        }
+        self.keys[hook] = Some(key);
+        Ok(())
+    }
+
+    fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {
+        let watched: Vec<(usize, ObjectKey)> =
+            hooks.iter().filter_map(|&h| self.keys[h].clone().map(|k| (h, k))).collect();
+        let mut done = |key: &ObjectKey, object: Option<&Value>| match object {
+            // Gone while running (deleted by someone else): Helm's legacy
+            // waiter counts that as done; we report it as a failure.
+            None => true,
+            Some(o) => !matches!(hook_completion(&key.kind, o), Some(Completion::InProgress) | None),
+        };
+        let finished =
+            self.client.wait_any(&mut self.tracker, deadline, &mut wall_ms, &mut done).map_err(cluster_error)?;
+        let mut out = Vec::new();
+        for key in finished {
+            let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else { continue };
+            let (succeeded, message) = match self.tracker.get(&key).and_then(|o| hook_completion(&key.kind, o)) {
+                Some(Completion::Succeeded { .. }) => (true, String::new()),
+                Some(Completion::Failed { reason, message }) => {
+                    (false, [reason, message].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": "))
+                }
+                _ => (false, format!("{}/{} disappeared while it ran", key.kind, key.name)),
+            };
+            self.tracker.untrack(&key);
+            out.push(Finished { hook: h, succeeded, message });
+        }
+        Ok(out)
+    }
+
+    fn logs(&mut self, hook: usize) -> Result<Vec<ContainerLog>, ClusterError> {
+        let h = self.hook(hook);
+        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
+        let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).map_err(cluster_error)?;
+        let mut logs = Vec::new();
+        for pod in &pods {
+            let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+            for container in crate::kube::client::container_names(pod) {
+                let text = match self.client.pod_log(ns.as_deref(), &pod_name, &container) {
+                    Ok(t) => t,
+                    Err(e) => format!("(no logs: {e})"),
+                };
+                logs.push(ContainerLog { pod: pod_name.clone(), container, text });
+            }
+        }
+        Ok(logs)
+    }
+}

@@ -1,0 +1,777 @@
+//! The operations the run needs, over a [`Transport`]: discovery, server-side
+//! apply, get, list, watch rounds, delete (and wait until gone), pods and
+//! their logs, and raw requests for Helm's storage.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::config::Connection;
+use super::error::{from_status, Doing, KubeError};
+use super::watch::{parse_watch_body, WatchRound};
+use super::{Method, Request, Response, Transport};
+
+/// Field manager of server-side apply and updates: Helm's own.
+pub const FIELD_MANAGER: &str = "helm";
+
+/// Pod logs are read up to this many bytes per container (`limitBytes`):
+/// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`
+/// (64 MiB), which aborts the plugin call.
+pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Page size of lists (`limit`); larger lists are read page by page.
+const PAGE: usize = 500;
+
+/// A kind as the API server serves it, from discovery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiResource {
+    /// `v1`, `batch/v1`.
+    pub api_version: String,
+    pub kind: String,
+    /// `jobs`.
+    pub plural: String,
+    pub namespaced: bool,
+}
+
+impl ApiResource {
+    pub fn group(&self) -> &str {
+        self.api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("")
+    }
+
+    /// `jobs.batch`, `pods`: how Kubernetes names the resource in messages.
+    pub fn display_name(&self) -> String {
+        match self.group() {
+            "" => self.plural.clone(),
+            g => format!("{}.{g}", self.plural),
+        }
+    }
+
+    /// `/api/v1` or `/apis/batch/v1`.
+    fn prefix(&self) -> String {
+        gv_path(&self.api_version)
+    }
+}
+
+fn gv_path(api_version: &str) -> String {
+    if api_version.contains('/') {
+        format!("/apis/{api_version}")
+    } else {
+        format!("/api/{api_version}")
+    }
+}
+
+/// An object by identity. `namespace: None` means the client's namespace
+/// for namespaced kinds; it is ignored for cluster-scoped ones.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectKey {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ObjectKey {
+    pub fn new(api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Self {
+        ObjectKey {
+            api_version: api_version.to_string(),
+            kind: kind.to_string(),
+            namespace: namespace.filter(|n| !n.is_empty()).map(str::to_string),
+            name: name.to_string(),
+        }
+    }
+
+    /// The key of an object (`apiVersion`, `kind`, `metadata`).
+    pub fn of(object: &Value) -> Result<Self, KubeError> {
+        fn s<'a>(v: Option<&'a Value>, what: &'static str) -> Result<&'a str, KubeError> {
+            v.and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or(KubeError::Incomplete(what))
+        }
+        let meta = object.get("metadata");
+        Ok(ObjectKey::new(
+            s(object.get("apiVersion"), "apiVersion")?,
+            s(object.get("kind"), "kind")?,
+            meta.and_then(|m| m.get("namespace")).and_then(Value::as_str),
+            s(meta.and_then(|m| m.get("name")), "metadata.name")?,
+        ))
+    }
+}
+
+impl fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.namespace {
+            Some(ns) => write!(f, "{}/{}/{}", self.kind, ns, self.name),
+            None => write!(f, "{}/{}", self.kind, self.name),
+        }
+    }
+}
+
+/// `labelSelector` and `fieldSelector` of a list or watch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selector {
+    pub labels: Option<String>,
+    pub fields: Option<String>,
+}
+
+impl Selector {
+    pub fn labels(s: &str) -> Self {
+        Selector { labels: Some(s.to_string()), fields: None }
+    }
+
+    pub fn fields(s: &str) -> Self {
+        Selector { labels: None, fields: Some(s.to_string()) }
+    }
+
+    /// One object by name.
+    pub fn name(name: &str) -> Self {
+        Selector::fields(&format!("metadata.name={name}"))
+    }
+
+    fn query(&self, q: &mut Query) {
+        if let Some(l) = &self.labels {
+            q.push("labelSelector", l);
+        }
+        if let Some(f) = &self.fields {
+            q.push("fieldSelector", f);
+        }
+    }
+}
+
+/// A list's items and the resourceVersion to watch from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ObjectList {
+    pub items: Vec<Value>,
+    pub resource_version: String,
+}
+
+/// A query string, percent-encoded.
+#[derive(Debug, Default)]
+struct Query(String);
+
+impl Query {
+    fn push(&mut self, key: &str, value: &str) -> &mut Self {
+        self.0.push(if self.0.is_empty() { '?' } else { '&' });
+        self.0.push_str(key);
+        self.0.push('=');
+        self.0.push_str(&encode(value, false));
+        self
+    }
+}
+
+/// Percent-encodes all but RFC 3986's unreserved characters (and `/` when
+/// `keep_slash`).
+pub(crate) fn encode(s: &str, keep_slash: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b as char),
+            b'/' if keep_slash => out.push('/'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The Kubernetes client: a connection, a transport, the discovery cache
+/// and the request counter.
+pub struct Client {
+    conn: Connection,
+    transport: Box<dyn Transport>,
+    /// Per group-version: its resources, `None` when it is not served.
+    discovery: BTreeMap<String, Option<Vec<ApiResource>>>,
+    requests: u64,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("server", &self.conn.server)
+            .field("namespace", &self.conn.namespace)
+            .field("requests", &self.requests)
+            .finish()
+    }
+}
+
+impl Client {
+    pub fn new(conn: Connection, transport: Box<dyn Transport>) -> Self {
+        Client { conn, transport, discovery: BTreeMap::new(), requests: 0 }
+    }
+
+    /// The namespace of objects that name none (`HELM_NAMESPACE`).
+    pub fn namespace(&self) -> &str {
+        &self.conn.namespace
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// HTTP requests sent so far (for the benchmark: requests per hook).
+    pub fn requests(&self) -> u64 {
+        self.requests
+    }
+
+    // -- requests --------------------------------------------------------
+
+    /// Sends one request to `path_and_query` (starting with `/`) with the
+    /// connection's credentials.
+    pub fn send(
+        &mut self,
+        method: Method,
+        path_and_query: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> Result<Response, KubeError> {
+        let mut headers = vec![("Accept".to_string(), "application/json".to_string())];
+        if let Some(token) = &self.conn.token {
+            headers.push(("Authorization".to_string(), format!("Bearer {token}")));
+        }
+        if let Some(user) = &self.conn.impersonate_user {
+            headers.push(("Impersonate-User".to_string(), user.clone()));
+        }
+        if let Some(group) = &self.conn.impersonate_group {
+            headers.push(("Impersonate-Group".to_string(), group.clone()));
+        }
+        if let Some(ct) = content_type {
+            headers.push(("Content-Type".to_string(), ct.to_string()));
+        }
+        let req = Request { method, url: format!("{}{path_and_query}", self.conn.server), headers, body };
+        self.requests += 1;
+        Ok(self.transport.send(&req)?)
+    }
+
+    /// Sends and maps an unsuccessful status to an error.
+    fn call(
+        &mut self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+        doing: &Doing<'_>,
+    ) -> Result<Vec<u8>, KubeError> {
+        let resp = self.send(method, path, content_type, body)?;
+        if (200..300).contains(&resp.status) {
+            Ok(resp.body)
+        } else {
+            Err(from_status(resp.status, &resp.body, doing))
+        }
+    }
+
+    fn call_json(
+        &mut self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+        doing: &Doing<'_>,
+    ) -> Result<Value, KubeError> {
+        let bytes = self.call(method, path, content_type, body, doing)?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), message: e.to_string() })
+    }
+
+    // -- discovery -------------------------------------------------------
+
+    /// The resource serving `kind` in `api_version`, by discovery (one
+    /// request per group-version, cached). A kind missing from a cached
+    /// group-version is looked up once more: a CRD may have just been
+    /// installed.
+    pub fn resource(&mut self, api_version: &str, kind: &str) -> Result<ApiResource, KubeError> {
+        let find =
+            |list: &Option<Vec<ApiResource>>| list.as_ref().and_then(|l| l.iter().find(|r| r.kind == kind).cloned());
+        if let Some(cached) = self.discovery.get(api_version) {
+            if let Some(r) = find(cached) {
+                return Ok(r);
+            }
+        }
+        let fresh = self.discover(api_version)?;
+        let found = find(&fresh);
+        self.discovery.insert(api_version.to_string(), fresh);
+        found.ok_or_else(|| KubeError::NoMapping { api_version: api_version.to_string(), kind: kind.to_string() })
+    }
+
+    /// GET /api/v1 or /apis/<group>/<version>: the resources of one
+    /// group-version (`None` when it is not served). Subresources are left out.
+    pub fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
+        if api_version.is_empty() || api_version.split('/').count() > 2 {
+            return Ok(None);
+        }
+        let path = gv_path(api_version);
+        let doing =
+            Doing { verb: "get", resource: format!("the API discovery document {path}"), namespace: None, name: None };
+        let resp = self.send(Method::Get, &path, None, None)?;
+        if resp.status == 404 {
+            return Ok(None);
+        }
+        if !(200..300).contains(&resp.status) {
+            return Err(from_status(resp.status, &resp.body, &doing));
+        }
+        let doc: Value = serde_json::from_slice(&resp.body)
+            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), message: e.to_string() })?;
+        let resources = doc
+            .get("resources")
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .filter_map(|r| {
+                        let name = r.get("name")?.as_str()?;
+                        if name.contains('/') {
+                            return None;
+                        }
+                        Some(ApiResource {
+                            api_version: api_version.to_string(),
+                            kind: r.get("kind")?.as_str()?.to_string(),
+                            plural: name.to_string(),
+                            namespaced: r.get("namespaced").and_then(Value::as_bool)?,
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Some(resources))
+    }
+
+    // -- paths -----------------------------------------------------------
+
+    /// The namespace a key's object lives in: `None` for cluster-scoped
+    /// kinds, else the key's or the client's.
+    pub fn effective_namespace(&self, res: &ApiResource, ns: Option<&str>) -> Option<String> {
+        res.namespaced.then(|| ns.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string())
+    }
+
+    fn collection_path(res: &ApiResource, ns: Option<&str>) -> String {
+        match ns {
+            Some(ns) => format!("{}/namespaces/{}/{}", res.prefix(), encode(ns, false), res.plural),
+            None => format!("{}/{}", res.prefix(), res.plural),
+        }
+    }
+
+    fn object_path(res: &ApiResource, ns: Option<&str>, name: &str) -> String {
+        format!("{}/{}", Self::collection_path(res, ns), encode(name, false))
+    }
+
+    // -- objects ---------------------------------------------------------
+
+    /// Server-side apply (`fieldManager=helm`, `force=true`) of `object`,
+    /// with `labels` added to its metadata. The object's namespace, or the
+    /// client's, is used for namespaced kinds; cluster-scoped objects lose
+    /// theirs. Returns the object as the API server now has it.
+    pub fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        let key = ObjectKey::of(object)?;
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let mut body = object.clone();
+        let meta = body
+            .as_object_mut()
+            .ok_or(KubeError::Incomplete("object body"))?
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()
+            .ok_or(KubeError::Incomplete("metadata object"))?;
+        match &ns {
+            Some(ns) => {
+                meta.insert("namespace".into(), Value::String(ns.clone()));
+            }
+            None => {
+                meta.remove("namespace");
+            }
+        }
+        if !labels.is_empty() {
+            let l = meta.entry("labels").or_insert_with(|| Value::Object(Map::new()));
+            if !l.is_object() {
+                *l = Value::Object(Map::new());
+            }
+            let l = l.as_object_mut().expect("labels is an object");
+            for (k, v) in labels {
+                l.insert((*k).to_string(), Value::String((*v).to_string()));
+            }
+        }
+        let mut q = Query::default();
+        q.push("fieldManager", FIELD_MANAGER).push("force", "true");
+        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
+        let bytes = serde_json::to_vec(&body)
+            .map_err(|e| KubeError::Decode { what: "the object to apply".into(), message: e.to_string() })?;
+        self.call_json(
+            Method::Patch,
+            &path,
+            Some("application/apply-patch+yaml"),
+            Some(bytes),
+            &Doing { verb: "patch", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+        )
+    }
+
+    /// GET one object; [`KubeError::NotFound`] when it does not exist.
+    pub fn get(&mut self, key: &ObjectKey) -> Result<Value, KubeError> {
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        self.call_json(
+            Method::Get,
+            &path,
+            None,
+            None,
+            &Doing { verb: "get", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+        )
+    }
+
+    /// GET one object; `None` when it does not exist.
+    pub fn get_opt(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError> {
+        match self.get(key) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// PUT an object back (an update with optimistic concurrency when it
+    /// carries `metadata.resourceVersion`). Returns the stored object.
+    pub fn replace(&mut self, object: &Value) -> Result<Value, KubeError> {
+        let key = ObjectKey::of(object)?;
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let mut q = Query::default();
+        q.push("fieldManager", FIELD_MANAGER);
+        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
+        let bytes = serde_json::to_vec(object)
+            .map_err(|e| KubeError::Decode { what: "the object to update".into(), message: e.to_string() })?;
+        self.call_json(
+            Method::Put,
+            &path,
+            Some("application/json"),
+            Some(bytes),
+            &Doing { verb: "update", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+        )
+    }
+
+    /// DELETE with `propagationPolicy=Background`, as Helm deletes hooks.
+    /// Returns false when the object was already gone.
+    pub fn delete(&mut self, key: &ObjectKey) -> Result<bool, KubeError> {
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
+        match self.call(
+            Method::Delete,
+            &path,
+            Some("application/json"),
+            Some(body.to_vec()),
+            &Doing { verb: "delete", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+        ) {
+            Ok(_) => Ok(true),
+            Err(e) if e.is_not_found() => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Deletes the objects (Background propagation) and waits until every
+    /// one is gone or the wall clock (`now`, in ms) reaches `deadline`.
+    /// Returns the keys still present at the deadline (empty: all gone).
+    pub fn delete_and_wait(
+        &mut self,
+        keys: &[ObjectKey],
+        deadline: u64,
+        now: &mut dyn FnMut() -> u64,
+    ) -> Result<Vec<ObjectKey>, KubeError> {
+        let mut present = Vec::new();
+        for key in keys {
+            if self.delete(key)? {
+                present.push(key.clone());
+            }
+        }
+        self.wait_deleted(&present, deadline, now)
+    }
+
+    /// Waits until none of the objects exists, in watch rounds of one
+    /// second, or until `now()` reaches `deadline`. Returns the keys still
+    /// present then (empty: all gone).
+    pub fn wait_deleted(
+        &mut self,
+        keys: &[ObjectKey],
+        deadline: u64,
+        now: &mut dyn FnMut() -> u64,
+    ) -> Result<Vec<ObjectKey>, KubeError> {
+        let mut tracker = super::Tracker::new(None);
+        for key in keys {
+            self.track(&mut tracker, key)?;
+        }
+        loop {
+            self.refresh(&mut tracker)?;
+            let left: Vec<ObjectKey> = keys.iter().filter(|k| tracker.get(k).is_some()).cloned().collect();
+            if left.is_empty() || now() >= deadline {
+                return Ok(left);
+            }
+        }
+    }
+
+    // -- collections -----------------------------------------------------
+
+    /// Lists a resource in a namespace (`None`: cluster-scoped, or all
+    /// namespaces), page by page.
+    pub fn list(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<ObjectList, KubeError> {
+        let base = Self::collection_path(res, ns);
+        let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
+        let mut out = ObjectList::default();
+        let mut cont: Option<String> = None;
+        let mut restarted = false;
+        loop {
+            let mut q = Query::default();
+            selector.query(&mut q);
+            q.push("limit", &PAGE.to_string());
+            if let Some(c) = &cont {
+                q.push("continue", c);
+            }
+            let page = match self.call_json(Method::Get, &format!("{base}{}", q.0), None, None, &doing) {
+                // The continue token expired: start over, once.
+                Err(KubeError::Status { code: 410, .. }) if cont.is_some() && !restarted => {
+                    restarted = true;
+                    cont = None;
+                    out = ObjectList::default();
+                    continue;
+                }
+                r => r?,
+            };
+            let meta = page.get("metadata");
+            out.resource_version =
+                meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or_default().to_string();
+            if let Some(Value::Array(items)) = page.get("items") {
+                out.items.extend(items.iter().cloned().map(|mut item| {
+                    // Lists omit each item's apiVersion and kind.
+                    if let Some(o) = item.as_object_mut() {
+                        o.entry("apiVersion").or_insert_with(|| Value::String(res.api_version.clone()));
+                        o.entry("kind").or_insert_with(|| Value::String(res.kind.clone()));
+                    }
+                    item
+                }));
+            }
+            cont = meta
+                .and_then(|m| m.get("continue"))
+                .and_then(Value::as_str)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string);
+            if cont.is_none() {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// One watch round: the events after `resource_version` that the API
+    /// server sends within `timeout_secs` (the response ends then). A
+    /// resourceVersion too old to watch from (410 Gone, as a status or as an
+    /// ERROR event) comes back as `expired`: list again and watch from the
+    /// list's resourceVersion.
+    pub fn watch(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        resource_version: &str,
+        timeout_secs: u32,
+    ) -> Result<WatchRound, KubeError> {
+        let mut q = Query::default();
+        q.push("watch", "1");
+        selector.query(&mut q);
+        if !resource_version.is_empty() {
+            q.push("resourceVersion", resource_version);
+        }
+        q.push("allowWatchBookmarks", "true").push("timeoutSeconds", &timeout_secs.max(1).to_string());
+        let path = format!("{}{}", Self::collection_path(res, ns), q.0);
+        let resp = self.send(Method::Get, &path, None, None)?;
+        if resp.status == 410 {
+            return Ok(WatchRound {
+                events: Vec::new(),
+                resource_version: resource_version.to_string(),
+                expired: true,
+            });
+        }
+        if !(200..300).contains(&resp.status) {
+            return Err(from_status(
+                resp.status,
+                &resp.body,
+                &Doing { verb: "watch", resource: res.display_name(), namespace: ns, name: None },
+            ));
+        }
+        parse_watch_body(&resp.body, resource_version, res)
+            .map_err(|message| KubeError::Decode { what: format!("GET {path}"), message })
+    }
+
+    // -- pods ------------------------------------------------------------
+
+    /// The pods of a hook, as Helm finds them for logs: a Job's by the label
+    /// `job-name=<name>`, a Pod by its name. Other kinds have none.
+    pub fn hook_pods(&mut self, kind: &str, namespace: Option<&str>, name: &str) -> Result<Vec<Value>, KubeError> {
+        let selector = match kind {
+            "Job" => Selector::labels(&format!("job-name={name}")),
+            "Pod" => Selector::name(name),
+            _ => return Ok(Vec::new()),
+        };
+        let pods = self.resource("v1", "Pod")?;
+        let ns = self.effective_namespace(&pods, namespace);
+        Ok(self.list(&pods, ns.as_deref(), &selector)?.items)
+    }
+
+    /// The log of one container of a pod (at most [`MAX_LOG_BYTES`]).
+    pub fn pod_log(&mut self, namespace: Option<&str>, pod: &str, container: &str) -> Result<String, KubeError> {
+        let ns = namespace.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string();
+        let mut q = Query::default();
+        q.push("container", container).push("limitBytes", &MAX_LOG_BYTES.to_string());
+        let path = format!("/api/v1/namespaces/{}/pods/{}/log{}", encode(&ns, false), encode(pod, false), q.0);
+        let bytes = self.call(
+            Method::Get,
+            &path,
+            None,
+            None,
+            &Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) },
+        )?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// The names of a pod's containers (`spec.containers`), in order: the ones
+/// Helm prints logs of.
+pub fn container_names(pod: &Value) -> Vec<String> {
+    pod.pointer("/spec/containers")
+        .and_then(Value::as_array)
+        .map(|cs| cs.iter().filter_map(|c| c.get("name")?.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::kube::TransportError;
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+    use std::rc::Rc;
+
+    /// Replays canned responses and records the requests.
+    #[derive(Clone, Default)]
+    pub(crate) struct Script {
+        pub responses: Rc<RefCell<VecDeque<Response>>>,
+        pub seen: Rc<RefCell<Vec<Request>>>,
+    }
+
+    impl Transport for Script {
+        fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
+            self.seen.borrow_mut().push(req.clone());
+            self.responses
+                .borrow_mut()
+                .pop_front()
+                .ok_or_else(|| TransportError::Io { url: req.url.clone(), message: "no scripted response left".into() })
+        }
+    }
+
+    pub(crate) fn respond(status: u16, body: &str) -> Response {
+        Response { status, headers: BTreeMap::new(), body: body.as_bytes().to_vec() }
+    }
+
+    pub(crate) fn client(token: Option<&str>, responses: Vec<Response>) -> (Client, Script) {
+        let script = Script::default();
+        script.responses.borrow_mut().extend(responses);
+        let conn = Connection {
+            server: "https://k:6443".into(),
+            token: token.map(str::to_string),
+            namespace: "rel".into(),
+            impersonate_user: None,
+            impersonate_group: None,
+        };
+        (Client::new(conn, Box::new(script.clone())), script)
+    }
+
+    pub(crate) const BATCH_V1: &str = r#"{"kind":"APIResourceList","groupVersion":"batch/v1","resources":[{"name":"cronjobs","namespaced":true,"kind":"CronJob"},{"name":"jobs","singularName":"job","namespaced":true,"kind":"Job","verbs":["get"]},{"name":"jobs/status","namespaced":true,"kind":"Job"}]}"#;
+
+    #[test]
+    fn apply_discovers_once_and_patches_with_labels() {
+        let (mut c, script) = client(
+            Some("tok"),
+            vec![
+                respond(200, BATCH_V1),
+                respond(200, r#"{"kind":"Job","metadata":{"name":"j"}}"#),
+                respond(200, r#"{"kind":"Job","metadata":{"name":"k"}}"#),
+            ],
+        );
+        let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
+        c.apply(&job, &[("hooks.helm.sh/run", "r1")]).unwrap();
+        let job2 = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"k","namespace":"other","labels":{"a":"b"}}});
+        c.apply(&job2, &[]).unwrap();
+        assert_eq!(c.requests(), 3);
+        let seen = script.seen.borrow();
+        assert_eq!(seen[0].url, "https://k:6443/apis/batch/v1");
+        assert_eq!(seen[1].method, Method::Patch);
+        assert_eq!(seen[1].url, "https://k:6443/apis/batch/v1/namespaces/rel/jobs/j?fieldManager=helm&force=true");
+        assert!(seen[1].headers.contains(&("Content-Type".into(), "application/apply-patch+yaml".into())));
+        assert!(seen[1].headers.contains(&("Authorization".into(), "Bearer tok".into())));
+        let body: Value = serde_json::from_slice(seen[1].body.as_ref().unwrap()).unwrap();
+        assert_eq!(body["metadata"]["labels"]["hooks.helm.sh/run"], "r1");
+        assert_eq!(body["metadata"]["namespace"], "rel");
+        assert_eq!(seen[2].url, "https://k:6443/apis/batch/v1/namespaces/other/jobs/k?fieldManager=helm&force=true");
+    }
+
+    #[test]
+    fn unknown_kind_is_no_mapping_and_group_404_too() {
+        let (mut c, _) =
+            client(None, vec![respond(200, BATCH_V1), respond(200, BATCH_V1), respond(404, "404 page not found")]);
+        let e = c.resource("batch/v1", "Widget").unwrap_err();
+        assert!(matches!(e, KubeError::NoMapping { .. }), "{e}");
+        // A cached group-version is asked again for a missing kind (a new CRD).
+        assert!(c.resource("batch/v1", "Widget").is_err());
+        let e = c.resource("example.com/v1", "Widget").unwrap_err();
+        assert!(e.is_object_fault(), "{e}");
+        assert_eq!(c.requests(), 3);
+    }
+
+    #[test]
+    fn list_follows_continue_and_fills_kind() {
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(
+                    200,
+                    r#"{"metadata":{"resourceVersion":"5","continue":"abc"},"items":[{"metadata":{"name":"a"}}]}"#,
+                ),
+                respond(200, r#"{"metadata":{"resourceVersion":"6"},"items":[{"metadata":{"name":"b"}}]}"#),
+            ],
+        );
+        let pods =
+            ApiResource { api_version: "v1".into(), kind: "Pod".into(), plural: "pods".into(), namespaced: true };
+        let list = c.list(&pods, Some("ns"), &Selector::labels("job-name=x,a!=b")).unwrap();
+        assert_eq!(list.items.len(), 2);
+        assert_eq!(list.items[1]["kind"], "Pod");
+        assert_eq!(list.resource_version, "6");
+        let seen = script.seen.borrow();
+        assert_eq!(
+            seen[0].url,
+            "https://k:6443/api/v1/namespaces/ns/pods?labelSelector=job-name%3Dx%2Ca%21%3Db&limit=500"
+        );
+        assert!(seen[1].url.ends_with("&continue=abc"));
+    }
+
+    #[test]
+    fn delete_is_background_and_tolerates_not_found() {
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, BATCH_V1),
+                respond(200, "{}"),
+                respond(404, r#"{"message":"not found"}"#),
+                respond(403, r#"{"message":"no"}"#),
+            ],
+        );
+        let key = ObjectKey::new("batch/v1", "Job", None, "j");
+        assert!(c.delete(&key).unwrap());
+        assert!(!c.delete(&key).unwrap());
+        let e = c.delete(&key).unwrap_err();
+        assert!(
+            matches!(&e, KubeError::Forbidden { verb, resource, .. } if verb == "delete" && resource == "jobs.batch"),
+            "{e:?}"
+        );
+        let seen = script.seen.borrow();
+        assert_eq!(seen[1].method, Method::Delete);
+        assert!(String::from_utf8_lossy(seen[1].body.as_ref().unwrap()).contains(r#""propagationPolicy":"Background""#));
+    }
+
+    #[test]
+    fn containers_in_order() {
+        let pod =
+            serde_json::json!({"spec":{"initContainers":[{"name":"init"}],"containers":[{"name":"a"},{"name":"b"}]}});
+        assert_eq!(container_names(&pod), vec!["a", "b"]);
+    }
+}

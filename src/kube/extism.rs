@@ -1,0 +1,43 @@
+//! The transport of plugin.wasm: Extism's `http_request`, as Helm 4's host
+//! (Extism Go SDK) implements it.
+//!
+//! What the host does (go-sdk v1.7.1 `httpRequest`): Go's
+//! `http.DefaultClient` (system CA roots, `SSL_CERT_FILE` honoured, proxies
+//! from the environment, redirects followed, no client certificates, no
+//! timeout); it frees the request and body memory itself; the whole response
+//! is read, up to `runtimeConfig.memory.maxHttpResponseBytes`. A refused
+//! connection, a TLS failure, a host outside `allowedHosts` or an
+//! over-limit body panics in the host: the plugin call ends there and the
+//! guest never sees an error. Hence the checks in `config` before the first
+//! request.
+
+use extism_pdk::HttpRequest;
+
+use super::{Request, Response, Transport, TransportError};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtismTransport;
+
+impl Transport for ExtismTransport {
+    fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
+        let mut r = HttpRequest::new(req.url.as_str()).with_method(req.method.as_str());
+        for (k, v) in &req.headers {
+            r = r.with_header(k.as_str(), v.as_str());
+        }
+        let resp = match &req.body {
+            Some(body) => extism_pdk::http::request(&r, Some(body.as_slice())),
+            None => extism_pdk::http::request::<&[u8]>(&r, None),
+        }
+        .map_err(|e| TransportError::Io { url: req.url.clone(), message: e.to_string() })?;
+        let status = resp.status_code();
+        let body = resp.body();
+        let headers = resp.headers().iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();
+        // The response lives in Extism's memory until freed; a run makes
+        // many requests (a watch round a second).
+        let memory = resp.into_memory();
+        if memory.offset() != 0 {
+            memory.free();
+        }
+        Ok(Response { status, headers, body })
+    }
+}

@@ -1,0 +1,120 @@
+//! A Kubernetes REST client for the plugin's I/O layer.
+//!
+//! Everything goes through a [`Transport`]: one HTTP request in, one whole
+//! response out. In plugin.wasm that is Extism's `http_request` (Helm 4's
+//! Wasm host: Go's default HTTP client, system CA roots, bearer tokens only);
+//! natively it is a minimal HTTP/1.1 client for `kubectl proxy` on loopback,
+//! used by the native binary and the end-to-end tests.
+//!
+//! The host reads each response whole, so a watch returns only when its
+//! `timeoutSeconds` runs out: waiting is done in watch rounds of one second
+//! (server-side long polls), never with sleep — sleep returns at once in the
+//! sandbox. See [`Tracker`].
+//!
+//! Layout: [`config`] reads the connection from Helm's environment,
+//! [`client`] maps kinds to resources by discovery and performs the
+//! operations, [`watch`] tracks objects across watch rounds, [`error`] names
+//! what failed.
+
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod watch;
+
+#[cfg(target_arch = "wasm32")]
+pub mod extism;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod tcp;
+
+use std::collections::BTreeMap;
+
+pub use client::{ApiResource, Client, ObjectKey, ObjectList, Selector, MAX_LOG_BYTES};
+pub use config::{ConfigError, Connection};
+pub use error::KubeError;
+pub use watch::{EventType, Tracker, WatchEvent, WatchRound};
+
+/// One HTTP request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub method: Method,
+    /// Absolute URL: scheme, host, path and query.
+    pub url: String,
+    /// Header names as written; one value each.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Vec<u8>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Put,
+    Patch,
+    Delete,
+    Post,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Post => "POST",
+        }
+    }
+}
+
+/// One HTTP response, read whole.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    /// Lower-cased names. (Helm's host passes no response headers unless it
+    /// is configured to; nothing here depends on them.)
+    pub headers: BTreeMap<String, String>,
+    pub body: Vec<u8>,
+}
+
+/// A request that got no HTTP response. Under Helm's Wasm host most such
+/// failures (connection refused, TLS) abort the plugin call before the guest
+/// sees them; the native transport returns them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{url}: {message}")]
+    Io { url: String, message: String },
+    #[error("{url}: malformed HTTP response: {message}")]
+    Protocol { url: String, message: String },
+}
+
+/// Sends one request and returns the whole response.
+pub trait Transport {
+    fn send(&mut self, req: &Request) -> Result<Response, TransportError>;
+}
+
+impl<T: Transport + ?Sized> Transport for Box<T> {
+    fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
+        (**self).send(req)
+    }
+}
+
+/// The transport of the platform: Extism's `http_request` in plugin.wasm,
+/// the loopback HTTP client natively.
+pub fn platform_transport() -> Box<dyn Transport> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        Box::new(extism::ExtismTransport)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Box::new(tcp::TcpTransport::default())
+    }
+}
+
+/// A client for the cluster Helm's environment names (see
+/// [`Connection::from_env`]), over the platform's transport.
+pub fn connect_from_env() -> Result<Client, KubeError> {
+    let conn = Connection::from_env(&|k| std::env::var(k).ok())?;
+    Ok(Client::new(conn, platform_transport()))
+}

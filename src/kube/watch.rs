@@ -1,0 +1,390 @@
+//! Watch rounds and a tracker of objects across them.
+//!
+//! Helm's Wasm host reads a response whole, so a watch request returns only
+//! when its `timeoutSeconds` expires: a watch round of one second is the
+//! plugin's way to wait (sleep returns at once in the sandbox). A
+//! [`Tracker`] keeps the latest state of a set of objects: it lists them
+//! once per (resource, namespace), then follows them with one watch round
+//! per (resource, namespace) and call, relisting when the resourceVersion is
+//! too old (410 Gone).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::client::{ApiResource, Client, ObjectKey, Selector};
+use super::error::KubeError;
+
+/// Length of one watch round, in seconds.
+pub const ROUND_SECS: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchEvent {
+    pub kind: EventType,
+    pub object: Value,
+}
+
+impl WatchEvent {
+    pub fn name(&self) -> &str {
+        self.object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default()
+    }
+}
+
+/// What one watch request returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchRound {
+    /// ADDED, MODIFIED and DELETED events, in order (bookmarks only move
+    /// the resourceVersion).
+    pub events: Vec<WatchEvent>,
+    /// Where the next round starts.
+    pub resource_version: String,
+    /// The resourceVersion was too old (410 Gone): list again, then watch
+    /// from the list's resourceVersion. Events before the expiry are kept.
+    pub expired: bool,
+}
+
+/// Parses a watch response: one JSON event per line.
+pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -> Result<WatchRound, String> {
+    let mut round = WatchRound { events: Vec::new(), resource_version: start_rv.to_string(), expired: false };
+    // Events are separated by newlines; tolerate JSON values back to back.
+    let stream = serde_json::Deserializer::from_slice(body).into_iter::<Value>();
+    for ev in stream {
+        let ev = ev.map_err(|e| format!("a watch event is not JSON: {e}"))?;
+        let ty = ev.get("type").and_then(Value::as_str).unwrap_or_default();
+        let mut object = ev.get("object").cloned().unwrap_or(Value::Null);
+        let kind = match ty {
+            "ADDED" => EventType::Added,
+            "MODIFIED" => EventType::Modified,
+            "DELETED" => EventType::Deleted,
+            "BOOKMARK" => {
+                if let Some(rv) = rv_of(&object) {
+                    round.resource_version = rv;
+                }
+                continue;
+            }
+            "ERROR" => {
+                let code = object.get("code").and_then(Value::as_u64).unwrap_or(0);
+                if code == 410 {
+                    round.expired = true;
+                    return Ok(round);
+                }
+                let msg = object.get("message").and_then(Value::as_str).unwrap_or("(no message)");
+                return Err(format!("the watch ended with an error ({code}): {msg}"));
+            }
+            other => return Err(format!("unknown watch event type {other:?}")),
+        };
+        if let Some(rv) = rv_of(&object) {
+            round.resource_version = rv;
+        }
+        if let Some(o) = object.as_object_mut() {
+            o.entry("apiVersion").or_insert_with(|| Value::String(res.api_version.clone()));
+            o.entry("kind").or_insert_with(|| Value::String(res.kind.clone()));
+        }
+        round.events.push(WatchEvent { kind, object });
+    }
+    Ok(round)
+}
+
+fn rv_of(object: &Value) -> Option<String> {
+    object.pointer("/metadata/resourceVersion").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+#[derive(Debug, Clone)]
+struct Group {
+    resource: ApiResource,
+    namespace: Option<String>,
+    names: BTreeSet<String>,
+    /// `None`: list before watching.
+    resource_version: Option<String>,
+    objects: BTreeMap<String, Value>,
+}
+
+/// The latest state of a set of objects, kept by lists and watch rounds.
+#[derive(Debug, Clone, Default)]
+pub struct Tracker {
+    label_selector: Option<String>,
+    groups: Vec<Group>,
+    /// The caller's key → (group, name).
+    keys: BTreeMap<ObjectKey, (usize, String)>,
+}
+
+impl Tracker {
+    /// `label_selector`: a selector every tracked object carries (the label
+    /// the run puts on what it applies); groups of several objects are then
+    /// listed and watched by it rather than whole. A group of one object is
+    /// always selected by name.
+    pub fn new(label_selector: Option<&str>) -> Self {
+        Tracker { label_selector: label_selector.map(str::to_string), ..Default::default() }
+    }
+
+    /// The object as last seen; `None` when it does not exist (or is not
+    /// tracked, or not listed yet).
+    pub fn get(&self, key: &ObjectKey) -> Option<&Value> {
+        let (g, name) = self.keys.get(key)?;
+        self.groups[*g].objects.get(name)
+    }
+
+    pub fn contains(&self, key: &ObjectKey) -> bool {
+        self.keys.contains_key(key)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
+        self.keys.keys()
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// True when some objects are not listed yet: the next
+    /// [`Client::refresh`] lists them without waiting.
+    pub fn needs_list(&self) -> bool {
+        self.groups.iter().any(|g| !g.names.is_empty() && g.resource_version.is_none())
+    }
+
+    pub fn untrack(&mut self, key: &ObjectKey) {
+        if let Some((g, name)) = self.keys.remove(key) {
+            let still = self.keys.values().any(|(g2, n2)| *g2 == g && *n2 == name);
+            if !still {
+                self.groups[g].names.remove(&name);
+                self.groups[g].objects.remove(&name);
+            }
+        }
+    }
+
+    fn selector(&self, g: &Group) -> Selector {
+        match (g.names.len(), &self.label_selector) {
+            (1, _) => Selector::name(g.names.iter().next().expect("one name")),
+            (_, Some(l)) => Selector::labels(l),
+            (_, None) => Selector::default(),
+        }
+    }
+
+    /// The caller's keys for a name in a group.
+    fn keys_of(&self, g: usize, name: &str) -> Vec<ObjectKey> {
+        self.keys.iter().filter(|(_, (g2, n2))| *g2 == g && n2 == name).map(|(k, _)| k.clone()).collect()
+    }
+}
+
+impl Client {
+    /// Adds an object to a tracker; the next [`Client::refresh`] lists it.
+    pub fn track(&mut self, t: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
+        if t.keys.contains_key(key) {
+            return Ok(());
+        }
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let g = match t.groups.iter().position(|g| g.resource == res && g.namespace == ns) {
+            Some(g) => g,
+            None => {
+                t.groups.push(Group {
+                    resource: res,
+                    namespace: ns,
+                    names: BTreeSet::new(),
+                    resource_version: None,
+                    objects: BTreeMap::new(),
+                });
+                t.groups.len() - 1
+            }
+        };
+        if t.groups[g].names.insert(key.name.clone()) {
+            t.groups[g].resource_version = None;
+        }
+        t.keys.insert(key.clone(), (g, key.name.clone()));
+        Ok(())
+    }
+
+    /// Brings a tracker up to date. Groups not listed yet are listed, at
+    /// once; otherwise every group gets one watch round of [`ROUND_SECS`]
+    /// (so a call takes about a second per group). Returns the keys whose
+    /// object changed (appeared, changed or went away).
+    pub fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
+        let listing = t.needs_list();
+        let mut changed: BTreeSet<ObjectKey> = BTreeSet::new();
+        for g in 0..t.groups.len() {
+            if t.groups[g].names.is_empty() || (listing && t.groups[g].resource_version.is_some()) {
+                continue;
+            }
+            let selector = t.selector(&t.groups[g]);
+            let group = &t.groups[g];
+            let (res, ns) = (group.resource.clone(), group.namespace.clone());
+            let mut relist = group.resource_version.is_none();
+            if let Some(rv) = group.resource_version.clone() {
+                let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
+                let group = &mut t.groups[g];
+                let mut names = Vec::new();
+                for ev in round.events {
+                    let name = ev.name().to_string();
+                    if !group.names.contains(&name) {
+                        continue;
+                    }
+                    match ev.kind {
+                        EventType::Deleted => {
+                            group.objects.remove(&name);
+                        }
+                        EventType::Added | EventType::Modified => {
+                            group.objects.insert(name.clone(), ev.object);
+                        }
+                    }
+                    names.push(name);
+                }
+                group.resource_version = Some(round.resource_version);
+                relist = round.expired;
+                for name in names {
+                    changed.extend(t.keys_of(g, &name));
+                }
+            }
+            if relist {
+                let list = self.list(&res, ns.as_deref(), &selector)?;
+                let group = &mut t.groups[g];
+                let before = std::mem::take(&mut group.objects);
+                for item in list.items {
+                    let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+                    if group.names.contains(&name) {
+                        group.objects.insert(name, item);
+                    }
+                }
+                group.resource_version = Some(list.resource_version);
+                let names: Vec<String> = group.names.iter().cloned().collect();
+                for name in names {
+                    let (old, new) = (before.get(&name), t.groups[g].objects.get(&name));
+                    if old.is_none() || old != new {
+                        changed.extend(t.keys_of(g, &name));
+                    }
+                }
+            }
+        }
+        Ok(changed.into_iter().collect())
+    }
+
+    /// Waits until `done` holds for at least one tracked object (it is
+    /// given the object, `None` when it does not exist) or `now()` (wall
+    /// clock, ms) reaches `deadline`. Returns the keys for which `done`
+    /// holds; empty when the deadline passed first.
+    pub fn wait_any(
+        &mut self,
+        t: &mut Tracker,
+        deadline: u64,
+        now: &mut dyn FnMut() -> u64,
+        done: &mut dyn FnMut(&ObjectKey, Option<&Value>) -> bool,
+    ) -> Result<Vec<ObjectKey>, KubeError> {
+        loop {
+            if t.needs_list() {
+                self.refresh(t)?;
+            }
+            let finished: Vec<ObjectKey> = t.keys.keys().filter(|k| done(k, t.get(k))).cloned().collect();
+            if !finished.is_empty() || t.is_empty() || now() >= deadline {
+                return Ok(finished);
+            }
+            self.refresh(t)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::client::tests::{client, respond};
+
+    fn jobs() -> ApiResource {
+        ApiResource { api_version: "batch/v1".into(), kind: "Job".into(), plural: "jobs".into(), namespaced: true }
+    }
+
+    #[test]
+    fn parses_events_bookmarks_and_expiry() {
+        let body = concat!(
+            r#"{"type":"ADDED","object":{"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"a","resourceVersion":"7"}}}"#,
+            "\n",
+            r#"{"type":"BOOKMARK","object":{"kind":"Job","apiVersion":"batch/v1","metadata":{"resourceVersion":"9"}}}"#,
+            "\n",
+            r#"{"type":"DELETED","object":{"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"a","resourceVersion":"10"}}}"#,
+            "\n"
+        );
+        let r = parse_watch_body(body.as_bytes(), "5", &jobs()).unwrap();
+        assert_eq!(r.events.len(), 2);
+        assert_eq!(r.events[1].kind, EventType::Deleted);
+        assert_eq!(r.resource_version, "10");
+        assert!(!r.expired);
+
+        let gone = r#"{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 5 (20)","reason":"Expired","code":410}}"#;
+        let r = parse_watch_body(gone.as_bytes(), "5", &jobs()).unwrap();
+        assert!(r.expired);
+        assert!(parse_watch_body(b"", "5", &jobs()).unwrap().events.is_empty());
+        let err = r#"{"type":"ERROR","object":{"code":500,"message":"boom"}}"#;
+        assert!(parse_watch_body(err.as_bytes(), "5", &jobs()).unwrap_err().contains("boom"));
+    }
+
+    #[test]
+    fn tracker_lists_then_watches_and_relists_on_410() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, batch),
+                respond(
+                    200,
+                    r#"{"metadata":{"resourceVersion":"3"},"items":[{"metadata":{"name":"a","resourceVersion":"2"}}]}"#,
+                ),
+                respond(
+                    200,
+                    r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"4"},"status":{"x":1}}}"#,
+                ),
+                respond(410, r#"{"code":410}"#),
+                respond(200, r#"{"metadata":{"resourceVersion":"9"},"items":[]}"#),
+            ],
+        );
+        let mut t = Tracker::new(Some("run=1"));
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        c.track(&mut t, &a).unwrap();
+        assert!(t.needs_list());
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![a.clone()]);
+        assert_eq!(t.get(&a).unwrap()["kind"], "Job");
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![a.clone()]);
+        assert_eq!(t.get(&a).unwrap()["status"]["x"], 1);
+        // 410: relisted in the same call; the object is gone.
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![a.clone()]);
+        assert!(t.get(&a).is_none());
+        let seen = script.seen.borrow();
+        assert!(seen[1].url.contains("/namespaces/rel/jobs?fieldSelector=metadata.name%3Da&limit=500"));
+        assert!(seen[2].url.contains(
+            "jobs?watch=1&fieldSelector=metadata.name%3Da&resourceVersion=3&allowWatchBookmarks=true&timeoutSeconds=1"
+        ), "{}", seen[2].url);
+        assert!(seen[3].url.contains("resourceVersion=4"), "{}", seen[3].url);
+    }
+
+    #[test]
+    fn several_objects_are_watched_by_label() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let (mut c, script) =
+            client(None, vec![respond(200, batch), respond(200, r#"{"metadata":{"resourceVersion":"3"},"items":[]}"#)]);
+        let mut t = Tracker::new(Some("run=1"));
+        for n in ["a", "b"] {
+            c.track(&mut t, &ObjectKey::new("batch/v1", "Job", Some("x"), n)).unwrap();
+        }
+        let mut clock = 0;
+        let got = c
+            .wait_any(
+                &mut t,
+                0,
+                &mut || {
+                    clock += 1;
+                    clock
+                },
+                &mut |_, obj| obj.is_none(),
+            )
+            .unwrap();
+        assert_eq!(got.len(), 2);
+        assert!(script.seen.borrow()[1].url.ends_with("/namespaces/x/jobs?labelSelector=run%3D1&limit=500"));
+    }
+}

@@ -1,0 +1,651 @@
+//! Helm's release storage (`pkg/storage/driver`): read the latest revision
+//! of a release, and write it back after a run with the hooks' `last_run`.
+//!
+//! - Object name `sh.helm.release.v1.<release>.v<revision>`, in the
+//!   release's namespace; Secret (`type: helm.sh/release.v1`, the default,
+//!   `HELM_DRIVER=secret`) or ConfigMap (`HELM_DRIVER=configmap`).
+//! - `data.release` = base64(gzip(JSON)); Kubernetes base64-encodes a
+//!   Secret's data once more, so a Secret's payload is decoded twice, a
+//!   ConfigMap's once. The bytes are gunzipped only when they start with
+//!   `1f 8b 08`; otherwise they are the JSON itself.
+//! - Labels `name`, `owner=helm`, `status`, `version`, `createdAt` (on
+//!   create) and `modifiedAt` (on update), unix seconds.
+//!
+//! The release stays a `serde_json::Value`, so fields this crate does not
+//! know round-trip unchanged (JSON key order aside, which Go ignores).
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+
+use serde_json::{Map, Value};
+
+use crate::executor::{Millis, Phase};
+use crate::kube::{Client, KubeError, ObjectKey, Selector};
+
+/// `helm.sh/release.v1`, the Secret type Helm writes.
+pub const SECRET_TYPE: &str = "helm.sh/release.v1";
+
+/// The object holding revision `revision` of `release`.
+pub fn object_name(release: &str, revision: u64) -> String {
+    format!("sh.helm.release.v1.{release}.v{revision}")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    Secret,
+    ConfigMap,
+}
+
+impl Driver {
+    /// From `HELM_DRIVER`, as Helm reads it (`""`, `secret`, `secrets`,
+    /// `configmap`, `configmaps`); `memory` and `sql` cannot work from the
+    /// plugin.
+    pub fn from_env(value: Option<&str>) -> Result<Driver, StorageError> {
+        match value.unwrap_or_default() {
+            "" | "secret" | "secrets" => Ok(Driver::Secret),
+            "configmap" | "configmaps" => Ok(Driver::ConfigMap),
+            other => Err(StorageError::UnsupportedDriver(other.to_string())),
+        }
+    }
+
+    pub fn kind(self) -> &'static str {
+        match self {
+            Driver::Secret => "Secret",
+            Driver::ConfigMap => "ConfigMap",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StorageError {
+    #[error(transparent)]
+    Kube(#[from] KubeError),
+    #[error("release {release:?} not found in namespace {namespace:?} (looked for {kind}s labelled owner=helm,name={release}{})",
+        if *kind == "Secret" { "; set HELM_DRIVER=configmap if Helm stores it in ConfigMaps" } else { "" })]
+    NotFound { release: String, namespace: String, kind: &'static str },
+    #[error("HELM_DRIVER={0} is not supported by the plugin: use secret (the default) or configmap")]
+    UnsupportedDriver(String),
+    #[error("cannot decode release {name}: {message}")]
+    Decode { name: String, message: String },
+    #[error("release {name}: the API server kept changing it (conflicts on every retry)")]
+    Conflicts { name: String },
+}
+
+// ---------------------------------------------------------------------------
+// Payload encoding.
+
+/// Base64 with the standard alphabet and padding (Go's `StdEncoding`).
+pub mod base64 {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    pub fn encode(data: &[u8]) -> String {
+        let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+        for chunk in data.chunks(3) {
+            let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+    #[error("invalid base64 at byte {0}")]
+    pub struct Base64Error(pub usize);
+
+    /// Decodes padded standard base64; line breaks are skipped (as Go
+    /// skips them).
+    pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
+        let mut out = Vec::with_capacity(text.len() / 4 * 3);
+        let mut quad = [0u8; 4];
+        let mut n = 0;
+        let mut pad = 0;
+        for (i, &c) in text.iter().enumerate() {
+            let v = match c {
+                b'A'..=b'Z' => c - b'A',
+                b'a'..=b'z' => c - b'a' + 26,
+                b'0'..=b'9' => c - b'0' + 52,
+                b'+' => 62,
+                b'/' => 63,
+                b'\r' | b'\n' => continue,
+                b'=' if n >= 2 => {
+                    pad += 1;
+                    0
+                }
+                _ => return Err(Base64Error(i)),
+            };
+            if pad > 0 && c != b'=' {
+                return Err(Base64Error(i));
+            }
+            quad[n] = v;
+            n += 1;
+            if n == 4 {
+                let x = (u32::from(quad[0]) << 18)
+                    | (u32::from(quad[1]) << 12)
+                    | (u32::from(quad[2]) << 6)
+                    | u32::from(quad[3]);
+                let bytes = [(x >> 16) as u8, (x >> 8) as u8, x as u8];
+                if pad > 2 {
+                    return Err(Base64Error(i));
+                }
+                out.extend_from_slice(&bytes[..3 - pad]);
+                n = 0;
+                if pad > 0 {
+                    // Padding ends the data; only line breaks may follow.
+                    if let Some(j) = text[i + 1..].iter().position(|&b| b != b'\r' && b != b'\n') {
+                        return Err(Base64Error(i + 1 + j));
+                    }
+                    return Ok(out);
+                }
+            }
+        }
+        if n != 0 {
+            return Err(Base64Error(text.len()));
+        }
+        Ok(out)
+    }
+}
+
+const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)),
+/// gzip at best compression.
+pub fn encode_payload(json: &[u8]) -> String {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(json).expect("writing to memory");
+    base64::encode(&gz.finish().expect("writing to memory"))
+}
+
+/// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
+/// the bytes start with `1f 8b 08`.
+pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, String> {
+    let bytes = base64::decode(data).map_err(|e| e.to_string())?;
+    if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+        Ok(out)
+    } else {
+        Ok(bytes)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hook records.
+
+/// Helm's `HookPhase`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookPhase {
+    Unknown,
+    Running,
+    Succeeded,
+    Failed,
+}
+
+impl HookPhase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookPhase::Unknown => "Unknown",
+            HookPhase::Running => "Running",
+            HookPhase::Succeeded => "Succeeded",
+            HookPhase::Failed => "Failed",
+        }
+    }
+}
+
+/// A hook's `last_run`: times in wall-clock ms since the epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastRun {
+    pub started_at: Option<Millis>,
+    pub completed_at: Option<Millis>,
+    pub phase: HookPhase,
+}
+
+impl LastRun {
+    /// From [`crate::executor::Executor::last_run`]; `None` for a hook that
+    /// never started (Helm leaves those untouched).
+    pub fn from_executor(
+        (started_at, completed_at, phase): (Option<Millis>, Option<Millis>, Phase),
+    ) -> Option<LastRun> {
+        let phase = match phase {
+            Phase::Pending | Phase::Skipped => return None,
+            Phase::Running => HookPhase::Running,
+            Phase::Succeeded => HookPhase::Succeeded,
+            Phase::Failed => HookPhase::Failed,
+        };
+        Some(LastRun { started_at, completed_at, phase })
+    }
+
+    /// As Helm's `HookExecution.MarshalJSON` writes it: zero times omitted.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(t) = self.started_at {
+            m.insert("started_at".into(), Value::String(go_time(t)));
+        }
+        if let Some(t) = self.completed_at {
+            m.insert("completed_at".into(), Value::String(go_time(t)));
+        }
+        m.insert("phase".into(), Value::String(self.phase.as_str().into()));
+        Value::Object(m)
+    }
+}
+
+/// A wall-clock time as Go's `time.Time` marshals to JSON (RFC 3339 with
+/// nanoseconds, trailing zeros of the fraction dropped), in UTC:
+/// `2026-11-21T05:24:59.123Z`, `2026-11-21T05:24:59Z`.
+pub fn go_time(ms: Millis) -> String {
+    let secs = (ms / 1000) as i64;
+    let frac = ms % 1000;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    let mut s = format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, (rem / 60) % 60, rem % 60);
+    if frac != 0 {
+        s.push('.');
+        s.push_str(format!("{frac:03}").trim_end_matches('0'));
+    }
+    s.push('Z');
+    s
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
+/// (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Sets a hook's `last_run` in a release's JSON (`hooks[index]`) and fills
+/// its `delete_policies` with Helm's default (`before-hook-creation`) when
+/// empty, as Helm persists a hook it ran.
+pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
+    let Some(hook) = release
+        .get_mut("hooks")
+        .and_then(Value::as_array_mut)
+        .and_then(|h| h.get_mut(index))
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    hook.insert("last_run".into(), run.to_json());
+    let empty = hook.get("delete_policies").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if empty {
+        hook.insert(
+            "delete_policies".into(),
+            Value::Array(vec![Value::String(crate::hook::BEFORE_HOOK_CREATION.into())]),
+        );
+    }
+    true
+}
+
+/// The position in `hooks[]` of the hook with this kind, name and template
+/// path (`path` empty: any).
+pub fn find_hook(release: &Value, kind: &str, name: &str, path: &str) -> Option<usize> {
+    let hooks = release.get("hooks")?.as_array()?;
+    hooks.iter().position(|h| {
+        let f = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or_default();
+        f("kind") == kind && f("name") == name && (path.is_empty() || f("path") == path)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Reading and writing.
+
+/// A release revision as read from the cluster.
+#[derive(Debug, Clone)]
+pub struct StoredRelease {
+    pub driver: Driver,
+    pub name: String,
+    pub revision: u64,
+    pub namespace: String,
+    /// The release (Helm's `Release` JSON).
+    pub release: Value,
+    /// The Secret or ConfigMap as last read or written, without its payload
+    /// and managed fields.
+    object: Value,
+}
+
+impl StoredRelease {
+    /// The release JSON, for [`crate::input::parse`].
+    pub fn json(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.release).expect("a Value serialises")
+    }
+
+    /// The Secret or ConfigMap's labels.
+    pub fn labels(&self) -> BTreeMap<String, String> {
+        self.object
+            .pointer("/metadata/labels")
+            .and_then(Value::as_object)
+            .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn find_hook(&self, kind: &str, name: &str, path: &str) -> Option<usize> {
+        find_hook(&self.release, kind, name, path)
+    }
+
+    pub fn set_last_run(&mut self, index: usize, run: &LastRun) -> bool {
+        set_last_run(&mut self.release, index, run)
+    }
+
+    /// Writes the release back to the same object (an update, as Helm's
+    /// `Storage.Update`: same revision, label `modifiedAt` = `now_unix`
+    /// seconds). If the object changed meanwhile (409), it is read again,
+    /// the hooks' `last_run` and `delete_policies` are carried over onto
+    /// the fresh release, and the write is retried.
+    pub fn save(&mut self, client: &mut Client, now_unix: u64) -> Result<(), StorageError> {
+        for _ in 0..4 {
+            let mut object = self.object.clone();
+            let payload = encode_payload(&self.json());
+            let data = match self.driver {
+                Driver::Secret => base64::encode(payload.as_bytes()),
+                Driver::ConfigMap => payload,
+            };
+            let o = object.as_object_mut().expect("an object");
+            let mut d = Map::new();
+            d.insert("release".into(), Value::String(data));
+            o.insert("data".into(), Value::Object(d));
+            if let Some(labels) = object.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
+                labels.insert("modifiedAt".into(), Value::String(now_unix.to_string()));
+            }
+            match client.replace(&object) {
+                Ok(stored) => {
+                    self.object = without_payload(stored);
+                    return Ok(());
+                }
+                Err(KubeError::Conflict { .. }) => {
+                    let key = ObjectKey::new(
+                        "v1",
+                        self.driver.kind(),
+                        Some(&self.namespace),
+                        &object_name(&self.name, self.revision),
+                    );
+                    let fresh = read_object(self.driver, &self.name, client.get(&key)?)?;
+                    let mut release = fresh.release;
+                    carry_hook_runs(&self.release, &mut release);
+                    self.release = release;
+                    self.object = fresh.object;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StorageError::Conflicts { name: object_name(&self.name, self.revision) })
+    }
+}
+
+/// Copies `last_run` and `delete_policies` of every hook of `from` onto the
+/// same hook (kind, name, path) of `to`.
+fn carry_hook_runs(from: &Value, to: &mut Value) {
+    let Some(hooks) = from.get("hooks").and_then(Value::as_array) else {
+        return;
+    };
+    for h in hooks {
+        let f = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or_default();
+        if let Some(i) = find_hook(to, f("kind"), f("name"), f("path")) {
+            let target = &mut to["hooks"][i];
+            for key in ["last_run", "delete_policies"] {
+                if let Some(v) = h.get(key) {
+                    target[key] = v.clone();
+                }
+            }
+        }
+    }
+}
+
+fn without_payload(mut object: Value) -> Value {
+    if let Some(o) = object.as_object_mut() {
+        o.remove("data");
+        o.remove("stringData");
+        o.entry("apiVersion").or_insert_with(|| Value::String("v1".into()));
+    }
+    if let Some(m) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
+    }
+    object
+}
+
+/// Decodes a Secret or ConfigMap holding a release.
+pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<StoredRelease, StorageError> {
+    let obj_name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+    let bad = |message: String| StorageError::Decode { name: obj_name.clone(), message };
+    let data =
+        object.pointer("/data/release").and_then(Value::as_str).ok_or_else(|| bad("it has no data.release".into()))?;
+    let payload = match driver {
+        Driver::Secret => base64::decode(data.as_bytes()).map_err(|e| bad(format!("Secret data: {e}")))?,
+        Driver::ConfigMap => data.as_bytes().to_vec(),
+    };
+    let json = decode_payload(&payload).map_err(bad)?;
+    let value: Value = serde_json::from_slice(&json).map_err(|e| bad(format!("release JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(bad("the release JSON is not an object".into()));
+    }
+    let revision = value
+        .get("version")
+        .and_then(Value::as_u64)
+        .or_else(|| object.pointer("/metadata/labels/version").and_then(Value::as_str).and_then(|v| v.parse().ok()))
+        .unwrap_or(0);
+    let namespace = object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or_default().to_string();
+    Ok(StoredRelease {
+        driver,
+        name: release.to_string(),
+        revision,
+        namespace,
+        release: value,
+        object: without_payload(object),
+    })
+}
+
+/// Reads the latest revision of `release` from the client's namespace, as
+/// Helm's `Storage.Last`: every object labelled `owner=helm,name=<release>`,
+/// the highest `version`.
+pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result<StoredRelease, StorageError> {
+    let res = client.resource("v1", driver.kind())?;
+    let ns = client.namespace().to_string();
+    let list = client.list(&res, Some(&ns), &Selector::labels(&format!("owner=helm,name={release}")))?;
+    let version =
+        |o: &Value| o.pointer("/metadata/labels/version").and_then(Value::as_str).and_then(|v| v.parse::<u64>().ok());
+    let latest =
+        list.items.into_iter().filter(|o| version(o).is_some()).max_by_key(|o| version(o).unwrap_or(0)).ok_or_else(
+            || StorageError::NotFound { release: release.to_string(), namespace: ns.clone(), kind: driver.kind() },
+        )?;
+    read_object(driver, release, latest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::client::tests::{client, respond};
+
+    #[test]
+    fn base64_round_trips_and_matches_known_values() {
+        for (plain, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64::encode(plain.as_bytes()), enc);
+            assert_eq!(base64::decode(enc.as_bytes()).unwrap(), plain.as_bytes());
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        let e = base64::encode(&all);
+        assert!(e.contains('+') && e.contains('/'));
+        assert_eq!(base64::decode(e.as_bytes()).unwrap(), all);
+        assert_eq!(base64::decode(b"Zm9v\r\nYmFy").unwrap(), b"foobar");
+        for bad in [&b"Zm9"[..], b"Z===", b"Zg==Zg==", b"Zm9v!", b"Zg=a"] {
+            assert!(base64::decode(bad).is_err(), "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn payload_round_trip_and_gzip_detection() {
+        let json = br#"{"name":"r","version":3}"#;
+        let enc = encode_payload(json);
+        let raw = base64::decode(enc.as_bytes()).unwrap();
+        assert_eq!(raw[..3], GZIP_MAGIC);
+        assert_eq!(decode_payload(enc.as_bytes()).unwrap(), json);
+        // Not gzip: the bytes are the JSON itself.
+        let plain = base64::encode(json);
+        assert_eq!(decode_payload(plain.as_bytes()).unwrap(), json);
+        // 1f 8b without the deflate method byte is not gzip either.
+        let almost = base64::encode(&[0x1f, 0x8b, 0x00, b'{']);
+        assert_eq!(decode_payload(almost.as_bytes()).unwrap(), [0x1f, 0x8b, 0x00, b'{']);
+        let broken = base64::encode(&[0x1f, 0x8b, 0x08, 0, 0, 0]);
+        assert!(decode_payload(broken.as_bytes()).is_err());
+    }
+
+    /// A Secret as Helm 4.2.4 wrote it: `helm install demo
+    /// testbed/charts/hooks-demo` on the test bed, then `kubectl get secret
+    /// -o json` (payload: Go's gzip at BestCompression).
+    fn helm_secret() -> Value {
+        serde_json::from_str(include_str!("../testdata/storage/helm-secret.json")).expect("the fixture is JSON")
+    }
+
+    #[test]
+    fn reads_a_secret_helm_wrote() {
+        let s = read_object(Driver::Secret, "demo", helm_secret()).unwrap();
+        assert_eq!(s.revision, 1);
+        assert_eq!(s.release["name"], "demo");
+        assert_eq!(s.release["info"]["status"], "deployed");
+        let hooks = s.release["hooks"].as_array().unwrap();
+        assert!(!hooks.is_empty());
+        // A hook Helm never ran: phase "" and no times.
+        let test = s.find_hook("Pod", "demo-test-ok", "").unwrap();
+        assert_eq!(hooks[test]["last_run"], serde_json::json!({"phase": ""}));
+        // Helm ran the pre-install hook: nanosecond times, defaults filled in.
+        let pre = s.find_hook("Job", "demo-pre-install", "").unwrap();
+        assert_eq!(hooks[pre]["last_run"]["phase"], "Succeeded");
+        assert!(hooks[pre]["last_run"]["started_at"].as_str().unwrap().ends_with('Z'));
+        assert_eq!(hooks[pre]["delete_policies"], serde_json::json!(["before-hook-creation"]));
+        assert_eq!(s.labels()["owner"], "helm");
+        // Helm's Update rebuilds the labels: createdAt is gone after install's
+        // second write, modifiedAt is there.
+        assert!(s.labels().contains_key("modifiedAt"));
+        assert!(!s.labels().contains_key("createdAt"));
+        // Helm's own encoding decodes to what our encoding decodes to.
+        let again = decode_payload(encode_payload(&s.json()).as_bytes()).unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(&again).unwrap(), s.release);
+    }
+
+    #[test]
+    fn last_run_as_helm_writes_it() {
+        assert_eq!(go_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(go_time(1_795_238_699_123), "2026-11-21T05:24:59.123Z");
+        assert_eq!(go_time(1_795_238_699_100), "2026-11-21T05:24:59.1Z");
+        assert_eq!(go_time(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(go_time(4_107_542_399_999), "2100-02-28T23:59:59.999Z");
+        let run = LastRun { started_at: Some(1_795_238_699_000), completed_at: None, phase: HookPhase::Running };
+        assert_eq!(
+            serde_json::to_string(&run.to_json()).unwrap(),
+            r#"{"phase":"Running","started_at":"2026-11-21T05:24:59Z"}"#
+        );
+        let mut rel = serde_json::json!({"hooks":[
+            {"name":"a","kind":"Job","path":"c/templates/a.yaml","last_run":{"phase":""}},
+            {"name":"b","kind":"Pod","path":"c/templates/b.yaml","last_run":{"phase":""},"delete_policies":["hook-succeeded"]}]});
+        assert_eq!(find_hook(&rel, "Pod", "b", "c/templates/b.yaml"), Some(1));
+        assert_eq!(find_hook(&rel, "Pod", "b", "other.yaml"), None);
+        assert!(set_last_run(&mut rel, 0, &run));
+        assert!(set_last_run(&mut rel, 1, &run));
+        assert!(!set_last_run(&mut rel, 2, &run));
+        assert_eq!(rel["hooks"][0]["delete_policies"], serde_json::json!(["before-hook-creation"]));
+        assert_eq!(rel["hooks"][1]["delete_policies"], serde_json::json!(["hook-succeeded"]));
+        assert_eq!(rel["hooks"][0]["last_run"]["phase"], "Running");
+        assert_eq!(LastRun::from_executor((Some(1), Some(2), Phase::Failed)).map(|r| r.phase), Some(HookPhase::Failed));
+        assert_eq!(LastRun::from_executor((None, None, Phase::Skipped)), None);
+    }
+
+    #[test]
+    fn drivers() {
+        assert_eq!(Driver::from_env(None).unwrap(), Driver::Secret);
+        assert_eq!(Driver::from_env(Some("configmaps")).unwrap(), Driver::ConfigMap);
+        assert!(Driver::from_env(Some("sql")).is_err());
+        assert_eq!(object_name("demo", 12), "sh.helm.release.v1.demo.v12");
+    }
+
+    fn secret(version: u64, release: &Value) -> Value {
+        let payload = encode_payload(&serde_json::to_vec(release).unwrap());
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Secret", "type": SECRET_TYPE,
+            "metadata": {"name": object_name("r", version), "namespace": "rel", "resourceVersion": format!("{version}0"),
+                "managedFields": [{"manager": "helm"}],
+                "labels": {"name": "r", "owner": "helm", "status": "deployed", "version": version.to_string(), "createdAt": "1"}},
+            "data": {"release": base64::encode(payload.as_bytes())}
+        })
+    }
+
+    #[test]
+    fn read_latest_then_save_retries_a_conflict() {
+        let rel = |v: u64, desc: &str| {
+            serde_json::json!({"name":"r","version":v,"info":{"description":desc},
+            "hooks":[{"name":"t","kind":"Pod","path":"c/t.yaml","last_run":{"phase":""}}]})
+        };
+        let list = serde_json::json!({"metadata":{"resourceVersion":"99"},
+            "items":[secret(1, &rel(1, "one")), secret(3, &rel(3, "three")), secret(2, &rel(2, "two"))]});
+        let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"},{"name":"configmaps","namespaced":true,"kind":"ConfigMap"}]}"#;
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, core),
+                respond(200, &list.to_string()),
+                respond(409, r#"{"message":"the object has been modified"}"#),
+                respond(200, &secret(3, &rel(3, "changed meanwhile")).to_string()),
+                respond(200, &secret(3, &rel(3, "ignored")).to_string()),
+            ],
+        );
+        let mut s = read_latest(&mut c, Driver::Secret, "r").unwrap();
+        assert_eq!((s.revision, s.namespace.as_str()), (3, "rel"));
+        let i = s.find_hook("Pod", "t", "c/t.yaml").unwrap();
+        s.set_last_run(i, &LastRun { started_at: Some(1000), completed_at: Some(2500), phase: HookPhase::Succeeded });
+        s.save(&mut c, 1_700_000_000).unwrap();
+        let seen = script.seen.borrow();
+        assert!(seen[1]
+            .url
+            .ends_with("/api/v1/namespaces/rel/secrets?labelSelector=owner%3Dhelm%2Cname%3Dr&limit=500"));
+        // The first PUT carried the resourceVersion read, no managed fields.
+        let put: Value = serde_json::from_slice(seen[2].body.as_ref().unwrap()).unwrap();
+        assert_eq!(
+            seen[2].url,
+            "https://k:6443/api/v1/namespaces/rel/secrets/sh.helm.release.v1.r.v3?fieldManager=helm"
+        );
+        assert_eq!(put["metadata"]["resourceVersion"], "30");
+        assert!(put["metadata"].get("managedFields").is_none());
+        assert_eq!(put["metadata"]["labels"]["modifiedAt"], "1700000000");
+        assert_eq!(put["metadata"]["labels"]["createdAt"], "1");
+        assert_eq!(put["type"], SECRET_TYPE);
+        // After the conflict: re-read, our last_run on the fresh release.
+        let put2: Value = serde_json::from_slice(seen[4].body.as_ref().unwrap()).unwrap();
+        let data = put2["data"]["release"].as_str().unwrap();
+        let json = decode_payload(&base64::decode(data.as_bytes()).unwrap()).unwrap();
+        let written: Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(written["info"]["description"], "changed meanwhile");
+        assert_eq!(
+            written["hooks"][0]["last_run"],
+            serde_json::json!({"started_at":"1970-01-01T00:00:01Z","completed_at":"1970-01-01T00:00:02.5Z","phase":"Succeeded"})
+        );
+        assert_eq!(written["hooks"][0]["delete_policies"], serde_json::json!(["before-hook-creation"]));
+    }
+
+    #[test]
+    fn missing_release_says_where_it_looked() {
+        let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
+        let (mut c, _) = client(None, vec![respond(200, core), respond(200, r#"{"metadata":{},"items":[]}"#)]);
+        let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err().to_string();
+        assert!(e.contains("release \"nope\" not found in namespace \"rel\""), "{e}");
+        assert!(e.contains("HELM_DRIVER=configmap"), "{e}");
+    }
+}

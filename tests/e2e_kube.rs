@@ -1,0 +1,575 @@
+//! End-to-end tests of the Kubernetes client (`helm_hooks::kube`) and of Helm's release
+//! storage (`helm_hooks::storage`) against the REAL API server of the test bed, through
+//! the native transport (`kube::tcp`) and `kubectl proxy`, and against the real Helm 4
+//! binary (a release it installed is read, changed and written back; `helm status` and
+//! `helm history` must still read it).
+//!
+//! ```sh
+//! make cluster-up && eval "$(make -s cluster-env)"
+//! cargo test --features e2e --test e2e_kube
+//! ```
+//!
+//! The proxy is started (or reused) with `testbed/cluster.sh proxy`. Every test works in
+//! its own namespace, so they run in parallel. Without the bed's environment they fail.
+//! (Built only with the `e2e` feature, so that a plain `cargo test` never runs them.)
+
+#![cfg(feature = "e2e")]
+
+use std::env;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::thread::sleep;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+
+use helm_hooks::kube::tcp::TcpTransport;
+use helm_hooks::kube::{Client, Connection, KubeError, ObjectKey, Selector, Tracker};
+use helm_hooks::status::{self, Completion};
+use helm_hooks::storage::{self, Driver, HookPhase, LastRun};
+
+// ---------------------------------------------------------------------------------------
+// The bed.
+
+struct Bed {
+    kubectl: PathBuf,
+    helm: PathBuf,
+    /// HELM_KUBEAPISERVER: the API server's https URL (for helm).
+    server: String,
+    /// HELM_KUBETOKEN (for helm).
+    token: String,
+    /// `kubectl proxy`'s http URL (for the native client).
+    proxy: String,
+}
+
+fn required(var: &str) -> String {
+    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
+        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
+    })
+}
+
+fn tool(name: &str) -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| manifest.join(".cache"));
+    let p = cache.join("bin").join(name);
+    if p.is_file() {
+        p
+    } else {
+        PathBuf::from(name)
+    }
+}
+
+fn show(cmd: &Command, out: &Output) -> String {
+    format!(
+        "{:?} exited {}\n--- stdout\n{}\n--- stderr\n{}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs the command; its stdout, or a panic with its output.
+fn ok(mut cmd: Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(out.status.success(), "{}", show(&cmd, &out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn bed() -> &'static Bed {
+    static BED: OnceLock<Bed> = OnceLock::new();
+    BED.get_or_init(|| {
+        required("KUBECONFIG");
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/cluster.sh");
+        let mut cmd = Command::new(script);
+        cmd.arg("proxy");
+        let proxy = ok(cmd).trim().to_string();
+        assert!(proxy.starts_with("http://127.0.0.1:"), "unexpected proxy URL {proxy:?}");
+        Bed {
+            kubectl: tool("kubectl"),
+            helm: tool("helm"),
+            server: required("HELM_KUBEAPISERVER"),
+            token: required("HELM_KUBETOKEN"),
+            proxy,
+        }
+    })
+}
+
+/// A client through kubectl proxy, configured the way the plugin is: from Helm's
+/// environment variables.
+fn client_in(ns: &str) -> Client {
+    client_with(ns, &[])
+}
+
+fn client_with(ns: &str, extra: &[(&str, &str)]) -> Client {
+    let mut vars: Vec<(String, String)> = vec![
+        ("HELM_KUBEAPISERVER".into(), bed().proxy.clone()),
+        ("HELM_NAMESPACE".into(), ns.into()),
+        ("HELM_KUBEINSECURE_SKIP_TLS_VERIFY".into(), "false".into()),
+    ];
+    vars.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let conn = Connection::from_env(&|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        .expect("the proxy URL is a valid connection");
+    assert_eq!(conn.token, None);
+    Client::new(conn, Box::new(TcpTransport::default()))
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+/// A namespace of one test, created through the client (a cluster-scoped apply) and
+/// deleted (in the background) when the test ends.
+struct Ns(String);
+
+impl Ns {
+    fn new(name: &str) -> Ns {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let ns = format!("kube-{name}-{}-{}", N.fetch_add(1, Ordering::SeqCst), now_ms() % 100_000);
+        let mut c = client_in("default");
+        // A namespace given to a cluster-scoped object is dropped, not an error.
+        let created = c
+            .apply(
+                &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "namespace": "ignored"}}),
+                &[],
+            )
+            .unwrap_or_else(|e| panic!("cannot create namespace {ns}: {e}"));
+        assert_eq!(created["metadata"]["name"], ns.as_str());
+        // Pods can be created only once the namespace has its default ServiceAccount.
+        let start = Instant::now();
+        let sa = ObjectKey::new("v1", "ServiceAccount", Some(&ns), "default");
+        while c.get_opt(&sa).unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {ns}");
+            sleep(Duration::from_millis(100));
+        }
+        Ns(ns)
+    }
+}
+
+impl Drop for Ns {
+    fn drop(&mut self) {
+        let _ = client_in("default").delete(&ObjectKey::new("v1", "Namespace", None, &self.0));
+    }
+}
+
+impl std::ops::Deref for Ns {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A Job with one container; `annotations` (bed contract: hooks-test/duration, exit-code,
+/// log) go on its pod template.
+fn job(name: &str, annotations: Value) -> Value {
+    json!({
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {"backoffLimit": 0, "template": {
+            "metadata": {"annotations": annotations},
+            "spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "registry.invalid/job:1"}]}
+        }}
+    })
+}
+
+fn pod(name: &str, annotations: Value, containers: &[&str]) -> Value {
+    let containers: Vec<Value> =
+        containers.iter().map(|c| json!({"name": c, "image": "registry.invalid/pod:1"})).collect();
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "annotations": annotations},
+        "spec": {"restartPolicy": "Never", "containers": containers}
+    })
+}
+
+/// Waits (watch rounds) until the object's completion is final; its last state.
+fn wait_done(c: &mut Client, key: &ObjectKey, secs: u64) -> (Completion, Value) {
+    let mut t = Tracker::new(None);
+    c.track(&mut t, key).unwrap();
+    let deadline = now_ms() + secs * 1000;
+    let done = c
+        .wait_any(&mut t, deadline, &mut now_ms, &mut |k, obj| {
+            obj.and_then(|o| status::hook_completion(&k.kind, o)).is_some_and(|s| s.is_done())
+        })
+        .unwrap();
+    assert_eq!(done, vec![key.clone()], "{key} did not finish within {secs}s");
+    let obj = t.get(key).unwrap().clone();
+    (status::hook_completion(&key.kind, &obj).unwrap(), obj)
+}
+
+// ---------------------------------------------------------------------------------------
+// The client.
+
+#[test]
+fn discovery_maps_kinds_to_resources_and_caches_per_group_version() {
+    let mut c = client_in("default");
+    let cm = c.resource("v1", "ConfigMap").unwrap();
+    assert_eq!((cm.plural.as_str(), cm.namespaced), ("configmaps", true));
+    assert_eq!(cm.display_name(), "configmaps");
+    let ns = c.resource("v1", "Namespace").unwrap();
+    assert_eq!((ns.plural.as_str(), ns.namespaced), ("namespaces", false));
+    let after_core = c.requests();
+    assert_eq!(after_core, 1, "one discovery request for v1");
+    let job = c.resource("batch/v1", "Job").unwrap();
+    assert_eq!((job.plural.as_str(), job.namespaced, job.display_name().as_str()), ("jobs", true, "jobs.batch"));
+    let cr = c.resource("rbac.authorization.k8s.io/v1", "ClusterRole").unwrap();
+    assert_eq!((cr.plural.as_str(), cr.namespaced), ("clusterroles", false));
+    let dep = c.resource("apps/v1", "Deployment").unwrap();
+    assert_eq!(dep.plural, "deployments");
+    assert_eq!(c.requests(), after_core + 3);
+    // Cached: no request.
+    c.resource("batch/v1", "CronJob").unwrap();
+    assert_eq!(c.requests(), after_core + 3);
+    // Subresources are not kinds of their own; unknown kinds and groups are named.
+    assert_eq!(c.resource("v1", "Pod").unwrap().plural, "pods");
+    for (gv, kind) in [("v1", "Widget"), ("widgets.example.com/v1", "Widget"), ("batch/v9", "Job")] {
+        let e = c.resource(gv, kind).unwrap_err();
+        assert!(matches!(&e, KubeError::NoMapping { .. }), "{gv} {kind}: {e:?}");
+        assert!(e.to_string().contains(kind) && e.is_object_fault(), "{e}");
+    }
+}
+
+#[test]
+fn configmap_apply_get_list_watch_delete() {
+    let ns = Ns::new("cm");
+    let mut c = client_in(&ns);
+    let cm =
+        |v: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied"}, "data": {"k": v}});
+    let applied = c.apply(&cm("one"), &[("hooks.helm.sh/test", "yes")]).unwrap();
+    assert_eq!(applied["metadata"]["namespace"], &*ns);
+    assert_eq!(applied["metadata"]["labels"]["hooks.helm.sh/test"], "yes");
+    let managers: Vec<&str> = applied["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["manager"].as_str().unwrap())
+        .collect();
+    assert_eq!(managers, vec!["helm"], "{applied}");
+    assert_eq!(applied["metadata"]["managedFields"][0]["operation"], "Apply");
+
+    let key = ObjectKey::new("v1", "ConfigMap", None, "applied");
+    assert_eq!(c.get(&key).unwrap()["data"]["k"], "one");
+    // Applying again updates in place.
+    c.apply(&cm("two"), &[("hooks.helm.sh/test", "yes")]).unwrap();
+    assert_eq!(c.get(&key).unwrap()["data"]["k"], "two");
+
+    let res = c.resource("v1", "ConfigMap").unwrap();
+    let list = c.list(&res, Some(&ns), &Selector::labels("hooks.helm.sh/test=yes")).unwrap();
+    assert_eq!(list.items.len(), 1);
+    assert_eq!((list.items[0]["kind"].as_str(), list.items[0]["apiVersion"].as_str()), (Some("ConfigMap"), Some("v1")));
+    assert!(!list.resource_version.is_empty());
+    assert!(c.list(&res, Some(&ns), &Selector::labels("hooks.helm.sh/test=no")).unwrap().items.is_empty());
+    assert_eq!(c.list(&res, Some(&ns), &Selector::name("applied")).unwrap().items.len(), 1);
+
+    // A change after the list shows in the next watch round, which ends by itself.
+    c.apply(&cm("three"), &[]).unwrap();
+    let start = Instant::now();
+    let round = c.watch(&res, Some(&ns), &Selector::name("applied"), &list.resource_version, 1).unwrap();
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(10), "the round took {took:?}");
+    assert!(!round.expired);
+    assert_eq!(round.events.len(), 1, "{:?}", round.events);
+    assert_eq!(round.events[0].kind, helm_hooks::kube::EventType::Modified);
+    assert_eq!(round.events[0].object["data"]["k"], "three");
+    assert_ne!(round.resource_version, list.resource_version);
+
+    // Deleted, then gone; deleting again is not an error.
+    let start = now_ms();
+    let left = c.delete_and_wait(std::slice::from_ref(&key), start + 30_000, &mut now_ms).unwrap();
+    assert!(left.is_empty(), "{left:?}");
+    let e = c.get(&key).unwrap_err();
+    assert!(e.is_not_found(), "{e:?}");
+    assert!(e.to_string().contains(&format!("configmaps \"applied\" in namespace \"{}\" not found", &*ns)), "{e}");
+    assert!(!c.delete(&key).unwrap());
+}
+
+#[test]
+fn watch_round_without_events_returns_after_its_timeout() {
+    let ns = Ns::new("watch");
+    let mut c = client_in(&ns);
+    let res = c.resource("v1", "ConfigMap").unwrap();
+    let list = c.list(&res, Some(&ns), &Selector::default()).unwrap();
+    for secs in [1, 2] {
+        let start = Instant::now();
+        let round = c.watch(&res, Some(&ns), &Selector::labels("nothing=here"), &list.resource_version, secs).unwrap();
+        let took = start.elapsed();
+        assert!(round.events.is_empty() && !round.expired, "{round:?}");
+        assert_eq!(round.resource_version, list.resource_version);
+        let want = Duration::from_secs(secs.into());
+        assert!(
+            took >= want - Duration::from_millis(100) && took < want + Duration::from_secs(5),
+            "a round of {secs}s took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn job_runs_to_completion_and_its_pod_log_is_read() {
+    let ns = Ns::new("job");
+    let mut c = client_in(&ns);
+    c.apply(&job("talker", json!({"hooks-test/log": "hello from the job\nline two"})), &[("run", "1")]).unwrap();
+    let key = ObjectKey::new("batch/v1", "Job", Some(&ns), "talker");
+    let (done, _) = wait_done(&mut c, &key, 60);
+    assert_eq!(done, Completion::Succeeded { message: "Job Completed. succeeded: 1/1".into() });
+
+    let pods = c.hook_pods("Job", Some(&ns), "talker").unwrap();
+    assert_eq!(pods.len(), 1, "{pods:?}");
+    let pod_name = pods[0]["metadata"]["name"].as_str().unwrap();
+    assert_eq!(helm_hooks::kube::client::container_names(&pods[0]), vec!["main"]);
+    let log = c.pod_log(Some(&ns), pod_name, "main").unwrap();
+    assert_eq!(log, "hello from the job\nline two\n");
+    // A Pod hook's pods: itself.
+    assert!(c.hook_pods("Pod", Some(&ns), "no-such-pod").unwrap().is_empty());
+    assert!(c.hook_pods("ConfigMap", Some(&ns), "x").unwrap().is_empty());
+}
+
+#[test]
+fn failed_job_and_failed_pod_say_why() {
+    let ns = Ns::new("fail");
+    let mut c = client_in(&ns);
+    c.apply(&job("broken", json!({"hooks-test/exit-code": "1"})), &[]).unwrap();
+    c.apply(&pod("crash", json!({"hooks-test/exit-code": "3"}), &["app", "side"]), &[]).unwrap();
+    c.apply(&pod("fine", json!({"hooks-test/log": "a\nb"}), &["app", "side"]), &[]).unwrap();
+
+    let (done, _) = wait_done(&mut c, &ObjectKey::new("batch/v1", "Job", None, "broken"), 60);
+    match done {
+        Completion::Failed { reason, message } => {
+            assert_eq!(reason, "BackoffLimitExceeded");
+            assert!(message.starts_with("Job Failed. failed: 1/1 (BackoffLimitExceeded"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let (done, _) = wait_done(&mut c, &ObjectKey::new("v1", "Pod", None, "crash"), 60);
+    assert_eq!(
+        done,
+        Completion::Failed {
+            reason: "Error".into(),
+            message: "pod crash failed (container app: Error, exit code 3; container side: Error, exit code 3)".into()
+        }
+    );
+    let (done, obj) = wait_done(&mut c, &ObjectKey::new("v1", "Pod", None, "fine"), 60);
+    assert_eq!(done, Completion::Succeeded { message: "pod fine succeeded".into() });
+    let pods = c.hook_pods("Pod", None, "fine").unwrap();
+    assert_eq!(pods.len(), 1);
+    assert_eq!(pods[0]["metadata"]["uid"], obj["metadata"]["uid"]);
+    for container in ["app", "side"] {
+        assert_eq!(c.pod_log(None, "fine", container).unwrap(), "a\nb\n");
+    }
+}
+
+#[test]
+fn several_jobs_are_awaited_together_by_label() {
+    let ns = Ns::new("many");
+    let mut c = client_in(&ns);
+    let mut t = Tracker::new(Some("hooks.helm.sh/batch=b1"));
+    for (name, secs) in [("quick", "1s"), ("slow", "30s")] {
+        c.apply(&job(name, json!({"hooks-test/duration": secs})), &[("hooks.helm.sh/batch", "b1")]).unwrap();
+        c.track(&mut t, &ObjectKey::new("batch/v1", "Job", None, name)).unwrap();
+    }
+    let before = c.requests();
+    let deadline = now_ms() + 60_000;
+    let done = c
+        .wait_any(&mut t, deadline, &mut now_ms, &mut |k, o| {
+            o.is_some_and(|o| status::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
+        })
+        .unwrap();
+    assert_eq!(done, vec![ObjectKey::new("batch/v1", "Job", None, "quick")]);
+    // One list, then about one watch request a second for both Jobs.
+    let used = c.requests() - before;
+    assert!((2..=20).contains(&used), "{used} requests");
+    // Still tracked: the slow one is running, and goes away when deleted.
+    let slow = ObjectKey::new("batch/v1", "Job", None, "slow");
+    assert!(status::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
+    assert!(c.delete(&slow).unwrap());
+    let done = c.wait_any(&mut t, now_ms() + 30_000, &mut now_ms, &mut |k, o| k.name == "slow" && o.is_none()).unwrap();
+    assert_eq!(done, vec![slow]);
+}
+
+#[test]
+fn delete_waits_until_a_running_job_is_gone_and_deadlines_are_kept() {
+    let ns = Ns::new("del");
+    let mut c = client_in(&ns);
+    c.apply(&job("long", json!({"hooks-test/duration": "5m"})), &[]).unwrap();
+    let key = ObjectKey::new("batch/v1", "Job", None, "long");
+    // A deadline already passed: one look, and the Job is still there.
+    assert_eq!(c.wait_deleted(std::slice::from_ref(&key), 0, &mut now_ms).unwrap(), vec![key.clone()]);
+    let left = c.delete_and_wait(std::slice::from_ref(&key), now_ms() + 60_000, &mut now_ms).unwrap();
+    assert!(left.is_empty());
+    assert!(c.get_opt(&key).unwrap().is_none());
+}
+
+#[test]
+fn rejected_objects_and_missing_permissions_are_named() {
+    let ns = Ns::new("errors");
+    let mut c = client_in(&ns);
+    // 422: the object's own fault.
+    let bad = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Not_A_Name"}});
+    let e = c.apply(&bad, &[]).unwrap_err();
+    assert!(matches!(&e, KubeError::Invalid { resource, .. } if resource == "configmaps"), "{e:?}");
+    assert!(e.is_object_fault());
+    let bad = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "nojobspec"}});
+    let e = c.apply(&bad, &[]).unwrap_err();
+    assert!(matches!(&e, KubeError::Invalid { .. }), "{e:?}");
+    assert!(
+        e.to_string().starts_with(&format!("jobs.batch \"nojobspec\" in namespace \"{}\" is invalid: ", &*ns)),
+        "{e}"
+    );
+    // 403: an identity without rights (impersonated through the proxy's admin).
+    let mut weak = client_with(&ns, &[("HELM_KUBEASUSER", &format!("system:serviceaccount:{}:default", &*ns))]);
+    let res = weak.resource("v1", "Secret").unwrap();
+    let e = weak.list(&res, Some(&ns), &Selector::labels("owner=helm")).unwrap_err();
+    match &e {
+        KubeError::Forbidden { verb, resource, namespace, message } => {
+            assert_eq!((verb.as_str(), resource.as_str(), namespace.as_deref()), ("list", "secrets", Some(&*ns)));
+            assert!(message.contains("cannot list resource \"secrets\""), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!e.is_object_fault());
+    let e = weak.apply(&job("j", json!({})), &[]).unwrap_err();
+    assert!(
+        matches!(&e, KubeError::Forbidden { verb, resource, .. } if verb == "patch" && resource == "jobs.batch"),
+        "{e:?}"
+    );
+    let e = weak.pod_log(None, "p", "c").unwrap_err();
+    assert!(matches!(&e, KubeError::Forbidden { resource, .. } if resource == "pods/log"), "{e:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Helm's storage, with the real Helm 4 binary.
+
+fn chart() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/charts/hooks-demo").display().to_string()
+}
+
+/// Helm reaching the bed with token + CA (no kubeconfig), its own config folders, and
+/// the storage driver asked for.
+fn helm(ns: &str, driver: Driver, args: &[&str]) -> Command {
+    let b = bed();
+    let home = env::temp_dir().join(format!("hooks-e2e-kube-helm-{ns}"));
+    let mut c = Command::new(&b.helm);
+    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "-n", ns])
+        .args(args)
+        .env_remove("KUBECONFIG")
+        .env("HELM_DRIVER", if driver == Driver::ConfigMap { "configmap" } else { "secret" })
+        .env("HELM_CONFIG_HOME", home.join("config"))
+        .env("HELM_CACHE_HOME", home.join("cache"))
+        .env("HELM_DATA_HOME", home.join("data"));
+    c
+}
+
+fn kubectl_json(ns: &str, what: &str) -> Value {
+    let mut c = Command::new(&bed().kubectl);
+    c.args(["--request-timeout=30s", "-n", ns, "get", what, "-o", "json"]);
+    serde_json::from_str(&ok(c)).unwrap()
+}
+
+/// Installs hooks-demo (pre-install Job of 1 s) and upgrades it once (revision 2), reads
+/// the latest revision, records a run of its test hooks, writes it back, and checks what
+/// Helm makes of it.
+fn storage_round_trip(driver: Driver) {
+    let ns = Ns::new(if driver == Driver::Secret { "store-secret" } else { "store-cm" });
+    let set = ["--set", "preInstall.duration=1s"];
+    ok(helm(&ns, driver, &[&["install", "demo", &chart()][..], &set].concat()));
+    ok(helm(&ns, driver, &[&["upgrade", "demo", &chart()][..], &set].concat()));
+
+    let mut c = client_in(&ns);
+    // The other driver finds nothing, and says how to switch.
+    let other = if driver == Driver::Secret { Driver::ConfigMap } else { Driver::Secret };
+    let e = storage::read_latest(&mut c, other, "demo").unwrap_err();
+    assert!(matches!(e, storage::StorageError::NotFound { .. }), "{e}");
+
+    let mut s = storage::read_latest(&mut c, driver, "demo").unwrap();
+    assert_eq!((s.revision, s.namespace.as_str(), s.name.as_str()), (2, &*ns, "demo"));
+    assert_eq!(s.release["version"], 2);
+    assert_eq!(s.release["info"]["status"], "deployed");
+    let before = s.release.clone();
+    // What input::parse sees is the release JSON itself.
+    let parsed: Value = serde_json::from_slice(&s.json()).unwrap();
+    assert_eq!(parsed, before);
+
+    // 2026-01-02T03:04:05.678Z, 4.5 s later.
+    let (t0, t1) = (1_767_323_045_678u64, 1_767_323_050_178u64);
+    let ok_hook = s.find_hook("Pod", "demo-test-ok", "hooks-demo/templates/tests/test-ok.yaml").unwrap();
+    let fail_hook = s.find_hook("Job", "demo-test-fail", "").unwrap();
+    assert!(
+        s.set_last_run(ok_hook, &LastRun { started_at: Some(t0), completed_at: Some(t1), phase: HookPhase::Succeeded })
+    );
+    assert!(
+        s.set_last_run(fail_hook, &LastRun { started_at: Some(t0), completed_at: Some(t1), phase: HookPhase::Failed })
+    );
+    let saved_at = now_ms() / 1000;
+    s.save(&mut c, saved_at).unwrap();
+    // A second save (the run records several times) goes through too.
+    s.save(&mut c, saved_at).unwrap();
+
+    // The object: same name, type and labels, modifiedAt now.
+    let kind = if driver == Driver::Secret { "secret" } else { "configmap" };
+    let obj = kubectl_json(&ns, &format!("{kind}/sh.helm.release.v1.demo.v2"));
+    let labels = &obj["metadata"]["labels"];
+    assert_eq!(labels["modifiedAt"], saved_at.to_string().as_str());
+    assert_eq!((labels["owner"].as_str(), labels["name"].as_str()), (Some("helm"), Some("demo")));
+    assert_eq!((labels["status"].as_str(), labels["version"].as_str()), (Some("deployed"), Some("2")));
+    if driver == Driver::Secret {
+        assert_eq!(obj["type"], storage::SECRET_TYPE);
+    }
+
+    // Read back: our hook records, everything else unchanged.
+    let again = storage::read_latest(&mut c, driver, "demo").unwrap();
+    let hook = &again.release["hooks"][ok_hook];
+    assert_eq!(
+        hook["last_run"],
+        json!({"started_at": "2026-01-02T03:04:05.678Z", "completed_at": "2026-01-02T03:04:10.178Z", "phase": "Succeeded"})
+    );
+    assert_eq!(hook["delete_policies"], json!(["before-hook-creation"]));
+    let mut expected = before.clone();
+    expected["hooks"][ok_hook] = hook.clone();
+    expected["hooks"][fail_hook] = again.release["hooks"][fail_hook].clone();
+    assert_eq!(again.release, expected);
+
+    // Helm reads it: status shows the test suite's runs, history both revisions.
+    let status = ok(helm(&ns, driver, &["status", "demo"]));
+    assert!(status.contains("STATUS: deployed") && status.contains("REVISION: 2"), "{status}");
+    for (name, phase) in [("demo-test-ok", "Succeeded"), ("demo-test-fail", "Failed")] {
+        let block = format!(
+            "TEST SUITE:     {name}\nLast Started:   Fri Jan  2 03:04:05 2026\nLast Completed: Fri Jan  2 03:04:10 2026\nPhase:          {phase}\n"
+        );
+        assert!(status.contains(&block), "no {block:?} in:\n{status}");
+    }
+    let history = ok(helm(&ns, driver, &["history", "demo", "-o", "json"]));
+    let history: Value = serde_json::from_str(&history).unwrap();
+    let revs: Vec<(u64, &str)> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["revision"].as_u64().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(revs, vec![(1, "superseded"), (2, "deployed")]);
+    let hooks = ok(helm(&ns, driver, &["get", "hooks", "demo"]));
+    assert!(hooks.contains("demo-test-ok"), "{hooks}");
+
+    // And Helm writes it again on top of ours: `helm test` runs the hooks for real.
+    let out = helm(&ns, driver, &["test", "demo", "--filter", "name=demo-test-ok"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let after_test = storage::read_latest(&mut c, driver, "demo").unwrap();
+    // (Helm moves the hooks its filter skipped to the front of the list.)
+    let i = after_test.find_hook("Pod", "demo-test-ok", "").unwrap();
+    let run = &after_test.release["hooks"][i]["last_run"];
+    assert_eq!(run["phase"], "Succeeded");
+    assert_ne!(run["started_at"], "2026-01-02T03:04:05.678Z");
+    // The hook Helm skipped keeps our record.
+    let i = after_test.find_hook("Job", "demo-test-fail", "").unwrap();
+    assert_eq!(after_test.release["hooks"][i]["last_run"]["phase"], "Failed");
+}
+
+#[test]
+fn secret_storage_round_trips_through_helm() {
+    storage_round_trip(Driver::Secret);
+}
+
+#[test]
+fn configmap_storage_round_trips_through_helm() {
+    storage_round_trip(Driver::ConfigMap);
+}

@@ -1,0 +1,511 @@
+//! End-to-end tests of the test bed itself: the kwok-driven control plane, the pod-annotation
+//! contract (docs/testing.md) and the real Helm 4 binary against it.
+//!
+//! Run against a running bed:
+//!
+//! ```sh
+//! make cluster-up && eval "$(make -s cluster-env)"
+//! cargo test --features e2e --test e2e_testbed
+//! ```
+//!
+//! Only std: the tests shell out to `kubectl`, `helm` (from `$HOOKS_CACHE/bin`, else the
+//! checkout's `.cache/bin`, else `PATH`) and `curl`. Every test works in its own namespace,
+//! so they run in parallel.
+
+use std::env;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::thread::sleep;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+// ---------------------------------------------------------------------------------------
+// The bed: tools and credentials from the environment `make -s cluster-env` prints.
+
+struct Bed {
+    kubectl: PathBuf,
+    helm: PathBuf,
+    /// HELM_KUBEAPISERVER: the API server's https URL.
+    server: String,
+    /// HELM_KUBETOKEN: the cluster-admin ServiceAccount token.
+    token: String,
+    /// SSL_CERT_FILE: CA bundle holding the API server's CA.
+    cacert: String,
+}
+
+fn required(var: &str) -> String {
+    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
+        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
+    })
+}
+
+fn tool(name: &str) -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| manifest.join(".cache"));
+    let p = cache.join("bin").join(name);
+    if p.is_file() {
+        p
+    } else {
+        PathBuf::from(name)
+    }
+}
+
+fn bed() -> &'static Bed {
+    static BED: OnceLock<Bed> = OnceLock::new();
+    BED.get_or_init(|| {
+        required("KUBECONFIG");
+        Bed {
+            kubectl: tool("kubectl"),
+            helm: tool("helm"),
+            server: required("HELM_KUBEAPISERVER"),
+            token: required("HELM_KUBETOKEN"),
+            cacert: required("SSL_CERT_FILE"),
+        }
+    })
+}
+
+fn show(cmd: &Command, out: &Output) -> String {
+    format!(
+        "{:?} exited {}\n--- stdout\n{}\n--- stderr\n{}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn run_in(mut cmd: Command, stdin: Option<&str>) -> (Output, String) {
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let shown = show(&cmd, &out);
+    (out, shown)
+}
+
+/// Runs the command and returns its stdout; panics with its output if it fails.
+fn ok(cmd: Command) -> String {
+    let (out, shown) = run_in(cmd, None);
+    assert!(out.status.success(), "{shown}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn kubectl(ns: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(&bed().kubectl);
+    c.args(["--request-timeout=30s", "-n", ns]).args(args);
+    c
+}
+
+/// `kubectl apply -f -` of a manifest in the namespace.
+fn apply(ns: &str, yaml: &str) {
+    let (out, shown) = run_in(kubectl(ns, &["apply", "-f", "-"]), Some(yaml));
+    assert!(out.status.success(), "{shown}");
+}
+
+/// `kubectl wait` for a condition (e.g. `condition=Complete`, `jsonpath={.status.phase}=Failed`).
+fn wait_for(ns: &str, what: &str, cond: &str) {
+    ok(kubectl(ns, &["wait", what, &format!("--for={cond}"), "--timeout=90s"]));
+}
+
+/// Polls `check` until it holds, for at most 60 s.
+fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting until {what}");
+        sleep(Duration::from_millis(200));
+    }
+}
+
+fn jsonpath(ns: &str, what: &str, path: &str) -> String {
+    ok(kubectl(ns, &["get", what, "-o", &format!("jsonpath={path}")]))
+}
+
+/// A request to the API server with the bearer token and SSL_CERT_FILE, as the plugin makes
+/// it. Returns the HTTP status and body.
+fn api(method: &str, path: &str, content_type: Option<&str>, body: Option<&str>) -> (u16, String) {
+    let b = bed();
+    let mut c = Command::new("curl");
+    // (A user agent other than curl's: the API server pretty-prints JSON for curl.)
+    c.args(["-sS", "--max-time", "60", "-A", "helm-hooks-e2e", "--cacert", &b.cacert, "-X", method])
+        .args(["-H", &format!("Authorization: Bearer {}", b.token)])
+        .args(["-w", "\n%{http_code}"]);
+    if let Some(ct) = content_type {
+        c.args(["-H", &format!("Content-Type: {ct}")]);
+    }
+    if body.is_some() {
+        c.args(["--data-binary", "@-"]);
+    }
+    c.arg(format!("{}{}", b.server, path));
+    let (out, shown) = run_in(c, body);
+    assert!(out.status.success(), "{shown}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (code.trim().parse().unwrap_or_else(|_| panic!("no status code: {shown}")), body.to_string())
+}
+
+/// A namespace of one test, deleted (in the background) when the test ends.
+struct Ns(String);
+
+impl Ns {
+    fn new(name: &str) -> Ns {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
+        let ns = format!("tb-{name}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos % 100_000);
+        let mut c = Command::new(&bed().kubectl);
+        c.args(["--request-timeout=30s", "create", "namespace", &ns]);
+        ok(c);
+        // Pods can be created only once the namespace has its default ServiceAccount.
+        let start = Instant::now();
+        while !kubectl(&ns, &["get", "serviceaccount", "default"]).output().unwrap().status.success() {
+            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {ns}");
+            sleep(Duration::from_millis(100));
+        }
+        Ns(ns)
+    }
+}
+
+impl Drop for Ns {
+    fn drop(&mut self) {
+        let _ = Command::new(&bed().kubectl)
+            .args(["delete", "namespace", &self.0, "--wait=false", "--ignore-not-found"])
+            .output();
+        let _ = std::fs::remove_dir_all(helm_home(&self.0));
+    }
+}
+
+impl std::ops::Deref for Ns {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A Job with one container; `annotations` go on its pod template.
+fn job(name: &str, annotations: &str) -> String {
+    format!(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\nspec:\n  backoffLimit: 0\n  template:\n    metadata:\n      annotations: {{{annotations}}}\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: main\n        image: registry.invalid/job:1\n"
+    )
+}
+
+/// A bare Pod (no owner) with restartPolicy Never, as Helm hook Pods are.
+fn bare_pod(name: &str, annotations: &str, containers: &[&str]) -> String {
+    let mut s = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  annotations: {{{annotations}}}\nspec:\n  restartPolicy: Never\n  containers:\n"
+    );
+    for c in containers {
+        s.push_str(&format!("  - name: {c}\n    image: registry.invalid/pod:1\n"));
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------
+// Reaching the API server: token + SSL_CERT_FILE, and kubectl proxy.
+
+#[test]
+fn token_and_ssl_cert_file_reach_the_api_server_without_kubeconfig() {
+    let b = bed();
+    let helm_list = |cert_file: &str| {
+        let mut c = Command::new(&b.helm);
+        c.args(["list", "--all-namespaces", "--kube-apiserver", &b.server, "--kube-token", &b.token])
+            .env_remove("KUBECONFIG")
+            .env_remove("HELM_KUBECAFILE")
+            .env("SSL_CERT_FILE", cert_file);
+        run_in(c, None)
+    };
+    let (out, shown) = helm_list(&b.cacert);
+    assert!(out.status.success(), "Go's TLS with SSL_CERT_FILE must accept the API server: {shown}");
+    // Control: without the bed's CA the same call must fail on the certificate.
+    let (out, shown) = helm_list("/dev/null");
+    assert!(!out.status.success(), "expected a TLS failure: {shown}");
+    assert!(shown.contains("certificate"), "{shown}");
+    // The token is a ServiceAccount's, bound to cluster-admin.
+    let (code, body) = api(
+        "POST",
+        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+        Some("application/json"),
+        Some(r#"{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert!(body.contains("system:serviceaccount:kube-system:hooks-admin"), "{body}");
+    let (code, body) = api(
+        "POST",
+        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        Some("application/json"),
+        Some(
+            r#"{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"*","group":"*","resource":"*"}}}"#,
+        ),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert!(body.contains(r#""allowed":true"#), "{body}");
+}
+
+#[test]
+fn kubectl_proxy_is_a_way_in() {
+    let ns = Ns::new("proxy");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/cluster.sh");
+    let proxy = || {
+        let mut c = Command::new(&script);
+        c.arg("proxy");
+        ok(c).trim().to_string()
+    };
+    let url = proxy();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    // Asking again reuses the running proxy.
+    assert_eq!(proxy(), url);
+    let curl = |args: &[&str]| {
+        let mut c = Command::new("curl");
+        c.args(["-sS", "--fail-with-body", "--max-time", "30", "-A", "helm-hooks-e2e"]).args(args);
+        ok(c)
+    };
+    let created = curl(&[
+        "-X",
+        "POST",
+        "-H",
+        "Content-Type: application/json",
+        "--data-binary",
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"via-proxy"},"data":{"k":"v"}}"#,
+        &format!("{url}/api/v1/namespaces/{}/configmaps", &*ns),
+    ]);
+    assert!(created.contains(r#""name":"via-proxy""#), "{created}");
+    assert_eq!(jsonpath(&ns, "configmap/via-proxy", "{.data.k}"), "v");
+}
+
+// ---------------------------------------------------------------------------------------
+// The pod-annotation contract.
+
+#[test]
+fn job_runs_for_the_duration_asked() {
+    let ns = Ns::new("duration");
+    let t0 = Instant::now();
+    apply(&ns, &job("slow", r#"hooks-test/duration: "4s""#));
+    wait_for(&ns, "job/slow", "condition=Complete");
+    let took = t0.elapsed();
+    assert!(took >= Duration::from_secs(4), "a 4s Job completed after {took:?}");
+    assert!(took < Duration::from_secs(30), "a 4s Job took {took:?}");
+    let pod_phase = jsonpath(&ns, "pods", "{.items[*].status.phase}");
+    assert_eq!(pod_phase, "Succeeded");
+    let exit = jsonpath(&ns, "pods", "{.items[0].status.containerStatuses[0].state.terminated.exitCode}");
+    assert_eq!(exit, "0");
+}
+
+#[test]
+fn job_without_duration_runs_about_a_second() {
+    let ns = Ns::new("default-duration");
+    let t0 = Instant::now();
+    apply(&ns, &job("quick", ""));
+    wait_for(&ns, "job/quick", "condition=Complete");
+    let took = t0.elapsed();
+    assert!(took >= Duration::from_secs(1), "the default 1s Job completed after {took:?}");
+    assert!(took < Duration::from_secs(15), "the default 1s Job took {took:?}");
+}
+
+#[test]
+fn job_marked_to_fail_ends_failed() {
+    let ns = Ns::new("job-fail");
+    apply(&ns, &job("broken", r#"hooks-test/exit-code: "3""#));
+    wait_for(&ns, "job/broken", "condition=Failed");
+    assert_eq!(jsonpath(&ns, "job/broken", "{.status.succeeded}"), "");
+    assert_eq!(jsonpath(&ns, "pods", "{.items[*].status.phase}"), "Failed");
+    let exit = jsonpath(&ns, "pods", "{.items[0].status.containerStatuses[0].state.terminated.exitCode}");
+    assert_eq!(exit, "3");
+}
+
+#[test]
+fn bare_pods_succeed_and_fail() {
+    let ns = Ns::new("bare");
+    apply(&ns, &bare_pod("good", "", &["main"]));
+    apply(&ns, &bare_pod("bad", r#"hooks-test/exit-code: "1", hooks-test/duration: "2s""#, &["main", "sidecar"]));
+    wait_for(&ns, "pod/good", "jsonpath={.status.phase}=Succeeded");
+    wait_for(&ns, "pod/bad", "jsonpath={.status.phase}=Failed");
+    let codes = jsonpath(&ns, "pod/bad", "{.status.containerStatuses[*].state.terminated.exitCode}");
+    assert_eq!(codes, "1 1");
+    let reason = jsonpath(&ns, "pod/good", "{.status.containerStatuses[0].state.terminated.reason}");
+    assert_eq!(reason, "Completed");
+}
+
+#[test]
+fn long_running_pods_stay_running_and_ready() {
+    let ns = Ns::new("running");
+    apply(
+        &ns,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: registry.invalid/web:1\n",
+    );
+    // restartPolicy Always (the default) on a bare Pod: it runs until deleted, like on a kubelet.
+    apply(
+        &ns,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: server\nspec:\n  containers:\n  - name: main\n    image: registry.invalid/server:1\n",
+    );
+    wait_for(&ns, "deployment/web", "condition=Available");
+    wait_for(&ns, "pod/server", "condition=Ready");
+    // Longer than the default run time of a pod that ends.
+    sleep(Duration::from_secs(3));
+    assert_eq!(jsonpath(&ns, "deployment/web", "{.status.readyReplicas}"), "2");
+    assert_eq!(jsonpath(&ns, "pods", "{.items[*].status.phase}"), "Running Running Running");
+}
+
+#[test]
+fn pod_log_returns_the_given_lines_for_every_container() {
+    let ns = Ns::new("logs");
+    apply(&ns, &bare_pod("talker", r#"hooks-test/log: "first line\nsecond line""#, &["app", "helper"]));
+    apply(&ns, &bare_pod("silent", "", &["app"]));
+    apply(&ns, &job("job-talker", r#"hooks-test/log: "from a job""#));
+    wait_for(&ns, "pod/talker", "jsonpath={.status.phase}=Succeeded");
+    wait_for(&ns, "pod/silent", "jsonpath={.status.phase}=Succeeded");
+    wait_for(&ns, "job/job-talker", "condition=Complete");
+    for container in ["app", "helper"] {
+        let (code, body) =
+            api("GET", &format!("/api/v1/namespaces/{}/pods/talker/log?container={container}", &*ns), None, None);
+        assert_eq!(code, 200, "{body}");
+        assert_eq!(body, "first line\nsecond line\n", "container {container}");
+    }
+    // Without the annotation the log is empty, not an error.
+    let (code, body) = api("GET", &format!("/api/v1/namespaces/{}/pods/silent/log", &*ns), None, None);
+    assert_eq!((code, body.as_str()), (200, ""));
+    let logs = ok(kubectl(&ns, &["logs", "job/job-talker"]));
+    assert_eq!(logs, "from a job\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// API semantics the plugin relies on.
+
+#[test]
+fn server_side_apply_and_foreground_deletion() {
+    let ns = Ns::new("ssa");
+    let cm = format!("/api/v1/namespaces/{}/configmaps/applied?fieldManager=helm&force=true", &*ns);
+    let yaml = |v: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  key: {v}\n");
+    let (code, body) = api("PATCH", &cm, Some("application/apply-patch+yaml"), Some(&yaml("one")));
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = api("PATCH", &cm, Some("application/apply-patch+yaml"), Some(&yaml("two")));
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains(r#""manager":"helm","operation":"Apply""#), "{body}");
+    assert_eq!(jsonpath(&ns, "configmap/applied", "{.data.key}"), "two");
+
+    // A Job whose pod runs long, applied the same way, then deleted with Foreground propagation.
+    let job_path = format!("/apis/batch/v1/namespaces/{}/jobs/lasting", &*ns);
+    let (code, body) = api(
+        "PATCH",
+        &format!("{job_path}?fieldManager=helm"),
+        Some("application/apply-patch+yaml"),
+        Some(&job("lasting", r#"hooks-test/duration: "10m""#)),
+    );
+    assert_eq!(code, 201, "{body}");
+    eventually("the Job's pod runs", || jsonpath(&ns, "pods", "{.items[*].status.phase}") == "Running");
+    let (code, body) = api(
+        "DELETE",
+        &job_path,
+        Some("application/json"),
+        Some(r#"{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Foreground"}"#),
+    );
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("foregroundDeletion"), "foreground deletion keeps the Job until its pods are gone: {body}");
+    eventually("the Job is gone", || api("GET", &job_path, None, None).0 == 404);
+    assert_eq!(ok(kubectl(&ns, &["get", "pods", "-o", "name"])), "", "pods outlived their Job");
+}
+
+#[test]
+fn watch_with_timeout_seconds_returns() {
+    let ns = Ns::new("watch");
+    apply(&ns, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n");
+    let t0 = Instant::now();
+    let (code, body) =
+        api("GET", &format!("/api/v1/namespaces/{}/configmaps?watch=1&timeoutSeconds=2", &*ns), None, None);
+    let took = t0.elapsed();
+    assert_eq!(code, 200, "{body}");
+    assert!(took >= Duration::from_millis(1900) && took < Duration::from_secs(20), "the watch returned after {took:?}");
+    assert!(body.contains(r#""type":"ADDED""#) && body.contains(r#""name":"watched""#), "{body}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The real Helm 4 binary with the test chart (testbed/charts/hooks-demo).
+
+fn chart() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/charts/hooks-demo").display().to_string()
+}
+
+fn helm_home(ns: &str) -> PathBuf {
+    env::temp_dir().join(format!("hooks-testbed-helm-{ns}"))
+}
+
+/// Helm reaching the bed the way the plugin does (token + CA, no kubeconfig), with its own
+/// config folders.
+fn helm(ns: &str, args: &[&str]) -> Command {
+    let b = bed();
+    let home = helm_home(ns);
+    let mut c = Command::new(&b.helm);
+    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "-n", ns])
+        .args(args)
+        .env_remove("KUBECONFIG")
+        .env("HELM_CONFIG_HOME", home.join("config"))
+        .env("HELM_CACHE_HOME", home.join("cache"))
+        .env("HELM_DATA_HOME", home.join("data"));
+    c
+}
+
+#[test]
+fn helm_install_waits_for_the_pre_install_hook() {
+    assert!(Path::new(&chart()).is_dir(), "the test chart is missing");
+    let ns = Ns::new("helm-install");
+    let t0 = Instant::now();
+    ok(helm(&ns, &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=4s"]));
+    let took = t0.elapsed();
+    assert!(took >= Duration::from_secs(4), "helm install returned after {took:?}, before its 4s hook could end");
+    assert_eq!(jsonpath(&ns, "job/demo-pre-install", "{.status.conditions[?(@.type==\"Complete\")].status}"), "True");
+    // The release's resources came after the hook.
+    let hook_done = jsonpath(&ns, "job/demo-pre-install", "{.status.completionTime}");
+    let deployed = jsonpath(&ns, "deployment/demo-web", "{.metadata.creationTimestamp}");
+    assert!(deployed >= hook_done, "Deployment created at {deployed}, hook completed at {hook_done}");
+    // --wait waited for the Deployment too: its kwok pod is Ready.
+    assert_eq!(jsonpath(&ns, "deployment/demo-web", "{.status.readyReplicas}"), "1");
+    let status = ok(helm(&ns, &["status", "demo"]));
+    assert!(status.contains("STATUS: deployed"), "{status}");
+}
+
+#[test]
+fn helm_install_fails_when_the_pre_install_hook_fails() {
+    let ns = Ns::new("helm-hook-fail");
+    let (out, shown) = run_in(
+        helm(&ns, &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.exitCode=2"]),
+        None,
+    );
+    assert!(!out.status.success(), "{shown}");
+    assert!(shown.contains("pre-install"), "{shown}");
+    assert_eq!(ok(kubectl(&ns, &["get", "deployments", "-o", "name"])), "", "no resources after a failed hook");
+}
+
+#[test]
+fn helm_test_passes_and_fails_as_marked() {
+    let ns = Ns::new("helm-test");
+    // Release "mixed": test-ok passes, test-fail fails (exit code 1).
+    ok(helm(&ns, &["install", "mixed", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=1s"]));
+    let passed = ok(helm(&ns, &["test", "mixed", "--filter", "name=mixed-test-ok", "--logs", "--timeout", "2m"]));
+    assert!(passed.contains("mixed-test-ok") && passed.contains("Succeeded"), "{passed}");
+    assert!(passed.contains("test-ok says hello\nsecond line"), "helm test --logs shows the pod's log: {passed}");
+    let (out, shown) = run_in(helm(&ns, &["test", "mixed", "--timeout", "2m"]), None);
+    assert!(!out.status.success(), "helm test must fail when a test hook fails: {shown}");
+    assert!(shown.contains("mixed-test-fail"), "{shown}");
+    assert_eq!(jsonpath(&ns, "job/mixed-test-fail", "{.status.conditions[?(@.type==\"Failed\")].status}"), "True");
+
+    // Release "green": the same chart with the failing test marked to pass.
+    ok(helm(
+        &ns,
+        &[
+            "install",
+            "green",
+            &chart(),
+            "--wait",
+            "--timeout",
+            "2m",
+            "--set",
+            "preInstall.duration=1s",
+            "--set",
+            "tests.failExitCode=0",
+        ],
+    ));
+    let passed = ok(helm(&ns, &["test", "green", "--timeout", "2m"]));
+    assert_eq!(passed.matches("Phase:          Succeeded").count(), 2, "{passed}");
+}
