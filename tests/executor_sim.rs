@@ -109,9 +109,14 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
                     }
                 }
             }
-            Action::Logs { hook } => {
+            Action::Logs { hook, purpose } => {
                 t.calls.push(("logs".into(), name(hook)));
-                exec.handle(Input::Logs { hook, text: format!("output of {}", name(hook)) });
+                let logs = vec![helm_hooks::executor::ContainerLog {
+                    pod: name(hook),
+                    container: "c".into(),
+                    text: format!("output of {}", name(hook)),
+                }];
+                exec.handle(Input::Logs { hook, purpose, logs });
             }
         }
         // Non-Job kinds finish at creation: they leave the simulated set.
@@ -124,7 +129,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
 }
 
 fn opts(parallel: usize) -> Options {
-    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false }
+    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false, pod_logs: false }
 }
 
 fn ok(ms: u64) -> Behaviour {
@@ -371,8 +376,9 @@ impl helm_hooks::run::Cluster for SimCluster {
             })
             .collect())
     }
-    fn logs(&mut self, hook: usize) -> Result<String, helm_hooks::run::ClusterError> {
-        Ok(format!("checking {}\nline two", self.names[hook]))
+    fn logs(&mut self, hook: usize) -> Result<Vec<helm_hooks::executor::ContainerLog>, helm_hooks::run::ClusterError> {
+        let text = format!("checking {}\nline two", self.names[hook]);
+        Ok(vec![helm_hooks::executor::ContainerLog { pod: self.names[hook].clone(), container: "main".into(), text }])
     }
 }
 
