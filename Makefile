@@ -54,14 +54,19 @@ tools:
 unit:
 	cargo test
 
-e2e-helm: build
-	HELM_BIN=$(HOOKS_CACHE)/bin/helm cargo test --features e2e --test e2e_helm
+# The tests install exactly what `make install` would: dist/hooks.
+E2E_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks
+
+# Through the real Helm, no cluster needed.
+e2e-helm: dist/hooks
+	$(E2E_ENV) cargo test --features e2e --test e2e_helm
 
 # End to end: the bed is started here and stopped whatever happens.
-e2e: build testbed-build
+e2e: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
-	HELM_BIN=$(HOOKS_CACHE)/bin/helm cargo test --features e2e --test e2e_testbed --test e2e_helm
+	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
+	  --test e2e_helm --test e2e_testbed --test e2e_kube $(if $(wildcard tests/e2e_run.rs),--test e2e_run)
 
 test: unit e2e
 

@@ -114,7 +114,8 @@ fn plugin_dir(into: &Path) -> PathBuf {
         }
         return dir;
     }
-    let wasm = repo().join("target/wasm32-wasip1/release/helm_hooks.wasm");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("target"));
+    let wasm = target.join("wasm32-wasip1/release/helm_hooks.wasm");
     assert!(
         wasm.is_file(),
         "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib\n\
