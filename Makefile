@@ -77,7 +77,16 @@ lint:
 fmt:
 	cargo fmt --all
 
+# Benchmarks (not tests): figures go to docs/benchmarks.md.
 bench: bench-plan
+
+bench-plan:
+	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-plan.sh
+
+# Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
+FUZZ_SECONDS ?= 90
+fuzz:
+	fuzz/run-all.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf target dist plugin.wasm

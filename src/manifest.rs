@@ -111,6 +111,44 @@ struct RawMeta {
     annotations: Option<BTreeMap<String, serde_yaml_ng::Value>>,
 }
 
+/// The top-level `apiVersion`, `kind` and `metadata` entries of a block
+/// mapping, as text. `None` when the document starts in a way this cut could
+/// misread (flow style, a list, a tag, an anchor, a quoted key): the caller
+/// then parses the whole document.
+fn head_text(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut keep = false;
+    for line in text.split_inclusive('\n') {
+        match line.as_bytes().first() {
+            None | Some(b' ' | b'\t' | b'\n' | b'\r') => {
+                if keep {
+                    out.push_str(line);
+                }
+            }
+            Some(b'#') => {}
+            Some(b'-' | b'{' | b'[' | b'&' | b'*' | b'!' | b'%' | b'?' | b'|' | b'>' | b'"' | b'\'' | b'@' | b'`') => return None,
+            Some(_) => {
+                keep = ["apiVersion:", "kind:", "metadata:"].iter().any(|k| line.starts_with(k));
+                if keep {
+                    out.push_str(line);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A YAML error as a user can act on it: short, without Rust type names.
+fn parse_error(e: &serde_yaml_ng::Error) -> String {
+    let mut msg = e.to_string().replace("struct RawHead", "a Kubernetes object (a mapping with kind and metadata)");
+    if msg.len() > 300 {
+        let cut = (0..=300).rev().find(|&i| msg.is_char_boundary(i)).unwrap_or(0);
+        msg.truncate(cut);
+        msg.push_str("…");
+    }
+    format!("is not a valid Kubernetes object: {msg}")
+}
+
 /// Reads a document's head. Everything Kubernetes would refuse — a
 /// non-string annotation value, a missing kind or name — is an error here,
 /// since Helm itself fails to install such a document.
@@ -122,8 +160,12 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
             None => d,
         })
     };
-    let raw: RawHead =
-        serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(format!("is not a valid Kubernetes object: {e}"), None))?;
+    // Most of a manifest is `spec`; parsing only the head is several times
+    // faster on large releases. Anything unusual is parsed whole.
+    let raw: RawHead = match head_text(&doc.text).and_then(|t| serde_yaml_ng::from_str(&t).ok()) {
+        Some(raw) => raw,
+        None => serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(parse_error(&e), None))?,
+    };
     let text = |v: Option<serde_yaml_ng::Value>, what: &str| match v {
         None | Some(serde_yaml_ng::Value::Null) => Ok(None),
         Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
@@ -195,6 +237,37 @@ mod tests {
         let doc = &split("kind: Job\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: 5\n", "s")[0];
         let err = parse_head(doc).unwrap_err();
         assert!(err.message.contains("helm.sh/hook-weight must be a string"), "{err}");
+    }
+
+    #[test]
+    fn the_head_alone_reads_like_the_whole_document() {
+        let docs = [
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: test\n    x: |\n      kind: Pod\nspec:\n  template:\n    metadata:\n      name: inner\n",
+            "spec: {a: 1}\nmetadata: {name: flow, namespace: ns}\nkind: ConfigMap\n",
+            "kind: Job\nmetadata:\n  name: &n anchored\n  labels: {x: *n}\n",
+            "kind: Job\nspec: &s {x: 1}\nmetadata:\n  name: b\n  labels: *s\n",
+            "{\"kind\": \"Job\", \"metadata\": {\"name\": \"json\"}}\n",
+            "# comment\nkind: Job # trailing\nmetadata:\n\n  name: gap\n",
+        ];
+        for text in docs {
+            let doc = Document { source: "s".into(), index: 1, text: text.into() };
+            let whole: Result<RawHead, _> = serde_yaml_ng::from_str(text);
+            let head = parse_head(&doc);
+            match whole {
+                Ok(raw) => {
+                    let name = raw.metadata.and_then(|m| m.name).and_then(|n| n.as_str().map(str::to_string));
+                    assert_eq!(head.as_ref().ok().map(|h| h.name.clone()), name, "{text}");
+                }
+                Err(_) => assert!(head.is_err(), "{text}"),
+            }
+        }
+    }
+
+    #[test]
+    fn parse_errors_are_short_and_plain() {
+        let long = format!("just a string {}\n", "a".repeat(10_000));
+        let err = parse_head(&split(&long, "s")[0]).unwrap_err();
+        assert!(err.message.len() < 400 && !err.message.contains("RawHead"), "{}", err.message);
     }
 
     #[test]

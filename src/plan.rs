@@ -156,7 +156,7 @@ struct Spec<'a> {
 fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
     let mut specs: Vec<(usize, &crate::hook::Hook)> =
         release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
-    specs.sort_by(|(_, a), (_, b)| a.helm_order_key().cmp(&b.helm_order_key()));
+    specs.sort_by_cached_key(|&(_, h)| h.helm_order_key());
     let specs: Vec<Spec> = specs
         .into_iter()
         .map(|(index, h)| Spec {
@@ -191,7 +191,7 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
     let mut specs = Vec::new();
     for (level, batch) in batches.iter().enumerate() {
         let mut members = batch.resources.clone();
-        members.sort_by_key(|&i| install_rank(&release.resources[i].head.kind));
+        members.sort_by_cached_key(|&i| install_rank(&release.resources[i].head.kind));
         for i in members {
             let r = &release.resources[i];
             specs.push(Spec {
@@ -329,11 +329,18 @@ fn build_graph(
                     diags.push(fail(format!("{subject}: {why}"), help));
                     continue;
                 }
-                _ => {
-                    diags.push(fail(
-                        format!("{r} is ambiguous: several {what}s in different namespaces match"),
-                        "write Kind/namespace/name".into(),
-                    ));
+                many => {
+                    let same_namespace = many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
+                    let (msg, help) = if same_namespace {
+                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].location.source.as_str()).collect();
+                        (
+                            format!("{r} is ambiguous: {} {what}s have that kind, name and namespace ({})", many.len(), sources.join(", ")),
+                            "give each object a unique name; Kubernetes keeps only one object per name".to_string(),
+                        )
+                    } else {
+                        (format!("{r} is ambiguous: {what}s in several namespaces match"), "write Kind/namespace/name".to_string())
+                    };
+                    diags.push(fail(msg, help));
                     continue;
                 }
             };

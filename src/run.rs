@@ -69,6 +69,8 @@ pub struct Summary {
     pub outcome: Outcome,
     pub error: Option<String>,
     pub failed_fast: Option<String>,
+    /// Requests sent to the API server during the run, when counted.
+    pub api_requests: Option<u64>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -178,6 +180,7 @@ pub fn execute(
         outcome,
         error,
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
+        api_requests: None,
     }
 }
 
@@ -270,8 +273,9 @@ pub fn summary_text(s: &Summary) -> String {
         out.push('\n');
     }
     let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
+    let requests = s.api_requests.map(|n| format!(" ({n} API requests)")).unwrap_or_default();
     out.push_str(&format!(
-        "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}\n",
+        "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
         s.rows.len(),
         s.event,
         count(Phase::Succeeded),
@@ -295,6 +299,8 @@ struct SummaryJson<'a> {
     failed_fast: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    api_requests: Option<u64>,
     hooks: &'a [Row],
 }
 
@@ -310,6 +316,7 @@ pub fn summary_json(s: &Summary) -> String {
         ended_at: s.ended_at,
         failed_fast: s.failed_fast.as_deref(),
         error: s.error.as_deref(),
+        api_requests: s.api_requests,
         hooks: &s.rows,
     };
     serde_json::to_string_pretty(&doc).expect("summary serialises") + "\n"

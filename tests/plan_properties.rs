@@ -714,30 +714,3 @@ fn a_cycle_through_the_serial_order_is_named() {
         "{msgs:?}"
     );
 }
-
-#[test]
-#[ignore]
-fn stats() {
-    use proptest::strategy::ValueTree;
-    use proptest::test_runner::TestRunner;
-    let mut runner = TestRunner::default();
-    let (mut cyc, mut edges, mut hooks, mut errs, mut par, mut multiwave) = (0, 0, 0, 0, 0, 0);
-    for k in 0..256 {
-        let g = release_strategy(24, true).new_tree(&mut runner).unwrap().current();
-        if k == 0 {
-            println!("{}", g.yaml());
-        }
-        hooks += g.hooks.len();
-        edges += g.hooks.iter().map(|h| h.deps.len()).sum::<usize>();
-        par += g.hooks.iter().filter(|h| h.parallel == Some(true)).count();
-        if EVENTS.iter().any(|e| hook_model(&g, e, false).has_cycle()) {
-            cyc += 1;
-        }
-        let (_, plan, d) = plan_of(&g.yaml(), options(4, false));
-        if d.has_errors() {
-            errs += 1;
-        }
-        multiwave += plan.events.iter().flat_map(|e| &e.waves).filter(|w| w.len() > 1).count();
-    }
-    println!("hooks {hooks} edges {edges} parallel {par} cyclic {cyc} with-errors {errs} multi-item waves {multiwave}");
-}

@@ -165,7 +165,9 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
     let mut cluster = KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let _ = progress.write_all(header.as_bytes());
-    let summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
+    let before = cluster.client.requests();
+    let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
+    summary.api_requests = Some(cluster.client.requests() - before);
     let report = match args.output {
         Output::Text => runner::summary_text(&summary),
         Output::Json => runner::summary_json(&summary),

@@ -1,0 +1,26 @@
+//! Every annotation value parser: depends-on references, JSON string
+//! arrays, weights, strict booleans, policy lists, hook events.
+#![no_main]
+
+use helm_hooks::annotation as a;
+use helm_hooks::event::parse_events;
+use helm_hooks::reference::ObjectRef;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|value: &str| {
+    if let Ok(refs) = a::parse_depends_on(value) {
+        // What was parsed prints back to something that parses the same.
+        for r in refs {
+            let again: ObjectRef = r.to_string().parse().expect("a parsed reference round-trips");
+            assert_eq!(again, r);
+        }
+    }
+    let _ = a::parse_string_array(value);
+    if let Some(w) = a::parse_weight(value) {
+        assert_eq!(value.trim_start_matches('+').parse::<i64>().ok(), Some(w));
+    }
+    let _ = a::parse_bool(value);
+    let _ = a::parse_policy_list(value);
+    let _ = parse_events(value);
+    let _ = value.parse::<ObjectRef>();
+});
