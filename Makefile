@@ -15,7 +15,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan fuzz clean
+.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
@@ -24,7 +24,9 @@ help:
 	@echo "tools      the Wasm target and the pinned Helm, Kubernetes, etcd and kwok builds"
 	@echo "test       everything: unit + property + vectors, then end to end on the test bed"
 	@echo "lint       cargo fmt --check and clippy -D warnings"
-	@echo "bench      benchmarks (figures go to docs/benchmarks.md)"
+	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
+	@echo "           (helm test vs helm hooks run on the bed); figures in docs/benchmarks.md"
+	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
 
 $(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
@@ -66,7 +68,7 @@ e2e: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
-	  --test e2e_helm --test e2e_testbed --test e2e_kube $(if $(wildcard tests/e2e_run.rs),--test e2e_run)
+	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run
 
 test: unit e2e
 
@@ -78,10 +80,15 @@ fmt:
 	cargo fmt --all
 
 # Benchmarks (not tests): figures go to docs/benchmarks.md.
-bench: bench-plan
+bench: bench-plan bench-run
 
 bench-plan:
 	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-plan.sh
+
+# helm test against helm hooks run --parallel 8 on the bed (started and stopped here).
+bench-run: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-run.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

@@ -44,6 +44,10 @@ pub struct Options {
     /// `--logs`: fetch the logs of every Pod hook that ran, before the
     /// delete policies clean up (as `helm test --logs` does).
     pub pod_logs: bool,
+    /// Store the release before the clean-up deletes rather than after:
+    /// `helm test` updates the release and defers the deletes, while install,
+    /// upgrade, rollback and delete hooks clean up first.
+    pub record_before_cleanup: bool,
 }
 
 /// A hook's phase as Helm records it in `last_run`.
@@ -285,7 +289,9 @@ impl<'p> Executor<'p> {
 
     /// True when every hook ran and succeeded.
     pub fn succeeded(&self) -> bool {
-        self.hooks.iter().all(|h| h.phase == Phase::Succeeded)
+        // A fail-fast failure under --ignore-fail-fast is a warning.
+        let ignored = |h: &HookState| h.phase == Phase::Failed && h.fail_fast && self.options.ignore_fail_fast;
+        self.hooks.iter().all(|h| h.phase == Phase::Succeeded || ignored(h))
     }
 
     /// The fail-fast hook that ended the run, if one did.
@@ -465,8 +471,9 @@ impl<'p> Executor<'p> {
         if !succeeded && fail_fast {
             self.reports.push(Report::FailFast { hook, ignored: self.options.ignore_fail_fast });
         }
+        // A failing fail-fast hook always shows its output (DESIGN §3);
         // Helm prints output-log-policy logs of a failure at once.
-        if show_output {
+        if show_output || (!succeeded && fail_fast) {
             self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::ShowOutput }));
         } else if policy_logs {
             self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::OutputLogPolicy }));
@@ -493,6 +500,9 @@ impl<'p> Executor<'p> {
             if h.phase == Phase::Pending {
                 h.phase = Phase::Skipped;
             }
+        }
+        if self.options.record_before_cleanup {
+            self.work.push_back(Work::Do(Action::Record));
         }
         // `--logs` prints every Pod hook's logs in Helm order, before the
         // delete policies remove the pods (as `helm test --logs`).
@@ -533,7 +543,9 @@ impl<'p> Executor<'p> {
                 self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
             }
         }
-        self.work.push_back(Work::Do(Action::Record));
+        if !self.options.record_before_cleanup {
+            self.work.push_back(Work::Do(Action::Record));
+        }
     }
 }
 

@@ -126,7 +126,9 @@ fn head_text(text: &str) -> Option<String> {
                 }
             }
             Some(b'#') => {}
-            Some(b'-' | b'{' | b'[' | b'&' | b'*' | b'!' | b'%' | b'?' | b'|' | b'>' | b'"' | b'\'' | b'@' | b'`') => return None,
+            Some(b'-' | b'{' | b'[' | b'&' | b'*' | b'!' | b'%' | b'?' | b'|' | b'>' | b'"' | b'\'' | b'@' | b'`') => {
+                return None
+            }
             Some(_) => {
                 keep = ["apiVersion:", "kind:", "metadata:"].iter().any(|k| line.starts_with(k));
                 if keep {
@@ -144,7 +146,7 @@ fn parse_error(e: &serde_yaml_ng::Error) -> String {
     if msg.len() > 300 {
         let cut = (0..=300).rev().find(|&i| msg.is_char_boundary(i)).unwrap_or(0);
         msg.truncate(cut);
-        msg.push_str("…");
+        msg.push('…');
     }
     format!("is not a valid Kubernetes object: {msg}")
 }

@@ -330,15 +330,23 @@ fn build_graph(
                     continue;
                 }
                 many => {
-                    let same_namespace = many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
+                    let same_namespace =
+                        many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
                     let (msg, help) = if same_namespace {
                         let sources: Vec<&str> = many.iter().map(|&j| specs[j].location.source.as_str()).collect();
                         (
-                            format!("{r} is ambiguous: {} {what}s have that kind, name and namespace ({})", many.len(), sources.join(", ")),
+                            format!(
+                                "{r} is ambiguous: {} {what}s have that kind, name and namespace ({})",
+                                many.len(),
+                                sources.join(", ")
+                            ),
                             "give each object a unique name; Kubernetes keeps only one object per name".to_string(),
                         )
                     } else {
-                        (format!("{r} is ambiguous: {what}s in several namespaces match"), "write Kind/namespace/name".to_string())
+                        (
+                            format!("{r} is ambiguous: {what}s in several namespaces match"),
+                            "write Kind/namespace/name".to_string(),
+                        )
                     };
                     diags.push(fail(msg, help));
                     continue;

@@ -129,7 +129,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
 }
 
 fn opts(parallel: usize) -> Options {
-    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false, pod_logs: false }
+    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false, pod_logs: false, record_before_cleanup: false }
 }
 
 fn ok(ms: u64) -> Behaviour {
@@ -421,4 +421,47 @@ fn run_prints_fail_fast_and_the_output_block() {
     let junit = helm_hooks::run::summary_junit(&s, "demo");
     assert!(junit.contains("failures=\"1\"") && junit.contains("<failure message=\"exit code 1\"/>"), "{junit}");
     assert_eq!(cluster.records, 2, "one record at the start, one at the end");
+}
+
+// DESIGN §3: a failing fail-fast hook's output is printed even without
+// helm.sh/show-output; and under --ignore-fail-fast that failure is a warning.
+#[test]
+fn fail_fast_output_without_show_output_and_ignored_is_success() {
+    let r = release(&[
+        hook("Job", "pre", &[("helm.sh/hook-fail-fast", "true")]),
+        hook("Job", "next", &[("helm.sh/hook-weight", "1")]),
+    ]);
+    let behaviour = |n: &str| Behaviour { ms: 1000, ok: n != "pre" };
+    let t = simulate(&r, &behaviour, opts(1));
+    assert!(t.calls.contains(&("logs".into(), "pre".into())), "{:?}", t.calls);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let mut cluster = SimCluster {
+        now: 0,
+        names: p.events[0].items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |n| Behaviour { ms: 1000, ok: n != "pre" },
+        running: BTreeMap::new(),
+        records: 0,
+    };
+    let s = helm_hooks::run::execute(
+        &p.events[0],
+        &r.hooks,
+        Options { ignore_fail_fast: true, ..opts(1) },
+        &mut cluster,
+        None,
+    );
+    assert_eq!(s.outcome, helm_hooks::run::Outcome::Succeeded);
+}
+
+// `helm test` stores the release before its deferred clean-up deletes;
+// hooks of the other events clean up first.
+#[test]
+fn test_event_records_before_cleanup() {
+    let pol = ("helm.sh/hook-delete-policy", "hook-succeeded");
+    let r = release(&[hook("Pod", "a", &[pol])]);
+    let last_two = |t: &Trace| t.calls.iter().rev().take(2).map(|(c, _)| c.clone()).collect::<Vec<_>>();
+    let t = simulate(&r, &|_| ok(1000), Options { record_before_cleanup: true, ..opts(1) });
+    assert_eq!(last_two(&t), ["delete:hook-succeeded", "record"]);
+    let t = simulate(&r, &|_| ok(1000), opts(1));
+    assert_eq!(last_two(&t), ["record", "delete:hook-succeeded"]);
 }

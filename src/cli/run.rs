@@ -161,6 +161,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         timeout_ms: args.timeout_ms,
         ignore_fail_fast: args.ignore_fail_fast,
         pod_logs: args.logs,
+        record_before_cleanup: args.event == Event::Test,
     };
     let mut cluster = KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };

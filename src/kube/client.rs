@@ -627,11 +627,14 @@ impl Client {
 
 /// The names of a pod's containers (`spec.containers`), in order: the ones
 /// Helm prints logs of.
+/// Init containers first, then containers, as `helm test --logs` reads them.
 pub fn container_names(pod: &Value) -> Vec<String> {
-    pod.pointer("/spec/containers")
-        .and_then(Value::as_array)
-        .map(|cs| cs.iter().filter_map(|c| c.get("name")?.as_str().map(str::to_string)).collect())
-        .unwrap_or_default()
+    ["/spec/initContainers", "/spec/containers"]
+        .iter()
+        .filter_map(|p| pod.pointer(p).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|c| c.get("name")?.as_str().map(str::to_string))
+        .collect()
 }
 
 #[cfg(test)]
@@ -772,6 +775,6 @@ pub(crate) mod tests {
     fn containers_in_order() {
         let pod =
             serde_json::json!({"spec":{"initContainers":[{"name":"init"}],"containers":[{"name":"a"},{"name":"b"}]}});
-        assert_eq!(container_names(&pod), vec!["a", "b"]);
+        assert_eq!(container_names(&pod), vec!["init", "a", "b"], "init containers first, as helm test --logs");
     }
 }

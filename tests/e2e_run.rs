@@ -1,0 +1,1909 @@
+//! End to end: `helm hooks run` through the real Helm 4 with the plugin installed by
+//! `helm plugin install`, on the test bed (docs/testing.md).
+//!
+//! Every test installs the chart testdata/charts/run-hooks (hooks from its values: Jobs
+//! and bare Pods played by kwok, which end after `hooks-test/duration`, fail with
+//! `hooks-test/exit-code` and log `hooks-test/log`) with the real `helm install` into its
+//! own namespace, runs `helm hooks run` through the real Helm, and checks what happened
+//! through the API: a watch on the namespace's Jobs and Pods (curl, started before the
+//! run) gives the order of creations, completions and deletions by resourceVersion (one
+//! etcd, so one global order), and `kubectl get` what is left.
+//!
+//! ```sh
+//! make cluster-up && eval "$(make -s cluster-env)"
+//! cargo build --release --target wasm32-wasip1 --lib
+//! cargo test --features e2e --test e2e_run
+//! ```
+//!
+//! Environment: the bed's (`make -s cluster-env`: KUBECONFIG, HELM_KUBEAPISERVER,
+//! HELM_KUBETOKEN, SSL_CERT_FILE); `HELM_BIN` (default `$HOOKS_CACHE/bin/helm`, else
+//! `.cache/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_helm.rs
+//! (`HOOKS_ALLOW_STALE_WASM=1` skips the staleness check); `E2E_KEEP=1` keeps namespaces
+//! and temporary folders. Without the bed the tests fail rather than skip.
+//!
+//! Through Helm 4's Wasm runtime a failing plugin always makes `helm` exit 1; the
+//! plugin's own code ends Helm's message: `Error: plugin error: … [exit code N]`.
+//!
+//! Only std: helm, kubectl and curl are run as processes; JSON is read by the small
+//! parser at the end of this file.
+
+#![cfg(feature = "e2e")]
+
+use std::collections::BTreeMap;
+use std::env;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::{sleep, JoinHandle};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const RELEASE: &str = "r";
+
+// ---------------------------------------------------------------------------------------
+// The bed and the tools.
+
+struct Bed {
+    helm: PathBuf,
+    kubectl: PathBuf,
+    kubeconfig: String,
+    /// HELM_KUBEAPISERVER: https://127.0.0.1:PORT
+    server: String,
+    /// HELM_KUBETOKEN: cluster-admin.
+    token: String,
+    /// SSL_CERT_FILE: the bed's CA and the system roots.
+    cacert: String,
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn required(var: &str) -> String {
+    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
+        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
+    })
+}
+
+fn cache_bin(name: &str) -> PathBuf {
+    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache"));
+    let p = cache.join("bin").join(name);
+    if p.is_file() {
+        p
+    } else {
+        PathBuf::from(name)
+    }
+}
+
+fn bed() -> &'static Bed {
+    static BED: OnceLock<Bed> = OnceLock::new();
+    BED.get_or_init(|| {
+        let helm = env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| cache_bin("helm"));
+        Bed {
+            helm,
+            kubectl: cache_bin("kubectl"),
+            kubeconfig: required("KUBECONFIG"),
+            server: required("HELM_KUBEAPISERVER"),
+            token: required("HELM_KUBETOKEN"),
+            cacert: required("SSL_CERT_FILE"),
+        }
+    })
+}
+
+fn keep() -> bool {
+    env::var_os("E2E_KEEP").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    wall: Duration,
+    shown: String,
+}
+
+impl Out {
+    /// The plugin's exit code as Helm reports it: 0, or N from `[exit code N]` at the end
+    /// of stderr; None when helm failed otherwise (e.g. the host aborted the plugin).
+    fn plugin_code(&self) -> Option<i32> {
+        if self.code == 0 {
+            return Some(0);
+        }
+        let tail = self.stderr.trim_end();
+        let rest = tail.strip_suffix(']')?;
+        let at = rest.rfind("[exit code ")?;
+        rest[at + "[exit code ".len()..].parse().ok()
+    }
+
+    fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let t0 = Instant::now();
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let wall = t0.elapsed();
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    let shown = format!("{cmd:?} exited {} after {wall:.1?}\n--- stdout\n{stdout}\n--- stderr\n{stderr}", out.status);
+    Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
+}
+
+fn ok(cmd: Command) -> String {
+    let out = run(cmd, None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    out.stdout
+}
+
+// ---------------------------------------------------------------------------------------
+// The plugin directory (as tests/e2e_helm.rs finds it) and temporary folders.
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        let path = env::temp_dir().join(format!("helm-hooks-e2e-run-{label}-{}-{n}-{}", std::process::id(), nanos()));
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !keep() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn nanos() -> u128 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+}
+
+fn mtime(p: &Path) -> SystemTime {
+    std::fs::metadata(p).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH)
+}
+
+fn newer_sources(dir: &Path, than: SystemTime, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            newer_sources(&p, than, out);
+        } else if mtime(&p) > than {
+            out.push(p);
+        }
+    }
+}
+
+fn plugin_dir(into: &Path) -> PathBuf {
+    if let Some(dir) = env::var_os("HOOKS_PLUGIN_DIR") {
+        let dir = PathBuf::from(dir);
+        for f in ["plugin.yaml", "plugin.wasm"] {
+            assert!(dir.join(f).is_file(), "HOOKS_PLUGIN_DIR={} has no {f}", dir.display());
+        }
+        return dir;
+    }
+    let wasm = repo().join("target/wasm32-wasip1/release/helm_hooks.wasm");
+    assert!(
+        wasm.is_file(),
+        "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib",
+        wasm.display()
+    );
+    if env::var_os("HOOKS_ALLOW_STALE_WASM").is_none() {
+        let built = mtime(&wasm);
+        let mut newer = Vec::new();
+        newer_sources(&repo().join("src"), built, &mut newer);
+        for f in ["Cargo.toml", "Cargo.lock"] {
+            if mtime(&repo().join(f)) > built {
+                newer.push(repo().join(f));
+            }
+        }
+        assert!(
+            newer.is_empty(),
+            "{} is older than {}: rebuild it (cargo build --release --target wasm32-wasip1 --lib) \
+             or set HOOKS_ALLOW_STALE_WASM=1",
+            wasm.display(),
+            newer[0].display()
+        );
+    }
+    let dir = into.join("plugin/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(repo().join("plugin.yaml"), dir.join("plugin.yaml")).unwrap();
+    std::fs::copy(&wasm, dir.join("plugin.wasm")).unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------
+// The chart's values: one entry per hook.
+
+#[derive(Clone)]
+struct H {
+    name: String,
+    kind: &'static str,
+    duration: String,
+    exit_code: i32,
+    log: Option<String>,
+    containers: Vec<String>,
+    annotations: Vec<(String, String)>,
+    event: Option<String>,
+}
+
+fn job(name: &str) -> H {
+    H {
+        name: name.into(),
+        kind: "Job",
+        duration: "1s".into(),
+        exit_code: 0,
+        log: None,
+        containers: vec![],
+        annotations: vec![],
+        event: None,
+    }
+}
+
+fn pod(name: &str) -> H {
+    H { kind: "Pod", ..job(name) }
+}
+
+impl H {
+    fn secs(mut self, d: &str) -> H {
+        self.duration = d.into();
+        self
+    }
+    fn fails(mut self, code: i32) -> H {
+        self.exit_code = code;
+        self
+    }
+    fn log(mut self, text: &str) -> H {
+        self.log = Some(text.into());
+        self
+    }
+    fn ann(mut self, k: &str, v: &str) -> H {
+        self.annotations.push((k.into(), v.into()));
+        self
+    }
+    fn weight(self, w: i32) -> H {
+        self.ann("helm.sh/hook-weight", &w.to_string())
+    }
+    fn parallel(self) -> H {
+        self.ann("helm.sh/hook-parallel", "true")
+    }
+    fn policy(self, p: &str) -> H {
+        self.ann("helm.sh/hook-delete-policy", p)
+    }
+    fn after(self, refs: &str) -> H {
+        self.ann("helm.sh/depends-on", refs)
+    }
+    /// helm.sh/hook (default test).
+    fn on(mut self, events: &str) -> H {
+        self.event = Some(events.into());
+        self
+    }
+    fn containers(mut self, names: &[&str]) -> H {
+        self.containers = names.iter().map(|s| s.to_string()).collect();
+        self
+    }
+}
+
+fn q(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The chart's values as JSON (which is YAML).
+fn values(prefix: &str, hooks: &[H]) -> String {
+    let items: Vec<String> = hooks
+        .iter()
+        .map(|h| {
+            let ann: Vec<String> = h.annotations.iter().map(|(k, v)| format!("{}: {}", q(k), q(v))).collect();
+            let mut s = format!(
+                "{{\"name\": {}, \"kind\": {}, \"duration\": {}, \"exitCode\": {}, \"annotations\": {{{}}}",
+                q(&h.name),
+                q(h.kind),
+                q(&h.duration),
+                h.exit_code,
+                ann.join(", ")
+            );
+            if let Some(e) = &h.event {
+                s.push_str(&format!(", \"event\": {}", q(e)));
+            }
+            if let Some(l) = &h.log {
+                s.push_str(&format!(", \"log\": {}", q(l)));
+            }
+            if !h.containers.is_empty() {
+                let cs: Vec<String> = h.containers.iter().map(|c| q(c)).collect();
+                s.push_str(&format!(", \"containers\": [{}]", cs.join(", ")));
+            }
+            s + "}"
+        })
+        .collect();
+    format!("{{\"prefix\": {}, \"hooks\": [\n  {}\n]}}\n", q(prefix), items.join(",\n  "))
+}
+
+// ---------------------------------------------------------------------------------------
+// A test case: its namespace, its Helm home with the plugin installed.
+
+struct Case {
+    ns: String,
+    tmp: TempDir,
+    _bed: Option<std::sync::RwLockReadGuard<'static, ()>>,
+}
+
+/// Every test holds this shared while it uses the bed; the test that restarts the real
+/// kube-apiserver holds it exclusively.
+static BED_LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+impl Case {
+    fn new(label: &str) -> Case {
+        let guard = BED_LOCK.read().unwrap_or_else(|e| e.into_inner());
+        Case::build(label, Some(guard))
+    }
+
+    /// Without the shared lock, for a test that holds BED_LOCK exclusively.
+    fn build(label: &str, guard: Option<std::sync::RwLockReadGuard<'static, ()>>) -> Case {
+        let b = bed();
+        assert!(b.helm.is_file(), "Helm 4 not found at {}: set HELM_BIN or build the bed", b.helm.display());
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let ns = format!("run-{label}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos() % 100_000);
+        let tmp = TempDir::new(label);
+        let case = Case { ns, tmp, _bed: guard };
+        let dir = plugin_dir(&case.tmp.0);
+        let mut c = case.helm_cmd();
+        c.args(["plugin", "install", dir.to_str().unwrap()]);
+        ok(c);
+        let mut c = case.kubectl_cmd();
+        c.args(["create", "namespace", &case.ns]);
+        ok(c);
+        let start = Instant::now();
+        while run(case.kubectl(&["get", "serviceaccount", "default"]), None).code != 0 {
+            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {}", case.ns);
+            sleep(Duration::from_millis(100));
+        }
+        case
+    }
+
+    /// Helm with this case's homes and the bed's admin kubeconfig (the plugin gets the
+    /// API server and token by flags, see `hooks`).
+    fn helm_cmd(&self) -> Command {
+        let b = bed();
+        let t = &self.tmp.0;
+        let mut c = Command::new(&b.helm);
+        c.env_clear()
+            .env("PATH", env::var_os("PATH").unwrap_or_default())
+            .env("HOME", t)
+            .env("HELM_DATA_HOME", t.join("data"))
+            .env("HELM_CONFIG_HOME", t.join("config"))
+            .env("HELM_CACHE_HOME", t.join("cache"))
+            .env("KUBECONFIG", &b.kubeconfig)
+            .env("SSL_CERT_FILE", &b.cacert)
+            .current_dir(repo());
+        c
+    }
+
+    fn helm(&self, args: &[&str]) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(args).args(["-n", &self.ns]);
+        run(c, None)
+    }
+
+    fn kubectl_cmd(&self) -> Command {
+        let b = bed();
+        let mut c = Command::new(&b.kubectl);
+        c.env("KUBECONFIG", &b.kubeconfig).arg("--request-timeout=30s");
+        c
+    }
+
+    fn kubectl(&self, args: &[&str]) -> Command {
+        let mut c = self.kubectl_cmd();
+        c.args(["-n", &self.ns]).args(args);
+        c
+    }
+
+    fn get_json(&self, what: &str) -> J {
+        let text = ok(self.kubectl(&["get", what, "-o", "json"]));
+        J::parse(&text).unwrap_or_else(|e| panic!("kubectl get {what}: {e}"))
+    }
+
+    /// Names of the hook objects in the namespace: Jobs and Pods no Job owns.
+    fn hook_objects(&self) -> Vec<String> {
+        let list = self.get_json("jobs,pods");
+        let mut names: Vec<String> = list
+            .get("items")
+            .arr()
+            .iter()
+            .filter(|o| !owned_by_job(o))
+            .map(|o| format!("{}/{}", o.get("kind").s(), o.at("metadata/name").s()))
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn install_as(&self, release: &str, prefix: &str, hooks: &[H]) {
+        let out = self.helm_chart("install", release, prefix, hooks, &[]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+    }
+
+    /// `helm install|upgrade RELEASE run-hooks -f VALUES EXTRA...`.
+    fn helm_chart(&self, verb: &str, release: &str, prefix: &str, hooks: &[H], extra: &[&str]) -> Out {
+        let file = self.tmp.0.join(format!("values-{release}.json"));
+        std::fs::write(&file, values(prefix, hooks)).unwrap();
+        let chart = repo().join("testdata/charts/run-hooks");
+        let mut args = vec![verb, release, chart.to_str().unwrap(), "-f", file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        self.helm(&args)
+    }
+
+    fn install(&self, hooks: &[H]) {
+        self.install_as(RELEASE, "", hooks)
+    }
+
+    /// `helm hooks run RELEASE -n NS ARGS` with the bed's token (Helm passes
+    /// --kube-apiserver and --kube-token on to the plugin).
+    fn hooks(&self, args: &[&str]) -> Out {
+        self.hooks_at(&bed().server, &bed().token, RELEASE, args)
+    }
+
+    fn hooks_cmd(&self, server: &str, token: &str, release: &str, args: &[&str]) -> Command {
+        let mut c = self.helm_cmd();
+        c.args(["--kube-apiserver", server, "--kube-token", token, "hooks", "run", release, "-n", &self.ns]).args(args);
+        c
+    }
+
+    fn hooks_at(&self, server: &str, token: &str, release: &str, args: &[&str]) -> Out {
+        run(self.hooks_cmd(server, token, release, args), None)
+    }
+
+    /// The stored release's hooks (`helm status -o json`): name → last_run phase ("" when
+    /// it never ran).
+    fn status_phases(&self, release: &str) -> BTreeMap<String, String> {
+        let out = self.helm(&["status", release, "-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        let doc = J::parse(&out.stdout).unwrap_or_else(|e| panic!("helm status -o json: {e}\n{}", out.stdout));
+        doc.get("hooks")
+            .arr()
+            .iter()
+            .map(|h| (h.get("name").s().to_string(), h.at("last_run/phase").s().to_string()))
+            .collect()
+    }
+
+    fn watch(&self) -> Watch {
+        Watch::start(&self.ns)
+    }
+}
+
+impl Drop for Case {
+    fn drop(&mut self) {
+        if !keep() {
+            let mut c = self.kubectl_cmd();
+            c.args(["delete", "namespace", &self.ns, "--wait=false", "--ignore-not-found"]);
+            let _ = c.output();
+        }
+    }
+}
+
+/// A Pod of a Job (by its owner, or the Job controller's label). Only Pods: a Job created
+/// without labels gets its template's labels, `job-name` included, from the API server.
+fn owned_by_job(o: &J) -> bool {
+    let labels = o.at("metadata/labels");
+    o.get("kind").s() == "Pod"
+        && (o.at("metadata/ownerReferences").arr().iter().any(|r| r.get("kind").s() == "Job")
+            || !labels.get("job-name").is_null()
+            || !labels.get("batch.kubernetes.io/job-name").is_null())
+}
+
+// ---------------------------------------------------------------------------------------
+// The plugin's -o json summary.
+
+struct Row {
+    name: String,
+    phase: String,
+    started: Option<u64>,
+    completed: Option<u64>,
+    message: String,
+    output: Option<String>,
+}
+
+fn summary(json: &str) -> (J, BTreeMap<String, Row>) {
+    let doc = J::parse(json).unwrap_or_else(|e| panic!("-o json is not JSON ({e}):\n{json}"));
+    let rows = doc
+        .get("hooks")
+        .arr()
+        .iter()
+        .map(|h| {
+            let r = h.get("ref").s();
+            let name = r.rsplit('/').next().unwrap().to_string();
+            let row = Row {
+                name: name.clone(),
+                phase: h.get("phase").s().to_string(),
+                started: h.get("started_at").num().map(|n| n as u64),
+                completed: h.get("completed_at").num().map(|n| n as u64),
+                message: h.get("message").s().to_string(),
+                output: h.get("output").str().map(str::to_string),
+            };
+            (name, row)
+        })
+        .collect();
+    (doc, rows)
+}
+
+fn phases(rows: &BTreeMap<String, Row>) -> BTreeMap<String, String> {
+    rows.iter().map(|(k, r)| (k.clone(), r.phase.clone())).collect()
+}
+
+fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Watching the namespace's Jobs and Pods through the API.
+
+#[derive(Debug, Clone)]
+struct Ev {
+    rv: u64,
+    /// ADDED, MODIFIED, DELETED
+    ty: String,
+    kind: String,
+    name: String,
+    uid: String,
+    /// A pod of a Job (not a hook object itself).
+    owned: bool,
+    /// Some(succeeded) once the Job or Pod has ended.
+    done: Option<bool>,
+    at: Instant,
+}
+
+impl Ev {
+    fn hook(&self) -> String {
+        format!("{}/{}", self.kind, self.name)
+    }
+}
+
+fn completion(o: &J) -> Option<bool> {
+    match o.get("kind").s() {
+        "Job" => {
+            let conds = o.at("status/conditions").arr();
+            let is = |t: &str| conds.iter().any(|c| c.get("type").s() == t && c.get("status").s() == "True");
+            if is("Complete") {
+                Some(true)
+            } else if is("Failed") {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        "Pod" => match o.at("status/phase").s() {
+            "Succeeded" => Some(true),
+            "Failed" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// curl watches (one per resource) with `sendInitialEvents`, so that the watch is known to
+/// be established (the `k8s.io/initial-events-end` bookmark) before the test acts.
+struct Watch {
+    children: Vec<Child>,
+    threads: Vec<JoinHandle<()>>,
+    events: Arc<Mutex<Vec<Ev>>>,
+}
+
+impl Watch {
+    fn start(ns: &str) -> Watch {
+        Watch::start_on(ns, &[("/apis/batch/v1", "jobs"), ("/api/v1", "pods")])
+    }
+
+    fn start_on(ns: &str, resources: &[(&str, &str)]) -> Watch {
+        let b = bed();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let mut w = Watch { children: vec![], threads: vec![], events: events.clone() };
+        for (prefix, plural) in resources {
+            let url = format!(
+                "{}{prefix}/namespaces/{ns}/{plural}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1800",
+                b.server
+            );
+            let mut child = Command::new("curl")
+                .args(["-sSN", "-A", "helm-hooks-e2e", "--cacert", &b.cacert])
+                .args(["-H", &format!("Authorization: Bearer {}", b.token), &url])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("curl runs");
+            let stdout = child.stdout.take().unwrap();
+            let (tx, rx) = mpsc::channel::<()>();
+            let events = events.clone();
+            w.threads.push(std::thread::spawn(move || {
+                let mut tx = Some(tx);
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    let Ok(ev) = J::parse(&line) else { continue };
+                    let ty = ev.get("type").s().to_string();
+                    let o = ev.get("object");
+                    if ty == "BOOKMARK" {
+                        if o.at("metadata/annotations").get("k8s.io/initial-events-end").s() == "true" {
+                            if let Some(tx) = tx.take() {
+                                let _ = tx.send(());
+                            }
+                        }
+                        continue;
+                    }
+                    let e = Ev {
+                        rv: o.at("metadata/resourceVersion").s().parse().unwrap_or(0),
+                        ty,
+                        kind: o.get("kind").s().to_string(),
+                        name: o.at("metadata/name").s().to_string(),
+                        uid: o.at("metadata/uid").s().to_string(),
+                        owned: owned_by_job(o),
+                        done: completion(o),
+                        at: Instant::now(),
+                    };
+                    events.lock().unwrap().push(e);
+                }
+            }));
+            w.children.push(child);
+            rx.recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("the watch {url} did not start (no initial-events-end bookmark)"));
+        }
+        w
+    }
+
+    /// Every event so far, in resourceVersion order.
+    fn events(&self) -> Vec<Ev> {
+        let mut v = self.events.lock().unwrap().clone();
+        v.sort_by_key(|e| e.rv);
+        v
+    }
+
+    /// Ends the watches (after a short grace so that the last events arrive); the events.
+    fn stop(mut self) -> Vec<Ev> {
+        sleep(Duration::from_millis(700));
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        self.events()
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// What the events say about hook objects (Jobs, bare Pods) by name.
+struct Seen(Vec<Ev>);
+
+impl Seen {
+    fn hook_events(&self) -> impl Iterator<Item = &Ev> {
+        self.0.iter().filter(|e| !e.owned)
+    }
+    /// resourceVersion of the first creation of the object.
+    fn created(&self, name: &str) -> Option<u64> {
+        self.hook_events().find(|e| e.name == name && e.ty == "ADDED").map(|e| e.rv)
+    }
+    fn created_all(&self, name: &str) -> Vec<u64> {
+        self.hook_events().filter(|e| e.name == name && e.ty == "ADDED").map(|e| e.rv).collect()
+    }
+    /// resourceVersion at which it was first seen ended.
+    fn ended(&self, name: &str) -> Option<u64> {
+        self.hook_events().find(|e| e.name == name && e.done.is_some() && e.ty != "DELETED").map(|e| e.rv)
+    }
+    fn deleted(&self, name: &str) -> Option<u64> {
+        self.hook_events().find(|e| e.name == name && e.ty == "DELETED").map(|e| e.rv)
+    }
+    /// "ADDED Job/x" / "DELETED Pod/y" of hook objects, in order.
+    fn sequence(&self) -> Vec<String> {
+        self.hook_events()
+            .filter(|e| e.kind != "Secret" && (e.ty == "ADDED" || e.ty == "DELETED"))
+            .map(|e| format!("{} {}", e.ty, e.hook()))
+            .collect()
+    }
+
+    /// The same with the writes of Helm's release records (Secrets
+    /// `sh.helm.release.v1.*`, when watched) in between.
+    fn sequence_with_records(&self) -> Vec<String> {
+        self.hook_events()
+            .filter(|e| {
+                if e.kind == "Secret" {
+                    e.name.starts_with("sh.helm.release.v1.") && e.ty == "MODIFIED"
+                } else {
+                    e.ty == "ADDED" || e.ty == "DELETED"
+                }
+            })
+            .map(|e| if e.kind == "Secret" { format!("RECORD {}", e.name) } else { format!("{} {}", e.ty, e.hook()) })
+            .collect()
+    }
+    fn dump(&self) -> String {
+        let t0 = self.0.iter().map(|e| e.at).min();
+        self.0
+            .iter()
+            .map(|e| {
+                format!(
+                    "  rv {:>6} +{:>6.2}s {:<8} {}{}{}\n",
+                    e.rv,
+                    t0.map(|t| e.at.duration_since(t).as_secs_f64()).unwrap_or(0.0),
+                    e.ty,
+                    e.hook(),
+                    if e.owned { " (job pod)" } else { "" },
+                    match e.done {
+                        Some(true) => " ended ok",
+                        Some(false) => " ended failed",
+                        None => "",
+                    }
+                )
+            })
+            .collect()
+    }
+
+    /// `later` was created only after `earlier` ended.
+    fn assert_after(&self, later: &str, earlier: &str) {
+        let c = self.created(later).unwrap_or_else(|| panic!("{later} was never created\n{}", self.dump()));
+        let e = self.ended(earlier).unwrap_or_else(|| panic!("{earlier} never ended\n{}", self.dump()));
+        assert!(c > e, "{later} was created (rv {c}) before {earlier} ended (rv {e})\n{}", self.dump());
+    }
+
+    /// `a` and `b` ran at the same time: each was created before the other ended.
+    fn assert_overlap(&self, a: &str, b: &str) {
+        let (ca, cb) = (self.created(a).unwrap(), self.created(b).unwrap());
+        let (ea, eb) = (
+            self.ended(a).unwrap_or_else(|| panic!("{a} never ended\n{}", self.dump())),
+            self.ended(b).unwrap_or_else(|| panic!("{b} never ended\n{}", self.dump())),
+        );
+        assert!(ca < eb && cb < ea, "{a} and {b} did not run together\n{}", self.dump());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Parallel speed, barriers, dependencies.
+
+/// 8 hooks of 3 s with --parallel 8 take about 3 s (plus the 1 s watch rounds and the
+/// Job controller), not 24 s; all 8 run at once.
+#[test]
+fn parallel_hooks_run_together() {
+    let case = Case::new("parallel");
+    let hooks: Vec<H> = (1..=8).map(|i| job(&format!("p{i}")).secs("3s").parallel()).collect();
+    case.install(&hooks);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    assert_eq!(rows.len(), 8, "{}", out.stdout);
+    assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    let run_ms = doc.get("ended_at").num().unwrap() - doc.get("started_at").num().unwrap();
+    eprintln!("8 x 3 s, --parallel 8: helm hooks run took {:.1?} (run {:.1} s)", out.wall, run_ms / 1000.0);
+    assert!(out.wall < Duration::from_secs(9), "8 hooks of 3 s with --parallel 8 took {:.1?}\n{}", out.wall, out.shown);
+    // All 8 overlapped: the last start came before the first end (summary and API).
+    let last_start = rows.values().filter_map(|r| r.started).max().unwrap();
+    let first_end = rows.values().filter_map(|r| r.completed).min().unwrap();
+    assert!(last_start < first_end, "not all 8 ran at once\n{}", out.stdout);
+    let last_created = (1..=8).map(|i| seen.created(&format!("p{i}")).expect("created")).max().unwrap();
+    let first_ended = (1..=8).filter_map(|i| seen.ended(&format!("p{i}"))).min().expect("ended");
+    assert!(last_created < first_ended, "through the API, not all 8 ran at once\n{}", seen.dump());
+}
+
+/// A hook of a higher weight starts only after every hook of lower weights ended.
+#[test]
+fn weight_barriers() {
+    let case = Case::new("weights");
+    case.install(&[
+        job("a1").weight(-1).secs("2s").parallel(),
+        job("a2").weight(-1).secs("4s").parallel(),
+        job("b1").weight(0).parallel(),
+        pod("b2").weight(0).parallel(),
+        job("c").weight(3).parallel(),
+    ]);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for (later, earlier) in [("b1", "a1"), ("b1", "a2"), ("b2", "a1"), ("b2", "a2"), ("c", "b1"), ("c", "b2")] {
+        seen.assert_after(later, earlier);
+    }
+    seen.assert_overlap("a1", "a2");
+    seen.assert_overlap("b1", "b2");
+    // The progress lines say the same: b1 starts after a2 succeeded.
+    let pos = |s: &str| out.stdout.find(s).unwrap_or_else(|| panic!("no {s:?} in\n{}", out.stdout));
+    assert!(pos("succeeded Job/a2") < pos("started   Job/b1"), "{}", out.stdout);
+    assert!(pos("succeeded Job/b1") < pos("started   Job/c"), "{}", out.stdout);
+}
+
+/// Within one weight, a serial hook waits for every hook before it (in Helm's order:
+/// name) and every later hook waits for it; parallel hooks between serial ones run
+/// together.
+#[test]
+fn serial_barriers_inside_a_weight() {
+    let case = Case::new("serial");
+    case.install(&[
+        job("s1-a").secs("3s").parallel(),
+        job("s2-b").parallel(),
+        job("s3-serial"),
+        job("s4-d").secs("2s").parallel(),
+        pod("s5-e").parallel(),
+        job("s6-serial"),
+    ]);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    seen.assert_overlap("s1-a", "s2-b");
+    seen.assert_after("s3-serial", "s1-a");
+    seen.assert_after("s3-serial", "s2-b");
+    seen.assert_after("s4-d", "s3-serial");
+    seen.assert_after("s5-e", "s3-serial");
+    seen.assert_overlap("s4-d", "s5-e");
+    seen.assert_after("s6-serial", "s4-d");
+    seen.assert_after("s6-serial", "s5-e");
+}
+
+/// helm.sh/depends-on: a chain x → y → z and a diamond top → (left, right) → bottom, all
+/// parallel and of one weight; the chain and the diamond run side by side.
+#[test]
+fn depends_on_chain_and_diamond() {
+    let case = Case::new("depends");
+    case.install(&[
+        job("x").parallel(),
+        job("y").parallel().after(r#"["Job/x"]"#),
+        pod("z").parallel().after("Job/y"),
+        job("top").parallel(),
+        job("left").secs("3s").parallel().after(r#"["Job/top"]"#),
+        pod("right").parallel().after(r#"["Job/top"]"#),
+        job("bottom").parallel().after(r#"["Job/left", "Pod/right"]"#),
+    ]);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (_, rows) = summary(&out.stdout);
+    assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    seen.assert_after("y", "x");
+    seen.assert_after("z", "y");
+    seen.assert_after("left", "top");
+    seen.assert_after("right", "top");
+    seen.assert_after("bottom", "left");
+    seen.assert_after("bottom", "right");
+    seen.assert_overlap("left", "right");
+    seen.assert_overlap("x", "top");
+    // Nothing waits for more than it must: z (chain) does not wait for the slow left.
+    let z = seen.created("z").unwrap();
+    let left_end = seen.ended("left").unwrap();
+    assert!(z < left_end, "z waited for left, which it does not depend on\n{}", seen.dump());
+}
+
+// ---------------------------------------------------------------------------------------
+// Failures.
+
+const PREFLIGHT_LOG: &str = "preflight: database unreachable\nsecond line";
+
+fn fail_fast_chart(slow: &str) -> Vec<H> {
+    vec![
+        job("pre").parallel().ann("helm.sh/hook-fail-fast", "true").fails(1).log(PREFLIGHT_LOG),
+        job("slow").parallel().secs(slow),
+        job("later").weight(1),
+    ]
+}
+
+/// A failing fail-fast hook ends the run at once (the slower sibling still runs and is
+/// not awaited), prints `Fail-fast job failed: pre` and its output block, nothing new
+/// starts, exit 1 (DESIGN §3: "its output is printed" — without helm.sh/show-output).
+#[test]
+fn fail_fast_ends_the_run_and_prints_the_output() {
+    let case = Case::new("fail-fast");
+    case.install(&fail_fast_chart("40s"));
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 1, "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(1), "stderr must end with [exit code 1]\n{}", out.shown);
+    assert!(out.wall < Duration::from_secs(20), "the run waited for the slow sibling: {:.1?}\n{}", out.wall, out.shown);
+    let text = &out.stdout;
+    let ff = text.find("Fail-fast job failed: pre\n").unwrap_or_else(|| panic!("no fail-fast line\n{}", out.shown));
+    let block = text.find("Job pre output:\n").unwrap_or_else(|| panic!("no output block of pre\n{}", out.shown));
+    assert!(ff < block, "the fail-fast line comes before the output block\n{}", out.shown);
+    let after = &text[block..];
+    assert!(
+        after.contains("preflight: database unreachable") && after.contains("second line"),
+        "the block holds pre's log\n{}",
+        out.shown
+    );
+    // Through the API: slow was created and is still running; later never existed.
+    assert!(seen.created("slow").is_some(), "{}", seen.dump());
+    let slow = case.get_json("job/slow");
+    assert_eq!(completion(&slow), None, "slow must still be running after the run ended\n{}", seen.dump());
+    assert_eq!(seen.created("later"), None, "later must never start\n{}", seen.dump());
+}
+
+/// The same with helm.sh/show-output on the fail-fast hook: one block, not two.
+#[test]
+fn fail_fast_with_show_output_prints_one_block() {
+    let case = Case::new("fail-fast-show");
+    let mut hooks = fail_fast_chart("40s");
+    hooks[0] = hooks[0].clone().ann("helm.sh/show-output", "true");
+    case.install(&hooks);
+    let out = case.hooks(&["--parallel", "8"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert!(out.stdout.contains("Fail-fast job failed: pre\n"), "{}", out.shown);
+    assert_eq!(out.stdout.matches("Job pre output:").count(), 1, "{}", out.shown);
+    assert!(out.stdout.contains("  preflight: database unreachable\n  second line\n"), "{}", out.shown);
+}
+
+/// --ignore-fail-fast: the failure is a warning, the run goes on (later runs).
+#[test]
+fn ignore_fail_fast_goes_on() {
+    let case = Case::new("ignore-ff");
+    case.install(&fail_fast_chart("2s"));
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8", "--ignore-fail-fast", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert!(out.stderr.contains("Fail-fast job failed: pre"), "{}", out.shown);
+    let (_, rows) = summary(&out.stdout);
+    assert_eq!(
+        phases(&rows),
+        map(&[("pre", "Failed"), ("slow", "Succeeded"), ("later", "Succeeded")]),
+        "{}",
+        out.shown
+    );
+    seen.assert_after("later", "slow");
+    seen.assert_after("later", "pre");
+    // "turns this into a warning" (DESIGN §3): the run succeeds.
+    assert_eq!(out.plugin_code(), Some(0), "--ignore-fail-fast: a warning, not a failure\n{}", out.shown);
+}
+
+/// A failure of a hook without fail-fast: nothing new starts, the running siblings are
+/// awaited, every failure is reported, exit 1.
+#[test]
+fn plain_failure_waits_for_siblings_and_reports_all() {
+    let case = Case::new("plain-fail");
+    case.install(&[
+        job("f1").parallel().fails(1),
+        job("f2").parallel().secs("4s").fails(2),
+        job("ok").parallel().secs("6s"),
+        job("later").weight(1),
+    ]);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "8", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let (_, rows) = summary(&out.stdout);
+    assert_eq!(
+        phases(&rows),
+        map(&[("f1", "Failed"), ("f2", "Failed"), ("ok", "Succeeded"), ("later", "Skipped")]),
+        "{}",
+        out.shown
+    );
+    assert!(seen.ended("ok").is_some(), "ok was awaited\n{}", seen.dump());
+    assert_eq!(seen.created("later"), None, "{}", seen.dump());
+    for f in ["Job/f1", "Job/f2"] {
+        assert!(out.stderr.contains(&format!("failed    {f}")), "{f} reported\n{}", out.shown);
+    }
+    // Both failures are named in Helm's error too.
+    assert!(out.stderr.contains("[exit code 1]"), "{}", out.shown);
+}
+
+/// Each hook's wait gets --timeout; a 30 s hook with --timeout 2s fails as timed out.
+#[test]
+fn timeout() {
+    let case = Case::new("timeout");
+    case.install(&[job("long").secs("30s"), job("next").weight(1)]);
+    let out = case.hooks(&["--timeout", "2s", "-o", "json"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert!(out.wall < Duration::from_secs(12), "--timeout 2s took {:.1?}\n{}", out.wall, out.shown);
+    let (_, rows) = summary(&out.stdout);
+    assert_eq!(rows["long"].phase, "Failed", "{}", out.shown);
+    assert!(rows["long"].message.contains("timed out"), "{}", out.shown);
+    assert_eq!(rows["next"].phase, "Skipped", "{}", out.shown);
+    let st = case.status_phases(RELEASE);
+    assert_eq!(st["long"], "Failed", "{st:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Delete policies: what is left is what Helm leaves.
+
+/// Run 1 (all succeed): hook-succeeded is deleted, before-hook-creation (the default) and
+/// hook-failed stay. Run 2: the default's old object is deleted before the new one is
+/// created (a new uid). Run 3 on a failing release (serial): the failed hook-failed hook
+/// is deleted, the succeeded hook-succeeded one too, the default one stays, the hook
+/// after the failure is never created. Run 4: a failed hook with the default policy
+/// stays. Stock `helm test` on the same releases in another
+/// namespace must leave the same objects.
+#[test]
+fn delete_policies_leave_what_helm_leaves() {
+    let ok_hooks = vec![
+        job("keep").weight(0),
+        pod("gone-ok").weight(1).policy("hook-succeeded"),
+        job("stays-ok").weight(2).policy("hook-failed"),
+        pod("both").weight(3).policy("before-hook-creation,hook-succeeded"),
+    ];
+    let fail_hooks = vec![
+        job("keep").weight(0),
+        pod("gone-ok").weight(1).policy("hook-succeeded"),
+        job("bad").weight(2).policy("hook-failed").fails(1),
+        job("never").weight(3),
+    ];
+    let fail_default = vec![job("x").fails(1), job("y").weight(1)];
+    let plugin = Case::new("policies");
+    let helm = Case::new("policies-helm");
+    for c in [&plugin, &helm] {
+        c.install_as("ok", "ok-", &ok_hooks);
+        c.install_as("bad", "bad-", &fail_hooks);
+        c.install_as("bad2", "bad2-", &fail_default);
+    }
+
+    let w = plugin.watch();
+    let r1 = plugin.hooks_at(&bed().server, &bed().token, "ok", &[]);
+    assert_eq!(r1.code, 0, "{}", r1.shown);
+    assert_eq!(plugin.hook_objects(), ["Job/ok-keep", "Job/ok-stays-ok"], "after run 1");
+    let r2 = plugin.hooks_at(&bed().server, &bed().token, "ok", &[]);
+    assert_eq!(r2.code, 0, "{}", r2.shown);
+    let r3 = plugin.hooks_at(&bed().server, &bed().token, "bad", &[]);
+    assert_eq!(r3.plugin_code(), Some(1), "{}", r3.shown);
+    let r4 = plugin.hooks_at(&bed().server, &bed().token, "bad2", &[]);
+    assert_eq!(r4.plugin_code(), Some(1), "{}", r4.shown);
+    let seen = Seen(w.stop());
+    // Run 2 deleted ok-keep before creating it again: two creations, a deletion between.
+    let keep = seen.created_all("ok-keep");
+    assert_eq!(keep.len(), 2, "{}", seen.dump());
+    let del = seen.deleted("ok-keep").expect("ok-keep deleted before re-creation");
+    assert!(keep[0] < del && del < keep[1], "{}", seen.dump());
+    let uids: Vec<&str> =
+        seen.0.iter().filter(|e| e.name == "ok-keep" && e.ty == "ADDED").map(|e| e.uid.as_str()).collect();
+    assert_ne!(uids[0], uids[1], "a new object");
+    assert_eq!(seen.created("bad-never"), None, "{}", seen.dump());
+    assert_eq!(seen.created("bad2-y"), None, "{}", seen.dump());
+    let left = plugin.hook_objects();
+    assert_eq!(left, ["Job/bad-keep", "Job/bad2-x", "Job/ok-keep", "Job/ok-stays-ok"], "after runs 3 and 4");
+
+    // Stock Helm, same releases, same runs.
+    for (release, want_ok) in [("ok", true), ("ok", true), ("bad", false), ("bad2", false)] {
+        let out = helm.helm(&["test", release, "--timeout", "2m"]);
+        assert_eq!(out.code == 0, want_ok, "{}", out.shown);
+    }
+    assert_eq!(helm.hook_objects(), left, "stock helm test leaves other objects than helm hooks run");
+}
+
+// ---------------------------------------------------------------------------------------
+// Permissions, the API server going away, invalid annotations.
+
+/// A token that may only read Secrets in the namespace (enough to read the release):
+/// exit 3 with a message that names the verb and the resource.
+#[test]
+fn token_without_permission_is_exit_3_naming_verb_and_resource() {
+    let case = Case::new("forbidden");
+    case.install(&[job("hook")]);
+    let rbac = format!(
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: reader, namespace: {ns}}}\n---\n\
+         apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {{name: read-secrets, namespace: {ns}}}\n\
+         rules:\n- apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [get, list, watch]\n---\n\
+         apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: reader, namespace: {ns}}}\n\
+         roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: read-secrets}}\n\
+         subjects:\n- {{kind: ServiceAccount, name: reader, namespace: {ns}}}\n",
+        ns = case.ns
+    );
+    let out = run(case.kubectl(&["apply", "-f", "-"]), Some(&rbac));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let token = ok(case.kubectl(&["create", "token", "reader", "--duration=10m"])).trim().to_string();
+    let w = case.watch();
+    let out = case.hooks_at(&bed().server, &token, RELEASE, &[]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    let all = out.all();
+    let named = ["delete", "create", "patch", "update"]
+        .iter()
+        .any(|verb| ["jobs.batch", "secrets"].iter().any(|res| all.contains(&format!("cannot {verb} {res}"))));
+    assert!(named, "the message must name the verb and the resource\n{}", out.shown);
+    assert!(all.contains("forbidden"), "{}", out.shown);
+    assert_eq!(seen.created("hook"), None, "{}", seen.dump());
+}
+
+/// A TCP forwarder in front of the API server, to take "the API server" away from the
+/// plugin mid-run and bring it back on the same address (TLS passes through untouched;
+/// the certificate is for 127.0.0.1, so any port works). Stopping it closes the listener
+/// and cuts every open connection, which is what the plugin sees when kube-apiserver
+/// dies: the watch in flight breaks and new connections are refused.
+struct Forwarder {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    conns: Arc<Mutex<Vec<TcpStream>>>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl Forwarder {
+    fn start(target: SocketAddr, port: u16) -> Forwarder {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the forwarder");
+        let port = listener.local_addr().unwrap().port();
+        listener.set_nonblocking(true).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let conns: Arc<Mutex<Vec<TcpStream>>> = Arc::new(Mutex::new(Vec::new()));
+        let (s, c) = (stop.clone(), conns.clone());
+        let accept = std::thread::spawn(move || {
+            while !s.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((down, _)) => {
+                        let _ = down.set_nonblocking(false);
+                        let Ok(up) = TcpStream::connect(target) else { continue };
+                        let mut g = c.lock().unwrap();
+                        g.push(down.try_clone().unwrap());
+                        g.push(up.try_clone().unwrap());
+                        drop(g);
+                        for (mut from, mut to) in [(down.try_clone().unwrap(), up.try_clone().unwrap()), (up, down)] {
+                            std::thread::spawn(move || {
+                                let _ = std::io::copy(&mut from, &mut to);
+                                let _ = to.shutdown(Shutdown::Both);
+                                let _ = from.shutdown(Shutdown::Both);
+                            });
+                        }
+                    }
+                    Err(_) => sleep(Duration::from_millis(10)),
+                }
+            }
+            // The listener is dropped here: new connections are refused.
+        });
+        Forwarder { port, stop, conns, accept: Some(accept) }
+    }
+
+    fn url(&self) -> String {
+        format!("https://127.0.0.1:{}", self.port)
+    }
+
+    fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.accept.take() {
+            let _ = t.join();
+        }
+        for s in self.conns.lock().unwrap().drain(..) {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+fn api_addr() -> SocketAddr {
+    let hostport = bed().server.trim_start_matches("https://").trim_end_matches('/').to_string();
+    hostport.to_socket_addrs().unwrap().next().unwrap()
+}
+
+/// The API server goes away in mid-run: the run ends with a clear error (not a hang),
+/// and a re-run once it is back recovers: every hook runs and `helm status` shows them
+/// Succeeded.
+#[test]
+fn api_server_stopped_mid_run_then_a_rerun_recovers() {
+    let case = Case::new("apiserver-gone");
+    case.install(&[job("first").secs("2s"), job("second").weight(1).secs("6s"), job("third").weight(2)]);
+    let fwd = Forwarder::start(api_addr(), 0);
+    let url = fwd.url();
+    let mut child = case.hooks_cmd(&url, &bed().token, RELEASE, &[]);
+    let child = child.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // Mid-run: once `second` exists (checked directly, not through the forwarder).
+    let start = Instant::now();
+    while run(case.kubectl(&["get", "job", "second"]), None).code != 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "second never started");
+        sleep(Duration::from_millis(200));
+    }
+    let port = fwd.port;
+    fwd.stop();
+    let stopped = Instant::now();
+    let out = wait_child(child, Duration::from_secs(90));
+    let took = stopped.elapsed();
+    eprintln!("API server gone: helm ended {took:.1?} later with exit {}\n{}{}", out.code, out.stdout, out.stderr);
+    // What is wrong is collected, so that the re-run below is checked in any case.
+    let mut problems = Vec::new();
+    if out.code == 0 {
+        problems.push("helm hooks run exited 0 although the API server went away".to_string());
+    }
+    if took > Duration::from_secs(30) {
+        problems.push(format!("the plugin took {took:.1?} to give up"));
+    }
+    let all = out.all();
+    if !["connection refused", "cannot reach the API server", "connection reset", "EOF"].iter().any(|s| all.contains(s))
+    {
+        problems.push("no error naming the connection problem".into());
+    }
+    // Not checked, because the sandbox cannot deliver them (README, Limits):
+    // Extism's http_request panics in the host on a transport error, so the
+    // plugin never sees the error; Helm prints it (with a Wasm stack trace)
+    // and exits 1, and no `[exit code 3]` can be added.
+
+    // Back on the same address: a re-run recovers.
+    let fwd = Forwarder::start(api_addr(), port);
+    let again = case.hooks_at(&fwd.url(), &bed().token, RELEASE, &["-o", "json"]);
+    fwd.stop();
+    assert_eq!(again.code, 0, "the re-run failed\n{}", again.shown);
+    let (_, rows) = summary(&again.stdout);
+    let all_ok = map(&[("first", "Succeeded"), ("second", "Succeeded"), ("third", "Succeeded")]);
+    assert_eq!(phases(&rows), all_ok, "{}", again.shown);
+    assert_eq!(case.status_phases(RELEASE), all_ok);
+    assert!(problems.is_empty(), "when the API server went away mid-run:\n- {}\n{}", problems.join("\n- "), out.shown);
+}
+
+/// The real kube-apiserver of the bed killed (SIGKILL) in mid-run and started again with
+/// its own command line after a few seconds. Ignored by default: it takes the bed away
+/// from every other test (they wait on BED_LOCK here, but tests in other binaries or
+/// processes would not), and a failed restart leaves the bed broken. Run alone:
+///
+/// ```sh
+/// cargo test --features e2e --test e2e_run -- --ignored real_api_server_restart
+/// ```
+///
+/// Why not `kwokctl stop/start cluster` or SIGTERM: kube-apiserver's graceful shutdown
+/// waits 60 s for open watches; kube-controller-manager and kube-scheduler exit when they
+/// cannot renew their leader lease for 10 s (kwokctl's binary runtime does not restart
+/// them, so Jobs stop completing); and kwokctl picks free ports, so a bed created meanwhile
+/// on the same machine can take the port of a stopped API server. A kill and an immediate
+/// restart keep the outage at a few seconds.
+#[test]
+#[ignore = "restarts the bed's kube-apiserver; run alone with --ignored"]
+fn real_api_server_restart_mid_run_then_a_rerun_recovers() {
+    let _only = BED_LOCK.write().unwrap_or_else(|e| e.into_inner());
+    let case = Case::build("apiserver-restart", None);
+    case.install(&[job("first").secs("2s"), job("second").weight(1).secs("6s"), job("third").weight(2)]);
+    let mut child = case.hooks_cmd(&bed().server, &bed().token, RELEASE, &[]);
+    let child = child.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let start = Instant::now();
+    while run(case.kubectl(&["get", "job", "second"]), None).code != 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "second never started");
+        sleep(Duration::from_millis(200));
+    }
+    let down = restart_api_server(Duration::from_secs(3));
+    let out = wait_child(child, Duration::from_secs(90));
+    eprintln!("kube-apiserver down for {down:.1?}: helm exited {}\n{}{}", out.code, out.stdout, out.stderr);
+    let again = case.hooks(&["-o", "json"]);
+    assert_eq!(again.code, 0, "the re-run failed\n{}", again.shown);
+    let all_ok = map(&[("first", "Succeeded"), ("second", "Succeeded"), ("third", "Succeeded")]);
+    assert_eq!(case.status_phases(RELEASE), all_ok);
+    assert_ne!(out.code, 0, "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(3), "a cluster error: [exit code 3]\n{}", out.shown);
+}
+
+/// Kills the bed's kube-apiserver and starts it again with the same command line after
+/// `gap`; returns how long it was unreachable.
+fn restart_api_server(gap: Duration) -> Duration {
+    let cdir = Path::new(&bed().kubeconfig).parent().unwrap().to_path_buf();
+    let pidfile = cdir.join("pids/kube-apiserver.pid");
+    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
+    let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .unwrap_or_else(|e| panic!("kube-apiserver (pid {pid}) is not running: {e}"))
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    assert!(argv[0].ends_with("kube-apiserver"), "pid {pid} is not kube-apiserver: {argv:?}");
+    let t0 = Instant::now();
+    ok({
+        let mut c = Command::new("kill");
+        c.args(["-KILL", &pid]);
+        c
+    });
+    sleep(gap);
+    let log = std::fs::OpenOptions::new().append(true).open(cdir.join("logs/kube-apiserver.log")).unwrap();
+    // Not waited for: the API server outlives this test (init reaps it); cluster.sh down
+    // stops it through the pid file written here.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new("setsid")
+        .args(&argv)
+        .current_dir(&cdir)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .expect("restart kube-apiserver");
+    std::fs::write(&pidfile, child.id().to_string()).unwrap();
+    let b = bed();
+    loop {
+        let up = Command::new("curl")
+            .args(["-fsS", "--max-time", "2", "--cacert", &b.cacert])
+            .args(["-H", &format!("Authorization: Bearer {}", b.token), &format!("{}/readyz", b.server)])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if up {
+            return t0.elapsed();
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "kube-apiserver did not come back: see its log in {}",
+            cdir.display()
+        );
+        sleep(Duration::from_millis(100));
+    }
+}
+
+fn wait_child(mut child: Child, limit: Duration) -> Out {
+    let t0 = Instant::now();
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let ro = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let re = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            let st = child.wait().unwrap();
+            let (stdout, stderr) = (ro.join().unwrap(), re.join().unwrap());
+            panic!("helm hooks run hangs: killed after {limit:?} ({st})\n--- stdout\n{stdout}\n--- stderr\n{stderr}");
+        }
+        sleep(Duration::from_millis(100));
+    };
+    let (stdout, stderr) = (ro.join().unwrap(), re.join().unwrap());
+    let shown = format!("helm hooks run exited {status}\n--- stdout\n{stdout}\n--- stderr\n{stderr}");
+    Out { code: status.code().unwrap_or(-1), stdout, stderr, wall: t0.elapsed(), shown }
+}
+
+/// Invalid annotations (a dangling depends-on, "yes" for a boolean, a cycle): exit 2, all
+/// listed, and nothing created or written (no Job or Pod; the stored release unchanged).
+#[test]
+fn invalid_annotations_are_exit_2_and_create_nothing() {
+    let case = Case::new("invalid");
+    case.install(&[
+        job("a").after(r#"["Job/missing"]"#),
+        job("b").ann("helm.sh/hook-parallel", "yes"),
+        job("c").parallel().after("Job/d"),
+        job("d").parallel().after("Job/c"),
+        pod("fine"),
+    ]);
+    let secret_rv = || {
+        let s = case.get_json("secret/sh.helm.release.v1.r.v1");
+        s.at("metadata/resourceVersion").s().to_string()
+    };
+    let before = secret_rv();
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "4"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    for what in ["Job/missing", "yes", "cycle"] {
+        assert!(out.all().to_lowercase().contains(&what.to_lowercase()), "{what} reported\n{}", out.shown);
+    }
+    assert!(seen.sequence().is_empty(), "nothing may be created\n{}", seen.dump());
+    assert_eq!(case.hook_objects(), Vec::<String>::new());
+    assert_eq!(secret_rv(), before, "the stored release must not be written");
+}
+
+// ---------------------------------------------------------------------------------------
+// What Helm shows: helm status, --filter, --logs; -o json and -o junit.
+
+/// `helm status` shows the phases the run recorded, as stock `helm test` records them on
+/// an identical release: Succeeded, Failed, and nothing for a hook that never ran.
+#[test]
+fn helm_status_shows_the_recorded_phases() {
+    let hooks = vec![job("t-ok").weight(0), pod("t-bad").weight(1).fails(3), job("t-never").weight(2)];
+    let plugin = Case::new("status");
+    let helm = Case::new("status-helm");
+    plugin.install(&hooks);
+    helm.install(&hooks);
+    let out = plugin.hooks(&[]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let stock = helm.helm(&["test", RELEASE]);
+    assert_ne!(stock.code, 0, "{}", stock.shown);
+    let want = map(&[("t-ok", "Succeeded"), ("t-bad", "Failed"), ("t-never", "")]);
+    assert_eq!(plugin.status_phases(RELEASE), want);
+    assert_eq!(helm.status_phases(RELEASE), want, "stock Helm records the same");
+    let text = plugin.helm(&["status", RELEASE]);
+    assert!(text.stdout.contains("TEST SUITE:     t-ok"), "{}", text.shown);
+    assert!(text.stdout.contains("Phase:          Failed"), "{}", text.shown);
+    assert!(text.stdout.contains("Phase:          Succeeded"), "{}", text.shown);
+    // Times recorded too: started and completed for the hooks that ran.
+    let doc = J::parse(&plugin.helm(&["status", RELEASE, "-o", "json"]).stdout).unwrap();
+    for h in doc.get("hooks").arr() {
+        let name = h.get("name").s();
+        let (s, c) = (h.at("last_run/started_at").s(), h.at("last_run/completed_at").s());
+        if name == "t-never" {
+            assert!(s.is_empty() && c.is_empty(), "{name}: {s} {c}");
+        } else {
+            assert!(!s.is_empty() && !c.is_empty() && s <= c, "{name}: started {s:?} completed {c:?}");
+        }
+    }
+}
+
+/// --filter as `helm test --filter` (exclude first, then include) and --logs in
+/// `helm test --logs`' format (`POD LOGS: <pod> (<container>)`, Pod hooks only), compared
+/// with stock Helm on an identical release.
+#[test]
+fn filter_and_logs_as_helm_test() {
+    let hooks = vec![
+        pod("p1").log("one"),
+        pod("p2").weight(1).log("two\nlines").containers(&["a", "b"]),
+        job("j3").weight(2).log("job says hi"),
+        pod("skipped").weight(3).log("must not run"),
+    ];
+    let plugin = Case::new("filter");
+    let helm = Case::new("filter-helm");
+    plugin.install(&hooks);
+    helm.install(&hooks);
+    let w = plugin.watch();
+    let out = plugin.hooks(&["--filter", "!name=skipped", "--logs"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(seen.created("skipped"), None, "{}", seen.dump());
+    assert!(seen.created("p1").is_some() && seen.created("j3").is_some(), "{}", seen.dump());
+    for block in ["POD LOGS: p1 (main)\none\n", "POD LOGS: p2 (a)\ntwo\nlines\n", "POD LOGS: p2 (b)\ntwo\nlines\n"] {
+        assert!(out.stdout.contains(block), "missing {block:?}\n{}", out.shown);
+    }
+    assert!(!out.stdout.contains("POD LOGS: j3"), "--logs is for Pod hooks only\n{}", out.shown);
+    // (Stock Helm 4.2.4's --logs reads a pod named after every test hook, so a Job hook
+    // makes it fail with "unable to get pod j3": it runs without j3.)
+    let stock = helm.helm(&["test", RELEASE, "--filter", "!name=skipped", "--filter", "!name=j3", "--logs"]);
+    assert_eq!(stock.code, 0, "{}", stock.shown);
+    let pod_logs = |s: &str| -> String {
+        s.split("POD LOGS: ").skip(1).map(|b| format!("POD LOGS: {}", b.split("\n\n").next().unwrap())).collect()
+    };
+    let (ours, theirs) = (pod_logs(&out.stdout), pod_logs(&stock.stdout));
+    assert_eq!(
+        ours, theirs,
+        "--logs differs from helm test --logs\n--- ours\n{}\n--- helm\n{}",
+        out.stdout, stock.stdout
+    );
+
+    // name=X runs only X; the others keep their old records.
+    let only = plugin.hooks(&["--filter", "name=j3", "-o", "json"]);
+    assert_eq!(only.code, 0, "{}", only.shown);
+    let (_, rows) = summary(&only.stdout);
+    assert_eq!(rows.keys().collect::<Vec<_>>(), ["j3"], "{}", only.stdout);
+    let st = plugin.status_phases(RELEASE);
+    assert_eq!(st["skipped"], "", "{st:?}");
+    assert_eq!(st["p1"], "Succeeded", "{st:?}");
+}
+
+/// -o json (documented fields, one entry per hook) and -o junit (one test case per hook).
+#[test]
+fn json_and_junit_reports() {
+    let case = Case::new("reports");
+    case.install(&[
+        job("r-ok").parallel(),
+        pod("r-bad").parallel().fails(1).log("it broke"),
+        job("r-show").parallel().ann("helm.sh/show-output", "true").log("shown & <escaped>"),
+        job("r-skip").weight(1),
+    ]);
+    let out = case.hooks(&["--parallel", "4", "-o", "json"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    assert_eq!(doc.get("event").s(), "test", "{}", out.stdout);
+    assert_eq!(doc.get("outcome").s(), "failed", "{}", out.stdout);
+    assert_eq!(doc.get("hooks").arr().len(), 4, "{}", out.stdout);
+    assert_eq!(
+        phases(&rows),
+        map(&[("r-ok", "Succeeded"), ("r-bad", "Failed"), ("r-show", "Succeeded"), ("r-skip", "Skipped")])
+    );
+    for r in rows.values() {
+        if r.phase == "Skipped" {
+            assert!(r.started.is_none() && r.completed.is_none(), "{}", r.name);
+        } else {
+            assert!(r.started.unwrap() <= r.completed.unwrap(), "{}", r.name);
+        }
+    }
+    assert_eq!(rows["r-show"].output.as_deref().map(str::trim_end), Some("shown & <escaped>"), "{}", out.stdout);
+    // Progress goes to stderr with -o json, so stdout is the JSON document alone.
+    assert!(out.stderr.contains("started   Job/r-ok"), "{}", out.shown);
+
+    let out = case.hooks(&["--parallel", "4", "-o", "junit"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let x = &out.stdout;
+    assert!(x.starts_with("<?xml"), "{x}");
+    assert!(x.contains("tests=\"4\"") && x.contains("failures=\"1\"") && x.contains("skipped=\"1\""), "{x}");
+    assert_eq!(x.matches("<testcase ").count(), 4, "{x}");
+    assert_eq!(x.matches("<failure ").count(), 1, "{x}");
+    assert!(x.contains("shown &amp; &lt;escaped&gt;"), "{x}");
+    assert_eq!(x.matches("<testsuite").count(), 1, "{x}");
+    assert!(x.trim_end().ends_with("</testsuite>"), "{x}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Compatibility with stock Helm.
+
+/// With --parallel 1 and no new annotations, `helm hooks run --event test` creates and
+/// deletes the same hook objects in the same order, with the same outcome, as stock
+/// `helm test` on identical releases: a passing release run twice (before-hook-creation
+/// on the re-run, hook-succeeded clean-up in reverse order) and a failing one run twice
+/// (hook-failed, the succeeded hooks' clean-up, hooks after the failure never created).
+#[test]
+fn same_creates_and_deletes_as_stock_helm_test() {
+    let hooks = |fail: bool| {
+        vec![
+            job("setup").weight(-1).policy("before-hook-creation,hook-succeeded"),
+            pod("check-a").weight(0).log("a ok"),
+            job("check-b").weight(0).policy("hook-succeeded"),
+            pod("check-c").weight(1).policy("hook-failed"),
+            job("check-d").weight(2).policy("hook-failed").fails(if fail { 1 } else { 0 }),
+            pod("teardown").weight(3).policy("hook-succeeded"),
+        ]
+    };
+    let plugin = Case::new("compat");
+    let helm = Case::new("compat-helm");
+    for c in [&plugin, &helm] {
+        c.install_as("pass", "p-", &hooks(false));
+        c.install_as("fail", "f-", &hooks(true));
+    }
+    let runs = [("pass", true), ("pass", true), ("fail", false), ("fail", false)];
+
+    let with_secrets = [("/apis/batch/v1", "jobs"), ("/api/v1", "pods"), ("/api/v1", "secrets")];
+    let wp = Watch::start_on(&plugin.ns, &with_secrets);
+    let wh = Watch::start_on(&helm.ns, &with_secrets);
+    let t = std::thread::scope(|s| {
+        let stock = s.spawn(|| {
+            runs.iter()
+                .map(|(release, _)| {
+                    let out = helm.helm(&["test", release, "--timeout", "2m"]);
+                    let phases = helm.status_phases(release);
+                    (out, phases)
+                })
+                .collect::<Vec<_>>()
+        });
+        let ours = runs
+            .iter()
+            .map(|(release, _)| {
+                let out = plugin.hooks_at(
+                    &bed().server,
+                    &bed().token,
+                    release,
+                    &["--event", "test", "--parallel", "1", "--timeout", "2m"],
+                );
+                let phases = plugin.status_phases(release);
+                (out, phases)
+            })
+            .collect::<Vec<_>>();
+        (ours, stock.join().unwrap())
+    });
+    let (ours, stock) = t;
+    let (sp, sh) = (Seen(wp.stop()), Seen(wh.stop()));
+    let mut diffs = Vec::new();
+    for (i, ((o, op), (h, hp))) in ours.iter().zip(&stock).enumerate() {
+        let (release, want_ok) = runs[i];
+        assert_eq!(h.code == 0, want_ok, "stock helm test {release}: {}", h.shown);
+        if (o.code == 0) != (h.code == 0) {
+            diffs.push(format!(
+                "run {} ({release}): exit {} vs stock {}\n{}\n{}",
+                i + 1,
+                o.code,
+                h.code,
+                o.shown,
+                h.shown
+            ));
+        }
+        if op != hp {
+            diffs.push(format!("run {} ({release}): helm status phases {op:?} vs stock {hp:?}", i + 1));
+        }
+    }
+    let (a, b) = (sp.sequence_with_records(), sh.sequence_with_records());
+    if a != b {
+        let n = a.len().max(b.len());
+        let mut table = String::from("  #   helm hooks run                             stock helm test\n");
+        for i in 0..n {
+            let (x, y) = (a.get(i).map_or("", |s| s.as_str()), b.get(i).map_or("", |s| s.as_str()));
+            table.push_str(&format!("{} {i:>2}  {x:<42} {y}\n", if x == y { " " } else { "!" }));
+        }
+        diffs.push(format!("creates/deletes differ:\n{table}"));
+    }
+    eprintln!("stock helm test sequence ({} events):\n  {}", b.len(), b.join("\n  "));
+    // The objects themselves: the same labels and annotations (what a user's selectors see).
+    let meta = |c: &Case, what: &str| {
+        let o = c.get_json(what);
+        let m = o.get("metadata");
+        let keys = |j: &J| match j {
+            J::Obj(kv) => kv
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.s()))
+                .filter(|k| !k.contains("controller-uid"))
+                .collect::<Vec<_>>(),
+            _ => vec![],
+        };
+        (keys(m.get("labels")), keys(m.get("annotations")))
+    };
+    for what in ["job/p-check-d", "pod/p-check-a"] {
+        if plugin.hook_objects().iter().any(|o| o.eq_ignore_ascii_case(what)) {
+            let (ours, theirs) = (meta(&plugin, what), meta(&helm, what));
+            if ours != theirs {
+                // Reported, not failed: the run label is by design (cluster.rs RUN_LABEL).
+                eprintln!("note: {what}: labels/annotations {ours:?} vs stock {theirs:?}");
+            }
+        }
+    }
+    assert!(diffs.is_empty(), "differences from stock Helm:\n{}", diffs.join("\n"));
+}
+
+/// The same for the hooks of install and upgrade: stock `helm install` / `helm upgrade`
+/// against `helm install|upgrade --no-hooks` followed by `helm hooks run --event pre-…`
+/// and `--event post-…` (--parallel 1): the same hook objects created and deleted in the
+/// same order, the same phases recorded.
+#[test]
+fn install_and_upgrade_hooks_as_stock_helm() {
+    let hooks = vec![
+        job("pre-a").on("pre-install").weight(-1).policy("before-hook-creation,hook-succeeded"),
+        pod("pre-b").on("pre-install"),
+        job("pre-c").on("pre-install").policy("hook-succeeded"),
+        job("post-a").on("post-install").policy("hook-succeeded"),
+        pod("post-b").on("post-install").weight(1),
+        job("post-c").on("post-install,post-upgrade").weight(2),
+        job("upg-a").on("pre-upgrade").policy("hook-failed"),
+        job("upg-b").on("pre-upgrade").weight(1).policy("before-hook-creation,hook-succeeded"),
+    ];
+    let plugin = Case::new("compat-install");
+    let helm = Case::new("compat-install-helm");
+    let wp = plugin.watch();
+    let wh = helm.watch();
+    let mut problems = Vec::new();
+    let mut expect_ok = |out: Out| {
+        if out.code != 0 {
+            problems.push(out.shown);
+        }
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for verb in ["install", "upgrade"] {
+                let out = helm.helm_chart(verb, RELEASE, "", &hooks, &["--timeout", "2m"]);
+                assert_eq!(out.code, 0, "{}", out.shown);
+            }
+        });
+        let hooks_run = |event: &str| plugin.hooks(&["--event", event, "--parallel", "1", "--timeout", "2m"]);
+        expect_ok(plugin.helm_chart("install", RELEASE, "", &hooks, &["--no-hooks"]));
+        expect_ok(hooks_run("pre-install"));
+        expect_ok(hooks_run("post-install"));
+        expect_ok(plugin.helm_chart("upgrade", RELEASE, "", &hooks, &["--no-hooks"]));
+        expect_ok(hooks_run("pre-upgrade"));
+        expect_ok(hooks_run("post-upgrade"));
+    });
+    let (sp, sh) = (Seen(wp.stop()), Seen(wh.stop()));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let (a, b) = (sp.sequence(), sh.sequence());
+    eprintln!("stock helm install + upgrade ({} events):\n  {}", b.len(), b.join("\n  "));
+    assert_eq!(
+        a,
+        b,
+        "hook creates/deletes differ from stock helm install/upgrade\n{}\n--- stock\n{}",
+        sp.dump(),
+        sh.dump()
+    );
+    assert_eq!(plugin.status_phases(RELEASE), helm.status_phases(RELEASE), "helm status of revision 2");
+}
+
+// ---------------------------------------------------------------------------------------
+// A small JSON reader (std only).
+
+#[derive(Debug, Clone, PartialEq)]
+enum J {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<J>),
+    Obj(Vec<(String, J)>),
+}
+
+static NULL: J = J::Null;
+
+impl J {
+    fn parse(text: &str) -> Result<J, String> {
+        let mut p = Parser { b: text.as_bytes(), i: 0 };
+        p.ws();
+        let v = p.value()?;
+        p.ws();
+        if p.i != p.b.len() {
+            return Err(format!("trailing characters at byte {}", p.i));
+        }
+        Ok(v)
+    }
+
+    fn get(&self, key: &str) -> &J {
+        match self {
+            J::Obj(kv) => kv.iter().find(|(k, _)| k == key).map(|(_, v)| v).unwrap_or(&NULL),
+            _ => &NULL,
+        }
+    }
+
+    /// A path of keys and indexes separated by '/'.
+    fn at(&self, path: &str) -> &J {
+        path.split('/').fold(self, |v, k| match (v, k.parse::<usize>()) {
+            (J::Arr(a), Ok(i)) => a.get(i).unwrap_or(&NULL),
+            _ => v.get(k),
+        })
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, J::Null)
+    }
+
+    fn str(&self) -> Option<&str> {
+        match self {
+            J::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The string, or "" for anything else.
+    fn s(&self) -> &str {
+        self.str().unwrap_or("")
+    }
+
+    fn num(&self) -> Option<f64> {
+        match self {
+            J::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    fn arr(&self) -> &[J] {
+        match self {
+            J::Arr(a) => a,
+            _ => &[],
+        }
+    }
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Result<(), String> {
+        if self.b.get(self.i) == Some(&c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(format!("expected {:?} at byte {}", c as char, self.i))
+        }
+    }
+
+    fn value(&mut self) -> Result<J, String> {
+        match self.b.get(self.i) {
+            Some(b'{') => {
+                self.i += 1;
+                let mut kv = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b'}') {
+                    self.i += 1;
+                    return Ok(J::Obj(kv));
+                }
+                loop {
+                    self.ws();
+                    let k = self.string()?;
+                    self.ws();
+                    self.eat(b':')?;
+                    self.ws();
+                    kv.push((k, self.value()?));
+                    self.ws();
+                    match self.b.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b'}') => {
+                            self.i += 1;
+                            return Ok(J::Obj(kv));
+                        }
+                        _ => return Err(format!("expected , or }} at byte {}", self.i)),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.i += 1;
+                let mut a = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                    return Ok(J::Arr(a));
+                }
+                loop {
+                    self.ws();
+                    a.push(self.value()?);
+                    self.ws();
+                    match self.b.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b']') => {
+                            self.i += 1;
+                            return Ok(J::Arr(a));
+                        }
+                        _ => return Err(format!("expected , or ] at byte {}", self.i)),
+                    }
+                }
+            }
+            Some(b'"') => Ok(J::Str(self.string()?)),
+            Some(b't') => self.word("true", J::Bool(true)),
+            Some(b'f') => self.word("false", J::Bool(false)),
+            Some(b'n') => self.word("null", J::Null),
+            Some(_) => {
+                let start = self.i;
+                while self.i < self.b.len() && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    self.i += 1;
+                }
+                let t = std::str::from_utf8(&self.b[start..self.i]).unwrap();
+                t.parse().map(J::Num).map_err(|_| format!("bad number {t:?} at byte {start}"))
+            }
+            None => Err("unexpected end".into()),
+        }
+    }
+
+    fn word(&mut self, w: &str, v: J) -> Result<J, String> {
+        if self.b[self.i..].starts_with(w.as_bytes()) {
+            self.i += w.len();
+            Ok(v)
+        } else {
+            Err(format!("bad literal at byte {}", self.i))
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let t = self.b.get(self.i..self.i + 4).ok_or("short \\u escape")?;
+        self.i += 4;
+        u32::from_str_radix(std::str::from_utf8(t).map_err(|e| e.to_string())?, 16).map_err(|e| e.to_string())
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.eat(b'"')?;
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while self.i < self.b.len() && self.b[self.i] != b'"' && self.b[self.i] != b'\\' {
+                self.i += 1;
+            }
+            out.push_str(std::str::from_utf8(&self.b[start..self.i]).map_err(|e| e.to_string())?);
+            match self.b.get(self.i) {
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    let c = *self.b.get(self.i + 1).ok_or("bad escape")?;
+                    self.i += 2;
+                    match c {
+                        b'n' => out.push('\n'),
+                        b't' => out.push('\t'),
+                        b'r' => out.push('\r'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'u' => {
+                            let mut u = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&u) && self.b[self.i..].starts_with(b"\\u") {
+                                self.i += 2;
+                                let lo = self.hex4()?;
+                                u = 0x10000 + ((u - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                            }
+                            out.push(char::from_u32(u).unwrap_or('\u{FFFD}'));
+                        }
+                        c => out.push(c as char),
+                    }
+                }
+                _ => return Err("unterminated string".into()),
+            }
+        }
+    }
+}
