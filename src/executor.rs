@@ -490,6 +490,15 @@ impl<'p> Executor<'p> {
         }
     }
 
+    /// Hooks that ended in `phase` and have delete policy `policy`, in start order.
+    fn started_with(&self, phase: Phase, policy: &str) -> Vec<usize> {
+        self.start_order
+            .iter()
+            .copied()
+            .filter(|&h| self.hooks[h].phase == phase && self.has_policy(h, policy))
+            .collect()
+    }
+
     /// Queues Helm's clean-up and ends the run.
     fn finish(&mut self) {
         if self.stage == Stage::Over {
@@ -524,22 +533,11 @@ impl<'p> Executor<'p> {
                 }
             }
         } else {
-            let failed: Vec<usize> = self
-                .start_order
-                .iter()
-                .copied()
-                .filter(|&h| self.hooks[h].phase == Phase::Failed && self.has_policy(h, HOOK_FAILED))
-                .collect();
+            let failed = self.started_with(Phase::Failed, HOOK_FAILED);
             if !failed.is_empty() {
                 self.work.push_back(Work::Do(Action::Delete { hooks: failed, policy: HOOK_FAILED }));
             }
-            let succeeded: Vec<usize> = self
-                .start_order
-                .iter()
-                .copied()
-                .filter(|&h| self.hooks[h].phase == Phase::Succeeded && self.has_policy(h, HOOK_SUCCEEDED))
-                .collect();
-            for h in succeeded {
+            for h in self.started_with(Phase::Succeeded, HOOK_SUCCEEDED) {
                 self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
             }
         }

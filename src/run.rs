@@ -232,15 +232,15 @@ pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
 
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary_text(s: &Summary) -> String {
-    let mut rows: Vec<[String; 5]> =
-        vec![["HOOK".into(), "WEIGHT".into(), "PHASE".into(), "STARTED".into(), "DURATION".into()]];
+    let mut rows: Vec<Vec<String>> =
+        vec![vec!["HOOK".into(), "WEIGHT".into(), "PHASE".into(), "STARTED".into(), "DURATION".into()]];
     for r in &s.rows {
         let phase = match r.phase {
             Phase::Skipped => "Skipped",
             Phase::Pending => "Pending",
             p => p.helm(),
         };
-        rows.push([
+        rows.push(vec![
             r.reference.clone(),
             r.weight.to_string(),
             phase.to_string(),
@@ -254,24 +254,7 @@ pub fn summary_text(s: &Summary) -> String {
             },
         ]);
     }
-    let widths: Vec<usize> = (0..5).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for r in &rows {
-        let line = format!(
-            "{:<a$}  {:<b$}  {:<c$}  {:<d$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            a = widths[0],
-            b = widths[1],
-            c = widths[2],
-            d = widths[3]
-        );
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let mut out = crate::render::table(&rows, "");
     let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
     let requests = s.api_requests.map(|n| format!(" ({n} API requests)")).unwrap_or_default();
     out.push_str(&format!(

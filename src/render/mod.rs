@@ -52,6 +52,28 @@ pub(crate) fn refs(plan: &EventPlan, items: &[usize]) -> Vec<String> {
     items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
 }
 
+/// Aligns rows into columns two spaces apart (the last column unpadded),
+/// each line prefixed with `indent` and without trailing blanks.
+pub fn table(rows: &[Vec<String>], indent: &str) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::from(indent);
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if c + 1 < row.len() {
+                line.push_str(&" ".repeat(widths[c] - cell.chars().count() + 2));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// A stable identifier for graph formats: letters, digits and underscores.
 pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {
     let raw = format!("{phase}_{r}");

@@ -76,7 +76,7 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
         let _ = writeln!(out, "  wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
     }
     let level = if install { "BATCH" } else { "WEIGHT" };
-    let rows: Vec<[String; 5]> = plan
+    let rows: Vec<Vec<String>> = plan
         .items
         .iter()
         .enumerate()
@@ -108,7 +108,7 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
             if f.readiness.is_some() {
                 flags.push("readiness");
             }
-            [
+            vec![
                 it.reference.to_string(),
                 if install { (it.level + 1).to_string() } else { it.level.to_string() },
                 if it.parallel { "parallel" } else { "serial" }.to_string(),
@@ -117,30 +117,8 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
             ]
         })
         .collect();
-    let headers =
-        [noun.to_uppercase(), level.to_string(), "RUNS".to_string(), "FLAGS".to_string(), "WAITS FOR".to_string()];
-    let widths: Vec<usize> =
-        (0..4).map(|c| rows.iter().map(|r| r[c].len()).chain([headers[c].len()]).max().unwrap_or(0)).collect();
-    let mut line = |cells: &[String; 5]| {
-        let mut l = format!(
-            "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
-            cells[0],
-            cells[1],
-            cells[2],
-            cells[3],
-            cells[4],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3]
-        );
-        l.truncate(l.trim_end().len());
-        let _ = writeln!(out, "{l}");
-    };
-    line(&headers);
-    for r in &rows {
-        line(r);
-    }
+    let headers = vec![noun.to_uppercase(), level.to_string(), "RUNS".into(), "FLAGS".into(), "WAITS FOR".into()];
+    out.push_str(&super::table(&[vec![headers], rows].concat(), "  "));
 }
 
 fn plural(n: usize) -> &'static str {
