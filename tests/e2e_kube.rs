@@ -15,6 +15,9 @@
 
 #![cfg(feature = "e2e")]
 
+mod common;
+use common::{required, tool};
+
 use std::env;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -42,23 +45,6 @@ struct Bed {
     token: String,
     /// `kubectl proxy`'s http URL (for the native client).
     proxy: String,
-}
-
-fn required(var: &str) -> String {
-    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
-        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
-    })
-}
-
-fn tool(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| manifest.join(".cache"));
-    let p = cache.join("bin").join(name);
-    if p.is_file() {
-        p
-    } else {
-        PathBuf::from(name)
-    }
 }
 
 fn show(cmd: &Command, out: &Output) -> String {

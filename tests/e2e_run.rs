@@ -29,6 +29,9 @@
 
 #![cfg(feature = "e2e")]
 
+mod common;
+use common::{required, tool};
+
 use std::collections::BTreeMap;
 use std::env;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -62,29 +65,13 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn required(var: &str) -> String {
-    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
-        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
-    })
-}
-
-fn cache_bin(name: &str) -> PathBuf {
-    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache"));
-    let p = cache.join("bin").join(name);
-    if p.is_file() {
-        p
-    } else {
-        PathBuf::from(name)
-    }
-}
-
 fn bed() -> &'static Bed {
     static BED: OnceLock<Bed> = OnceLock::new();
     BED.get_or_init(|| {
-        let helm = env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| cache_bin("helm"));
+        let helm = env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| tool("helm"));
         Bed {
             helm,
-            kubectl: cache_bin("kubectl"),
+            kubectl: tool("kubectl"),
             kubeconfig: required("KUBECONFIG"),
             server: required("HELM_KUBEAPISERVER"),
             token: required("HELM_KUBETOKEN"),

@@ -12,6 +12,9 @@
 //! checkout's `.cache/bin`, else `PATH`) and `curl`. Every test works in its own namespace,
 //! so they run in parallel.
 
+mod common;
+use common::{required, tool};
+
 use std::env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,23 +36,6 @@ struct Bed {
     token: String,
     /// SSL_CERT_FILE: CA bundle holding the API server's CA.
     cacert: String,
-}
-
-fn required(var: &str) -> String {
-    env::var(var).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
-        panic!("{var} is not set: start the bed with `make cluster-up` and run `eval \"$(make -s cluster-env)\"` first")
-    })
-}
-
-fn tool(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| manifest.join(".cache"));
-    let p = cache.join("bin").join(name);
-    if p.is_file() {
-        p
-    } else {
-        PathBuf::from(name)
-    }
 }
 
 fn bed() -> &'static Bed {
