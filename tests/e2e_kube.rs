@@ -16,11 +16,11 @@
 #![cfg(feature = "e2e")]
 
 mod common;
-use common::{required, tool};
+use common::{required, show, tool};
 
 use std::env;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::thread::sleep;
@@ -45,16 +45,6 @@ struct Bed {
     token: String,
     /// `kubectl proxy`'s http URL (for the native client).
     proxy: String,
-}
-
-fn show(cmd: &Command, out: &Output) -> String {
-    format!(
-        "{:?} exited {}\n--- stdout\n{}\n--- stderr\n{}",
-        cmd,
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Runs the command; its stdout, or a panic with its output.

@@ -13,7 +13,7 @@
 //! so they run in parallel.
 
 mod common;
-use common::{required, tool};
+use common::{required, show, tool};
 
 use std::env;
 use std::io::Write;
@@ -50,16 +50,6 @@ fn bed() -> &'static Bed {
             cacert: required("SSL_CERT_FILE"),
         }
     })
-}
-
-fn show(cmd: &Command, out: &Output) -> String {
-    format!(
-        "{:?} exited {}\n--- stdout\n{}\n--- stderr\n{}",
-        cmd,
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn run_in(mut cmd: Command, stdin: Option<&str>) -> (Output, String) {

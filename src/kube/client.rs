@@ -387,15 +387,29 @@ impl Client {
         }
         let mut q = Query::default();
         q.push("fieldManager", FIELD_MANAGER).push("force", "true");
-        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
-        let bytes = serde_json::to_vec(&body)
-            .map_err(|e| KubeError::Decode { what: "the object to apply".into(), message: e.to_string() })?;
+        self.send_object(&key, &res, ns.as_deref(), &q, (Method::Patch, "patch", "application/apply-patch+yaml"), &body)
+    }
+
+    /// Sends `body` to the object's path with the query, and names the
+    /// operation (`verb`) in any error.
+    fn send_object(
+        &mut self,
+        key: &ObjectKey,
+        res: &ApiResource,
+        ns: Option<&str>,
+        q: &Query,
+        (method, verb, content_type): (Method, &'static str, &str),
+        body: &Value,
+    ) -> Result<Value, KubeError> {
+        let path = format!("{}{}", Self::object_path(res, ns, &key.name), q.0);
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| KubeError::Decode { what: format!("the object to {verb}"), message: e.to_string() })?;
         self.call_json(
-            Method::Patch,
+            method,
             &path,
-            Some("application/apply-patch+yaml"),
+            Some(content_type),
             Some(bytes),
-            &Doing { verb: "patch", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+            &Doing { verb, resource: res.display_name(), namespace: ns, name: Some(&key.name) },
         )
     }
 
@@ -430,16 +444,7 @@ impl Client {
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
         let mut q = Query::default();
         q.push("fieldManager", FIELD_MANAGER);
-        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
-        let bytes = serde_json::to_vec(object)
-            .map_err(|e| KubeError::Decode { what: "the object to update".into(), message: e.to_string() })?;
-        self.call_json(
-            Method::Put,
-            &path,
-            Some("application/json"),
-            Some(bytes),
-            &Doing { verb: "update", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
-        )
+        self.send_object(&key, &res, ns.as_deref(), &q, (Method::Put, "update", "application/json"), object)
     }
 
     /// DELETE with `propagationPolicy=Background`, as Helm deletes hooks.

@@ -4,6 +4,18 @@
 
 use std::env;
 use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A command and everything it printed, for a failure message.
+pub fn show(cmd: &Command, out: &Output) -> String {
+    format!(
+        "{:?} exited {}\n--- stdout\n{}\n--- stderr\n{}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
 
 /// A variable `make -s cluster-env` sets; the test fails (never skips)
 /// without it.
