@@ -24,13 +24,11 @@
 //! With N = 1 and no new annotations the sequence of deletes, records and
 //! creates is exactly Helm's.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
-use petgraph::Direction;
-
+use crate::frontier::Frontier;
 use crate::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
-use crate::plan::{EventPlan, Node};
+use crate::plan::EventPlan;
 
 /// Wall-clock time in milliseconds since the Unix epoch.
 pub type Millis = u64;
@@ -207,9 +205,7 @@ pub struct Executor<'p> {
     plan: &'p EventPlan,
     options: Options,
     hooks: Vec<HookState>,
-    /// Unfinished predecessors per graph node.
-    indegree: Vec<usize>,
-    ready: BinaryHeap<Reverse<usize>>,
+    frontier: Frontier,
     /// Started (recorded) and not finished.
     running: Vec<usize>,
     /// Chosen to start, not yet created.
@@ -244,14 +240,11 @@ impl<'p> Executor<'p> {
                 }
             })
             .collect();
-        let g = &plan.graph;
-        let indegree = g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
-        let mut exec = Executor {
+        Executor {
             plan,
             options: Options { parallel: options.parallel.max(1), ..options },
             hooks: states,
-            indegree,
-            ready: BinaryHeap::new(),
+            frontier: Frontier::new(plan),
             running: Vec::new(),
             starting: 0,
             start_order: Vec::new(),
@@ -260,12 +253,7 @@ impl<'p> Executor<'p> {
             reports: Vec::new(),
             now,
             failed_fast: None,
-        };
-        let roots: Vec<_> = g.node_indices().filter(|v| exec.indegree[v.index()] == 0).collect();
-        for v in roots {
-            exec.release_node(v);
         }
-        exec
     }
 
     pub fn phase(&self, hook: usize) -> Phase {
@@ -297,36 +285,6 @@ impl<'p> Executor<'p> {
     /// The fail-fast hook that ended the run, if one did.
     pub fn failed_fast(&self) -> Option<usize> {
         self.failed_fast
-    }
-
-    /// A node's predecessors are all done: barriers pass through at once,
-    /// hooks become ready.
-    fn release_node(&mut self, v: petgraph::graph::NodeIndex) {
-        let mut stack = vec![v];
-        while let Some(v) = stack.pop() {
-            match self.plan.graph[v] {
-                Node::Item(i) => self.ready.push(Reverse(i)),
-                Node::Barrier(_) => {
-                    for w in self.plan.graph.neighbors_directed(v, Direction::Outgoing) {
-                        self.indegree[w.index()] -= 1;
-                        if self.indegree[w.index()] == 0 {
-                            stack.push(w);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn complete_node(&mut self, hook: usize) {
-        let v = self.plan.items[hook].node;
-        let next: Vec<_> = self.plan.graph.neighbors_directed(v, Direction::Outgoing).collect();
-        for w in next {
-            self.indegree[w.index()] -= 1;
-            if self.indegree[w.index()] == 0 {
-                self.release_node(w);
-            }
-        }
     }
 
     /// The next thing to do, given the wall clock. The driver performs it
@@ -370,8 +328,8 @@ impl<'p> Executor<'p> {
         let room = self.options.parallel.saturating_sub(self.running.len());
         let mut batch = Vec::new();
         while batch.len() < room {
-            match self.ready.pop() {
-                Some(Reverse(i)) => batch.push(i),
+            match self.frontier.pop() {
+                Some(i) => batch.push(i),
                 None => break,
             }
         }
@@ -481,7 +439,7 @@ impl<'p> Executor<'p> {
         if succeeded || (fail_fast && self.options.ignore_fail_fast) {
             // An ignored fail-fast failure lets the run go on, its
             // dependents included.
-            self.complete_node(hook);
+            self.frontier.complete(self.plan, hook);
         } else if fail_fast {
             self.failed_fast = Some(hook);
             self.finish();

@@ -357,8 +357,13 @@ impl StoredRelease {
             let mut d = Map::new();
             d.insert("release".into(), Value::String(data));
             o.insert("data".into(), Value::Object(d));
+            let status = self.release.pointer("/info/status").and_then(Value::as_str).map(str::to_string);
             if let Some(labels) = object.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
                 labels.insert("modifiedAt".into(), Value::String(now_unix.to_string()));
+                labels.remove("createdAt");
+                if let Some(status) = status {
+                    labels.insert("status".into(), Value::String(status));
+                }
             }
             match client.replace(&object) {
                 Ok(stored) => {
@@ -382,6 +387,68 @@ impl StoredRelease {
             }
         }
         Err(StorageError::Conflicts { name: object_name(&self.name, self.revision) })
+    }
+}
+
+impl StoredRelease {
+    /// Stores a new revision, as Helm's `Storage.Create`: the object named
+    /// for `release.version`, labels `name`, `owner=helm`, `status`,
+    /// `version`, `createdAt`.
+    pub fn create(
+        client: &mut Client,
+        driver: Driver,
+        namespace: &str,
+        release: Value,
+        now_unix: u64,
+    ) -> Result<StoredRelease, StorageError> {
+        let name = release.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let revision = release.get("version").and_then(Value::as_u64).unwrap_or(0);
+        let status = release.pointer("/info/status").and_then(Value::as_str).unwrap_or("unknown").to_string();
+        let payload = encode_payload(&serde_json::to_vec(&release).expect("a Value serialises"));
+        let mut object = serde_json::json!({
+            "apiVersion": "v1",
+            "kind": driver.kind(),
+            "metadata": {
+                "name": object_name(&name, revision),
+                "namespace": namespace,
+                "labels": {
+                    "name": name,
+                    "owner": "helm",
+                    "status": status,
+                    "version": revision.to_string(),
+                    "createdAt": now_unix.to_string(),
+                },
+            },
+        });
+        match driver {
+            Driver::Secret => {
+                object["type"] = Value::String(SECRET_TYPE.into());
+                object["data"] = serde_json::json!({ "release": base64::encode(payload.as_bytes()) });
+            }
+            Driver::ConfigMap => object["data"] = serde_json::json!({ "release": payload }),
+        }
+        let stored = client.create(&object)?;
+        Ok(StoredRelease {
+            driver,
+            name,
+            revision,
+            namespace: namespace.to_string(),
+            release,
+            object: without_payload(stored),
+        })
+    }
+
+    /// Removes this revision's object (Helm's `Storage.Delete`).
+    pub fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
+        let key =
+            ObjectKey::new("v1", self.driver.kind(), Some(&self.namespace), &object_name(&self.name, self.revision));
+        client.delete(&key)?;
+        Ok(())
+    }
+
+    /// `info.status` of the stored release.
+    pub fn status(&self) -> &str {
+        self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default()
     }
 }
 
@@ -447,20 +514,36 @@ pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<Store
     })
 }
 
-/// Reads the latest revision of `release` from the client's namespace, as
-/// Helm's `Storage.Last`: every object labelled `owner=helm,name=<release>`,
-/// the highest `version`.
-pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result<StoredRelease, StorageError> {
+/// Every stored object of `release` in the client's namespace (labelled
+/// `owner=helm,name=<release>`), lowest `version` first.
+fn list_revisions(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<Value>, StorageError> {
     let res = client.resource("v1", driver.kind())?;
     let ns = client.namespace().to_string();
     let list = client.list(&res, Some(&ns), &Selector::labels(&format!("owner=helm,name={release}")))?;
     let version =
         |o: &Value| o.pointer("/metadata/labels/version").and_then(Value::as_str).and_then(|v| v.parse::<u64>().ok());
-    let latest =
-        list.items.into_iter().filter(|o| version(o).is_some()).max_by_key(|o| version(o).unwrap_or(0)).ok_or_else(
-            || StorageError::NotFound { release: release.to_string(), namespace: ns.clone(), kind: driver.kind() },
-        )?;
+    let mut items: Vec<(u64, Value)> = list.items.into_iter().filter_map(|o| Some((version(&o)?, o))).collect();
+    items.sort_by_key(|(v, _)| *v);
+    Ok(items.into_iter().map(|(_, o)| o).collect())
+}
+
+/// Reads the latest revision of `release` from the client's namespace, as
+/// Helm's `Storage.Last`: every object labelled `owner=helm,name=<release>`,
+/// the highest `version`.
+pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result<StoredRelease, StorageError> {
+    let ns = client.namespace().to_string();
+    let latest = list_revisions(client, driver, release)?.pop().ok_or_else(|| StorageError::NotFound {
+        release: release.to_string(),
+        namespace: ns,
+        kind: driver.kind(),
+    })?;
     read_object(driver, release, latest)
+}
+
+/// Every revision of `release` (Helm's `Storage.History`), oldest first;
+/// empty when it was never installed.
+pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
+    list_revisions(client, driver, release)?.into_iter().map(|o| read_object(driver, release, o)).collect()
 }
 
 #[cfg(test)]
@@ -625,7 +708,8 @@ mod tests {
         assert_eq!(put["metadata"]["resourceVersion"], "30");
         assert!(put["metadata"].get("managedFields").is_none());
         assert_eq!(put["metadata"]["labels"]["modifiedAt"], "1700000000");
-        assert_eq!(put["metadata"]["labels"]["createdAt"], "1");
+        // Helm's Update rebuilds the labels without createdAt.
+        assert!(put["metadata"]["labels"].get("createdAt").is_none());
         assert_eq!(put["type"], SECRET_TYPE);
         // After the conflict: re-read, our last_run on the fresh release.
         let put2: Value = serde_json::from_slice(seen[4].body.as_ref().unwrap()).unwrap();

@@ -11,6 +11,7 @@ use crate::input;
 use crate::plan::{self, Options, Phase};
 use crate::render;
 
+mod deploy;
 mod run;
 
 /// Exit codes (DESIGN §2).
@@ -170,6 +171,9 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
         "plan" => plan_or_lint(rest, io, false),
         "lint" => plan_or_lint(rest, io, true),
         "run" => run::main(rest, io),
+        "deploy" => deploy::deploy(rest, io),
+        "rollback" => deploy::rollback(rest, io),
+        "uninstall" => deploy::uninstall(rest, io),
         "version" => {
             let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
             Exit::Ok

@@ -201,6 +201,12 @@ impl Client {
         &self.conn.namespace
     }
 
+    /// Objects that name no namespace go to `namespace` from now on (the
+    /// release's, when it differs from `-n`).
+    pub fn set_namespace(&mut self, namespace: &str) {
+        self.conn.namespace = namespace.to_string();
+    }
+
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
@@ -434,6 +440,26 @@ impl Client {
             Err(e) if e.is_not_found() => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// POST a new object; [`KubeError::Conflict`]-like errors (409
+    /// AlreadyExists) come back as the API server words them.
+    pub fn create(&mut self, object: &Value) -> Result<Value, KubeError> {
+        let key = ObjectKey::of(object)?;
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let mut q = Query::default();
+        q.push("fieldManager", FIELD_MANAGER);
+        let path = format!("{}{}", Self::collection_path(&res, ns.as_deref()), q.0);
+        let bytes = serde_json::to_vec(object)
+            .map_err(|e| KubeError::Decode { what: "the object to create".into(), message: e.to_string() })?;
+        self.call_json(
+            Method::Post,
+            &path,
+            Some("application/json"),
+            Some(bytes),
+            &Doing { verb: "create", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
+        )
     }
 
     /// PUT an object back (an update with optimistic concurrency when it

@@ -1,0 +1,322 @@
+//! `helm hooks deploy -`, `helm hooks rollback RELEASE [REVISION]` and
+//! `helm hooks uninstall RELEASE`: the sequenced operations.
+//!
+//! The plugin cannot render charts (no files, no Go templates in the Wasm
+//! sandbox), so `deploy` takes Helm's own rendering from stdin:
+//! `helm upgrade --install NAME CHART --dry-run=server -o json`. That one
+//! command serves install and upgrade alike, renders `.Release.IsUpgrade`
+//! and `lookup` against the live cluster, and has already checked that no
+//! object it would create belongs to someone else; its JSON is exactly the
+//! record Helm would store.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use super::{Exit, Io};
+use crate::deploy::{self, Checked, Ended, Options, Report};
+use crate::diagnostic::Diagnostics;
+use crate::event::Event;
+use crate::executor::{parse_duration, Millis};
+use crate::kube::{self, Client};
+use crate::record::{self, Operation};
+use crate::render;
+use crate::storage::{self, Driver, StoredRelease};
+
+#[derive(Debug)]
+struct Args {
+    positional: Vec<String>,
+    options: Options,
+    json: bool,
+    keep_history: bool,
+}
+
+fn duration(flag: &str, v: &str) -> Result<Millis, String> {
+    parse_duration(v).ok_or(format!("{flag} takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        positional: Vec::new(),
+        options: Options {
+            parallel: 1,
+            parallel_all: false,
+            timeout_ms: 300_000,
+            readiness_timeout_ms: 0,
+            ignore_fail_fast: false,
+        },
+        json: false,
+        keep_history: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value =
+            |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
+        match flag {
+            "--parallel" => {
+                let v = value("--parallel")?;
+                let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
+                a.options.parallel = n.clamp(1, 1 << 20) as usize;
+            }
+            "--parallel-all" => a.options.parallel_all = true,
+            "--timeout" => {
+                let ms = duration("--timeout", &value("--timeout")?)?;
+                a.options.timeout_ms = if ms == 0 { 300_000 } else { ms };
+            }
+            "--readiness-timeout" => a.options.readiness_timeout_ms = duration("--readiness-timeout", &value(flag)?)?,
+            "--ignore-fail-fast" => a.options.ignore_fail_fast = true,
+            "--keep-history" => a.keep_history = true,
+            "-o" | "--output" => {
+                let v = value("--output")?;
+                a.json = match v.as_str() {
+                    "text" => false,
+                    "json" => true,
+                    _ => return Err(format!("-o {v} is not available here; use text or json")),
+                };
+            }
+            "-" => a.positional.push(arg.clone()),
+            f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
+            _ => a.positional.push(arg.clone()),
+        }
+    }
+    // HIP-0025: 0 means one minute, and it may not exceed --timeout.
+    let o = &mut a.options;
+    if o.readiness_timeout_ms == 0 {
+        o.readiness_timeout_ms = 60_000.min(o.timeout_ms);
+    } else if o.readiness_timeout_ms > o.timeout_ms {
+        return Err(format!(
+            "--readiness-timeout ({}) must not exceed --timeout ({})",
+            crate::executor::format_duration(o.readiness_timeout_ms),
+            crate::executor::format_duration(o.timeout_ms)
+        ));
+    }
+    Ok(a)
+}
+
+fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
+    let _ = writeln!(io.stderr, "Error: {e}");
+    code
+}
+
+fn connect(io: &mut Io, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
+    let driver =
+        Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()).map_err(|e| fail(io, &e, Exit::Invalid))?;
+    let mut client = kube::connect_from_env().map_err(|e| fail(io, &e, Exit::Cluster))?;
+    if let Some(ns) = namespace.filter(|n| !n.is_empty()) {
+        client.set_namespace(ns);
+    }
+    Ok((client, driver))
+}
+
+fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
+    let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
+}
+
+fn finish(io: &mut Io, report: &Report, json: bool) -> Exit {
+    let text = if json { deploy::summary_json(report) } else { deploy::summary_text(report) };
+    let _ = io.stdout.write_all(text.as_bytes());
+    match report.ended {
+        Ended::Done => Exit::Ok,
+        Ended::Failed(_) => Exit::Failed,
+        Ended::Cluster(_) => Exit::Cluster,
+    }
+}
+
+fn refuse_pending(io: &mut Io, latest: Option<&StoredRelease>) -> Result<(), Exit> {
+    match latest {
+        Some(l) if record::is_pending(l.status()) => Err(fail(
+            io,
+            &format!(
+                "another operation (install/upgrade/rollback) is in progress: revision {} of {:?} is {}",
+                l.revision,
+                l.name,
+                l.status()
+            ),
+            Exit::Failed,
+        )),
+        _ => Ok(()),
+    }
+}
+
+pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
+    let args = match parse_args(rest) {
+        Ok(a) if a.positional.iter().all(|p| p == "-") => a,
+        Ok(_) => {
+            return fail(
+                io,
+                &"deploy reads the release from stdin: helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+                Exit::Invalid,
+            )
+        }
+        Err(e) => return fail(io, &format!("{e}\nRun 'helm hooks --help' for usage."), Exit::Invalid),
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = io.stdin.read_to_end(&mut bytes) {
+        return fail(io, &format!("cannot read stdin: {e}"), Exit::Invalid);
+    }
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v @ Value::Object(_)) => v,
+        _ => {
+            return fail(
+                io,
+                &"deploy needs the release Helm rendered, as JSON: helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+                Exit::Invalid,
+            )
+        }
+    };
+    let name = value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+    if name.is_empty() {
+        return fail(
+            io,
+            &"the release JSON has no name; pipe `helm upgrade --install NAME CHART --dry-run=server -o json`",
+            Exit::Invalid,
+        );
+    }
+    let namespace = value.get("namespace").and_then(Value::as_str).map(str::to_string);
+    // Validate, then act: install and upgrade hooks and every resource are
+    // planned before the cluster is touched.
+    let events = [Event::PreInstall, Event::PostInstall, Event::PreUpgrade, Event::PostUpgrade];
+    let checked = match deploy::check(value, &events, &args.options) {
+        Ok((c, diags)) => {
+            print_diagnostics(io, &diags);
+            c
+        }
+        Err(diags) => {
+            print_diagnostics(io, &diags);
+            return fail(io, &"the release has errors; nothing was applied or stored.", Exit::Invalid);
+        }
+    };
+    let (mut client, driver) = match connect(io, namespace.as_deref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let history = match storage::history(&mut client, driver, &name) {
+        Ok(h) => h,
+        Err(e) => return fail(io, &e, Exit::Cluster),
+    };
+    if let Err(code) = refuse_pending(io, history.last()) {
+        return code;
+    }
+    let revision = history.last().map_or(1, |l| l.revision + 1);
+    let (operation, current) = match history.last() {
+        None => (Operation::Install, None),
+        Some(l) if l.status() == "uninstalled" => (Operation::Install, None),
+        Some(_) => {
+            let deployed = history.iter().rev().find(|h| h.status() == "deployed").cloned();
+            (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
+        }
+    };
+    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let report = deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
+    finish(io, &report, args.json)
+}
+
+/// Reads a stored revision and checks it for the given events.
+fn stored_checked(io: &mut Io, stored: &StoredRelease, events: &[Event], options: &Options) -> Result<Checked, Exit> {
+    match deploy::check(stored.release.clone(), events, options) {
+        Ok((c, diags)) => {
+            print_diagnostics(io, &diags);
+            Ok(c)
+        }
+        Err(diags) => {
+            print_diagnostics(io, &diags);
+            Err(fail(io, &format!("revision {} has errors; nothing was changed.", stored.revision), Exit::Invalid))
+        }
+    }
+}
+
+fn release_arg(io: &mut Io, args: &Args, usage: &str, max: usize) -> Result<String, Exit> {
+    match args.positional.first() {
+        Some(r) if args.positional.len() <= max => Ok(r.clone()),
+        _ => Err(fail(io, &format!("usage: {usage}"), Exit::Invalid)),
+    }
+}
+
+pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
+    const USAGE: &str = "helm hooks rollback RELEASE [REVISION]";
+    let args = match parse_args(rest) {
+        Ok(a) => a,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
+    let name = match release_arg(io, &args, USAGE, 2) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let wanted = match args.positional.get(1).map(|r| r.parse::<u64>()) {
+        None => None,
+        Some(Ok(r)) => Some(r),
+        Some(Err(_)) => {
+            return fail(io, &format!("the revision must be a whole number; usage: {USAGE}"), Exit::Invalid)
+        }
+    };
+    let (mut client, driver) = match connect(io, None) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let history = match storage::history(&mut client, driver, &name) {
+        Ok(h) if !h.is_empty() => h,
+        Ok(_) => return fail(io, &format!("release: not found: {name:?}"), Exit::Failed),
+        Err(e) => return fail(io, &e, Exit::Cluster),
+    };
+    if let Err(code) = refuse_pending(io, history.last()) {
+        return code;
+    }
+    let current = history.last().cloned().expect("history is not empty");
+    // Helm: no revision (or 0) means the one before the current.
+    let to = wanted.filter(|&r| r > 0).unwrap_or(current.revision.saturating_sub(1));
+    let Some(target) = history.iter().find(|h| h.revision == to) else {
+        return fail(io, &format!("release has no {to} version"), Exit::Failed);
+    };
+    let checked = match stored_checked(io, target, &[Event::PreRollback, Event::PostRollback], &args.options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let revision = current.revision + 1;
+    let report = deploy::deploy(
+        &mut client,
+        driver,
+        checked,
+        Operation::Rollback { to },
+        Some(current),
+        revision,
+        &args.options,
+        progress,
+    );
+    finish(io, &report, args.json)
+}
+
+pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
+    let args = match parse_args(rest) {
+        Ok(a) => a,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
+    let name = match release_arg(io, &args, "helm hooks uninstall RELEASE [--keep-history]", 1) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let (mut client, driver) = match connect(io, None) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let history = match storage::history(&mut client, driver, &name) {
+        Ok(h) if !h.is_empty() => h,
+        Ok(_) => return fail(io, &format!("uninstall: Release not loaded: {name}: release: not found"), Exit::Failed),
+        Err(e) => return fail(io, &e, Exit::Cluster),
+    };
+    let latest = history.last().cloned().expect("history is not empty");
+    if latest.status() == "uninstalled" {
+        return fail(io, &format!("the release named {name:?} is already deleted"), Exit::Failed);
+    }
+    let checked = match stored_checked(io, &latest, &[Event::PreDelete, Event::PostDelete], &args.options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let report = deploy::uninstall(&mut client, latest, history, &checked, &args.options, args.keep_history, progress);
+    finish(io, &report, args.json)
+}

@@ -1,0 +1,314 @@
+//! Drives a [`Rollout`] over the Kubernetes API: each resource is applied
+//! server-side with Helm's ownership metadata, then watched until its
+//! readiness gate holds.
+//!
+//! What Helm 4 does to a rendered object before it applies it, we do too:
+//! the label `app.kubernetes.io/managed-by=Helm` and the annotations
+//! `meta.helm.sh/release-name` and `meta.helm.sh/release-namespace` (so
+//! stock `helm upgrade` and `helm uninstall` recognise the objects as the
+//! release's), and HIP-0025's `helm.sh/depends-on/resource-groups` removed —
+//! a key with two slashes the API server rejects.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::executor::{format_duration, Millis};
+use crate::kstatus::{self, Readiness};
+use crate::kube::{Client, KubeError, ObjectKey, Tracker};
+use crate::plan::EventPlan;
+use crate::readiness::Status;
+use crate::resource::Resource;
+use crate::rollout::{Action, Input, Options, Report, Rollout, State};
+
+pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
+pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
+pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
+/// Annotations Helm strips before an object reaches the API server.
+const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::annotation::DEPENDS_ON_RESOURCE_GROUPS];
+
+/// How often, at most, the resources still awaited are listed with why.
+const PROGRESS_EVERY_MS: Millis = 5_000;
+
+/// The object to apply for a rendered manifest.
+pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
+    let mut object: Value =
+        serde_yaml_ng::from_str(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
+    let meta = object
+        .as_object_mut()
+        .ok_or("the manifest is not a mapping")?
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Default::default()));
+    let meta = meta.as_object_mut().ok_or("metadata is not a mapping")?;
+    let ann = meta.entry("annotations").or_insert_with(|| Value::Object(Default::default()));
+    if !ann.is_object() {
+        *ann = Value::Object(Default::default());
+    }
+    let ann = ann.as_object_mut().expect("annotations is a mapping");
+    for key in INTERNAL_ANNOTATIONS {
+        ann.remove(key);
+    }
+    ann.insert(RELEASE_NAME.into(), Value::String(release.into()));
+    ann.insert(RELEASE_NAMESPACE.into(), Value::String(namespace.into()));
+    Ok(object)
+}
+
+/// A resource's readiness: its HIP-0025 expressions when it has both,
+/// otherwise its kind's rules.
+pub fn readiness(resource: &Resource, object: &Value) -> Readiness {
+    match &resource.readiness {
+        Some(r) => match r.evaluate(object) {
+            Status::Ready => Readiness::Ready,
+            Status::Failed => Readiness::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
+            Status::Pending => {
+                Readiness::InProgress { reason: "no helm.sh/readiness-success expression holds yet".into() }
+            }
+        },
+        None => kstatus::readiness(&resource.head.kind, object),
+    }
+}
+
+/// One resource's outcome, for the summary.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ResourceRow {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub batch: usize,
+    pub state: State,
+    pub applied_at: Option<Millis>,
+    pub ready_at: Option<Millis>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Debug)]
+pub struct Outcome {
+    pub rows: Vec<ResourceRow>,
+    /// The resource that failed and why, with its pods' output.
+    pub failure: Option<String>,
+    /// The cluster failed us (exit 3).
+    pub cluster_error: Option<KubeError>,
+}
+
+pub struct Applier<'a> {
+    pub client: &'a mut Client,
+    pub plan: &'a EventPlan,
+    pub resources: &'a [Resource],
+    pub release: &'a str,
+    pub namespace: &'a str,
+    pub now: &'a mut dyn FnMut() -> Millis,
+}
+
+impl Applier<'_> {
+    fn resource(&self, item: usize) -> &Resource {
+        &self.resources[self.plan.items[item].index]
+    }
+
+    fn key(&self, item: usize) -> ObjectKey {
+        let h = &self.resource(item).head;
+        ObjectKey::new(&h.api_version, &h.kind, h.namespace.as_deref(), &h.name)
+    }
+
+    fn batch_name(&self, b: usize) -> String {
+        let batch = &self.plan.batches[b];
+        let what = if batch.groups.is_empty() {
+            "unsequenced".to_string()
+        } else {
+            format!("resource-group {}", batch.groups.join(", "))
+        };
+        format!("batch {}/{} ({}: {what})", b + 1, self.plan.batches.len(), batch.chart)
+    }
+
+    /// Applies and awaits every resource in plan order; progress to `out`.
+    pub fn run(&mut self, options: Options, out: &mut dyn Write) -> Outcome {
+        let t0 = (self.now)();
+        let mut rollout = Rollout::new(self.plan, options, t0);
+        let mut tracker = Tracker::new(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
+        let mut cluster_error = None;
+        let mut last_progress = t0;
+        let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
+        loop {
+            let now = (self.now)();
+            let result = match rollout.poll(now) {
+                Action::Done => break,
+                Action::Apply { items } => self.apply(&mut rollout, &mut tracker, &items),
+                Action::Await { items, deadline } => {
+                    let r = self.wait(&mut rollout, &mut tracker, &items, deadline.min(now + PROGRESS_EVERY_MS));
+                    let now = (self.now)();
+                    if r.is_ok() && now >= last_progress + PROGRESS_EVERY_MS {
+                        last_progress = now;
+                        let waiting: Vec<String> = rollout
+                            .waiting()
+                            .into_iter()
+                            .map(|i| match rollout.reason(i) {
+                                "" => self.plan.items[i].reference.to_string(),
+                                why => format!("{} ({why})", self.plan.items[i].reference),
+                            })
+                            .collect();
+                        if !waiting.is_empty() {
+                            let _ = writeln!(out, "{} waiting   {}", stamp(now), waiting.join(", "));
+                        }
+                    }
+                    r
+                }
+            };
+            for report in rollout.drain_reports() {
+                let name = |i: usize| self.plan.items[i].reference.to_string();
+                let line = match report {
+                    Report::BatchStarted { batch, at } => format!("{} {}\n", stamp(at), self.batch_name(batch)),
+                    Report::Applied { item, at } => format!("{} applied   {}\n", stamp(at), name(item)),
+                    Report::Ready { item, at } => format!("{} ready     {}\n", stamp(at), name(item)),
+                    Report::BatchReady { batch, at } => {
+                        format!("{} {} ready\n", stamp(at), self.batch_name(batch))
+                    }
+                    Report::Failed { item, at, message } => {
+                        format!("{} failed    {}: {message}\n", stamp(at), name(item))
+                    }
+                };
+                let _ = out.write_all(line.as_bytes());
+            }
+            if let Err(e) = result {
+                cluster_error = Some(e);
+                break;
+            }
+        }
+        let failure = match (rollout.failed(), &cluster_error) {
+            (Some(i), None) => {
+                let applied = rollout.times(i).0.is_some();
+                Some(self.failure_text(i, rollout.reason(i), applied))
+            }
+            _ => None,
+        };
+        let rows = (0..self.plan.items.len())
+            .map(|i| {
+                let (applied_at, ready_at) = rollout.times(i);
+                ResourceRow {
+                    reference: self.plan.items[i].reference.to_string(),
+                    batch: self.plan.items[i].level as usize + 1,
+                    state: rollout.state(i),
+                    applied_at,
+                    ready_at,
+                    message: if rollout.state(i) == State::Failed {
+                        rollout.reason(i).to_string()
+                    } else {
+                        String::new()
+                    },
+                }
+            })
+            .collect();
+        Outcome { rows, failure, cluster_error }
+    }
+
+    fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {
+        for &item in items {
+            let r = self.resource(item);
+            let object = match prepare(&r.manifest, self.release, self.namespace) {
+                Ok(o) => o,
+                Err(message) => {
+                    rollout.handle(Input::Failed { item, message });
+                    continue;
+                }
+            };
+            match self.client.apply(&object, &[MANAGED_BY]) {
+                Ok(live) => {
+                    let ready = readiness(self.resource(item), &live) == Readiness::Ready;
+                    if !ready {
+                        let key = self.key(item);
+                        self.client.track(tracker, &key)?;
+                    }
+                    rollout.advance((self.now)());
+                    rollout.handle(Input::Applied { item, ready });
+                }
+                Err(e) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn wait(
+        &mut self,
+        rollout: &mut Rollout<'_>,
+        tracker: &mut Tracker,
+        items: &[usize],
+        deadline: Millis,
+    ) -> Result<(), KubeError> {
+        let keyed: Vec<(usize, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
+        let resources = self.resources;
+        let plan = self.plan;
+        let of = |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| &resources[plan.items[*i].index]);
+        let mut done = |key: &ObjectKey, object: Option<&Value>| match (of(key), object) {
+            (Some(r), Some(o)) => !matches!(readiness(r, o), Readiness::InProgress { .. }),
+            _ => false,
+        };
+        self.client.wait_any(tracker, deadline, self.now, &mut done)?;
+        rollout.advance((self.now)());
+        for (item, key) in &keyed {
+            let r = &resources[plan.items[*item].index];
+            match tracker.get(key).map(|o| readiness(r, o)) {
+                Some(Readiness::Ready) => {
+                    tracker.untrack(key);
+                    rollout.handle(Input::Ready { item: *item });
+                }
+                Some(Readiness::Failed { reason }) => {
+                    tracker.untrack(key);
+                    rollout.handle(Input::Failed { item: *item, message: reason });
+                }
+                Some(Readiness::InProgress { reason }) => rollout.handle(Input::Waiting { item: *item, reason }),
+                None => rollout.handle(Input::Waiting { item: *item, reason: "not found yet".into() }),
+            }
+        }
+        Ok(())
+    }
+
+    /// The failure as the release records it: the resource, why, and the
+    /// output of its pods when it has them (Jobs and Pods) — pods of this
+    /// rollout only: a rejected apply has none of its own.
+    fn failure_text(&mut self, item: usize, reason: &str, applied: bool) -> String {
+        let reference = &self.plan.items[item].reference;
+        if !applied {
+            return format!("{reference} was not applied: {reason}");
+        }
+        let mut text = format!("{reference} is not ready: {reason}");
+        let h = self.resource(item).head.clone();
+        if let Ok(pods) = self.client.hook_pods(&h.kind, h.namespace.as_deref().or(Some(self.namespace)), &h.name) {
+            let mut logs = Vec::new();
+            for pod in &pods {
+                let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+                for container in crate::kube::client::container_names(pod) {
+                    let text = self
+                        .client
+                        .pod_log(h.namespace.as_deref().or(Some(self.namespace)), &pod_name, &container)
+                        .unwrap_or_else(|e| format!("(no logs: {e})"));
+                    logs.push(crate::executor::ContainerLog { pod: pod_name.clone(), container, text });
+                }
+            }
+            if !logs.is_empty() {
+                text.push('\n');
+                text.push_str(crate::run::output_block(&h.kind, &h.name, &logs).trim_end());
+            }
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prepare_adds_helm_ownership_and_strips_the_internal_key() {
+        let m = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    \
+                 helm.sh/depends-on/resource-groups: '[\"db\"]'\n    helm.sh/resource-group: app\n";
+        let o = prepare(m, "rel", "ns").unwrap();
+        let ann = &o["metadata"]["annotations"];
+        assert!(ann.get("helm.sh/depends-on/resource-groups").is_none());
+        assert_eq!(ann["helm.sh/resource-group"], "app");
+        assert_eq!(ann[RELEASE_NAME], "rel");
+        assert_eq!(ann[RELEASE_NAMESPACE], "ns");
+        assert!(prepare("- a\n", "r", "n").is_err());
+        assert!(prepare("kind: X\nmetadata: 3\n", "r", "n").is_err());
+        let o = prepare("kind: X\nmetadata:\n  annotations: null\n", "r", "n").unwrap();
+        assert_eq!(o["metadata"]["annotations"][RELEASE_NAME], "r");
+    }
+}

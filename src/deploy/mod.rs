@@ -1,0 +1,499 @@
+//! Sequenced install, upgrade, rollback and uninstall on stock Helm 4.
+//!
+//! Helm renders (`--dry-run=server -o json`); the plugin deploys what Helm
+//! rendered, in the plan's order, and keeps the release record in Helm's
+//! storage exactly as Helm's own actions would (`pkg/action`), so that
+//! stock `helm list`, `status`, `history`, `get manifest`, `upgrade`,
+//! `rollback` and `uninstall` treat the result as their own:
+//!
+//! 1. the new revision is stored `pending-*`;
+//! 2. the pre-hooks run (the `run` executor);
+//! 3. the resources roll out batch by batch ([`apply`]), each batch ready
+//!    before the next;
+//! 4. resources the previous revision had and this one has not are deleted
+//!    in reverse plan order (upgrade, rollback);
+//! 5. the post-hooks run;
+//! 6. the revision becomes `deployed` and the one it replaces `superseded`
+//!    — or, on any failure, it becomes `failed` and nothing later happens.
+
+pub mod apply;
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::cluster::{wall_ms, KubeCluster};
+use crate::diagnostic::Diagnostics;
+use crate::event::Event;
+use crate::executor::{self, format_duration, Millis};
+use crate::input::{self, Release};
+use crate::kube::{Client, ObjectKey};
+use crate::plan::{self, EventPlan, Phase, Plan};
+use crate::record::{self, Operation};
+use crate::rollout::{self, deletion_batches};
+use crate::run::{self as runner, Outcome as RunOutcome};
+use crate::storage::{Driver, StoredRelease};
+
+/// `helm.sh/resource-policy: keep`: Helm never deletes such a resource.
+const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub parallel: usize,
+    pub parallel_all: bool,
+    /// The whole operation's time, and each hook's wait (as Helm's --timeout).
+    pub timeout_ms: Millis,
+    pub readiness_timeout_ms: Millis,
+    pub ignore_fail_fast: bool,
+}
+
+/// How an operation ended.
+#[derive(Debug)]
+pub enum Ended {
+    Done,
+    /// A hook or resource failed; the release is marked failed (exit 1).
+    Failed(String),
+    /// The cluster failed us (exit 3).
+    Cluster(String),
+}
+
+#[derive(Debug)]
+pub struct Report {
+    pub operation: &'static str,
+    pub release: String,
+    pub namespace: String,
+    pub revision: u64,
+    pub status: String,
+    pub resources: Vec<apply::ResourceRow>,
+    pub deleted: Vec<String>,
+    pub started_at: Millis,
+    pub ended_at: Millis,
+    pub api_requests: u64,
+    pub ended: Ended,
+}
+
+/// The parsed and checked release with its plans: everything is validated
+/// before anything touches the cluster.
+pub struct Checked {
+    pub value: Value,
+    pub release: Release,
+    pub plan: Plan,
+}
+
+/// Parses a release JSON and plans `events` and the resources. `Err`
+/// carries the diagnostics (exit 2).
+pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Checked, Diagnostics), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let release = match input::from_release_value(&value, &mut diags) {
+        Ok(r) => r,
+        Err(e) => {
+            diags.push(crate::diagnostic::Diagnostic::error(Default::default(), e.to_string()));
+            return Err(diags);
+        }
+    };
+    let mut phases: Vec<Phase> = events.iter().map(|&e| Phase::Hooks(e)).collect();
+    phases.push(Phase::Install);
+    let plan = plan::build(
+        &release,
+        &phases,
+        plan::Options { parallel: options.parallel, parallel_all: options.parallel_all },
+        &mut diags,
+    );
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok((Checked { value, release, plan }, diags))
+}
+
+fn event_plan(plan: &Plan, phase: Phase) -> &EventPlan {
+    plan.events.iter().find(|e| e.phase == phase).expect("every requested phase is planned")
+}
+
+/// The objects a release's manifest names, by API group, kind, namespace
+/// and name (how Helm matches resources between revisions).
+fn identity(r: &crate::resource::Resource, namespace: &str) -> (String, String, String, String) {
+    let group = r.head.api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+    let ns = r.head.namespace.clone().unwrap_or_else(|| namespace.to_string());
+    (group, r.head.kind.clone(), ns, r.head.name.clone())
+}
+
+fn key_of(r: &crate::resource::Resource) -> ObjectKey {
+    ObjectKey::new(&r.head.api_version, &r.head.kind, r.head.namespace.as_deref(), &r.head.name)
+}
+
+/// Runs one event's hooks of the stored revision; `Err` is the failure.
+fn run_hooks(
+    client: &mut Client,
+    stored: &mut StoredRelease,
+    checked: &Checked,
+    event: Event,
+    options: &Options,
+    out: &mut dyn Write,
+) -> Result<(), Ended> {
+    let plan = event_plan(&checked.plan, Phase::Hooks(event));
+    if plan.items.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(out, "Running {} {event} hook(s)", plan.items.len());
+    let exec_options = executor::Options {
+        parallel: options.parallel,
+        timeout_ms: options.timeout_ms,
+        ignore_fail_fast: options.ignore_fail_fast,
+        pod_logs: false,
+        record_before_cleanup: false,
+    };
+    let name = stored.name.clone();
+    let mut cluster = KubeCluster::new(client, plan, &checked.release.hooks, stored, &name);
+    let summary = runner::execute(plan, &checked.release.hooks, exec_options, &mut cluster, Some(out));
+    match summary.outcome {
+        RunOutcome::Succeeded => Ok(()),
+        RunOutcome::ClusterError => Err(Ended::Cluster(summary.error.unwrap_or_default())),
+        RunOutcome::Failed => {
+            let failed: Vec<String> =
+                summary
+                    .rows
+                    .iter()
+                    .filter(|r| r.phase == executor::Phase::Failed)
+                    .map(|r| {
+                        if r.message.is_empty() {
+                            r.reference.clone()
+                        } else {
+                            format!("{}: {}", r.reference, r.message)
+                        }
+                    })
+                    .collect();
+            Err(Ended::Failed(format!("{event} hook(s) failed: {}", failed.join("; "))))
+        }
+    }
+}
+
+/// Deletes `items` of `plan` (resources of `release`) in reverse plan order,
+/// each batch gone before the next; resources marked `keep` stay.
+fn delete_in_order(
+    client: &mut Client,
+    release: &Release,
+    plan: &EventPlan,
+    wanted: &dyn Fn(usize) -> bool,
+    deadline: Millis,
+    out: &mut dyn Write,
+) -> Result<Vec<String>, Ended> {
+    let mut deleted = Vec::new();
+    for batch in deletion_batches(plan) {
+        let mut keys = Vec::new();
+        for i in batch {
+            let r = &release.resources[plan.items[i].index];
+            if !wanted(plan.items[i].index) {
+                continue;
+            }
+            if r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep") {
+                let _ = writeln!(out, "kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
+                continue;
+            }
+            keys.push((plan.items[i].reference.to_string(), key_of(r)));
+        }
+        if keys.is_empty() {
+            continue;
+        }
+        let only: Vec<ObjectKey> = keys.iter().map(|(_, k)| k.clone()).collect();
+        let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
+        let _ = writeln!(out, "deleting  {}", names.join(", "));
+        let left = client.delete_and_wait(&only, deadline, &mut wall_ms).map_err(|e| Ended::Cluster(e.to_string()))?;
+        if let Some(k) = left.first() {
+            return Err(Ended::Failed(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name)));
+        }
+        deleted.extend(names);
+    }
+    Ok(deleted)
+}
+
+/// Install, upgrade or roll back to `checked` as revision `revision`, on
+/// top of `current` (the revision it replaces, if any).
+#[allow(clippy::too_many_arguments)]
+pub fn deploy(
+    client: &mut Client,
+    driver: Driver,
+    mut checked: Checked,
+    operation: Operation,
+    current: Option<StoredRelease>,
+    revision: u64,
+    options: &Options,
+    out: &mut dyn Write,
+) -> Report {
+    let started_at = wall_ms();
+    let requests_before = client.requests();
+    let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+    let namespace = client.namespace().to_string();
+    let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
+    let mut report = Report {
+        operation: operation.past_tense(),
+        release: name.clone(),
+        namespace: namespace.clone(),
+        revision,
+        status: String::new(),
+        resources: Vec::new(),
+        deleted: Vec::new(),
+        started_at,
+        ended_at: started_at,
+        api_requests: 0,
+        ended: Ended::Done,
+    };
+
+    let mut value = std::mem::take(&mut checked.value);
+    record::begin(
+        &mut value,
+        operation,
+        revision,
+        current.as_ref().and_then(|c| record::first_deployed(&c.release)),
+        started_at,
+    );
+    let mut stored = match StoredRelease::create(client, driver, &namespace, value, started_at / 1000) {
+        Ok(s) => s,
+        Err(e) => {
+            report.ended = Ended::Cluster(e.to_string());
+            return report;
+        }
+    };
+    let _ = writeln!(
+        out,
+        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} resources in {} batches, --parallel {}",
+        operation.pending_status().trim_start_matches("pending-"),
+        resources_plan.items.len(),
+        resources_plan.batches.len(),
+        options.parallel
+    );
+
+    let result = (|| -> Result<(), Ended> {
+        run_hooks(client, &mut stored, &checked, operation.pre_event(), options, out)?;
+        // HIP-0025: the deadline counts from after the pre-hooks.
+        let deadline = wall_ms() + options.timeout_ms;
+        let outcome = apply::Applier {
+            client,
+            plan: &resources_plan,
+            resources: &checked.release.resources,
+            release: &name,
+            namespace: &namespace,
+            now: &mut wall_ms,
+        }
+        .run(
+            rollout::Options {
+                parallel: if options.parallel > 1 { options.parallel } else { usize::MAX },
+                readiness_timeout_ms: options.readiness_timeout_ms,
+                deadline,
+            },
+            out,
+        );
+        report.resources = outcome.rows;
+        if let Some(e) = outcome.cluster_error {
+            return Err(Ended::Cluster(e.to_string()));
+        }
+        if let Some(f) = outcome.failure {
+            return Err(Ended::Failed(f));
+        }
+        if let Some(current) = &current {
+            report.deleted = delete_removed(client, current, &checked.release, &namespace, deadline, out)?;
+        }
+        run_hooks(client, &mut stored, &checked, operation.post_event(), options, out)
+    })();
+
+    let now_unix = wall_ms() / 1000;
+    match &result {
+        Ok(()) => {
+            // Every deployed revision before this one is superseded (Helm,
+            // issue #2941), then this one is deployed.
+            if let Ok(history) = crate::storage::history(client, driver, &name) {
+                for mut old in history.into_iter().filter(|h| h.revision != revision && h.status() == "deployed") {
+                    let description = old.release.pointer("/info/description").and_then(Value::as_str);
+                    let description = description.unwrap_or_default().to_string();
+                    record::set_status(&mut old.release, "superseded", &description);
+                    if let Err(e) = old.save(client, now_unix) {
+                        report.ended = Ended::Cluster(e.to_string());
+                    }
+                }
+            }
+            record::set_status(&mut stored.release, "deployed", &operation.done_description());
+        }
+        Err(Ended::Failed(e) | Ended::Cluster(e)) => {
+            record::set_status(&mut stored.release, "failed", &operation.failed_description(&name, e));
+            // A failed rollback supersedes the revision it replaced (Helm).
+            if let (Operation::Rollback { .. }, Some(mut cur)) = (operation, current) {
+                let d =
+                    cur.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
+                record::set_status(&mut cur.release, "superseded", &d);
+                let _ = cur.save(client, now_unix);
+            }
+        }
+        Err(Ended::Done) => {}
+    }
+    if let Err(e) = stored.save(client, now_unix) {
+        if matches!(result, Ok(())) {
+            report.ended = Ended::Cluster(e.to_string());
+        }
+    }
+    report.status = stored.status().to_string();
+    if let Err(e) = result {
+        report.ended = e;
+    }
+    report.ended_at = wall_ms();
+    report.api_requests = client.requests() - requests_before;
+    report
+}
+
+/// Deletes what `current` had and `next` has not, in reverse order of
+/// `current`'s plan.
+fn delete_removed(
+    client: &mut Client,
+    current: &StoredRelease,
+    next: &Release,
+    namespace: &str,
+    deadline: Millis,
+    out: &mut dyn Write,
+) -> Result<Vec<String>, Ended> {
+    let mut diags = Diagnostics::default();
+    let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
+    let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);
+    let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
+    let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
+    let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
+    delete_in_order(client, &old, &old_plan, &removed, deadline, out)
+}
+
+/// `helm hooks uninstall`: pre-delete hooks, the resources in reverse plan
+/// order (each batch gone before the next), post-delete hooks, then the
+/// record removed — or kept as `uninstalled` with `keep_history`.
+#[allow(clippy::too_many_arguments)]
+pub fn uninstall(
+    client: &mut Client,
+    mut latest: StoredRelease,
+    history: Vec<StoredRelease>,
+    checked: &Checked,
+    options: &Options,
+    keep_history: bool,
+    out: &mut dyn Write,
+) -> Report {
+    let started_at = wall_ms();
+    let requests_before = client.requests();
+    let plan = event_plan(&checked.plan, Phase::Install).clone();
+    let mut report = Report {
+        operation: "uninstalled",
+        release: latest.name.clone(),
+        namespace: latest.namespace.clone(),
+        revision: latest.revision,
+        status: String::new(),
+        resources: Vec::new(),
+        deleted: Vec::new(),
+        started_at,
+        ended_at: started_at,
+        api_requests: 0,
+        ended: Ended::Done,
+    };
+    let now_unix = || wall_ms() / 1000;
+    record::set_status(&mut latest.release, "uninstalling", record::UNINSTALLING_DESCRIPTION);
+    let result = (|| -> Result<(), Ended> {
+        latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
+        run_hooks(client, &mut latest, checked, Event::PreDelete, options, out)?;
+        let deadline = wall_ms() + options.timeout_ms;
+        report.deleted = delete_in_order(client, &checked.release, &plan, &|_| true, deadline, out)?;
+        run_hooks(client, &mut latest, checked, Event::PostDelete, options, out)?;
+        record::uninstalled(&mut latest.release, wall_ms());
+        if keep_history {
+            latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
+        } else {
+            for h in &history {
+                h.delete(client).map_err(|e| Ended::Cluster(e.to_string()))?;
+            }
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => report.status = if keep_history { "uninstalled".into() } else { "deleted".into() },
+        Err(e) => {
+            // Helm leaves a failed uninstall `uninstalling`... then failed.
+            let message = match &e {
+                Ended::Failed(m) | Ended::Cluster(m) => m.clone(),
+                Ended::Done => String::new(),
+            };
+            record::set_status(
+                &mut latest.release,
+                "failed",
+                &format!("uninstallation completed with 1 error(s): {message}"),
+            );
+            let _ = latest.save(client, now_unix());
+            report.status = "failed".into();
+            report.ended = e;
+        }
+    }
+    report.ended_at = wall_ms();
+    report.api_requests = client.requests() - requests_before;
+    report
+}
+
+/// The closing text: the resources table and one line of outcome.
+pub fn summary_text(r: &Report) -> String {
+    let mut rows: Vec<Vec<String>> =
+        vec![vec!["BATCH".into(), "RESOURCE".into(), "STATE".into(), "APPLIED".into(), "READY AFTER".into()]];
+    for row in &r.resources {
+        rows.push(vec![
+            row.batch.to_string(),
+            row.reference.clone(),
+            format!("{:?}", row.state),
+            row.applied_at.map_or("-".into(), |t| format!("+{}", format_duration((t - r.started_at) / 100 * 100))),
+            match (row.applied_at, row.ready_at) {
+                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
+                _ => "-".into(),
+            },
+        ]);
+    }
+    let mut out = if r.resources.is_empty() { String::new() } else { crate::render::table(&rows, "") };
+    let took = format_duration((r.ended_at - r.started_at) / 100 * 100);
+    match &r.ended {
+        Ended::Done => out.push_str(&format!(
+            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
+            r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
+        )),
+        Ended::Failed(e) | Ended::Cluster(e) => out.push_str(&format!(
+            "Error: release {:?} revision {} is {}: {e}\n",
+            r.release,
+            r.revision,
+            if r.status.is_empty() { "not stored" } else { &r.status }
+        )),
+    }
+    out
+}
+
+#[derive(serde::Serialize)]
+struct ReportJson<'a> {
+    release: &'a str,
+    namespace: &'a str,
+    revision: u64,
+    status: &'a str,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    started_at: Millis,
+    ended_at: Millis,
+    api_requests: u64,
+    resources: &'a [apply::ResourceRow],
+    deleted: &'a [String],
+}
+
+pub fn summary_json(r: &Report) -> String {
+    let (outcome, error) = match &r.ended {
+        Ended::Done => ("succeeded", None),
+        Ended::Failed(e) => ("failed", Some(e.as_str())),
+        Ended::Cluster(e) => ("cluster-error", Some(e.as_str())),
+    };
+    let doc = ReportJson {
+        release: &r.release,
+        namespace: &r.namespace,
+        revision: r.revision,
+        status: &r.status,
+        outcome,
+        error,
+        started_at: r.started_at,
+        ended_at: r.ended_at,
+        api_requests: r.api_requests,
+        resources: &r.resources,
+        deleted: &r.deleted,
+    };
+    serde_json::to_string_pretty(&doc).expect("report serialises") + "\n"
+}

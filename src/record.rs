@@ -1,0 +1,166 @@
+//! The release record's life cycle, as Helm's install, upgrade, rollback and
+//! uninstall write it (`pkg/action`): which status and description a
+//! revision carries at each step, and which revision supersedes which.
+//! Pure functions over the release JSON; [`crate::storage`] writes them.
+
+use serde_json::Value;
+
+use crate::event::Event;
+use crate::executor::Millis;
+use crate::storage::go_time;
+
+/// What a sequenced deploy does to the release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Install,
+    Upgrade,
+    /// Back to the resources and hooks of revision `to`.
+    Rollback {
+        to: u64,
+    },
+}
+
+impl Operation {
+    pub fn pre_event(self) -> Event {
+        match self {
+            Operation::Install => Event::PreInstall,
+            Operation::Upgrade => Event::PreUpgrade,
+            Operation::Rollback { .. } => Event::PreRollback,
+        }
+    }
+
+    pub fn post_event(self) -> Event {
+        match self {
+            Operation::Install => Event::PostInstall,
+            Operation::Upgrade => Event::PostUpgrade,
+            Operation::Rollback { .. } => Event::PostRollback,
+        }
+    }
+
+    pub fn pending_status(self) -> &'static str {
+        match self {
+            Operation::Install => "pending-install",
+            Operation::Upgrade => "pending-upgrade",
+            Operation::Rollback { .. } => "pending-rollback",
+        }
+    }
+
+    /// Helm's description while the operation runs.
+    pub fn pending_description(self) -> String {
+        match self {
+            Operation::Install => "Initial install underway".into(),
+            Operation::Upgrade => "Preparing upgrade".into(),
+            Operation::Rollback { to } => format!("Rollback to {to}"),
+        }
+    }
+
+    /// Helm's description once the release is deployed.
+    pub fn done_description(self) -> String {
+        match self {
+            Operation::Install => "Install complete".into(),
+            Operation::Upgrade => "Upgrade complete".into(),
+            Operation::Rollback { to } => format!("Rollback to {to}"),
+        }
+    }
+
+    /// Helm's description of a failed revision.
+    pub fn failed_description(self, release: &str, error: &str) -> String {
+        match self {
+            Operation::Install => format!("Release {release:?} failed: {error}"),
+            Operation::Upgrade => format!("Upgrade {release:?} failed: {error}"),
+            Operation::Rollback { .. } => format!("Rollback {release:?} failed: {error}"),
+        }
+    }
+
+    /// `installed`, `upgraded`, `rolled back`: for the closing line.
+    pub fn past_tense(self) -> &'static str {
+        match self {
+            Operation::Install => "installed",
+            Operation::Upgrade => "upgraded",
+            Operation::Rollback { .. } => "rolled back",
+        }
+    }
+}
+
+fn info(release: &mut Value) -> &mut serde_json::Map<String, Value> {
+    if !release.get("info").is_some_and(Value::is_object) {
+        release["info"] = Value::Object(serde_json::Map::new());
+    }
+    release["info"].as_object_mut().expect("info is an object")
+}
+
+/// Turns a rendered release (dry-run output, or a stored revision being
+/// rolled back to) into revision `revision`, pending: Helm's new-release
+/// record before anything is applied. `first_deployed` is the current
+/// release's for upgrades and rollbacks, now for installs.
+pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: Option<&str>, now: Millis) {
+    release["version"] = Value::from(revision);
+    // We apply server-side, as Helm 4 does by default; `helm upgrade`
+    // reads this to keep doing so.
+    release["apply_method"] = Value::String("ssa".into());
+    let now = go_time(now);
+    let i = info(release);
+    i.insert("first_deployed".into(), Value::String(first_deployed.map_or_else(|| now.clone(), str::to_string)));
+    i.insert("last_deployed".into(), Value::String(now));
+    i.remove("deleted");
+    i.insert("status".into(), Value::String(op.pending_status().into()));
+    i.insert("description".into(), Value::String(op.pending_description()));
+}
+
+/// Sets `info.status` and `info.description`.
+pub fn set_status(release: &mut Value, status: &str, description: &str) {
+    let i = info(release);
+    i.insert("status".into(), Value::String(status.into()));
+    i.insert("description".into(), Value::String(description.into()));
+}
+
+/// Helm's uninstall: `uninstalling` while it runs, then `uninstalled` with
+/// the deletion time.
+pub fn uninstalled(release: &mut Value, now: Millis) {
+    set_status(release, "uninstalled", "Uninstallation complete");
+    info(release).insert("deleted".into(), Value::String(go_time(now)));
+}
+
+pub const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
+
+/// `info.first_deployed` of a stored release.
+pub fn first_deployed(release: &Value) -> Option<&str> {
+    release.pointer("/info/first_deployed").and_then(Value::as_str)
+}
+
+/// Statuses during which Helm refuses another operation on the release.
+pub fn is_pending(status: &str) -> bool {
+    matches!(status, "pending-install" | "pending-upgrade" | "pending-rollback" | "uninstalling")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_dry_run_becomes_a_pending_revision_then_deployed() {
+        let mut r = json!({"name": "app", "version": 1, "info": {"status": "pending-install",
+            "description": "Dry run complete", "first_deployed": "x", "last_deployed": "x"}});
+        begin(&mut r, Operation::Upgrade, 3, Some("2026-01-01T00:00:00Z"), 1_795_000_000_000);
+        assert_eq!(r["version"], 3);
+        assert_eq!(r["apply_method"], "ssa");
+        assert_eq!(r["info"]["status"], "pending-upgrade");
+        assert_eq!(r["info"]["description"], "Preparing upgrade");
+        assert_eq!(r["info"]["first_deployed"], "2026-01-01T00:00:00Z");
+        assert_eq!(r["info"]["last_deployed"], "2026-11-18T11:06:40Z");
+        set_status(&mut r, "deployed", &Operation::Upgrade.done_description());
+        assert_eq!(r["info"]["description"], "Upgrade complete");
+        assert_eq!(Operation::Install.failed_description("app", "boom"), "Release \"app\" failed: boom");
+        assert_eq!(Operation::Rollback { to: 2 }.pending_description(), "Rollback to 2");
+    }
+
+    #[test]
+    fn uninstall_marks_the_deletion_time() {
+        let mut r = json!({"info": "not an object"});
+        uninstalled(&mut r, 0);
+        assert_eq!(r["info"]["status"], "uninstalled");
+        assert_eq!(r["info"]["deleted"], "1970-01-01T00:00:00Z");
+        assert!(is_pending("uninstalling") && !is_pending("failed"));
+    }
+}
