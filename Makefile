@@ -15,7 +15,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run fuzz clean
+.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
@@ -25,7 +25,8 @@ help:
 	@echo "test       everything: unit + property + vectors, then end to end on the test bed"
 	@echo "lint       cargo fmt --check and clippy -D warnings"
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
-	@echo "           (helm test vs helm hooks run on the bed); figures in docs/benchmarks.md"
+	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
+	@echo "           vs helm hooks deploy on the bed); figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
 
@@ -80,7 +81,7 @@ fmt:
 	cargo fmt --all
 
 # Benchmarks (not tests): figures go to docs/benchmarks.md.
-bench: bench-plan bench-run
+bench: bench-plan bench-run bench-deploy
 
 bench-plan:
 	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-plan.sh
@@ -89,6 +90,11 @@ bench-plan:
 bench-run: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-run.sh
+
+# helm install --wait against the sequenced deploy on the bed (started and stopped here).
+bench-deploy: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-deploy.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

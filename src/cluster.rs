@@ -149,17 +149,23 @@ impl Cluster for KubeCluster<'_> {
         let h = self.hook(hook);
         let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
         let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).map_err(cluster_error)?;
-        let mut logs = Vec::new();
-        for pod in &pods {
-            let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-            for container in crate::kube::client::container_names(pod) {
-                let text = match self.client.pod_log(ns.as_deref(), &pod_name, &container) {
-                    Ok(t) => t,
-                    Err(e) => format!("(no logs: {e})"),
-                };
-                logs.push(ContainerLog { pod: pod_name.clone(), container, text });
-            }
-        }
-        Ok(logs)
+        Ok(container_logs(self.client, ns.as_deref(), &pods))
     }
+}
+
+/// The log of every container of `pods` (init containers first); a log
+/// that cannot be read says why in its place.
+pub fn container_logs(client: &mut Client, namespace: Option<&str>, pods: &[Value]) -> Vec<ContainerLog> {
+    let mut logs = Vec::new();
+    for pod in pods {
+        let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+        for container in crate::kube::client::container_names(pod) {
+            let text = match client.pod_log(namespace, &pod_name, &container) {
+                Ok(t) => t,
+                Err(e) => format!("(no logs: {e})"),
+            };
+            logs.push(ContainerLog { pod: pod_name.clone(), container, text });
+        }
+    }
+    logs
 }

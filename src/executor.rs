@@ -352,7 +352,6 @@ impl<'p> Executor<'p> {
             let s = &mut self.hooks[h];
             s.phase = Phase::Running;
             s.started_at = Some(now);
-            self.reports.push(Report::Started { hook: h, at: now });
         }
         self.start_order.extend(hooks.iter().copied());
         self.running.extend(hooks);
@@ -380,6 +379,11 @@ impl<'p> Executor<'p> {
             Input::Deleted { .. } | Input::Recorded => {}
             Input::Created { hook } => {
                 self.starting = self.starting.saturating_sub(1);
+                // Reported once it exists: a start that failed to record or
+                // create never shows as started.
+                if let Some(at) = self.hooks[hook].started_at {
+                    self.reports.push(Report::Started { hook, at });
+                }
                 if !self.hooks[hook].kind_awaited && self.hooks[hook].phase == Phase::Running {
                     self.finish_hook(hook, true, String::new());
                 }

@@ -98,6 +98,9 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
     // We apply server-side, as Helm 4 does by default; `helm upgrade`
     // reads this to keep doing so.
     release["apply_method"] = Value::String("ssa".into());
+    // HIP-0025's marker: a Helm that knows it uninstalls and rolls back in
+    // plan order; Helm 4.2 ignores it.
+    release["sequenced"] = Value::Bool(true);
     let now = go_time(now);
     let i = info(release);
     i.insert("first_deployed".into(), Value::String(first_deployed.map_or_else(|| now.clone(), str::to_string)));

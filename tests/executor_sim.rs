@@ -336,6 +336,8 @@ struct SimCluster {
     behaviour: fn(&str) -> Behaviour,
     running: BTreeMap<usize, u64>,
     records: usize,
+    /// Storage refuses writes (a token that may not update Secrets).
+    refuse_records: bool,
 }
 
 impl helm_hooks::run::Cluster for SimCluster {
@@ -347,6 +349,9 @@ impl helm_hooks::run::Cluster for SimCluster {
     }
     fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::run::ClusterError> {
         self.records += 1;
+        if self.refuse_records {
+            return Err(helm_hooks::run::ClusterError("secrets is forbidden".into()));
+        }
         Ok(())
     }
     fn create(&mut self, hook: usize) -> Result<(), helm_hooks::run::CreateError> {
@@ -405,6 +410,7 @@ fn run_prints_fail_fast_and_the_output_block() {
         },
         running: BTreeMap::new(),
         records: 0,
+        refuse_records: false,
     };
     let mut out = Vec::new();
     let s = helm_hooks::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
@@ -442,6 +448,7 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
         behaviour: |n| Behaviour { ms: 1000, ok: n != "pre" },
         running: BTreeMap::new(),
         records: 0,
+        refuse_records: false,
     };
     let s = helm_hooks::run::execute(
         &p.events[0],
@@ -464,4 +471,28 @@ fn test_event_records_before_cleanup() {
     assert_eq!(last_two(&t), ["delete:hook-succeeded", "record"]);
     let t = simulate(&r, &|_| ok(1000), opts(1));
     assert_eq!(last_two(&t), ["record", "delete:hook-succeeded"]);
+}
+
+// A start whose record is refused never created the hook: it must not be
+// reported as started (issue 4's closing note).
+#[test]
+fn a_refused_record_reports_no_start() {
+    let r = release(&[hook("Job", "check", &[])]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let plan = &p.events[0];
+    let mut cluster = SimCluster {
+        now: 0,
+        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |_| Behaviour { ms: 1000, ok: true },
+        running: BTreeMap::new(),
+        records: 0,
+        refuse_records: true,
+    };
+    let mut out = Vec::new();
+    let s = helm_hooks::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(s.outcome, helm_hooks::run::Outcome::ClusterError);
+    assert!(cluster.running.is_empty(), "nothing was created");
+    assert!(!out.contains("started"), "{out}");
 }

@@ -36,6 +36,10 @@ Usage:
   helm hooks lint [RELEASE | -] [-o text|json]
   helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
                  [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
+  helm hooks deploy - [--parallel N] [--parallel-all] [--timeout D] [--readiness-timeout D]
+                 [--ignore-fail-fast] [-o text|json]
+  helm hooks rollback RELEASE [REVISION] [same flags as deploy]
+  helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D] [-o text|json]
   helm hooks version
 
 Input (-, the default): `helm template CHART` output, or a release as JSON
@@ -59,6 +63,15 @@ cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
   --logs             print every Pod hook's logs, as `helm test --logs`
   --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
   -o text|json|junit the report; json and junit write progress to stderr
+
+deploy (install or upgrade in HIP-0025 order; the release Helm rendered, on stdin):
+  helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -
+  --timeout D            the whole operation, and each hook's wait (default 5m)
+  --readiness-timeout D  each batch's wait for readiness (default 1m; at most --timeout)
+  --parallel N           at most N resources applied and not yet ready at once
+                         (default: a whole batch, as Helm)
+rollback applies a stored revision (default: the one before the latest) the same way;
+uninstall deletes in reverse order, each batch gone before the next.
 
 The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
 --kube-token TOKEN, CA in SSL_CERT_FILE) or through `kubectl proxy`

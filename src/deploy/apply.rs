@@ -27,6 +27,9 @@ pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::annotation::DEPENDS_ON_RESOURCE_GROUPS];
 
+/// Pods whose logs a failure shows, at most (a Deployment may have many).
+const MAX_POD_LOGS: usize = 3;
+
 /// How often, at most, the resources still awaited are listed with why.
 const PROGRESS_EVERY_MS: Millis = 5_000;
 
@@ -270,25 +273,38 @@ impl Applier<'_> {
             return format!("{reference} was not applied: {reason}");
         }
         let mut text = format!("{reference} is not ready: {reason}");
-        let h = self.resource(item).head.clone();
-        if let Ok(pods) = self.client.hook_pods(&h.kind, h.namespace.as_deref().or(Some(self.namespace)), &h.name) {
-            let mut logs = Vec::new();
-            for pod in &pods {
-                let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-                for container in crate::kube::client::container_names(pod) {
-                    let text = self
-                        .client
-                        .pod_log(h.namespace.as_deref().or(Some(self.namespace)), &pod_name, &container)
-                        .unwrap_or_else(|e| format!("(no logs: {e})"));
-                    logs.push(crate::executor::ContainerLog { pod: pod_name.clone(), container, text });
-                }
-            }
-            if !logs.is_empty() {
-                text.push('\n');
-                text.push_str(crate::run::output_block(&h.kind, &h.name, &logs).trim_end());
-            }
+        let key = self.key(item);
+        let ns = key.namespace.clone().unwrap_or_else(|| self.namespace.to_string());
+        let pods = match key.kind.as_str() {
+            "Job" | "Pod" => self.client.hook_pods(&key.kind, Some(&ns), &key.name).unwrap_or_default(),
+            _ => match self.client.get_opt(&key) {
+                Ok(Some(live)) => self.workload_pods(&live, &ns),
+                _ => Vec::new(),
+            },
+        };
+        let logs = crate::cluster::container_logs(self.client, Some(&ns), &pods[..pods.len().min(MAX_POD_LOGS)]);
+        if !logs.is_empty() {
+            text.push('\n');
+            text.push_str(crate::run::output_block(&key.kind, &key.name, &logs).trim_end());
         }
         text
+    }
+
+    /// The pods a workload selects by `spec.selector.matchLabels`
+    /// (Deployment, StatefulSet, DaemonSet, ReplicaSet); none for others.
+    fn workload_pods(&mut self, live: &Value, namespace: &str) -> Vec<Value> {
+        let Some(labels) = live.pointer("/spec/selector/matchLabels").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        let selector: Vec<String> = labels.iter().filter_map(|(k, v)| Some(format!("{k}={}", v.as_str()?))).collect();
+        if selector.is_empty() {
+            return Vec::new();
+        }
+        let Ok(res) = self.client.resource("v1", "Pod") else { return Vec::new() };
+        self.client
+            .list(&res, Some(namespace), &crate::kube::Selector::labels(&selector.join(",")))
+            .map(|l| l.items)
+            .unwrap_or_default()
     }
 }
 

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Benchmark of the sequenced deploy (issue 5; figures in docs/benchmarks.md, section
+# "helm hooks deploy"), on the test bed (docs/testing.md):
+#  1. a chart of NGROUPS resource groups chained one after another (g1 <- g2 <- ...), each
+#     of PER resources (2 Deployments of 1 replica, 2 Services, the rest ConfigMaps);
+#  2. stock `helm install --wait` of it (rendered without the HIP-0025 two-slash key, which
+#     stock Helm 4.2 cannot apply) against the sequenced install
+#     `helm upgrade --install --dry-run=server -o json | helm hooks deploy -`, one after the
+#     other in fresh namespaces, RUNS times: wall times;
+#  3. what the sequenced time is spent on: the dry-run, each batch's readiness time (first
+#     apply to last ready, from the report) and the rest; goal: deploy <= sum of the batches'
+#     readiness times + 1 s per batch;
+#  4. API requests of each side, counted by a forwarding proxy (scripts/bench/count_proxy.py
+#     in front of `kubectl proxy`) in one more run of each; and the plugin's own count.
+#
+# Usage: scripts/bench-deploy.sh   (or: make bench-deploy)
+# Starts the bed if it is down and leaves it running.
+# Environment: NGROUPS (5), PER (10), RUNS (3), HELM (the bed's), HOOKS_PLUGIN_DIR (a built
+#   plugin directory; default: build one), KEEP=1 keeps the namespaces.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+GROUPS_N=${NGROUPS:-5}
+PER=${PER:-10}
+RUNS=${RUNS:-3}
+
+testbed/cluster.sh up >&2
+eval "$(testbed/cluster.sh env)"
+HELM=${HELM:-$HOOKS_CACHE/bin/helm}
+[ -x "$HELM" ] || { echo "no Helm 4 at $HELM (make tools, or set HELM)" >&2; exit 2; }
+
+work=$(mktemp -d)
+namespaces=()
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [ "${KEEP:-0}" != 1 ]; then
+    [ ${#namespaces[@]} -eq 0 ] || kubectl delete namespace "${namespaces[@]}" --wait=false --ignore-not-found >/dev/null 2>&1 || true
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+
+if [ -z "${HOOKS_PLUGIN_DIR:-}" ]; then
+  make -s dist/hooks >&2
+  HOOKS_PLUGIN_DIR=$root/dist/hooks
+fi
+export HELM_DATA_HOME=$work/data HELM_CONFIG_HOME=$work/config HELM_CACHE_HOME=$work/cache
+"$HELM" plugin install "$HOOKS_PLUGIN_DIR" >/dev/null
+
+# The chart: GROUPS groups of PER resources, each group waiting for the one before.
+chart=$work/chart
+mkdir -p "$chart/templates"
+cat >"$chart/Chart.yaml" <<EOF
+apiVersion: v2
+name: bench-deploy
+version: 0.1.0
+EOF
+printf 'sequenced: true\ngroups: %s\nper: %s\n' "$GROUPS_N" "$PER" >"$chart/values.yaml"
+cat >"$chart/templates/resources.yaml" <<'EOF'
+{{- range $g := until (int .Values.groups) }}
+{{- range $i := until (int $.Values.per) }}
+---
+{{- $kind := "ConfigMap" }}
+{{- if lt $i 2 }}{{ $kind = "Deployment" }}{{ else if lt $i 4 }}{{ $kind = "Service" }}{{ end }}
+apiVersion: {{ if eq $kind "Deployment" }}apps/v1{{ else }}v1{{ end }}
+kind: {{ $kind }}
+metadata:
+  name: g{{ $g }}-r{{ $i }}
+  annotations:
+    helm.sh/resource-group: g{{ $g }}
+    {{- if and $.Values.sequenced (gt $g 0) }}
+    helm.sh/depends-on/resource-groups: '["g{{ sub $g 1 }}"]'
+    {{- end }}
+{{- if eq $kind "Deployment" }}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: g{{ $g }}-r{{ $i }}}
+  template:
+    metadata:
+      labels: {app: g{{ $g }}-r{{ $i }}}
+    spec:
+      containers:
+        - {name: app, image: bench/app:1}
+{{- else if eq $kind "Service" }}
+spec:
+  selector: {app: g{{ $g }}-r0}
+  ports: [{port: 80}]
+{{- else }}
+data:
+  key: value-{{ $i }}
+{{- end }}
+{{- end }}
+{{- end }}
+EOF
+
+fresh_ns() {
+  local ns=bench-deploy-$1-$(date +%s%N | tail -c 7)
+  kubectl create namespace "$ns" >/dev/null
+  for _ in $(seq 100); do kubectl -n "$ns" get serviceaccount default >/dev/null 2>&1 && break; sleep 0.1; done
+  namespaces+=("$ns")
+  echo "$ns"
+}
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+plugin_conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
+
+stock() { # ns [helm args...]
+  local ns=$1
+  shift
+  "$HELM" install bench "$chart" -n "$ns" --set sequenced=false --wait --timeout 5m "$@" >/dev/null
+}
+sequenced() { # ns report [helm args...]
+  local ns=$1 report=$2
+  shift 2
+  "$HELM" upgrade --install bench "$chart" -n "$ns" --dry-run=server -o json "$@" >"$work/dry.json"
+  "$HELM" hooks deploy - -n "$ns" -o json "${plugin_conn[@]}" "$@" <"$work/dry.json" >"$report"
+}
+
+echo "chart: $GROUPS_N groups x $PER resources = $((GROUPS_N * PER)) resources" >&2
+stock_times=()
+seq_times=()
+dry_times=()
+for run in $(seq "$RUNS"); do
+  ns=$(fresh_ns stock)
+  t0=$(now); stock "$ns"; t1=$(now)
+  stock_times+=("$(elapsed "$t0" "$t1")")
+  ns=$(fresh_ns seq)
+  t0=$(now)
+  "$HELM" upgrade --install bench "$chart" -n "$ns" --dry-run=server -o json >"$work/dry.json"
+  t1=$(now)
+  "$HELM" hooks deploy - -n "$ns" -o json "${plugin_conn[@]}" <"$work/dry.json" >"$work/report-$run.json"
+  t2=$(now)
+  dry_times+=("$(elapsed "$t0" "$t1")")
+  seq_times+=("$(elapsed "$t1" "$t2")")
+  echo "run $run: stock install --wait ${stock_times[-1]} s; sequenced: dry-run ${dry_times[-1]} s + deploy ${seq_times[-1]} s" >&2
+done
+
+# Requests, through the counting proxy (both sides pay the same extra hop).
+kubectl proxy --port=0 >"$work/kproxy.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q 'Starting to serve' "$work/kproxy.out" && break; sleep 0.1; done
+kport=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$work/kproxy.out" | head -1)
+python3 scripts/bench/count_proxy.py "$kport" "$work/count" >"$work/cproxy.out" 2>/dev/null &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/cproxy.out" ] && break; sleep 0.1; done
+cport=$(head -1 "$work/cproxy.out")
+cat >"$work/proxy.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters: [{name: p, cluster: {server: "http://127.0.0.1:$cport"}}]
+users: [{name: p, user: {}}]
+contexts: [{name: p, context: {cluster: p, user: p}}]
+current-context: p
+EOF
+count() { cat "$work/count"; }
+ns=$(fresh_ns stock-count)
+# Helm prefers HELM_KUBEAPISERVER and friends (set by cluster env) to the kubeconfig.
+via_proxy() { env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE KUBECONFIG="$work/proxy.kubeconfig" "$@"; }
+c0=$(count); via_proxy bash -c "$(declare -f stock); HELM='$HELM' chart='$chart'; stock '$ns'"; c1=$(count)
+stock_requests=$((c1 - c0))
+ns=$(fresh_ns seq-count)
+c0=$(count)
+via_proxy "$HELM" upgrade --install bench "$chart" -n "$ns" --dry-run=server -o json >"$work/dry.json"
+c1=$(count)
+"$HELM" hooks deploy - -n "$ns" -o json --kube-apiserver "http://127.0.0.1:$cport" <"$work/dry.json" >"$work/report-count.json"
+c2=$(count)
+dry_requests=$((c1 - c0))
+deploy_requests=$((c2 - c1))
+
+python3 - "$work" "$RUNS" "$stock_requests" "$dry_requests" "$deploy_requests" "${stock_times[*]}" "${dry_times[*]}" "${seq_times[*]}" <<'EOF'
+import json, statistics, sys
+work, runs = sys.argv[1], int(sys.argv[2])
+stock_req, dry_req, deploy_req = map(int, sys.argv[3:6])
+stock = [float(x) for x in sys.argv[6].split()]
+dry = [float(x) for x in sys.argv[7].split()]
+seq = [float(x) for x in sys.argv[8].split()]
+med = statistics.median
+print(f"stock helm install --wait      median {med(stock):6.2f} s   runs {stock}")
+print(f"sequenced: helm dry-run        median {med(dry):6.2f} s   runs {dry}")
+print(f"sequenced: helm hooks deploy   median {med(seq):6.2f} s   runs {seq}")
+total = [a + b for a, b in zip(dry, seq)]
+print(f"sequenced: total               median {med(total):6.2f} s   ({med(total) / med(stock):.2f}x stock)")
+# Where the deploy's time goes, run by run: batch readiness (first apply to last ready).
+for run in range(1, runs + 1):
+    r = json.load(open(f"{work}/report-{run}.json"))
+    batches = {}
+    for row in r["resources"]:
+        b = batches.setdefault(row["batch"], [row["applied_at"], row["ready_at"]])
+        b[0] = min(b[0], row["applied_at"])
+        b[1] = max(b[1], row["ready_at"])
+    ready = [(b[1] - b[0]) / 1000 for _, b in sorted(batches.items())]
+    deploy = (r["ended_at"] - r["started_at"]) / 1000
+    goal = sum(ready) + len(ready)
+    print(f"run {run}: deploy {deploy:.2f} s (plugin clock); batches ready in "
+          + ", ".join(f"{x:.2f}" for x in ready)
+          + f" = {sum(ready):.2f} s; rest {deploy - sum(ready):.2f} s; goal <= {goal:.2f} s: "
+          + ("met" if deploy <= goal else "MISSED"))
+own = json.load(open(f"{work}/report-count.json"))["api_requests"]
+print(f"API requests: stock install --wait {stock_req}; sequenced: dry-run {dry_req} + deploy {deploy_req} "
+      f"(plugin's own count {own}) = {dry_req + deploy_req}")
+EOF
