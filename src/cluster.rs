@@ -13,9 +13,10 @@ use crate::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::status::{hook_completion, Completion};
 use crate::storage::{LastRun, StoredRelease};
 
-/// The label every hook object of a run carries, valued with the release
-/// name, so that one list or watch request covers all running hooks of a
-/// kind and namespace.
+/// The label every hook object of a parallel run carries, valued with the
+/// release name, so that one list or watch request covers all running hooks
+/// of a kind and namespace. A serial run (`--parallel 1`) never has two hooks
+/// running, watches each by name, and so creates exactly what Helm creates.
 pub const RUN_LABEL: &str = "helm-hooks.sh/release";
 
 /// The wall clock in milliseconds since the Unix epoch. In Helm's Wasm
@@ -32,6 +33,8 @@ pub struct KubeCluster<'a> {
     release: String,
     tracker: Tracker,
     keys: Vec<Option<ObjectKey>>,
+    /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
+    label: bool,
 }
 
 impl<'a> KubeCluster<'a> {
@@ -41,16 +44,19 @@ impl<'a> KubeCluster<'a> {
         hooks: &'a [Hook],
         stored: &'a mut StoredRelease,
         release: &str,
+        parallel: usize,
     ) -> Self {
         let selector = format!("{RUN_LABEL}={release}");
+        let label = parallel > 1;
         KubeCluster {
             client,
             plan,
             hooks,
             stored,
             release: release.to_string(),
-            tracker: Tracker::new(Some(&selector)),
+            tracker: Tracker::new(label.then_some(selector.as_str())),
             keys: vec![None; plan.items.len()],
+            label,
         }
     }
 
@@ -105,7 +111,8 @@ impl Cluster for KubeCluster<'_> {
         let object: Value = serde_yaml_ng::from_str(&h.manifest)
             .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
         let release = self.release.clone();
-        match self.client.apply(&object, &[(RUN_LABEL, &release)]) {
+        let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
+        match self.client.apply(&object, labels) {
             Ok(_) => {}
             Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),

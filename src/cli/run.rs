@@ -163,7 +163,8 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         pod_logs: args.logs,
         record_before_cleanup: args.event == Event::Test,
     };
-    let mut cluster = KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release);
+    let mut cluster =
+        KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release, args.parallel);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let _ = progress.write_all(header.as_bytes());
     let before = cluster.client.requests();

@@ -143,7 +143,7 @@ fn run_hooks(
         record_before_cleanup: false,
     };
     let name = stored.name.clone();
-    let mut cluster = KubeCluster::new(client, plan, &checked.release.hooks, stored, &name);
+    let mut cluster = KubeCluster::new(client, plan, &checked.release.hooks, stored, &name, options.parallel);
     let summary = runner::execute(plan, &checked.release.hooks, exec_options, &mut cluster, Some(out));
     match summary.outcome {
         RunOutcome::Succeeded => Ok(()),
