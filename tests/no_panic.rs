@@ -314,9 +314,15 @@ proptest! {
     }
 
     #[test]
+    fn kind_readiness_never_panics(kind in prop::sample::select(KSTATUS_KINDS.to_vec()), object in json_value()) {
+        let _ = helm_hooks::kstatus::readiness(kind, &object);
+        let _ = helm_hooks::kstatus::readiness(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
+    }
+
+    #[test]
     fn cli_arguments_never_panic(
         args in prop::collection::vec(prop_oneof![
-            prop::sample::select(vec!["plan", "lint", "run", "version", "help", "-", "--event", "--event=install", "test", "--all-events",
+            prop::sample::select(vec!["plan", "lint", "run", "deploy", "rollback", "uninstall", "--readiness-timeout", "--keep-history", "version", "help", "-", "--event", "--event=install", "test", "--all-events",
                 "--parallel", "--parallel=0", "-5", "99999999999999999999", "--parallel-all", "-o", "--output=dot", "json",
                 "text", "mermaid", "junit", "-h", "--", "=", "--=", "rel", "--timeout", "1m30s", "--logs", "--filter",
                 "name=x", "--ignore-fail-fast"]).prop_map(str::to_string),
@@ -326,12 +332,90 @@ proptest! {
     ) {
         // `run` talks to the API server in HELM_KUBEAPISERVER (set during
         // the end-to-end tests); without one it stops after parsing.
-        if args.first().is_some_and(|a| a == "run") && std::env::var_os("HELM_KUBEAPISERVER").is_some() {
+        let talks = ["run", "deploy", "rollback", "uninstall"];
+        if args.first().is_some_and(|a| talks.contains(&a.as_str())) && std::env::var_os("HELM_KUBEAPISERVER").is_some() {
             return Ok(());
         }
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let _ = cli::run_captured(&refs, &mutate(TEMPLATE, &ms));
     }
+}
+
+const KSTATUS_KINDS: &[&str] = &[
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "Job",
+    "Pod",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "Service",
+    "Namespace",
+    "PodDisruptionBudget",
+    "Widget",
+];
+
+/// Any JSON, biased towards the fields readiness rules read.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let key = prop::sample::select(vec![
+        "status",
+        "spec",
+        "metadata",
+        "conditions",
+        "type",
+        "reason",
+        "message",
+        "replicas",
+        "readyReplicas",
+        "updatedReplicas",
+        "availableReplicas",
+        "observedGeneration",
+        "generation",
+        "phase",
+        "Ready",
+        "True",
+        "containerStatuses",
+        "state",
+        "waiting",
+        "updateStrategy",
+        "rollingUpdate",
+        "partition",
+        "loadBalancer",
+        "ingress",
+        "desiredNumberScheduled",
+        "numberReady",
+        "deletionTimestamp",
+        "currentRevision",
+        "updateRevision",
+    ])
+    .prop_map(str::to_string);
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)),
+        prop::sample::select(vec![
+            "True",
+            "False",
+            "Unknown",
+            "Bound",
+            "Failed",
+            "Succeeded",
+            "ProgressDeadlineExceeded",
+            "OnDelete",
+            ""
+        ])
+        .prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            prop::collection::btree_map(key.clone(), inner, 0..6)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
 }
 
 /// The unmutated inputs are valid: the mutations start from a real plan.

@@ -1,5 +1,6 @@
 //! HIP-0025 readiness expressions: parsing, and evaluation against an
-//! arbitrary JSON object; also the annotation pair as a whole.
+//! arbitrary JSON object; also the annotation pair as a whole, and every
+//! kind's own readiness rules (kstatus) on the same object.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -30,5 +31,9 @@ fuzz_target!(|input: Input| {
     let mut diags = Diagnostics::default();
     if let Some(r) = Readiness::from_annotations(&ann, &Location::default(), &mut diags) {
         let _ = r.evaluate(&object);
+    }
+    for kind in ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod", "PersistentVolumeClaim",
+        "CustomResourceDefinition", "Service", "Namespace", "Widget", input.expr] {
+        let _ = helm_hooks::kstatus::readiness(kind, &object);
     }
 });
