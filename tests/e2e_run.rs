@@ -30,187 +30,19 @@
 #![cfg(feature = "e2e")]
 
 mod common;
-use common::{required, tool};
+use common::*;
 
 use std::collections::BTreeMap;
-use std::env;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{sleep, JoinHandle};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 const RELEASE: &str = "r";
-
-// ---------------------------------------------------------------------------------------
-// The bed and the tools.
-
-struct Bed {
-    helm: PathBuf,
-    kubectl: PathBuf,
-    kubeconfig: String,
-    /// HELM_KUBEAPISERVER: https://127.0.0.1:PORT
-    server: String,
-    /// HELM_KUBETOKEN: cluster-admin.
-    token: String,
-    /// SSL_CERT_FILE: the bed's CA and the system roots.
-    cacert: String,
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bed() -> &'static Bed {
-    static BED: OnceLock<Bed> = OnceLock::new();
-    BED.get_or_init(|| {
-        let helm = env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| tool("helm"));
-        Bed {
-            helm,
-            kubectl: tool("kubectl"),
-            kubeconfig: required("KUBECONFIG"),
-            server: required("HELM_KUBEAPISERVER"),
-            token: required("HELM_KUBETOKEN"),
-            cacert: required("SSL_CERT_FILE"),
-        }
-    })
-}
-
-fn keep() -> bool {
-    env::var_os("E2E_KEEP").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    wall: Duration,
-    shown: String,
-}
-
-impl Out {
-    /// The plugin's exit code as Helm reports it: 0, or N from `[exit code N]` at the end
-    /// of stderr; None when helm failed otherwise (e.g. the host aborted the plugin).
-    fn plugin_code(&self) -> Option<i32> {
-        if self.code == 0 {
-            return Some(0);
-        }
-        let tail = self.stderr.trim_end();
-        let rest = tail.strip_suffix(']')?;
-        let at = rest.rfind("[exit code ")?;
-        rest[at + "[exit code ".len()..].parse().ok()
-    }
-
-    fn all(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-}
-
-fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
-    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let t0 = Instant::now();
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let wall = t0.elapsed();
-    let (stdout, stderr) =
-        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
-    let shown = format!("{cmd:?} exited {} after {wall:.1?}\n--- stdout\n{stdout}\n--- stderr\n{stderr}", out.status);
-    Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
-}
-
-fn ok(cmd: Command) -> String {
-    let out = run(cmd, None);
-    assert_eq!(out.code, 0, "{}", out.shown);
-    out.stdout
-}
-
-// ---------------------------------------------------------------------------------------
-// The plugin directory (as tests/e2e_helm.rs finds it) and temporary folders.
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::SeqCst);
-        let path = env::temp_dir().join(format!("helm-hooks-e2e-run-{label}-{}-{n}-{}", std::process::id(), nanos()));
-        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !keep() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn nanos() -> u128 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
-}
-
-fn mtime(p: &Path) -> SystemTime {
-    std::fs::metadata(p).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH)
-}
-
-fn newer_sources(dir: &Path, than: SystemTime, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            newer_sources(&p, than, out);
-        } else if mtime(&p) > than {
-            out.push(p);
-        }
-    }
-}
-
-fn plugin_dir(into: &Path) -> PathBuf {
-    if let Some(dir) = env::var_os("HOOKS_PLUGIN_DIR") {
-        let dir = PathBuf::from(dir);
-        for f in ["plugin.yaml", "plugin.wasm"] {
-            assert!(dir.join(f).is_file(), "HOOKS_PLUGIN_DIR={} has no {f}", dir.display());
-        }
-        return dir;
-    }
-    let wasm = repo().join("target/wasm32-wasip1/release/helm_hooks.wasm");
-    assert!(
-        wasm.is_file(),
-        "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib",
-        wasm.display()
-    );
-    if env::var_os("HOOKS_ALLOW_STALE_WASM").is_none() {
-        let built = mtime(&wasm);
-        let mut newer = Vec::new();
-        newer_sources(&repo().join("src"), built, &mut newer);
-        for f in ["Cargo.toml", "Cargo.lock"] {
-            if mtime(&repo().join(f)) > built {
-                newer.push(repo().join(f));
-            }
-        }
-        assert!(
-            newer.is_empty(),
-            "{} is older than {}: rebuild it (cargo build --release --target wasm32-wasip1 --lib) \
-             or set HOOKS_ALLOW_STALE_WASM=1",
-            wasm.display(),
-            newer[0].display()
-        );
-    }
-    let dir = into.join("plugin/hooks");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(repo().join("plugin.yaml"), dir.join("plugin.yaml")).unwrap();
-    std::fs::copy(&wasm, dir.join("plugin.wasm")).unwrap();
-    dir
-}
 
 // ---------------------------------------------------------------------------------------
 // The chart's values: one entry per hook.
@@ -333,9 +165,15 @@ fn values(prefix: &str, hooks: &[H]) -> String {
 // A test case: its namespace, its Helm home with the plugin installed.
 
 struct Case {
-    ns: String,
-    tmp: TempDir,
+    space: Space,
     _bed: Option<std::sync::RwLockReadGuard<'static, ()>>,
+}
+
+impl std::ops::Deref for Case {
+    type Target = Space;
+    fn deref(&self) -> &Space {
+        &self.space
+    }
 }
 
 /// Every test holds this shared while it uses the bed; the test that restarts the real
@@ -350,62 +188,7 @@ impl Case {
 
     /// Without the shared lock, for a test that holds BED_LOCK exclusively.
     fn build(label: &str, guard: Option<std::sync::RwLockReadGuard<'static, ()>>) -> Case {
-        let b = bed();
-        assert!(b.helm.is_file(), "Helm 4 not found at {}: set HELM_BIN or build the bed", b.helm.display());
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let ns = format!("run-{label}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos() % 100_000);
-        let tmp = TempDir::new(label);
-        let case = Case { ns, tmp, _bed: guard };
-        let dir = plugin_dir(&case.tmp.0);
-        let mut c = case.helm_cmd();
-        c.args(["plugin", "install", dir.to_str().unwrap()]);
-        ok(c);
-        let mut c = case.kubectl_cmd();
-        c.args(["create", "namespace", &case.ns]);
-        ok(c);
-        let start = Instant::now();
-        while run(case.kubectl(&["get", "serviceaccount", "default"]), None).code != 0 {
-            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {}", case.ns);
-            sleep(Duration::from_millis(100));
-        }
-        case
-    }
-
-    /// Helm with this case's homes and the bed's admin kubeconfig (the plugin gets the
-    /// API server and token by flags, see `hooks`).
-    fn helm_cmd(&self) -> Command {
-        let b = bed();
-        let t = &self.tmp.0;
-        let mut c = Command::new(&b.helm);
-        c.env_clear()
-            .env("PATH", env::var_os("PATH").unwrap_or_default())
-            .env("HOME", t)
-            .env("HELM_DATA_HOME", t.join("data"))
-            .env("HELM_CONFIG_HOME", t.join("config"))
-            .env("HELM_CACHE_HOME", t.join("cache"))
-            .env("KUBECONFIG", &b.kubeconfig)
-            .env("SSL_CERT_FILE", &b.cacert)
-            .current_dir(repo());
-        c
-    }
-
-    fn helm(&self, args: &[&str]) -> Out {
-        let mut c = self.helm_cmd();
-        c.args(args).args(["-n", &self.ns]);
-        run(c, None)
-    }
-
-    fn kubectl_cmd(&self) -> Command {
-        let b = bed();
-        let mut c = Command::new(&b.kubectl);
-        c.env("KUBECONFIG", &b.kubeconfig).arg("--request-timeout=30s");
-        c
-    }
-
-    fn kubectl(&self, args: &[&str]) -> Command {
-        let mut c = self.kubectl_cmd();
-        c.args(["-n", &self.ns]).args(args);
-        c
+        Case { space: Space::new("run", label), _bed: guard }
     }
 
     fn get_json(&self, what: &str) -> J {
@@ -477,16 +260,6 @@ impl Case {
 
     fn watch(&self) -> Watch {
         Watch::start(&self.ns)
-    }
-}
-
-impl Drop for Case {
-    fn drop(&mut self) {
-        if !keep() {
-            let mut c = self.kubectl_cmd();
-            c.args(["delete", "namespace", &self.ns, "--wait=false", "--ignore-not-found"]);
-            let _ = c.output();
-        }
     }
 }
 
@@ -589,13 +362,8 @@ fn completion(o: &J) -> Option<bool> {
     }
 }
 
-/// curl watches (one per resource) with `sendInitialEvents`, so that the watch is known to
-/// be established (the `k8s.io/initial-events-end` bookmark) before the test acts.
-struct Watch {
-    children: Vec<Child>,
-    threads: Vec<JoinHandle<()>>,
-    events: Arc<Mutex<Vec<Ev>>>,
-}
+/// The shared watch (tests/common), its events read as hook events.
+struct Watch(common::Watch);
 
 impl Watch {
     fn start(ns: &str) -> Watch {
@@ -603,86 +371,26 @@ impl Watch {
     }
 
     fn start_on(ns: &str, resources: &[(&str, &str)]) -> Watch {
-        let b = bed();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let mut w = Watch { children: vec![], threads: vec![], events: events.clone() };
-        for (prefix, plural) in resources {
-            let url = format!(
-                "{}{prefix}/namespaces/{ns}/{plural}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1800",
-                b.server
-            );
-            let mut child = Command::new("curl")
-                .args(["-sSN", "-A", "helm-hooks-e2e", "--cacert", &b.cacert])
-                .args(["-H", &format!("Authorization: Bearer {}", b.token), &url])
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("curl runs");
-            let stdout = child.stdout.take().unwrap();
-            let (tx, rx) = mpsc::channel::<()>();
-            let events = events.clone();
-            w.threads.push(std::thread::spawn(move || {
-                let mut tx = Some(tx);
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    let Ok(ev) = J::parse(&line) else { continue };
-                    let ty = ev.get("type").s().to_string();
-                    let o = ev.get("object");
-                    if ty == "BOOKMARK" {
-                        if o.at("metadata/annotations").get("k8s.io/initial-events-end").s() == "true" {
-                            if let Some(tx) = tx.take() {
-                                let _ = tx.send(());
-                            }
-                        }
-                        continue;
-                    }
-                    let e = Ev {
-                        rv: o.at("metadata/resourceVersion").s().parse().unwrap_or(0),
-                        ty,
-                        kind: o.get("kind").s().to_string(),
-                        name: o.at("metadata/name").s().to_string(),
-                        uid: o.at("metadata/uid").s().to_string(),
-                        owned: owned_by_job(o),
-                        done: completion(o),
-                        at: Instant::now(),
-                    };
-                    events.lock().unwrap().push(e);
-                }
-            }));
-            w.children.push(child);
-            rx.recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("the watch {url} did not start (no initial-events-end bookmark)"));
-        }
-        w
+        Watch(common::Watch::start(ns, resources))
     }
 
-    /// Every event so far, in resourceVersion order.
-    fn events(&self) -> Vec<Ev> {
-        let mut v = self.events.lock().unwrap().clone();
-        v.sort_by_key(|e| e.rv);
-        v
-    }
-
-    /// Ends the watches (after a short grace so that the last events arrive); the events.
-    fn stop(mut self) -> Vec<Ev> {
-        sleep(Duration::from_millis(700));
-        for c in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        for t in self.threads.drain(..) {
-            let _ = t.join();
-        }
-        self.events()
+    fn stop(self) -> Vec<Ev> {
+        self.0.stop().into_iter().map(Ev::from).collect()
     }
 }
 
-impl Drop for Watch {
-    fn drop(&mut self) {
-        for c in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
+impl From<common::Ev> for Ev {
+    fn from(e: common::Ev) -> Ev {
+        let o = J::parse(&e.object.to_string()).unwrap_or(J::Null);
+        Ev {
+            rv: e.rv,
+            uid: o.at("metadata/uid").s().to_string(),
+            owned: owned_by_job(&o),
+            done: completion(&o),
+            ty: e.ty,
+            kind: e.kind,
+            name: e.name,
+            at: e.at,
         }
     }
 }

@@ -89,6 +89,9 @@ pub struct Outcome {
     pub rows: Vec<ResourceRow>,
     /// The resource that failed and why, with its pods' output.
     pub failure: Option<String>,
+    /// The failing resource was refused by the API server (never applied),
+    /// as opposed to applied and not ready: Helm records the two differently.
+    pub rejected: bool,
     /// The cluster failed us (exit 3).
     pub cluster_error: Option<KubeError>,
 }
@@ -175,6 +178,7 @@ impl Applier<'_> {
                 break;
             }
         }
+        let rejected = rollout.failed().is_some_and(|i| rollout.times(i).0.is_none());
         let failure = match (rollout.failed(), &cluster_error) {
             (Some(i), None) => {
                 let applied = rollout.times(i).0.is_some();
@@ -199,7 +203,7 @@ impl Applier<'_> {
                 }
             })
             .collect();
-        Outcome { rows, failure, cluster_error }
+        Outcome { rows, failure, rejected, cluster_error }
     }
 
     fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {

@@ -262,6 +262,7 @@ pub fn deploy(
         options.parallel
     );
 
+    let mut rejected = false;
     let result = (|| -> Result<(), Ended> {
         run_hooks(client, &mut stored, &checked, operation.pre_event(), options, out)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
@@ -283,6 +284,7 @@ pub fn deploy(
             out,
         );
         report.resources = outcome.rows;
+        rejected = outcome.rejected;
         if let Some(e) = outcome.cluster_error {
             return Err(Ended::Cluster(e.to_string()));
         }
@@ -296,16 +298,18 @@ pub fn deploy(
     })();
 
     let now_unix = wall_ms() / 1000;
+    let current_revision = current.as_ref().map(|c| c.revision);
     match &result {
         Ok(()) => {
-            // Every deployed revision before this one is superseded (Helm,
-            // issue #2941), then this one is deployed.
+            // The revision replaced and every other deployed one become
+            // superseded (Helm: issue #2941; an upgrade of a failed release
+            // supersedes it too), then this one is deployed.
             if let Ok(history) = crate::storage::history(client, driver, &name) {
-                for mut old in history.into_iter().filter(|h| h.revision != revision && h.status() == "deployed") {
-                    let description = old.release.pointer("/info/description").and_then(Value::as_str);
-                    let description = description.unwrap_or_default().to_string();
-                    record::set_status(&mut old.release, "superseded", &description);
-                    if let Err(e) = old.save(client, now_unix) {
+                let replaced = |h: &StoredRelease| {
+                    h.revision != revision && (h.status() == "deployed" || Some(h.revision) == current_revision)
+                };
+                for old in history.into_iter().filter(replaced) {
+                    if let Err(e) = supersede(client, old, now_unix) {
                         report.ended = Ended::Cluster(e.to_string());
                     }
                 }
@@ -313,13 +317,16 @@ pub fn deploy(
             record::set_status(&mut stored.release, "deployed", &operation.done_description());
         }
         Err(Ended::Failed(e) | Ended::Cluster(e)) => {
-            record::set_status(&mut stored.release, "failed", &operation.failed_description(&name, e));
-            // A failed rollback supersedes the revision it replaced (Helm).
-            if let (Operation::Rollback { .. }, Some(mut cur)) = (operation, current) {
-                let d =
-                    cur.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
-                record::set_status(&mut cur.release, "superseded", &d);
-                let _ = cur.save(client, now_unix);
+            // Helm's rollback: an apply the API server refused supersedes the
+            // revision being replaced and says "Rollback failed"; a resource
+            // that is not ready (a failed wait) is recorded as an install's.
+            let description = match operation {
+                Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, e),
+                _ => operation.failed_description(&name, e),
+            };
+            record::set_status(&mut stored.release, "failed", &description);
+            if let (Operation::Rollback { .. }, true, Some(cur)) = (operation, rejected, current) {
+                let _ = supersede(client, cur, now_unix);
             }
         }
         Err(Ended::Done) => {}
@@ -336,6 +343,13 @@ pub fn deploy(
     report.ended_at = wall_ms();
     report.api_requests = client.requests() - requests_before;
     report
+}
+
+/// Marks a stored revision `superseded`, keeping its description.
+fn supersede(client: &mut Client, mut old: StoredRelease, now_unix: u64) -> Result<(), crate::storage::StorageError> {
+    let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
+    record::set_status(&mut old.release, "superseded", &description);
+    old.save(client, now_unix)
 }
 
 /// Deletes what `current` had and `next` has not, in reverse order of

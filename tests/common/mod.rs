@@ -2,9 +2,15 @@
 // Each suite compiles this module on its own and uses part of it.
 #![allow(dead_code)]
 
+use serde_json::Value;
 use std::env;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// A command and everything it printed, for a failure message.
 pub fn show(cmd: &Command, out: &Output) -> String {
@@ -34,5 +40,365 @@ pub fn tool(name: &str) -> PathBuf {
         p
     } else {
         PathBuf::from(name)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The bed and the tools.
+
+pub struct Bed {
+    pub helm: PathBuf,
+    pub kubectl: PathBuf,
+    pub kubeconfig: String,
+    /// HELM_KUBEAPISERVER: https://127.0.0.1:PORT
+    pub server: String,
+    /// HELM_KUBETOKEN: cluster-admin.
+    pub token: String,
+    /// SSL_CERT_FILE: the bed's CA and the system roots.
+    pub cacert: String,
+}
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn bed() -> &'static Bed {
+    static BED: OnceLock<Bed> = OnceLock::new();
+    BED.get_or_init(|| {
+        let helm = env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| tool("helm"));
+        Bed {
+            helm,
+            kubectl: tool("kubectl"),
+            kubeconfig: required("KUBECONFIG"),
+            server: required("HELM_KUBEAPISERVER"),
+            token: required("HELM_KUBETOKEN"),
+            cacert: required("SSL_CERT_FILE"),
+        }
+    })
+}
+
+pub fn keep() -> bool {
+    env::var_os("E2E_KEEP").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub wall: Duration,
+    pub shown: String,
+}
+
+impl Out {
+    /// The plugin's exit code as Helm reports it: 0, or N from `[exit code N]` at the end
+    /// of stderr; None when helm failed otherwise (e.g. the host aborted the plugin).
+    pub fn plugin_code(&self) -> Option<i32> {
+        if self.code == 0 {
+            return Some(0);
+        }
+        let tail = self.stderr.trim_end();
+        let rest = tail.strip_suffix(']')?;
+        let at = rest.rfind("[exit code ")?;
+        rest[at + "[exit code ".len()..].parse().ok()
+    }
+
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+pub fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let t0 = Instant::now();
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let wall = t0.elapsed();
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    let shown = format!("{cmd:?} exited {} after {wall:.1?}\n--- stdout\n{stdout}\n--- stderr\n{stderr}", out.status);
+    Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
+}
+
+pub fn ok(cmd: Command) -> String {
+    let out = run(cmd, None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    out.stdout
+}
+
+// ---------------------------------------------------------------------------------------
+// The plugin directory (as tests/e2e_helm.rs finds it) and temporary folders.
+
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(label: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        let path = env::temp_dir().join(format!("helm-hooks-e2e-{label}-{}-{n}-{}", std::process::id(), nanos()));
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !keep() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+pub fn nanos() -> u128 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+}
+
+pub fn mtime(p: &Path) -> SystemTime {
+    std::fs::metadata(p).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH)
+}
+
+pub fn newer_sources(dir: &Path, than: SystemTime, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            newer_sources(&p, than, out);
+        } else if mtime(&p) > than {
+            out.push(p);
+        }
+    }
+}
+
+pub fn plugin_dir(into: &Path) -> PathBuf {
+    if let Some(dir) = env::var_os("HOOKS_PLUGIN_DIR") {
+        let dir = PathBuf::from(dir);
+        for f in ["plugin.yaml", "plugin.wasm"] {
+            assert!(dir.join(f).is_file(), "HOOKS_PLUGIN_DIR={} has no {f}", dir.display());
+        }
+        return dir;
+    }
+    let wasm = repo().join("target/wasm32-wasip1/release/helm_hooks.wasm");
+    assert!(
+        wasm.is_file(),
+        "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib",
+        wasm.display()
+    );
+    if env::var_os("HOOKS_ALLOW_STALE_WASM").is_none() {
+        let built = mtime(&wasm);
+        let mut newer = Vec::new();
+        newer_sources(&repo().join("src"), built, &mut newer);
+        for f in ["Cargo.toml", "Cargo.lock"] {
+            if mtime(&repo().join(f)) > built {
+                newer.push(repo().join(f));
+            }
+        }
+        assert!(
+            newer.is_empty(),
+            "{} is older than {}: rebuild it (cargo build --release --target wasm32-wasip1 --lib) \
+             or set HOOKS_ALLOW_STALE_WASM=1",
+            wasm.display(),
+            newer[0].display()
+        );
+    }
+    let dir = into.join("plugin/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(repo().join("plugin.yaml"), dir.join("plugin.yaml")).unwrap();
+    std::fs::copy(&wasm, dir.join("plugin.wasm")).unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------
+// A test's own namespace and Helm home, with the plugin installed.
+
+pub struct Space {
+    pub ns: String,
+    pub tmp: TempDir,
+}
+
+impl Space {
+    /// A fresh namespace `{prefix}-{label}-N-…` (with its default ServiceAccount, which
+    /// pods need) and a Helm home with the plugin installed by `helm plugin install`.
+    pub fn new(prefix: &str, label: &str) -> Space {
+        let b = bed();
+        assert!(b.helm.is_file(), "Helm 4 not found at {}: set HELM_BIN or build the bed", b.helm.display());
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let ns = format!("{prefix}-{label}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos() % 100_000);
+        let space = Space { ns, tmp: TempDir::new(label) };
+        let dir = plugin_dir(&space.tmp.0);
+        let mut c = space.helm_cmd();
+        c.args(["plugin", "install", dir.to_str().unwrap()]);
+        ok(c);
+        let mut c = space.kubectl_cmd();
+        c.args(["create", "namespace", &space.ns]);
+        ok(c);
+        let start = Instant::now();
+        while run(space.kubectl(&["get", "serviceaccount", "default"]), None).code != 0 {
+            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {}", space.ns);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        space
+    }
+
+    /// Helm with this space's homes and the bed's admin kubeconfig (the plugin gets the
+    /// API server and token by flags).
+    pub fn helm_cmd(&self) -> Command {
+        let b = bed();
+        let t = &self.tmp.0;
+        let mut c = Command::new(&b.helm);
+        c.env_clear()
+            .env("PATH", env::var_os("PATH").unwrap_or_default())
+            .env("HOME", t)
+            .env("HELM_DATA_HOME", t.join("data"))
+            .env("HELM_CONFIG_HOME", t.join("config"))
+            .env("HELM_CACHE_HOME", t.join("cache"))
+            .env("KUBECONFIG", &b.kubeconfig)
+            .env("SSL_CERT_FILE", &b.cacert)
+            .current_dir(repo());
+        c
+    }
+
+    /// Stock `helm ARGS -n NS`.
+    pub fn helm(&self, args: &[&str]) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(args).args(["-n", &self.ns]);
+        run(c, None)
+    }
+
+    pub fn kubectl_cmd(&self) -> Command {
+        let b = bed();
+        let mut c = Command::new(&b.kubectl);
+        c.env("KUBECONFIG", &b.kubeconfig).arg("--request-timeout=30s");
+        c
+    }
+
+    pub fn kubectl(&self, args: &[&str]) -> Command {
+        let mut c = self.kubectl_cmd();
+        c.args(["-n", &self.ns]).args(args);
+        c
+    }
+}
+
+impl Drop for Space {
+    fn drop(&mut self) {
+        if !keep() {
+            let mut c = self.kubectl_cmd();
+            c.args(["delete", "namespace", &self.ns, "--wait=false", "--ignore-not-found"]);
+            let _ = c.output();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Watching a namespace through the API: what happened, in one global order.
+
+#[derive(Debug, Clone)]
+pub struct Ev {
+    pub rv: u64,
+    /// ADDED, MODIFIED, DELETED
+    pub ty: String,
+    pub kind: String,
+    pub name: String,
+    pub object: Value,
+    pub at: Instant,
+}
+
+impl Ev {
+    pub fn what(&self) -> String {
+        format!("{}/{}", self.kind, self.name)
+    }
+}
+
+/// curl watches (one per resource) with `sendInitialEvents`, so that the watch is known to
+/// be established (the `k8s.io/initial-events-end` bookmark) before the test acts.
+pub struct Watch {
+    children: Vec<Child>,
+    threads: Vec<JoinHandle<()>>,
+    events: Arc<Mutex<Vec<Ev>>>,
+}
+
+impl Watch {
+    pub fn start(ns: &str, resources: &[(&str, &str)]) -> Watch {
+        let b = bed();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let mut w = Watch { children: vec![], threads: vec![], events: events.clone() };
+        for (prefix, plural) in resources {
+            let url = format!(
+                "{}{prefix}/namespaces/{ns}/{plural}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1800",
+                b.server
+            );
+            let mut child = Command::new("curl")
+                .args(["-sSN", "-A", "helm-hooks-e2e", "--cacert", &b.cacert])
+                .args(["-H", &format!("Authorization: Bearer {}", b.token), &url])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("curl runs");
+            let stdout = child.stdout.take().unwrap();
+            let (tx, rx) = mpsc::channel::<()>();
+            let events = events.clone();
+            w.threads.push(std::thread::spawn(move || {
+                let mut tx = Some(tx);
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    let Ok(mut ev) = serde_json::from_str::<Value>(&line) else { continue };
+                    let ty = ev["type"].as_str().unwrap_or_default().to_string();
+                    let object = ev["object"].take();
+                    if ty == "BOOKMARK" {
+                        if object["metadata"]["annotations"]["k8s.io/initial-events-end"] == "true" {
+                            if let Some(tx) = tx.take() {
+                                let _ = tx.send(());
+                            }
+                        }
+                        continue;
+                    }
+                    let e = Ev {
+                        rv: object["metadata"]["resourceVersion"].as_str().and_then(|v| v.parse().ok()).unwrap_or(0),
+                        ty,
+                        kind: object["kind"].as_str().unwrap_or_default().to_string(),
+                        name: object["metadata"]["name"].as_str().unwrap_or_default().to_string(),
+                        object,
+                        at: Instant::now(),
+                    };
+                    events.lock().unwrap().push(e);
+                }
+            }));
+            w.children.push(child);
+            rx.recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("the watch {url} did not start (no initial-events-end bookmark)"));
+        }
+        w
+    }
+
+    /// Every event so far, in resourceVersion order.
+    pub fn events(&self) -> Vec<Ev> {
+        let mut v = self.events.lock().unwrap().clone();
+        v.sort_by_key(|e| e.rv);
+        v
+    }
+
+    /// Ends the watches (after a short grace so that the last events arrive); the events
+    /// in resourceVersion order.
+    pub fn stop(mut self) -> Vec<Ev> {
+        std::thread::sleep(Duration::from_millis(700));
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        self.events()
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
     }
 }

@@ -1,0 +1,868 @@
+//! End to end: the sequenced operations `helm hooks deploy`, `rollback` and `uninstall`
+//! through the real Helm 4 with the plugin installed by `helm plugin install`, on the
+//! test bed (docs/testing.md).
+//!
+//! Every test renders the chart testdata/charts/sequenced with the real
+//! `helm upgrade --install r CHART --dry-run=server -o json` into its own namespace and
+//! pipes it to `helm hooks deploy -`. The chart has two subcharts (`api` waits for `db`
+//! by the parent's `helm.sh/subchart-depends-on`) and, from the values, any number of
+//! the parent's own ConfigMaps, Jobs, Deployments and StatefulSets in HIP-0025 resource
+//! groups (values.yaml says how). What happened is checked through the API, not only in
+//! the plugin's report: a watch on the namespace's ConfigMaps, Services, Deployments,
+//! StatefulSets and Jobs (curl, started before the operation) gives the order of
+//! creations, status changes and deletions by resourceVersion (one etcd, so one global
+//! order); `kubectl get` what is left; stock `helm list|status|history|get manifest` what
+//! Helm's storage says.
+//!
+//! ```sh
+//! make cluster-up && eval "$(make -s cluster-env)"
+//! make dist/hooks
+//! HOOKS_PLUGIN_DIR=$PWD/dist/hooks HELM_BIN=$HOOKS_CACHE/bin/helm \
+//!   cargo test --features e2e --test e2e_deploy
+//! ```
+//!
+//! Environment: the bed's (`make -s cluster-env`: KUBECONFIG, HELM_KUBEAPISERVER,
+//! HELM_KUBETOKEN, SSL_CERT_FILE); `HELM_BIN` (default `$HOOKS_CACHE/bin/helm`, else
+//! `.cache/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_run.rs
+//! (`HOOKS_ALLOW_STALE_WASM=1` skips the staleness check); `E2E_KEEP=1` keeps namespaces
+//! and temporary folders. Without the bed the tests fail rather than skip.
+//!
+//! Through Helm 4's Wasm runtime a failing plugin always makes `helm` exit 1; the
+//! plugin's own code ends Helm's message: `Error: plugin error: … [exit code N]`.
+//!
+//! Stock Helm 4.2.4 cannot apply an object carrying HIP-0025's
+//! `helm.sh/depends-on/resource-groups` (the API server rejects a key with two slashes;
+//! the plugin strips it), so the test that hands the release to stock Helm renders the
+//! chart without it: subchart order and `helm.sh/depends-on` only.
+
+#![cfg(feature = "e2e")]
+
+mod common;
+use common::*;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+const RELEASE: &str = "r";
+const CHART: &str = "testdata/charts/sequenced";
+
+fn parse(text: &str, what: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
+}
+
+// ---------------------------------------------------------------------------------------
+// A test case: its namespace, its Helm home with the plugin installed.
+
+struct Case(Space);
+
+impl std::ops::Deref for Case {
+    type Target = Space;
+    fn deref(&self) -> &Space {
+        &self.0
+    }
+}
+
+impl Case {
+    fn new(label: &str) -> Case {
+        Case(Space::new("deploy", label))
+    }
+
+    /// The chart's values (JSON is YAML) in a new file.
+    fn values_file(&self, values: &Value) -> PathBuf {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let file = self.tmp.0.join(format!("values-{}.json", N.fetch_add(1, Ordering::SeqCst)));
+        std::fs::write(&file, serde_json::to_string_pretty(values).unwrap()).unwrap();
+        file
+    }
+
+    /// Stock `helm VERB r CHART -f VALUES EXTRA... -n NS`.
+    fn helm_chart(&self, verb: &[&str], values: &Value, extra: &[&str]) -> Out {
+        let file = self.values_file(values);
+        let chart = repo().join(CHART);
+        let mut args = verb.to_vec();
+        args.extend([RELEASE, chart.to_str().unwrap(), "-f", file.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        self.helm(&args)
+    }
+
+    /// `helm upgrade --install r CHART --dry-run=server -o json`: the release Helm
+    /// would store, which `helm hooks deploy -` reads.
+    fn render(&self, values: &Value) -> String {
+        let out = self.helm_chart(&["upgrade", "--install"], values, &["--dry-run=server", "-o", "json"]);
+        assert_eq!(out.code, 0, "rendering failed: {}", out.shown);
+        out.stdout
+    }
+
+    /// `helm --kube-apiserver S --kube-token T hooks ARGS -n NS`, with `stdin`.
+    fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
+        let b = bed();
+        let mut c = self.helm_cmd();
+        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks"]).args(args).args(["-n", &self.ns]);
+        run(c, stdin)
+    }
+
+    /// Renders `values` and pipes it to `helm hooks deploy - ARGS` (bounded times, so that
+    /// a hang fails the test instead of blocking it).
+    fn deploy(&self, values: &Value, args: &[&str]) -> Out {
+        let rendered = self.render(values);
+        self.deploy_rendered(&rendered, args)
+    }
+
+    fn deploy_rendered(&self, rendered: &str, args: &[&str]) -> Out {
+        let mut all = vec!["deploy", "-", "--timeout", "2m", "--readiness-timeout", "90s"];
+        all.extend_from_slice(args);
+        self.plugin(&all, Some(rendered))
+    }
+
+    /// `deploy -o json` that must succeed; its report.
+    fn deploy_ok(&self, values: &Value) -> Report {
+        let out = self.deploy(values, &["-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        eprintln!("{}: helm hooks deploy took {:.1?}", self.ns, out.wall);
+        let r = Report::of(&out);
+        assert_eq!(r.0["outcome"], "succeeded", "{}", out.shown);
+        assert_eq!(r.0["status"], "deployed", "{}", out.shown);
+        r.check_times();
+        r
+    }
+
+    /// The object (`kind/name`) as JSON, None when it does not exist.
+    fn get(&self, what: &str) -> Option<Value> {
+        let text = ok(self.kubectl(&["get", what, "-o", "json", "--ignore-not-found"]));
+        (!text.trim().is_empty()).then(|| parse(&text, &format!("kubectl get {what}")))
+    }
+
+    fn exists(&self, what: &str) -> bool {
+        self.get(what).is_some()
+    }
+
+    fn uid(&self, what: &str) -> String {
+        let o = self.get(what).unwrap_or_else(|| panic!("{what} does not exist in {}", self.ns));
+        o["metadata"]["uid"].as_str().unwrap().to_string()
+    }
+
+    /// `kind/name` of every object of these kinds in the namespace, but the
+    /// `kube-root-ca.crt` ConfigMap and the `default` ServiceAccount the cluster makes.
+    fn objects(&self, kinds: &str) -> Vec<String> {
+        let text = ok(self.kubectl(&["get", kinds, "-o", "name"]));
+        text.lines()
+            .filter(|l| !l.ends_with("/kube-root-ca.crt") && !l.ends_with("serviceaccount/default"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Helm's release records (`owner=helm` Secrets) in the namespace.
+    fn release_secrets(&self) -> Vec<String> {
+        ok(self.kubectl(&["get", "secrets", "-l", "owner=helm", "-o", "name"])).lines().map(str::to_string).collect()
+    }
+
+    /// `helm history r -o json`: (revision, status, description).
+    fn history(&self) -> Vec<(u64, String, String)> {
+        let out = self.helm(&["history", RELEASE, "-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        parse(&out.stdout, "helm history -o json")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["revision"].as_u64().unwrap(),
+                    h["status"].as_str().unwrap().to_string(),
+                    h["description"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// `helm list -o json`: (name, revision, status).
+    fn list(&self) -> Vec<(String, String, String)> {
+        let out = self.helm(&["list", "-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        parse(&out.stdout, "helm list -o json")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().map(str::to_string).unwrap_or_else(|| r[k].to_string());
+                (s("name"), s("revision"), s("status"))
+            })
+            .collect()
+    }
+
+    /// `helm status r -o json`.
+    fn status(&self) -> Value {
+        let out = self.helm(&["status", RELEASE, "-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        parse(&out.stdout, "helm status -o json")
+    }
+
+    fn watch(&self) -> Watch {
+        Watch::start(&self.ns, &WATCHED)
+    }
+}
+
+fn history(rows: &[(u64, &str, &str)]) -> Vec<(u64, String, String)> {
+    rows.iter().map(|(r, s, d)| (*r, s.to_string(), d.to_string())).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The plugin's -o json report.
+
+struct Report(Value);
+
+impl Report {
+    fn of(out: &Out) -> Report {
+        Report(parse(&out.stdout, &format!("the -o json report of\n{}", out.shown)))
+    }
+
+    fn rows(&self) -> &[Value] {
+        self.0["resources"].as_array().map_or(&[], Vec::as_slice)
+    }
+
+    fn row(&self, reference: &str) -> &Value {
+        self.rows()
+            .iter()
+            .find(|r| r["ref"] == reference)
+            .unwrap_or_else(|| panic!("{reference} is not in the report:\n{:#}", self.0))
+    }
+
+    /// (ref, batch, state) of every resource, in report order.
+    fn batches(&self) -> Vec<(String, u64, String)> {
+        self.rows()
+            .iter()
+            .map(|r| {
+                (
+                    r["ref"].as_str().unwrap().to_string(),
+                    r["batch"].as_u64().unwrap(),
+                    r["state"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    }
+
+    /// The refs of each batch (1, 2, …), sorted.
+    fn batch_sets(&self) -> Vec<Vec<String>> {
+        let rows = self.batches();
+        let n = rows.iter().map(|r| r.1).max().unwrap_or(0);
+        (1..=n)
+            .map(|b| {
+                let mut refs: Vec<String> = rows.iter().filter(|r| r.1 == b).map(|r| r.0.clone()).collect();
+                refs.sort();
+                refs
+            })
+            .collect()
+    }
+
+    fn deleted(&self) -> Vec<String> {
+        self.0["deleted"].as_array().map_or(vec![], |a| a.iter().map(|d| d.as_str().unwrap().to_string()).collect())
+    }
+
+    /// started_at ≤ applied_at ≤ ready_at ≤ ended_at (ms since the epoch), for every
+    /// resource that was applied, and the API requests counted.
+    fn check_times(&self) {
+        let t = |v: &Value, k: &str| v[k].as_u64();
+        let (start, end) = (t(&self.0, "started_at").unwrap(), t(&self.0, "ended_at").unwrap());
+        assert!(start > 1_600_000_000_000 && start <= end, "{:#}", self.0);
+        for r in self.rows() {
+            if let Some(applied) = t(r, "applied_at") {
+                let ready = t(r, "ready_at").unwrap_or(applied);
+                assert!(start <= applied && applied <= ready && ready <= end, "{r}: {:#}", self.0);
+            }
+        }
+        assert!(self.0["api_requests"].as_u64() > Some(0), "{:#}", self.0);
+    }
+
+    fn time(&self, reference: &str, field: &str) -> u64 {
+        self.row(reference)[field].as_u64().unwrap_or_else(|| panic!("{reference} has no {field}:\n{:#}", self.0))
+    }
+}
+
+fn sorted(refs: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = refs.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// Watching the namespace through the API.
+
+/// What the test watches: everything the chart makes but Pods.
+const WATCHED: [(&str, &str); 5] = [
+    ("/api/v1", "configmaps"),
+    ("/api/v1", "services"),
+    ("/apis/apps/v1", "deployments"),
+    ("/apis/apps/v1", "statefulsets"),
+    ("/apis/batch/v1", "jobs"),
+];
+
+/// What the watch saw, in resourceVersion order.
+struct Seen(Vec<Ev>);
+
+impl Seen {
+    /// resourceVersion of the first event of `what` (`Kind/name`) of this type.
+    fn first(&self, what: &str, ty: &str) -> Option<u64> {
+        self.0.iter().find(|e| e.what() == what && e.ty == ty).map(|e| e.rv)
+    }
+
+    fn created(&self, what: &str) -> u64 {
+        self.first(what, "ADDED").unwrap_or_else(|| panic!("{what} was never created\n{}", self.dump()))
+    }
+
+    fn deleted(&self, what: &str) -> u64 {
+        self.first(what, "DELETED").unwrap_or_else(|| panic!("{what} was never deleted\n{}", self.dump()))
+    }
+
+    /// resourceVersion at which `what` was first seen in a state where `holds`.
+    fn first_when(&self, what: &str, holds: fn(&Value) -> bool) -> Option<u64> {
+        self.0.iter().find(|e| e.what() == what && e.ty != "DELETED" && holds(&e.object)).map(|e| e.rv)
+    }
+
+    /// When `what` was first seen ready by `holds`, which must be a necessary condition
+    /// of the plugin's readiness, so that "created after" is a sound check.
+    fn ready(&self, what: &str, holds: fn(&Value) -> bool) -> u64 {
+        self.first_when(what, holds).unwrap_or_else(|| panic!("{what} was never seen ready\n{}", self.dump()))
+    }
+
+    /// `later` was created only after `earlier` was seen ready (by `holds`).
+    fn assert_created_after_ready(&self, later: &str, earlier: &str, holds: fn(&Value) -> bool) {
+        let (c, r) = (self.created(later), self.ready(earlier, holds));
+        assert!(c > r, "{later} was created (rv {c}) before {earlier} was ready (rv {r})\n{}", self.dump());
+    }
+
+    fn dump(&self) -> String {
+        let t0 = self.0.iter().map(|e| e.at).min();
+        self.0
+            .iter()
+            .map(|e| {
+                format!(
+                    "  rv {:>6} +{:>6.2}s {:<8} {}{}\n",
+                    e.rv,
+                    t0.map(|t| e.at.duration_since(t).as_secs_f64()).unwrap_or(0.0),
+                    e.ty,
+                    e.what(),
+                    describe(&e.object)
+                )
+            })
+            .collect()
+    }
+}
+
+/// The status that matters here, for a dump.
+fn describe(o: &Value) -> String {
+    match o["kind"].as_str().unwrap_or_default() {
+        "Job" if job_complete(o) => " complete".into(),
+        "Job" if job_failed(o) => " failed".into(),
+        "Deployment" | "StatefulSet" => {
+            format!(" readyReplicas={}", o["status"]["readyReplicas"].as_i64().unwrap_or(0))
+        }
+        _ => String::new(),
+    }
+}
+
+fn condition(o: &Value, kind: &str) -> bool {
+    o["status"]["conditions"].as_array().is_some_and(|cs| cs.iter().any(|c| c["type"] == kind && c["status"] == "True"))
+}
+
+fn job_complete(o: &Value) -> bool {
+    condition(o, "Complete")
+}
+
+fn job_failed(o: &Value) -> bool {
+    condition(o, "Failed")
+}
+
+/// A Deployment or StatefulSet with a ready pod (the plugin's readiness asks for more).
+fn has_ready_replica(o: &Value) -> bool {
+    o["status"]["readyReplicas"].as_i64().unwrap_or(0) >= 1
+}
+
+// ---------------------------------------------------------------------------------------
+// The tests.
+
+/// Subchart `api` waits for subchart `db` (the parent's `helm.sh/subchart-depends-on`;
+/// by name `api` would come first): no object of `api` is created before db's
+/// StatefulSet has a ready replica, and the parent's own ConfigMap comes after both.
+#[test]
+fn umbrella_subchart_waits_for_its_dependency() {
+    let case = Case::new("umbrella");
+    let values = json!({
+        "db": {"enabled": true},
+        "api": {"enabled": true},
+        "objects": [{"name": "app-info"}],
+    });
+    let w = case.watch();
+    let t0 = Instant::now();
+    let report = case.deploy_ok(&values);
+    let seen = Seen(w.stop());
+    eprintln!("umbrella deploy took {:.1?}; what the API saw:\n{}", t0.elapsed(), seen.dump());
+
+    assert_eq!(
+        report.batch_sets(),
+        vec![
+            sorted(&["Service/db", "StatefulSet/db"]),
+            sorted(&["ConfigMap/api-config", "Deployment/api"]),
+            sorted(&["ConfigMap/app-info"]),
+        ],
+        "{:#}",
+        report.0
+    );
+    assert!(report.batches().iter().all(|r| r.2 == "Ready"), "{:#}", report.0);
+    // The report's own times agree: batch 2 applied after batch 1 was ready, and so on.
+    for (later, earlier) in [
+        ("ConfigMap/api-config", "StatefulSet/db"),
+        ("Deployment/api", "StatefulSet/db"),
+        ("ConfigMap/app-info", "Deployment/api"),
+    ] {
+        assert!(
+            report.time(later, "applied_at") >= report.time(earlier, "ready_at"),
+            "{later} applied before {earlier} was ready:\n{:#}",
+            report.0
+        );
+    }
+
+    // Through the API.
+    for api in ["ConfigMap/api-config", "Deployment/api"] {
+        seen.assert_created_after_ready(api, "StatefulSet/db", has_ready_replica);
+        assert!(seen.created(api) > seen.created("Service/db"), "{}", seen.dump());
+    }
+    seen.assert_created_after_ready("ConfigMap/app-info", "Deployment/api", has_ready_replica);
+    let last_other = ["Service/db", "StatefulSet/db", "ConfigMap/api-config", "Deployment/api"]
+        .iter()
+        .map(|w| seen.created(w))
+        .max()
+        .unwrap();
+    assert!(seen.created("ConfigMap/app-info") > last_other, "the parent's resources are not last\n{}", seen.dump());
+
+    // Applied as Helm would: stock Helm's ownership metadata, and the release deployed.
+    for what in ["service/db", "statefulset/db", "configmap/api-config", "deployment/api", "configmap/app-info"] {
+        let o = case.get(what).unwrap_or_else(|| panic!("{what} does not exist"));
+        let meta = &o["metadata"];
+        assert_eq!(meta["labels"]["app.kubernetes.io/managed-by"], "Helm", "{what}: {meta:#}");
+        assert_eq!(meta["annotations"]["meta.helm.sh/release-name"], RELEASE, "{what}: {meta:#}");
+        assert_eq!(meta["annotations"]["meta.helm.sh/release-namespace"], case.ns.as_str(), "{what}: {meta:#}");
+    }
+    assert_eq!(case.status()["info"]["status"], "deployed");
+}
+
+/// A Deployment with `helm.sh/depends-on: Job/migrate` in the Job's own group is created
+/// only once the Job has completed (stock Helm's kind order would create it first).
+#[test]
+fn deployment_waits_for_job() {
+    let case = Case::new("job");
+    let values = json!({"objects": [
+        {"kind": "Deployment", "name": "web", "group": "app", "dependsOn": "Job/migrate"},
+        {"kind": "Job", "name": "migrate", "group": "app", "duration": "2s"},
+        {"name": "web-config", "group": "app"},
+    ]});
+    let w = case.watch();
+    let report = case.deploy_ok(&values);
+    let seen = Seen(w.stop());
+
+    assert_eq!(
+        report.batch_sets(),
+        vec![sorted(&["ConfigMap/web-config", "Deployment/web", "Job/migrate"])],
+        "{:#}",
+        report.0
+    );
+    seen.assert_created_after_ready("Deployment/web", "Job/migrate", job_complete);
+    // The Job ran for its 2 s before the Deployment came.
+    let applied = report.time("Deployment/web", "applied_at");
+    assert!(applied >= report.time("Job/migrate", "applied_at") + 2000, "{:#}", report.0);
+    assert!(applied >= report.time("Job/migrate", "ready_at"), "{:#}", report.0);
+    // Nothing else waits for the Job: the ConfigMap of the same batch came before it ended.
+    let done = seen.ready("Job/migrate", job_complete);
+    assert!(seen.created("ConfigMap/web-config") < done, "{}", seen.dump());
+    assert!(job_complete(&case.get("job/migrate").unwrap()));
+    assert!(case.exists("deployment/web"));
+}
+
+/// A batch whose Job fails: exit code 1, the output names the Job, why it failed and what
+/// its pod printed; `helm status` says failed; later batches were never applied.
+#[test]
+fn readiness_failure_marks_failed_and_stops() {
+    let case = Case::new("fail");
+    let log = "migration failed: table users is locked";
+    let values = json!({"objects": [
+        {"kind": "Job", "name": "migrate", "group": "first", "exitCode": 1, "duration": "1s", "log": log},
+        {"name": "settings", "group": "first"},
+        {"kind": "Deployment", "name": "web", "group": "second", "after": ["first"]},
+        {"name": "second-config", "group": "second", "after": ["first"]},
+        {"name": "late"},
+    ]});
+    let w = case.watch();
+    let out = case.deploy(&values, &[]);
+    let seen = Seen(w.stop());
+
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let all = out.all();
+    for want in ["Job/migrate", "BackoffLimitExceeded", log] {
+        assert!(all.contains(want), "the output does not say {want:?}:\n{}", out.shown);
+    }
+    let status = case.status();
+    assert_eq!(status["info"]["status"], "failed", "{status:#}");
+    let description = status["info"]["description"].as_str().unwrap_or_default();
+    assert!(description.contains("Job/migrate"), "helm status description: {description}");
+    let text = case.helm(&["status", RELEASE]);
+    assert!(text.stdout.contains("STATUS: failed"), "{}", text.shown);
+
+    // The failing batch was applied; nothing after it.
+    assert!(case.exists("job/migrate") && case.exists("configmap/settings"));
+    assert!(job_failed(&case.get("job/migrate").unwrap()));
+    for what in ["deployment/web", "configmap/second-config", "configmap/late"] {
+        let out = run(case.kubectl(&["get", what]), None);
+        assert!(out.code != 0 && out.stderr.contains("NotFound"), "{what} exists: {}", out.shown);
+    }
+    for what in ["Deployment/web", "ConfigMap/second-config", "ConfigMap/late"] {
+        assert_eq!(seen.first(what, "ADDED"), None, "{what} was created\n{}", seen.dump());
+    }
+
+    // The table says the same.
+    let row = |r: &str| {
+        let mut lines = out.stdout.lines().map(|l| l.split_whitespace().collect::<Vec<_>>());
+        lines.find(|w| w.len() > 2 && w[0].parse::<u32>().is_ok() && w[1] == r).unwrap_or_default().join(" ")
+    };
+    assert!(row("Job/migrate").contains("Failed"), "{}", out.shown);
+    assert!(row("ConfigMap/settings").contains("Ready"), "{}", out.shown);
+    for later in ["Deployment/web", "ConfigMap/second-config", "ConfigMap/late"] {
+        let line = row(later);
+        assert!(line.contains(later) && !line.contains("Ready") && !line.contains("Applied"), "{}", out.shown);
+    }
+}
+
+/// Two groups depending on each other: exit code 2, nothing applied, nothing stored.
+#[test]
+fn cycle_is_exit_2_nothing_applied_or_stored() {
+    let case = Case::new("cycle");
+    let values = json!({"objects": [
+        {"name": "a", "group": "a", "after": ["b"]},
+        {"name": "b", "group": "b", "after": ["a"]},
+        {"name": "c"},
+        {"kind": "Job", "name": "pre", "hook": "pre-install"},
+    ]});
+    let out = case.deploy(&values, &["-o", "json"]);
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    assert!(out.stderr.contains("cycle"), "the error does not name the cycle:\n{}", out.shown);
+    assert_eq!(case.objects("all,configmaps,secrets,jobs"), Vec::<String>::new());
+    assert_eq!(case.release_secrets(), Vec::<String>::new());
+    assert_eq!(case.list(), vec![]);
+}
+
+/// Revision 1: groups base and extra (extra after base) and an unsequenced ConfigMap.
+fn with_extra(value: &str) -> Value {
+    json!({"objects": [
+        {"name": "base-config", "group": "base", "value": value},
+        {"kind": "Deployment", "name": "extra-worker", "group": "extra", "after": ["base"]},
+        {"name": "extra-config", "group": "extra", "after": ["base"]},
+        {"name": "info"},
+    ]})
+}
+
+/// Revision 2: extra switched off, base-config changed, new-in-2 added.
+fn without_extra() -> Value {
+    json!({"objects": [
+        {"name": "base-config", "group": "base", "value": "v2"},
+        {"name": "info"},
+        {"name": "new-in-2"},
+    ]})
+}
+
+/// Installs revision 1 and upgrades to revision 2 with the plugin; the upgrade's report.
+fn install_then_drop_extra(case: &Case) -> Report {
+    let first = case.deploy_ok(&with_extra("v1"));
+    assert_eq!(first.0["revision"], 1);
+    assert_eq!(
+        first.batch_sets(),
+        vec![
+            sorted(&["ConfigMap/base-config"]),
+            sorted(&["ConfigMap/extra-config", "Deployment/extra-worker"]),
+            sorted(&["ConfigMap/info"]),
+        ],
+        "{:#}",
+        first.0
+    );
+    case.deploy_ok(&without_extra())
+}
+
+fn data_value(case: &Case, configmap: &str) -> String {
+    let o = case.get(&format!("configmap/{configmap}")).unwrap_or_else(|| panic!("no ConfigMap {configmap}"));
+    o["data"]["value"].as_str().unwrap_or_default().to_string()
+}
+
+/// An upgrade without the group `extra`: its objects are deleted, the others kept (same
+/// objects, updated); revision 1 superseded, 2 deployed; the deleted refs reported.
+#[test]
+fn upgrade_removes_a_group() {
+    let case = Case::new("upgrade");
+    let first = case.deploy_ok(&with_extra("v1"));
+    assert_eq!(first.0["revision"], 1);
+    let uids: Vec<String> = ["configmap/base-config", "configmap/info"].iter().map(|w| case.uid(w)).collect();
+    let w = case.watch();
+    let report = case.deploy_ok(&without_extra());
+    let seen = Seen(w.stop());
+
+    assert_eq!(report.0["revision"], 2, "{:#}", report.0);
+    let mut deleted = report.deleted();
+    deleted.sort();
+    assert_eq!(deleted, sorted(&["ConfigMap/extra-config", "Deployment/extra-worker"]), "{:#}", report.0);
+    for what in ["deployment/extra-worker", "configmap/extra-config"] {
+        assert!(!case.exists(what), "{what} is still there");
+    }
+    for what in ["Deployment/extra-worker", "ConfigMap/extra-config"] {
+        seen.deleted(what);
+    }
+    // Kept, not recreated; updated in place.
+    let now: Vec<String> = ["configmap/base-config", "configmap/info"].iter().map(|w| case.uid(w)).collect();
+    assert_eq!(uids, now, "base-config or info was recreated");
+    assert_eq!(seen.first("ConfigMap/base-config", "DELETED"), None, "{}", seen.dump());
+    assert_eq!(data_value(&case, "base-config"), "v2");
+    assert!(case.exists("configmap/new-in-2"));
+    assert_eq!(case.history(), history(&[(1, "superseded", "Install complete"), (2, "deployed", "Upgrade complete")]));
+}
+
+/// After the upgrade of `upgrade_removes_a_group`, `helm hooks rollback r 1` brings the
+/// group back, removes what revision 2 added and records revision 3 "Rollback to 1".
+#[test]
+fn rollback() {
+    let case = Case::new("rollback");
+    let upgrade = install_then_drop_extra(&case);
+    assert_eq!(upgrade.0["revision"], 2, "{:#}", upgrade.0);
+    let w = case.watch();
+    let out = case.plugin(&["rollback", RELEASE, "1", "-o", "json", "--timeout", "2m"], None);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let report = Report::of(&out);
+    assert_eq!((report.0["revision"].as_u64(), report.0["status"].as_str()), (Some(3), Some("deployed")));
+    assert_eq!(report.deleted(), vec!["ConfigMap/new-in-2".to_string()], "{:#}", report.0);
+    assert!(!case.exists("configmap/new-in-2"));
+    for what in ["deployment/extra-worker", "configmap/extra-config"] {
+        assert!(case.exists(what), "{what} is not back");
+    }
+    // In order: extra after base was (again) applied.
+    let base_v1 = |o: &Value| o["data"]["value"] == "v1";
+    seen.assert_created_after_ready("Deployment/extra-worker", "ConfigMap/base-config", base_v1);
+    seen.assert_created_after_ready("ConfigMap/extra-config", "ConfigMap/base-config", base_v1);
+    assert_eq!(data_value(&case, "base-config"), "v1");
+    assert_eq!(
+        case.history(),
+        history(&[
+            (1, "superseded", "Install complete"),
+            (2, "superseded", "Upgrade complete"),
+            (3, "deployed", "Rollback to 1"),
+        ])
+    );
+    let list = case.list();
+    assert_eq!(list, vec![(RELEASE.to_string(), "3".to_string(), "deployed".to_string())]);
+}
+
+/// `helm hooks uninstall`: every object of a batch is deleted before any object of the
+/// batch before it (watch order), the release is gone from `helm list` and storage.
+#[test]
+fn uninstall_deletes_in_reverse_order() {
+    let case = Case::new("uninstall");
+    let values = json!({"objects": [
+        {"name": "one-a", "group": "one"},
+        {"kind": "Deployment", "name": "one-app", "group": "one"},
+        {"name": "two-a", "group": "two", "after": ["one"]},
+        {"kind": "Deployment", "name": "two-app", "group": "two", "after": ["one"]},
+        {"name": "three-a"},
+        {"name": "three-b"},
+    ]});
+    let report = case.deploy_ok(&values);
+    let batches = vec![
+        sorted(&["ConfigMap/one-a", "Deployment/one-app"]),
+        sorted(&["ConfigMap/two-a", "Deployment/two-app"]),
+        sorted(&["ConfigMap/three-a", "ConfigMap/three-b"]),
+    ];
+    assert_eq!(report.batch_sets(), batches, "{:#}", report.0);
+
+    let w = case.watch();
+    let out = case.plugin(&["uninstall", RELEASE, "-o", "json", "--timeout", "2m"], None);
+    let seen = Seen(w.stop());
+    eprintln!("uninstall: what the API saw:\n{}", seen.dump());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let report = Report::of(&out);
+    let deleted = report.deleted();
+    let position =
+        |r: &str| deleted.iter().position(|d| d == r).unwrap_or_else(|| panic!("{r} not deleted: {deleted:?}"));
+    for pair in batches.windows(2) {
+        let (earlier, later) = (&pair[0], &pair[1]);
+        // Through the API: the last deletion of the later batch before the first of the earlier.
+        let last_of_later = later.iter().map(|r| seen.deleted(r)).max().unwrap();
+        let first_of_earlier = earlier.iter().map(|r| seen.deleted(r)).min().unwrap();
+        assert!(
+            last_of_later < first_of_earlier,
+            "{earlier:?} was deleted before all of {later:?} were\n{}",
+            seen.dump()
+        );
+        // And the report lists them in that order.
+        assert!(later.iter().map(|r| position(r)).max() < earlier.iter().map(|r| position(r)).min(), "{deleted:?}");
+    }
+    assert_eq!(case.list(), vec![], "helm list still shows the release");
+    assert_eq!(case.release_secrets(), Vec::<String>::new());
+    assert_eq!(case.objects("deployments,configmaps"), Vec::<String>::new());
+    let out = case.helm(&["history", RELEASE]);
+    assert!(out.code != 0 && out.stderr.contains("not found"), "{}", out.shown);
+}
+
+/// A release the plugin installed (chart rendered without the two-slash key) is an
+/// ordinary release to stock Helm: list, status, get manifest, history, upgrade, rollback
+/// and uninstall all work on it.
+#[test]
+fn stock_helm_sees_an_ordinary_release() {
+    let case = Case::new("stock");
+    let values = json!({
+        "db": {"enabled": true},
+        "api": {"enabled": true},
+        "objects": [
+            {"name": "app-flags", "group": "flags"},
+            {"name": "app-info", "dependsOn": "ConfigMap/app-flags"},
+        ],
+    });
+    let rendered = case.render(&values);
+    assert!(!rendered.contains("depends-on/resource-groups"), "the chart must be rendered without the two-slash key");
+    let out = case.deploy_rendered(&rendered, &["-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let report = Report::of(&out);
+    assert_eq!(report.0["status"], "deployed");
+
+    assert_eq!(case.list(), vec![(RELEASE.to_string(), "1".to_string(), "deployed".to_string())]);
+    let status = case.helm(&["status", RELEASE]);
+    assert_eq!(status.code, 0, "{}", status.shown);
+    assert!(status.stdout.contains("STATUS: deployed") && status.stdout.contains("REVISION: 1"), "{}", status.shown);
+    let manifest = case.helm(&["get", "manifest", RELEASE]);
+    assert_eq!(manifest.code, 0, "{}", manifest.shown);
+    let dry_run = parse(&rendered, "the dry run");
+    assert_eq!(
+        manifest.stdout.trim_end(),
+        dry_run["manifest"].as_str().unwrap().trim_end(),
+        "helm get manifest differs from the dry run's manifest"
+    );
+    assert_eq!(case.history(), history(&[(1, "deployed", "Install complete")]));
+
+    // Stock upgrade on top of the plugin's revision.
+    let mut v2 = values.clone();
+    v2["api"]["version"] = json!("v2");
+    let out = case.helm_chart(&["upgrade"], &v2, &["--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(case.get("configmap/api-config").unwrap()["data"]["version"], "v2");
+    assert_eq!(case.history(), history(&[(1, "superseded", "Install complete"), (2, "deployed", "Upgrade complete")]));
+
+    // Stock rollback to the plugin's revision.
+    let out = case.helm(&["rollback", RELEASE, "1", "--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(case.get("configmap/api-config").unwrap()["data"]["version"], "v1");
+    assert_eq!(
+        case.history(),
+        history(&[
+            (1, "superseded", "Install complete"),
+            (2, "superseded", "Upgrade complete"),
+            (3, "deployed", "Rollback to 1"),
+        ])
+    );
+
+    // Stock uninstall removes everything.
+    let out = case.helm(&["uninstall", RELEASE, "--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(case.list(), vec![]);
+    assert_eq!(case.release_secrets(), Vec::<String>::new());
+    assert_eq!(case.objects("services,statefulsets,deployments,configmaps"), Vec::<String>::new());
+}
+
+/// A pre-install Job hook completes before any resource is created; the post-install
+/// hook is created after the last batch is ready; both are recorded as Helm records them.
+#[test]
+fn hooks_run_around_the_batches() {
+    let case = Case::new("hooks");
+    let values = json!({"objects": [
+        {"kind": "Job", "name": "pre-install", "hook": "pre-install", "duration": "2s"},
+        {"kind": "Job", "name": "post-install", "hook": "post-install", "duration": "1s"},
+        {"name": "settings", "group": "base"},
+        {"kind": "Deployment", "name": "app", "group": "app", "after": ["base"]},
+    ]});
+    let w = case.watch();
+    let report = case.deploy_ok(&values);
+    let seen = Seen(w.stop());
+
+    assert_eq!(
+        report.batch_sets(),
+        vec![sorted(&["ConfigMap/settings"]), sorted(&["Deployment/app"])],
+        "the report lists the resources, not the hooks: {:#}",
+        report.0
+    );
+    let pre_done = seen.ready("Job/pre-install", job_complete);
+    for what in ["ConfigMap/settings", "Deployment/app"] {
+        let c = seen.created(what);
+        assert!(c > pre_done, "{what} was created (rv {c}) before the pre-install hook completed\n{}", seen.dump());
+    }
+    seen.assert_created_after_ready("Job/post-install", "Deployment/app", has_ready_replica);
+    assert!(seen.created("Job/post-install") > seen.created("ConfigMap/settings"), "{}", seen.dump());
+    assert!(job_complete(&case.get("job/post-install").unwrap()), "the post-install hook did not complete");
+
+    let status = case.status();
+    assert_eq!(status["info"]["status"], "deployed", "{status:#}");
+    let phases: Vec<(String, String)> = status["hooks"]
+        .as_array()
+        .map_or(vec![], |hs| {
+            hs.iter()
+                .map(|h| {
+                    (
+                        h["name"].as_str().unwrap_or_default().into(),
+                        h["last_run"]["phase"].as_str().unwrap_or_default().into(),
+                    )
+                })
+                .collect()
+        })
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        phases,
+        vec![("post-install".into(), "Succeeded".into()), ("pre-install".into(), "Succeeded".into())],
+        "{status:#}"
+    );
+}
+
+/// After a failed install, a successful upgrade supersedes the failed revision, as stock
+/// `helm upgrade` does (pkg/action/upgrade.go: with no deployed revision the last one is
+/// the current release, and the current release becomes superseded).
+#[test]
+fn upgrade_after_a_failed_install_supersedes_it_as_stock_helm_does() {
+    let ours = Case::new("after-failure");
+    let stock = Case::new("after-failure-helm");
+    let failing = json!({"objects": [
+        {"kind": "Job", "name": "pre", "hook": "pre-install", "exitCode": 1, "duration": "500ms"},
+        {"name": "settings"},
+    ]});
+    let fixed = json!({"objects": [{"name": "settings"}]});
+    let stock_history = std::thread::scope(|s| {
+        let t = s.spawn(|| {
+            let out = stock.helm_chart(&["install"], &failing, &["--timeout", "1m"]);
+            assert_ne!(out.code, 0, "stock helm install with a failing hook: {}", out.shown);
+            let out = stock.helm_chart(&["upgrade"], &fixed, &["--timeout", "1m"]);
+            assert_eq!(out.code, 0, "{}", out.shown);
+            stock.history()
+        });
+        let out = ours.deploy(&failing, &[]);
+        assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+        assert_eq!(ours.status()["info"]["status"], "failed");
+        ours.deploy_ok(&fixed);
+        t.join().unwrap()
+    });
+    let statuses = |h: &[(u64, String, String)]| h.iter().map(|(r, s, _)| (*r, s.clone())).collect::<Vec<_>>();
+    assert_eq!(
+        statuses(&stock_history),
+        vec![(1, "superseded".to_string()), (2, "deployed".to_string())],
+        "stock Helm: {stock_history:?}"
+    );
+    let history = ours.history();
+    assert_eq!(
+        statuses(&history),
+        statuses(&stock_history),
+        "helm hooks deploy left a different history than stock helm upgrade: {history:?}"
+    );
+}
