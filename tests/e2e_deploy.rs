@@ -866,3 +866,85 @@ fn upgrade_after_a_failed_install_supersedes_it_as_stock_helm_does() {
         "helm hooks deploy left a different history than stock helm upgrade: {history:?}"
     );
 }
+
+/// HIP-0025 readiness expressions replace the kind's rules: a Deployment whose
+/// `helm.sh/readiness-failure` holds once it has a ready replica fails the deploy (kstatus
+/// alone would call it ready), the later batch is not applied, the message says why.
+#[test]
+fn readiness_annotations_replace_the_kinds_rules() {
+    let case = Case::new("readiness");
+    let values = json!({"objects": [
+        {"kind": "Deployment", "name": "gated", "group": "first",
+         "readiness": {"success": ["{.observedGeneration} < 0"], "failure": ["{.readyReplicas} >= 1"]}},
+        {"name": "later", "group": "second", "after": ["first"]},
+    ]});
+    let out = case.deploy(&values, &["--readiness-timeout", "60s"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert!(
+        out.all().contains("Deployment/gated is not ready: a helm.sh/readiness-failure expression holds"),
+        "{}",
+        out.shown
+    );
+    assert!(!case.exists("configmap/later"), "the later batch was applied");
+    assert_eq!(case.status()["info"]["status"], "failed");
+}
+
+/// `--parallel 2`: of four Deployments in one batch, never more than two are applied and
+/// not yet ready (seen through the watch), and all four end ready.
+#[test]
+fn parallel_limits_resources_waiting_at_once() {
+    let case = Case::new("parallel");
+    let objects: Vec<Value> =
+        (1..=4).map(|i| json!({"kind": "Deployment", "name": format!("d{i}"), "group": "all"})).collect();
+    let w = case.watch();
+    let out = case.deploy(&json!({ "objects": objects }), &["--parallel", "2", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let mut waiting: BTreeSet<String> = BTreeSet::new();
+    let mut most = 0;
+    for e in &seen.0 {
+        if e.kind != "Deployment" {
+            continue;
+        }
+        if e.ty == "ADDED" {
+            waiting.insert(e.name.clone());
+        }
+        if has_ready_replica(&e.object) {
+            waiting.remove(&e.name);
+        }
+        most = most.max(waiting.len());
+    }
+    assert!(most <= 2, "{most} Deployments were waiting at once\n{}", seen.dump());
+    assert_eq!(Report::of(&out).rows().iter().filter(|r| r["state"] == "Ready").count(), 4, "{}", out.shown);
+}
+
+/// A token that may read but not write Helm's storage: exit 3 naming the verb and the
+/// resource, and nothing applied.
+#[test]
+fn token_without_permission_is_exit_3() {
+    let case = Case::new("forbidden");
+    let rbac = format!(
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: reader, namespace: {ns}}}\n---\n\
+         apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {{name: read-secrets, namespace: {ns}}}\n\
+         rules:\n- apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [get, list, watch]\n---\n\
+         apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: reader, namespace: {ns}}}\n\
+         roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: read-secrets}}\n\
+         subjects:\n- {{kind: ServiceAccount, name: reader, namespace: {ns}}}\n",
+        ns = case.ns
+    );
+    let out = run(case.kubectl(&["apply", "-f", "-"]), Some(&rbac));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let token = ok(case.kubectl(&["create", "token", "reader", "--duration=10m"])).trim().to_string();
+    let rendered = case.render(&json!({"objects": [{"name": "cfg"}]}));
+    let mut c = case.helm_cmd();
+    c.args(["--kube-apiserver", &bed().server, "--kube-token", &token, "hooks", "deploy", "-", "-n", &case.ns]);
+    let out = run(c, Some(&rendered));
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert!(
+        out.all().contains("cannot create secrets"),
+        "the message must name the verb and the resource\n{}",
+        out.shown
+    );
+    assert!(!case.exists("configmap/cfg"));
+    assert!(case.release_secrets().is_empty());
+}
