@@ -255,11 +255,14 @@ pub fn deploy(
     };
     let _ = writeln!(
         out,
-        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} resources in {} batches, --parallel {}",
+        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} resources in {} batches, {}",
         operation.pending_status().trim_start_matches("pending-"),
         resources_plan.items.len(),
         resources_plan.batches.len(),
-        options.parallel
+        match options.parallel {
+            0 | 1 => "each batch applied at once".to_string(),
+            n => format!("at most {n} resources waiting at once"),
+        }
     );
 
     let mut rejected = false;

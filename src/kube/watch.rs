@@ -113,6 +113,8 @@ pub struct Tracker {
     groups: Vec<Group>,
     /// The caller's key → (group, name).
     keys: BTreeMap<ObjectKey, (usize, String)>,
+    /// Refresh count, to rotate the watched group.
+    round: usize,
 }
 
 impl Tracker {
@@ -206,21 +208,28 @@ impl Client {
     }
 
     /// Brings a tracker up to date. Groups not listed yet are listed, at
-    /// once; otherwise every group gets one watch round of [`ROUND_SECS`]
-    /// (so a call takes about a second per group). Returns the keys whose
-    /// object changed (appeared, changed or went away).
+    /// once; otherwise one group gets a watch round of [`ROUND_SECS`] and
+    /// the others, listed right after it, are as fresh: a response comes
+    /// back only whole, so watching each group in turn would cost a second
+    /// per group. The watched group rotates from call to call. Returns the
+    /// keys whose object changed (appeared, changed or went away).
     pub fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let listing = t.needs_list();
         let mut changed: BTreeSet<ObjectKey> = BTreeSet::new();
-        for g in 0..t.groups.len() {
+        let n = t.groups.len();
+        t.round = t.round.wrapping_add(1);
+        let first = if n == 0 { 0 } else { t.round % n };
+        let mut watched = false;
+        for g in (first..n).chain(0..first) {
             if t.groups[g].names.is_empty() || (listing && t.groups[g].resource_version.is_some()) {
                 continue;
             }
             let selector = t.selector(&t.groups[g]);
             let group = &t.groups[g];
             let (res, ns) = (group.resource.clone(), group.namespace.clone());
-            let mut relist = group.resource_version.is_none();
-            if let Some(rv) = group.resource_version.clone() {
+            let mut relist = group.resource_version.is_none() || watched;
+            if let Some(rv) = group.resource_version.clone().filter(|_| !watched) {
+                watched = true;
                 let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
                 let group = &mut t.groups[g];
                 let mut names = Vec::new();
@@ -361,6 +370,40 @@ mod tests {
             "jobs?watch=1&fieldSelector=metadata.name%3Da&resourceVersion=3&allowWatchBookmarks=true&timeoutSeconds=1"
         ), "{}", seen[2].url);
         assert!(seen[3].url.contains("resourceVersion=4"), "{}", seen[3].url);
+    }
+
+    #[test]
+    fn one_watch_round_per_refresh_whatever_the_number_of_groups() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let empty = r#"{"metadata":{"resourceVersion":"3"},"items":[]}"#;
+        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"4"}}}"#;
+        // Two namespaces: two groups. First refresh lists both; then each
+        // refresh watches one group (rotating) and lists the other.
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, batch),
+                respond(200, empty),
+                respond(200, empty),
+                respond(200, quiet),
+                respond(200, empty),
+                respond(200, quiet),
+                respond(200, empty),
+            ],
+        );
+        let mut t = Tracker::new(Some("run=1"));
+        for ns in ["x", "y"] {
+            c.track(&mut t, &ObjectKey::new("batch/v1", "Job", Some(ns), "a")).unwrap();
+        }
+        for _ in 0..3 {
+            c.refresh(&mut t).unwrap();
+        }
+        let seen = script.seen.borrow();
+        let kinds: Vec<(bool, &str)> = seen[1..]
+            .iter()
+            .map(|r| (r.url.contains("watch=1"), if r.url.contains("/namespaces/x/") { "x" } else { "y" }))
+            .collect();
+        assert_eq!(kinds, vec![(false, "y"), (false, "x"), (true, "x"), (false, "y"), (true, "y"), (false, "x")]);
     }
 
     #[test]
