@@ -112,14 +112,16 @@ impl Cluster for KubeCluster<'_> {
             .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
-        match self.client.apply(&object, labels) {
-            Ok(_) => {}
+        let live = match self.client.apply(&object, labels) {
+            Ok(live) => live,
             Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
-        }
+        };
         let key = self.key(hook);
         if matches!(h.head.kind.as_str(), "Job" | "Pod") {
-            self.client.track(&mut self.tracker, &key).map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+            self.client
+                .track_known(&mut self.tracker, &key, &live)
+                .map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
         self.keys[hook] = Some(key);
         Ok(())

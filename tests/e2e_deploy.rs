@@ -948,3 +948,19 @@ fn token_without_permission_is_exit_3() {
     assert!(!case.exists("configmap/cfg"));
     assert!(case.release_secrets().is_empty());
 }
+
+/// While a batch waits, progress names what is not ready yet and why, every few seconds.
+#[test]
+fn progress_names_what_is_not_ready_and_why() {
+    let case = Case::new("progress");
+    let values = json!({"objects": [
+        {"kind": "Job", "name": "slow", "group": "first", "duration": "7s"},
+        {"name": "after", "group": "second", "after": ["first"]},
+    ]});
+    let out = case.deploy(&values, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let waiting: Vec<&str> = out.stdout.lines().filter(|l| l.contains("] waiting   ")).collect();
+    assert!(!waiting.is_empty(), "no progress while waiting:\n{}", out.shown);
+    assert!(waiting.iter().all(|l| l.contains("Job/slow (Job running: 1 active")), "{}", out.shown);
+    assert!(waiting.len() <= 2, "progress more often than every 5 s for a 7 s Job:\n{}", out.shown);
+}

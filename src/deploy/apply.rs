@@ -221,7 +221,7 @@ impl Applier<'_> {
                     let ready = readiness(self.resource(item), &live) == Readiness::Ready;
                     if !ready {
                         let key = self.key(item);
-                        self.client.track(tracker, &key)?;
+                        self.client.track_known(tracker, &key, &live)?;
                     }
                     rollout.advance((self.now)());
                     rollout.handle(Input::Applied { item, ready });

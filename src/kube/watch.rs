@@ -207,6 +207,36 @@ impl Client {
         Ok(())
     }
 
+    /// Adds an object whose current state is known — the API server's answer
+    /// to an apply — so that no list is needed before it is watched: a group
+    /// being watched keeps its place in the stream (its next round replays
+    /// anything newer), a new or idle one starts from the object's
+    /// resourceVersion.
+    pub fn track_known(&mut self, t: &mut Tracker, key: &ObjectKey, object: &Value) -> Result<(), KubeError> {
+        if t.keys.contains_key(key) {
+            return Ok(());
+        }
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let before = t
+            .groups
+            .iter()
+            .find(|g| g.resource == res && g.namespace == ns)
+            .map(|g| (g.resource_version.clone(), g.names.is_empty()));
+        self.track(t, key)?;
+        let (g, name) = t.keys[key].clone();
+        let group = &mut t.groups[g];
+        group.objects.insert(name, object.clone());
+        let rv = object.pointer("/metadata/resourceVersion").and_then(Value::as_str).map(str::to_string);
+        group.resource_version = match before {
+            Some((Some(old), false)) => Some(old),
+            // Other names of the group wait for a list: it covers this one.
+            Some((None, false)) => None,
+            _ => rv,
+        };
+        Ok(())
+    }
+
     /// Brings a tracker up to date. Groups not listed yet are listed, at
     /// once; otherwise one group gets a watch round of [`ROUND_SECS`] and
     /// the others, listed right after it, are as fresh: a response comes
@@ -404,6 +434,24 @@ mod tests {
             .map(|r| (r.url.contains("watch=1"), if r.url.contains("/namespaces/x/") { "x" } else { "y" }))
             .collect();
         assert_eq!(kinds, vec![(false, "y"), (false, "x"), (true, "x"), (false, "y"), (true, "y"), (false, "x")]);
+    }
+
+    #[test]
+    fn an_applied_object_is_watched_without_a_list() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let done = r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"8"},"status":{"x":1}}}"#;
+        let (mut c, script) = client(None, vec![respond(200, batch), respond(200, done)]);
+        let mut t = Tracker::new(Some("run=1"));
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        let applied = serde_json::json!({"metadata": {"name": "a", "resourceVersion": "7"}});
+        c.track_known(&mut t, &a, &applied).unwrap();
+        assert!(!t.needs_list());
+        assert_eq!(t.get(&a), Some(&applied));
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![a.clone()]);
+        assert_eq!(t.get(&a).unwrap()["status"]["x"], 1);
+        let seen = script.seen.borrow();
+        assert_eq!(seen.len(), 2, "discovery and one watch, no list");
+        assert!(seen[1].url.contains("watch=1") && seen[1].url.contains("resourceVersion=7"), "{}", seen[1].url);
     }
 
     #[test]
