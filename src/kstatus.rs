@@ -38,6 +38,25 @@ pub enum Readiness {
     Failed { reason: String },
 }
 
+/// The kinds with rules of their own; every other kind is judged by its
+/// `Ready` condition.
+pub const KINDS: [&str; 14] = [
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "Job",
+    "Pod",
+    "PersistentVolumeClaim",
+    "Service",
+    "Namespace",
+    "CustomResourceDefinition",
+    "PodDisruptionBudget",
+    "CronJob",
+    "ConfigMap",
+    "Secret",
+];
+
 /// The readiness of `object`, a live object of kind `kind` as returned by GET or watch.
 pub fn readiness(kind: &str, object: &Value) -> Readiness {
     if let Some(r) = generic_properties(kind, object) {
@@ -1067,22 +1086,7 @@ mod tests {
     /// nothing built from garbage may claim a workload is ready when it has no status.
     #[test]
     fn never_panics_on_any_json() {
-        let kinds = [
-            "Deployment",
-            "StatefulSet",
-            "DaemonSet",
-            "ReplicaSet",
-            "Job",
-            "Pod",
-            "PersistentVolumeClaim",
-            "CustomResourceDefinition",
-            "Service",
-            "PodDisruptionBudget",
-            "Namespace",
-            "ConfigMap",
-            "Widget",
-            "",
-        ];
+        let kinds: Vec<&str> = KINDS.iter().copied().chain(["Widget", ""]).collect();
         let scalars = [json!(null), json!(true), json!(-1), json!(1.5), json!("3"), json!([]), json!({}), json!([{}])];
         let mut shapes: Vec<Value> = scalars.to_vec();
         for s in &scalars {

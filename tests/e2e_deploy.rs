@@ -923,18 +923,7 @@ fn parallel_limits_resources_waiting_at_once() {
 #[test]
 fn token_without_permission_is_exit_3() {
     let case = Case::new("forbidden");
-    let rbac = format!(
-        "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: reader, namespace: {ns}}}\n---\n\
-         apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {{name: read-secrets, namespace: {ns}}}\n\
-         rules:\n- apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [get, list, watch]\n---\n\
-         apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: reader, namespace: {ns}}}\n\
-         roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: read-secrets}}\n\
-         subjects:\n- {{kind: ServiceAccount, name: reader, namespace: {ns}}}\n",
-        ns = case.ns
-    );
-    let out = run(case.kubectl(&["apply", "-f", "-"]), Some(&rbac));
-    assert_eq!(out.code, 0, "{}", out.shown);
-    let token = ok(case.kubectl(&["create", "token", "reader", "--duration=10m"])).trim().to_string();
+    let token = case.read_only_token();
     let rendered = case.render(&json!({"objects": [{"name": "cfg"}]}));
     let mut c = case.helm_cmd();
     c.args(["--kube-apiserver", &bed().server, "--kube-token", &token, "hooks", "deploy", "-", "-n", &case.ns]);

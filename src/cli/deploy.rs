@@ -13,7 +13,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{Exit, Io};
+use super::{parallel_value, split_flag, Exit, Io};
 use crate::deploy::{self, Checked, Ended, Options, Report};
 use crate::diagnostic::Diagnostics;
 use crate::event::Event;
@@ -50,17 +50,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         let mut value =
             |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
         match flag {
             "--parallel" => {
-                let v = value("--parallel")?;
-                let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
-                a.options.parallel = n.clamp(1, 1 << 20) as usize;
+                a.options.parallel = parallel_value(&value("--parallel")?)?;
             }
             "--parallel-all" => a.options.parallel_all = true,
             "--timeout" => {

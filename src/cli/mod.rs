@@ -125,10 +125,7 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
     let mut parsed = Args { source: None, phases: Vec::new(), options: Options::default(), output: Output::Text };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         let mut value = |name: &str| -> Result<String, ArgError> {
             inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| ArgError::Missing(name.to_string()))
         };
@@ -147,8 +144,7 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
             "--all-events" => parsed.phases.clear(),
             "--parallel" => {
                 let v = value("--parallel")?;
-                let n: i64 = v.parse().map_err(|_| ArgError::BadParallel(v.clone()))?;
-                parsed.options.parallel = n.clamp(1, 1 << 20) as usize;
+                parsed.options.parallel = parallel_value(&v).map_err(|_| ArgError::BadParallel(v))?;
             }
             "--parallel-all" => parsed.options.parallel_all = true,
             "-o" | "--output" => {
@@ -168,6 +164,20 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
         }
     }
     Ok(parsed)
+}
+
+/// `--flag=value` as the flag and its value; any other argument whole.
+fn split_flag(arg: &str) -> (&str, Option<String>) {
+    match arg.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+        _ => (arg, None),
+    }
+}
+
+/// `--parallel N`: a whole number; below 1 means 1 (Helm's serial order).
+fn parallel_value(v: &str) -> Result<usize, String> {
+    let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
+    Ok(n.clamp(1, 1 << 20) as usize)
 }
 
 /// Runs one command and returns its exit code.

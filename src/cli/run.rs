@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{Exit, Io};
+use super::{parallel_value, split_flag, Exit, Io};
 use crate::cluster::KubeCluster;
 use crate::diagnostic::Diagnostics;
 use crate::event::Event;
@@ -52,10 +52,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
+        let (flag, inline) = split_flag(arg);
         let mut value =
             |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
         match flag {
@@ -64,9 +61,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 a.event = v.parse().map_err(|_| format!("unknown event {v:?}; use pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback or test"))?;
             }
             "--parallel" => {
-                let v = value("--parallel")?;
-                let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
-                a.parallel = n.clamp(1, 1 << 20) as usize;
+                a.parallel = parallel_value(&value("--parallel")?)?;
             }
             "--parallel-all" => a.parallel_all = true,
             "--timeout" => {

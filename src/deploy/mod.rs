@@ -72,6 +72,24 @@ pub struct Report {
     pub ended: Ended,
 }
 
+impl Report {
+    fn new(operation: &'static str, release: &str, namespace: &str, revision: u64, started_at: Millis) -> Report {
+        Report {
+            operation,
+            release: release.to_string(),
+            namespace: namespace.to_string(),
+            revision,
+            status: String::new(),
+            resources: Vec::new(),
+            deleted: Vec::new(),
+            started_at,
+            ended_at: started_at,
+            api_requests: 0,
+            ended: Ended::Done,
+        }
+    }
+}
+
 /// The parsed and checked release with its plans: everything is validated
 /// before anything touches the cluster.
 pub struct Checked {
@@ -224,19 +242,7 @@ pub fn deploy(
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     let namespace = client.namespace().to_string();
     let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
-    let mut report = Report {
-        operation: operation.past_tense(),
-        release: name.clone(),
-        namespace: namespace.clone(),
-        revision,
-        status: String::new(),
-        resources: Vec::new(),
-        deleted: Vec::new(),
-        started_at,
-        ended_at: started_at,
-        api_requests: 0,
-        ended: Ended::Done,
-    };
+    let mut report = Report::new(operation.past_tense(), &name, &namespace, revision, started_at);
 
     let mut value = std::mem::take(&mut checked.value);
     record::begin(
@@ -390,19 +396,7 @@ pub fn uninstall(
     let started_at = wall_ms();
     let requests_before = client.requests();
     let plan = event_plan(&checked.plan, Phase::Install).clone();
-    let mut report = Report {
-        operation: "uninstalled",
-        release: latest.name.clone(),
-        namespace: latest.namespace.clone(),
-        revision: latest.revision,
-        status: String::new(),
-        resources: Vec::new(),
-        deleted: Vec::new(),
-        started_at,
-        ended_at: started_at,
-        api_requests: 0,
-        ended: Ended::Done,
-    };
+    let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
     let now_unix = || wall_ms() / 1000;
     record::set_status(&mut latest.release, "uninstalling", record::UNINSTALLING_DESCRIPTION);
     let result = (|| -> Result<(), Ended> {

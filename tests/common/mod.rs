@@ -280,6 +280,25 @@ impl Space {
     }
 }
 
+impl Space {
+    /// A bearer token of a new ServiceAccount that may read Secrets in this
+    /// namespace (Helm's storage) and do nothing else.
+    pub fn read_only_token(&self) -> String {
+        let rbac = format!(
+            "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: reader, namespace: {ns}}}\n---\n\
+             apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {{name: read-secrets, namespace: {ns}}}\n\
+             rules:\n- apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [get, list, watch]\n---\n\
+             apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: reader, namespace: {ns}}}\n\
+             roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: read-secrets}}\n\
+             subjects:\n- {{kind: ServiceAccount, name: reader, namespace: {ns}}}\n",
+            ns = self.ns
+        );
+        let out = run(self.kubectl(&["apply", "-f", "-"]), Some(&rbac));
+        assert_eq!(out.code, 0, "{}", out.shown);
+        ok(self.kubectl(&["create", "token", "reader", "--duration=10m"])).trim().to_string()
+    }
+}
+
 impl Drop for Space {
     fn drop(&mut self) {
         if !keep() {
