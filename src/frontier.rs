@@ -36,10 +36,6 @@ impl Frontier {
         self.ready.pop().map(|Reverse(i)| i)
     }
 
-    pub fn has_ready(&self) -> bool {
-        !self.ready.is_empty()
-    }
-
     /// The item is complete: its successors may open up.
     pub fn complete(&mut self, plan: &EventPlan, item: usize) {
         let v = plan.items[item].node;
