@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::executor::{ContainerLog, Executor, Millis};
 use crate::hook::Hook;
-use crate::kube::{Client, KubeError, ObjectKey, Tracker};
+use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::plan::EventPlan;
 use crate::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::status::{hook_completion, Completion};
@@ -130,22 +130,25 @@ impl Cluster for KubeCluster<'_> {
     fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {
         let watched: Vec<(usize, ObjectKey)> =
             hooks.iter().filter_map(|&h| self.keys[h].clone().map(|k| (h, k))).collect();
-        let mut done = |key: &ObjectKey, object: Option<&Value>| match object {
-            // Gone while running (deleted by someone else): Helm's legacy
-            // waiter counts that as done; we report it as a failure.
-            None => true,
-            Some(o) => !matches!(hook_completion(&key.kind, o), Some(Completion::InProgress) | None),
+        let mut done = |key: &ObjectKey, seen: Observed<'_>| match seen {
+            Observed::Live(o) => !matches!(hook_completion(&key.kind, o), Some(Completion::InProgress) | None),
+            // Gone: it ended as last seen (a Job the TTL controller deletes
+            // once complete), or it was deleted while it ran.
+            Observed::Gone { .. } => true,
         };
         let finished =
             self.client.wait_any(&mut self.tracker, deadline, &mut wall_ms, &mut done).map_err(cluster_error)?;
         let mut out = Vec::new();
         for key in finished {
             let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else { continue };
-            let (succeeded, message) = match self.tracker.get(&key).and_then(|o| hook_completion(&key.kind, o)) {
+            let seen = self.tracker.observed(&key);
+            let (succeeded, message) = match seen.last().and_then(|o| hook_completion(&key.kind, o)) {
                 Some(Completion::Succeeded { .. }) => (true, String::new()),
                 Some(Completion::Failed { reason, message }) => {
                     (false, [reason, message].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": "))
                 }
+                // Deleted by someone else while it ran: Helm's legacy waiter
+                // counts that as done; we report it as a failure.
                 _ => (false, format!("{}/{} disappeared while it ran", key.kind, key.name)),
             };
             self.tracker.untrack(&key);

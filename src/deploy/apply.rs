@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::executor::{format_duration, Millis};
 use crate::kstatus::{self, Readiness};
-use crate::kube::{Client, KubeError, ObjectKey, Tracker};
+use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::plan::EventPlan;
 use crate::readiness::Status;
 use crate::resource::Resource;
@@ -244,15 +244,21 @@ impl Applier<'_> {
         let resources = self.resources;
         let plan = self.plan;
         let of = |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| &resources[plan.items[*i].index]);
-        let mut done = |key: &ObjectKey, object: Option<&Value>| match (of(key), object) {
-            (Some(r), Some(o)) => !matches!(readiness(r, o), Readiness::InProgress { .. }),
+        // A resource that went away counts by its final state: a Job the TTL
+        // controller deletes once complete is ready; one that vanished while
+        // in progress is waited for until it comes back or the deadline.
+        let settled = |r: &Resource, o: &Value| !matches!(readiness(r, o), Readiness::InProgress { .. });
+        let mut done = |key: &ObjectKey, seen: Observed<'_>| match (of(key), seen.last()) {
+            (Some(r), Some(o)) => settled(r, o),
             _ => false,
         };
         self.client.wait_any(tracker, deadline, self.now, &mut done)?;
         rollout.advance((self.now)());
         for (item, key) in &keyed {
             let r = &resources[plan.items[*item].index];
-            match tracker.get(key).map(|o| readiness(r, o)) {
+            let seen = tracker.observed(key);
+            let gone = matches!(seen, Observed::Gone { .. });
+            match seen.last().map(|o| readiness(r, o)) {
                 Some(Readiness::Ready) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Ready { item: *item });
@@ -260,6 +266,9 @@ impl Applier<'_> {
                 Some(Readiness::Failed { reason }) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Failed { item: *item, message: reason });
+                }
+                Some(Readiness::InProgress { .. }) if gone => {
+                    rollout.handle(Input::Waiting { item: *item, reason: "deleted while not ready".into() })
                 }
                 Some(Readiness::InProgress { reason }) => rollout.handle(Input::Waiting { item: *item, reason }),
                 None => rollout.handle(Input::Waiting { item: *item, reason: "not found yet".into() }),

@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 pub use client::{ApiResource, Client, ObjectKey, ObjectList, Selector, MAX_LOG_BYTES};
 pub use config::{ConfigError, Connection};
 pub use error::KubeError;
-pub use watch::{EventType, Tracker, WatchEvent, WatchRound};
+pub use watch::{EventType, Observed, Tracker, WatchEvent, WatchRound};
 
 /// One HTTP request.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,13 @@
 //! once per (resource, namespace), then follows them with one watch round
 //! per (resource, namespace) and call, relisting when the resourceVersion is
 //! too old (410 Gone).
+//!
+//! An object that goes away keeps its final state: a Job with
+//! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
+//! it completes, so its completion and its deletion often arrive in one
+//! round. The DELETED event carries the object as it was; when a list
+//! rather than a watch notices the disappearance, the stream since the
+//! previous resourceVersion is replayed to find it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,6 +103,26 @@ fn rv_of(object: &Value) -> Option<String> {
     object.pointer("/metadata/resourceVersion").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
+/// What a tracker knows of one object.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Observed<'a> {
+    /// It exists; its latest state.
+    Live(&'a Value),
+    /// It does not exist (any more). `last` is its final state when it was
+    /// seen before it went away.
+    Gone { last: Option<&'a Value> },
+}
+
+impl<'a> Observed<'a> {
+    /// The latest state seen, live or final.
+    pub fn last(self) -> Option<&'a Value> {
+        match self {
+            Observed::Live(o) => Some(o),
+            Observed::Gone { last } => last,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Group {
     resource: ApiResource,
@@ -104,6 +131,28 @@ struct Group {
     /// `None`: list before watching.
     resource_version: Option<String>,
     objects: BTreeMap<String, Value>,
+    /// Final states of tracked objects that went away.
+    gone: BTreeMap<String, Value>,
+}
+
+impl Group {
+    fn apply(&mut self, ev: WatchEvent) -> Option<String> {
+        let name = ev.name().to_string();
+        if !self.names.contains(&name) {
+            return None;
+        }
+        match ev.kind {
+            EventType::Deleted => {
+                self.objects.remove(&name);
+                self.gone.insert(name.clone(), ev.object);
+            }
+            EventType::Added | EventType::Modified => {
+                self.gone.remove(&name);
+                self.objects.insert(name.clone(), ev.object);
+            }
+        }
+        Some(name)
+    }
 }
 
 /// The latest state of a set of objects, kept by lists and watch rounds.
@@ -131,6 +180,16 @@ impl Tracker {
     pub fn get(&self, key: &ObjectKey) -> Option<&Value> {
         let (g, name) = self.keys.get(key)?;
         self.groups[*g].objects.get(name)
+    }
+
+    /// The object as last seen, or its final state when it went away.
+    pub fn observed(&self, key: &ObjectKey) -> Observed<'_> {
+        let Some((g, name)) = self.keys.get(key) else { return Observed::Gone { last: None } };
+        let g = &self.groups[*g];
+        match g.objects.get(name) {
+            Some(o) => Observed::Live(o),
+            None => Observed::Gone { last: g.gone.get(name) },
+        }
     }
 
     pub fn contains(&self, key: &ObjectKey) -> bool {
@@ -161,6 +220,7 @@ impl Tracker {
             if !still {
                 self.groups[g].names.remove(&name);
                 self.groups[g].objects.remove(&name);
+                self.groups[g].gone.remove(&name);
             }
         }
     }
@@ -196,6 +256,7 @@ impl Client {
                     names: BTreeSet::new(),
                     resource_version: None,
                     objects: BTreeMap::new(),
+                    gone: BTreeMap::new(),
                 });
                 t.groups.len() - 1
             }
@@ -262,40 +323,45 @@ impl Client {
                 watched = true;
                 let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
                 let group = &mut t.groups[g];
-                let mut names = Vec::new();
-                for ev in round.events {
-                    let name = ev.name().to_string();
-                    if !group.names.contains(&name) {
-                        continue;
-                    }
-                    match ev.kind {
-                        EventType::Deleted => {
-                            group.objects.remove(&name);
-                        }
-                        EventType::Added | EventType::Modified => {
-                            group.objects.insert(name.clone(), ev.object);
-                        }
-                    }
-                    names.push(name);
-                }
-                group.resource_version = Some(round.resource_version);
+                let names: Vec<String> = round.events.into_iter().filter_map(|ev| group.apply(ev)).collect();
+                // Expired: the stream since then is lost; list afresh.
+                group.resource_version = (!round.expired).then_some(round.resource_version);
                 relist = round.expired;
                 for name in names {
                     changed.extend(t.keys_of(g, &name));
                 }
             }
             if relist {
+                let since = t.groups[g].resource_version.clone();
                 let list = self.list(&res, ns.as_deref(), &selector)?;
                 let group = &mut t.groups[g];
                 let before = std::mem::take(&mut group.objects);
                 for item in list.items {
                     let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
                     if group.names.contains(&name) {
+                        group.gone.remove(&name);
                         group.objects.insert(name, item);
                     }
                 }
-                group.resource_version = Some(list.resource_version);
-                let names: Vec<String> = group.names.iter().cloned().collect();
+                group.resource_version = Some(list.resource_version.clone());
+                let vanished: Vec<String> =
+                    before.keys().filter(|n| !group.objects.contains_key(*n)).cloned().collect();
+                for name in &vanished {
+                    group.gone.insert(name.clone(), before[name].clone());
+                }
+                // The list shows only that they went away; the stream since
+                // the previous round has how they ended.
+                if let (false, Some(since)) = (vanished.is_empty(), since) {
+                    let replay = self.watch(&res, ns.as_deref(), &selector, &since, ROUND_SECS)?;
+                    let group = &mut t.groups[g];
+                    for ev in replay.events {
+                        let name = ev.name().to_string();
+                        if vanished.contains(&name) && !group.objects.contains_key(&name) {
+                            group.gone.insert(name, ev.object);
+                        }
+                    }
+                }
+                let names: Vec<String> = t.groups[g].names.iter().cloned().collect();
                 for name in names {
                     let (old, new) = (before.get(&name), t.groups[g].objects.get(&name));
                     if old.is_none() || old != new {
@@ -308,21 +374,21 @@ impl Client {
     }
 
     /// Waits until `done` holds for at least one tracked object (it is
-    /// given the object, `None` when it does not exist) or `now()` (wall
-    /// clock, ms) reaches `deadline`. Returns the keys for which `done`
+    /// given what is known of the object) or `now()` (wall clock, ms)
+    /// reaches `deadline`. Returns the keys for which `done`
     /// holds; empty when the deadline passed first.
     pub fn wait_any(
         &mut self,
         t: &mut Tracker,
         deadline: u64,
         now: &mut dyn FnMut() -> u64,
-        done: &mut dyn FnMut(&ObjectKey, Option<&Value>) -> bool,
+        done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
     ) -> Result<Vec<ObjectKey>, KubeError> {
         loop {
             if t.needs_list() {
                 self.refresh(t)?;
             }
-            let finished: Vec<ObjectKey> = t.keys.keys().filter(|k| done(k, t.get(k))).cloned().collect();
+            let finished: Vec<ObjectKey> = t.keys.keys().filter(|k| done(k, t.observed(k))).cloned().collect();
             if !finished.is_empty() || t.is_empty() || now() >= deadline {
                 return Ok(finished);
             }
@@ -455,6 +521,70 @@ mod tests {
     }
 
     #[test]
+    fn an_object_deleted_right_after_it_completed_keeps_its_final_state() {
+        // ttlSecondsAfterFinished: 0 — completion and deletion in one round.
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let round = concat!(
+            r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"8"},"status":{"succeeded":1}}}"#,
+            "\n",
+            r#"{"type":"DELETED","object":{"metadata":{"name":"a","resourceVersion":"9"},"status":{"succeeded":1}}}"#,
+        );
+        let (mut c, _) = client(None, vec![respond(200, batch), respond(200, round)]);
+        let mut t = Tracker::new(Some("run=1"));
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        c.track_known(&mut t, &a, &serde_json::json!({"metadata": {"name": "a", "resourceVersion": "7"}})).unwrap();
+        c.refresh(&mut t).unwrap();
+        assert!(t.get(&a).is_none());
+        match t.observed(&a) {
+            Observed::Gone { last: Some(o) } => assert_eq!(o["status"]["succeeded"], 1),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_list_that_misses_an_object_replays_the_stream_for_its_final_state() {
+        // Two namespaces: one is watched, the other listed. The listed one's
+        // Job completed and was deleted between rounds: the list only shows
+        // it gone, a replay from the previous resourceVersion shows how.
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let running =
+            r#"{"metadata":{"resourceVersion":"3"},"items":[{"metadata":{"name":"a","resourceVersion":"2"}}]}"#;
+        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"4"}}}"#;
+        let empty = r#"{"metadata":{"resourceVersion":"6"},"items":[]}"#;
+        let replay = concat!(
+            r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"4"},"status":{"failed":1}}}"#,
+            "\n",
+            r#"{"type":"DELETED","object":{"metadata":{"name":"a","resourceVersion":"5"},"status":{"failed":1}}}"#,
+        );
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, batch),
+                respond(200, running),
+                respond(200, running),
+                respond(200, quiet),
+                respond(200, empty),
+                respond(200, replay),
+            ],
+        );
+        let mut t = Tracker::new(Some("run=1"));
+        let (x, y) =
+            (ObjectKey::new("batch/v1", "Job", Some("x"), "a"), ObjectKey::new("batch/v1", "Job", Some("y"), "a"));
+        c.track(&mut t, &x).unwrap();
+        c.track(&mut t, &y).unwrap();
+        c.refresh(&mut t).unwrap();
+        let changed = c.refresh(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        let gone = if seen[4].url.contains("/namespaces/x/") { &x } else { &y };
+        assert!(changed.contains(gone));
+        assert!(seen[5].url.contains("watch=1") && seen[5].url.contains("resourceVersion=3"), "{}", seen[5].url);
+        match t.observed(gone) {
+            Observed::Gone { last: Some(o) } => assert_eq!(o["status"]["failed"], 1),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn several_objects_are_watched_by_label() {
         let batch = crate::kube::client::tests::BATCH_V1;
         let (mut c, script) =
@@ -472,7 +602,7 @@ mod tests {
                     clock += 1;
                     clock
                 },
-                &mut |_, obj| obj.is_none(),
+                &mut |_, obj| matches!(obj, Observed::Gone { .. }),
             )
             .unwrap();
         assert_eq!(got.len(), 2);
