@@ -480,6 +480,26 @@ fn deployment_waits_for_job() {
     assert!(case.exists("deployment/web"));
 }
 
+/// Jobs with `ttlSecondsAfterFinished: 0` (ingress-nginx's admission Jobs) vanish the
+/// moment they complete: a pre-install hook Job and a resource Job that a Deployment waits
+/// for both count as complete, and the deploy goes on.
+#[test]
+fn jobs_deleted_as_they_complete_count_as_complete() {
+    let case = Case::new("ttl");
+    let values = json!({"objects": [
+        {"kind": "Job", "name": "admission-create", "hook": "pre-install", "ttl": 0},
+        {"kind": "Deployment", "name": "web", "group": "app", "dependsOn": "Job/migrate"},
+        {"kind": "Job", "name": "migrate", "group": "app", "duration": "2s", "ttl": 0},
+    ]});
+    let w = case.watch();
+    let report = case.deploy_ok(&values);
+    let seen = Seen(w.stop());
+    seen.assert_created_after_ready("Deployment/web", "Job/migrate", job_complete);
+    assert!(seen.created("Deployment/web") > seen.ready("Job/admission-create", job_complete), "{}", seen.dump());
+    assert_eq!(report.0["status"], "deployed", "{:#}", report.0);
+    assert!(!case.exists("job/migrate") && !case.exists("job/admission-create"), "the TTL controller deleted them");
+}
+
 /// A batch whose Job fails: exit code 1, the output names the Job, why it failed and what
 /// its pod printed; `helm status` says failed; later batches were never applied.
 #[test]

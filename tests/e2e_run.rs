@@ -57,6 +57,8 @@ struct H {
     containers: Vec<String>,
     annotations: Vec<(String, String)>,
     event: Option<String>,
+    /// A Job's ttlSecondsAfterFinished.
+    ttl: Option<u32>,
 }
 
 fn job(name: &str) -> H {
@@ -69,6 +71,7 @@ fn job(name: &str) -> H {
         containers: vec![],
         annotations: vec![],
         event: None,
+        ttl: None,
     }
 }
 
@@ -108,6 +111,10 @@ impl H {
     /// helm.sh/hook (default test).
     fn on(mut self, events: &str) -> H {
         self.event = Some(events.into());
+        self
+    }
+    fn ttl(mut self, secs: u32) -> H {
+        self.ttl = Some(secs);
         self
     }
     fn containers(mut self, names: &[&str]) -> H {
@@ -150,6 +157,9 @@ fn values(prefix: &str, hooks: &[H]) -> String {
             }
             if let Some(l) = &h.log {
                 s.push_str(&format!(", \"log\": {}", q(l)));
+            }
+            if let Some(t) = h.ttl {
+                s.push_str(&format!(", \"ttl\": {t}"));
             }
             if !h.containers.is_empty() {
                 let cs: Vec<String> = h.containers.iter().map(|c| q(c)).collect();
@@ -505,6 +515,38 @@ fn parallel_hooks_run_together() {
     let last_created = (1..=8).map(|i| seen.created(&format!("p{i}")).expect("created")).max().unwrap();
     let first_ended = (1..=8).filter_map(|i| seen.ended(&format!("p{i}"))).min().expect("ended");
     assert!(last_created < first_ended, "through the API, not all 8 ran at once\n{}", seen.dump());
+}
+
+/// Jobs with `ttlSecondsAfterFinished: 0` (ingress-nginx's admission Jobs) are deleted by
+/// the TTL controller the moment they complete: they succeed, whether the completion and
+/// the deletion arrive in one watch round (serial: one Job watched by name) or the Job's
+/// group is listed while another is watched (a parallel Job beside a Pod).
+#[test]
+fn jobs_deleted_as_they_complete_succeed() {
+    let case = Case::new("ttl");
+    case.install(&[
+        job("first").ttl(0),
+        job("second").ttl(0).weight(1).parallel(),
+        pod("beside").secs("3s").weight(1).parallel(),
+        job("third").ttl(0).weight(2),
+    ]);
+    let w = case.watch();
+    let out = case.hooks(&["--parallel", "4", "-o", "json"]);
+    let seen = Seen(w.stop());
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (_, rows) = summary(&out.stdout);
+    assert_eq!(
+        phases(&rows),
+        map(&[("first", "Succeeded"), ("second", "Succeeded"), ("beside", "Succeeded"), ("third", "Succeeded")]),
+        "{}",
+        out.stdout
+    );
+    // The TTL controller, not the run, deleted them: they are gone.
+    for j in ["first", "second", "third"] {
+        assert!(seen.ended(j).is_some(), "{j} never completed\n{}", seen.dump());
+    }
+    assert_eq!(case.hook_objects(), vec!["Pod/beside".to_string()], "the TTL controller deleted the Jobs");
+    seen.assert_after("third", "beside");
 }
 
 /// A hook of a higher weight starts only after every hook of lower weights ended.

@@ -123,6 +123,18 @@ impl<'a> Observed<'a> {
     }
 }
 
+/// An object that went away, as it ended: the TTL controller deletes a
+/// finished Job in the foreground, so its last states carry a
+/// `deletionTimestamp`, which readiness rules rightly read as "being
+/// deleted" — of an object that is gone, what counts is how it ended.
+fn final_state(mut object: Value) -> Value {
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.remove("deletionTimestamp");
+        meta.remove("deletionGracePeriodSeconds");
+    }
+    object
+}
+
 #[derive(Debug, Clone)]
 struct Group {
     resource: ApiResource,
@@ -144,7 +156,7 @@ impl Group {
         match ev.kind {
             EventType::Deleted => {
                 self.objects.remove(&name);
-                self.gone.insert(name.clone(), ev.object);
+                self.gone.insert(name.clone(), final_state(ev.object));
             }
             EventType::Added | EventType::Modified => {
                 self.gone.remove(&name);
@@ -347,7 +359,7 @@ impl Client {
                 let vanished: Vec<String> =
                     before.keys().filter(|n| !group.objects.contains_key(*n)).cloned().collect();
                 for name in &vanished {
-                    group.gone.insert(name.clone(), before[name].clone());
+                    group.gone.insert(name.clone(), final_state(before[name].clone()));
                 }
                 // The list shows only that they went away; the stream since
                 // the previous round has how they ended.
@@ -357,7 +369,7 @@ impl Client {
                     for ev in replay.events {
                         let name = ev.name().to_string();
                         if vanished.contains(&name) && !group.objects.contains_key(&name) {
-                            group.gone.insert(name, ev.object);
+                            group.gone.insert(name, final_state(ev.object));
                         }
                     }
                 }
@@ -527,7 +539,7 @@ mod tests {
         let round = concat!(
             r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"8"},"status":{"succeeded":1}}}"#,
             "\n",
-            r#"{"type":"DELETED","object":{"metadata":{"name":"a","resourceVersion":"9"},"status":{"succeeded":1}}}"#,
+            r#"{"type":"DELETED","object":{"metadata":{"name":"a","resourceVersion":"9","deletionTimestamp":"t"},"status":{"succeeded":1}}}"#,
         );
         let (mut c, _) = client(None, vec![respond(200, batch), respond(200, round)]);
         let mut t = Tracker::new(Some("run=1"));
@@ -536,7 +548,10 @@ mod tests {
         c.refresh(&mut t).unwrap();
         assert!(t.get(&a).is_none());
         match t.observed(&a) {
-            Observed::Gone { last: Some(o) } => assert_eq!(o["status"]["succeeded"], 1),
+            Observed::Gone { last: Some(o) } => {
+                assert_eq!(o["status"]["succeeded"], 1);
+                assert!(o.pointer("/metadata/deletionTimestamp").is_none(), "{o}");
+            }
             other => panic!("{other:?}"),
         }
     }
