@@ -11,9 +11,6 @@
 //! - Job and Pod use Helm's own status readers (`internal/statusreaders`): a running Job
 //!   is not ready until it completes, and a failed Pod is failed rather than "Current".
 //!   A crash-looping container stays in progress (kstatus would fail the Pod) but is named.
-//! - A LoadBalancer Service waits for `status.loadBalancer.ingress`, unless it has
-//!   `spec.externalIPs`, as Helm's legacy readiness checker does; kstatus only checks the
-//!   cluster IP, which the API server always sets.
 //! - An `OnDelete` StatefulSet waits for its pods to be ready (kstatus does not wait at
 //!   all); revisions are compared only when the controller has reported both.
 //! - A Namespace in phase `Terminating` is in progress.
@@ -446,15 +443,16 @@ fn pvc(object: &Value) -> Readiness {
 }
 
 fn service(object: &Value) -> Readiness {
-    if string(object, "/spec/type") != Some("LoadBalancer") {
-        return Readiness::Ready;
+    // As kstatus (Helm 4's default `--wait`): a LoadBalancer Service is
+    // current once it has a cluster IP. Waiting for an external address, as
+    // Helm 3's legacy waiter did, would hang on every cluster without a load
+    // balancer controller (kind, bare metal) where stock Helm 4 succeeds.
+    if string(object, "/spec/type") == Some("LoadBalancer")
+        && string(object, "/spec/clusterIP").is_none_or(str::is_empty)
+    {
+        return in_progress("ClusterIP not set. Service type: LoadBalancer");
     }
-    let non_empty = |pointer: &str| object.pointer(pointer).and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-    // Helm does not wait for a load balancer that external IPs make unnecessary.
-    if non_empty("/spec/externalIPs") || non_empty("/status/loadBalancer/ingress") {
-        return Readiness::Ready;
-    }
-    in_progress("waiting for the load balancer: status.loadBalancer.ingress is empty")
+    Readiness::Ready
 }
 
 fn namespace(object: &Value) -> Readiness {
@@ -1023,20 +1021,14 @@ mod tests {
         assert_eq!(readiness("Service", &json!({})), Readiness::Ready);
         assert_eq!(readiness("Service", &json!({"spec":{"type":"NodePort"}})), Readiness::Ready);
         assert_eq!(readiness("Service", &json!({"spec":{"type":"ExternalName"}})), Readiness::Ready);
-        let want = ip("waiting for the load balancer: status.loadBalancer.ingress is empty");
-        for status in [
-            json!({}),
-            json!({"loadBalancer":{}}),
-            json!({"loadBalancer":{"ingress":[]}}),
-            json!({"loadBalancer":{"ingress":{"ip":"1.2.3.4"}}}),
-        ] {
+        // No load balancer needed, as kstatus: the cluster IP is enough.
+        let want = ip("ClusterIP not set. Service type: LoadBalancer");
+        assert_eq!(readiness("Service", &json!({"spec":{"type":"LoadBalancer"}})), want);
+        assert_eq!(readiness("Service", &json!({"spec":{"type":"LoadBalancer","clusterIP":""}})), want);
+        for status in [json!({}), json!({"loadBalancer":{}}), json!({"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}})] {
             let svc = json!({"spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},"status":status});
-            assert_eq!(readiness("Service", &svc), want, "{status}");
+            assert_eq!(readiness("Service", &svc), Readiness::Ready, "{status}");
         }
-        let lb = json!({"spec":{"type":"LoadBalancer"},"status":{"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}}});
-        assert_eq!(readiness("Service", &lb), Readiness::Ready);
-        let external = json!({"spec":{"type":"LoadBalancer","externalIPs":["1.2.3.4"]}});
-        assert_eq!(readiness("Service", &external), Readiness::Ready);
     }
 
     #[test]
