@@ -167,7 +167,7 @@ fn wait_done(c: &mut Client, key: &ObjectKey, secs: u64) -> (Completion, Value) 
     let deadline = now_ms() + secs * 1000;
     let done = c
         .wait_any(&mut t, deadline, &mut now_ms, &mut |k, obj| {
-            obj.and_then(|o| status::hook_completion(&k.kind, o)).is_some_and(|s| s.is_done())
+            obj.last().and_then(|o| status::hook_completion(&k.kind, o)).is_some_and(|s| s.is_done())
         })
         .unwrap();
     assert_eq!(done, vec![key.clone()], "{key} did not finish within {secs}s");
@@ -348,7 +348,7 @@ fn several_jobs_are_awaited_together_by_label() {
     let deadline = now_ms() + 60_000;
     let done = c
         .wait_any(&mut t, deadline, &mut now_ms, &mut |k, o| {
-            o.is_some_and(|o| status::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
+            o.last().is_some_and(|o| status::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
         })
         .unwrap();
     assert_eq!(done, vec![ObjectKey::new("batch/v1", "Job", None, "quick")]);
@@ -359,7 +359,11 @@ fn several_jobs_are_awaited_together_by_label() {
     let slow = ObjectKey::new("batch/v1", "Job", None, "slow");
     assert!(status::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
     assert!(c.delete(&slow).unwrap());
-    let done = c.wait_any(&mut t, now_ms() + 30_000, &mut now_ms, &mut |k, o| k.name == "slow" && o.is_none()).unwrap();
+    let done = c
+        .wait_any(&mut t, now_ms() + 30_000, &mut now_ms, &mut |k, o| {
+            k.name == "slow" && matches!(o, helm_hooks::kube::Observed::Gone { .. })
+        })
+        .unwrap();
     assert_eq!(done, vec![slow]);
 }
 
