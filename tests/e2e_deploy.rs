@@ -79,6 +79,13 @@ impl Case {
         file
     }
 
+    /// Stock `helm ARGS -n NAMESPACE` in another namespace than the case's.
+    fn helm_cmd_in(&self, namespace: &str, args: &[&str]) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(args).args(["-n", namespace]);
+        run(c, None)
+    }
+
     /// Stock `helm VERB r CHART -f VALUES EXTRA... -n NS`.
     fn helm_chart(&self, verb: &[&str], values: &Value, extra: &[&str]) -> Out {
         let file = self.values_file(values);
@@ -498,6 +505,74 @@ fn jobs_deleted_as_they_complete_count_as_complete() {
     assert!(seen.created("Deployment/web") > seen.ready("Job/admission-create", job_complete), "{}", seen.dump());
     assert_eq!(report.0["status"], "deployed", "{:#}", report.0);
     assert!(!case.exists("job/migrate") && !case.exists("job/admission-create"), "the TTL controller deleted them");
+}
+
+/// `helm upgrade --install -n NEW --create-namespace --dry-run=server` renders without
+/// creating NEW. Without `--create-namespace` the plugin names the missing namespace and
+/// stores nothing; with it, it creates the namespace as stock Helm does (label `name`,
+/// server-side apply by `helm`) and installs.
+#[test]
+fn a_missing_namespace_is_named_or_created() {
+    let case = Case::new("newns");
+    let fresh = format!("{}-new", case.ns);
+    let values = case.values_file(&json!({"objects": [{"name": "settings"}]}));
+    let chart = repo().join(CHART);
+    let render = case.helm_cmd_in(
+        &fresh,
+        &[
+            "upgrade",
+            "--install",
+            RELEASE,
+            chart.to_str().unwrap(),
+            "-f",
+            values.to_str().unwrap(),
+            "--create-namespace",
+            "--dry-run=server",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(render.code, 0, "{}", render.shown);
+    let b = bed();
+    let deploy = |extra: &[&str]| {
+        let mut c = case.helm_cmd();
+        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks", "deploy", "-", "-n", &fresh]);
+        c.args(extra);
+        run(c, Some(&render.stdout))
+    };
+    let out = deploy(&[]);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert!(out.stderr.contains(&format!("namespace {fresh:?} does not exist")), "{}", out.shown);
+    assert!(out.stderr.contains("--create-namespace"), "{}", out.shown);
+    let mut get = case.kubectl_cmd();
+    get.args(["get", "namespace", &fresh, "--ignore-not-found", "-o", "name"]);
+    assert_eq!(ok(get).trim(), "", "the namespace was created without --create-namespace");
+
+    let out = deploy(&["--create-namespace"]);
+    let mut cleanup = case.kubectl_cmd();
+    cleanup.args(["delete", "namespace", &fresh, "--wait=false", "--ignore-not-found"]);
+    let _guard = Defer(Some(cleanup));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let mut get = case.kubectl_cmd();
+    get.args(["get", "namespace", &fresh, "-o", "json", "--show-managed-fields"]);
+    let ns = parse(&ok(get), "the namespace");
+    assert_eq!(ns["metadata"]["labels"]["name"], fresh.as_str(), "{ns:#}");
+    assert_eq!(ns["metadata"]["managedFields"][0]["manager"], "helm", "{ns:#}");
+    let status = case.helm_cmd_in(&fresh, &["status", RELEASE, "-o", "json"]);
+    assert_eq!(parse(&status.stdout, "helm status")["info"]["status"], "deployed", "{}", status.shown);
+}
+
+/// Runs a command when dropped (clean-up that must happen whatever the test asserts).
+struct Defer(Option<std::process::Command>);
+
+impl Drop for Defer {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.0.take() {
+            if !keep() {
+                let _ = c.output();
+            }
+        }
+    }
 }
 
 /// A batch whose Job fails: exit code 1, the output names the Job, why it failed and what

@@ -29,6 +29,7 @@ struct Args {
     options: Options,
     json: bool,
     keep_history: bool,
+    create_namespace: bool,
 }
 
 fn duration(flag: &str, v: &str) -> Result<Millis, String> {
@@ -47,6 +48,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         },
         json: false,
         keep_history: false,
+        create_namespace: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -65,6 +67,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--readiness-timeout" => a.options.readiness_timeout_ms = duration("--readiness-timeout", &value(flag)?)?,
             "--ignore-fail-fast" => a.options.ignore_fail_fast = true,
             "--keep-history" => a.keep_history = true,
+            "--create-namespace" => a.create_namespace = true,
             "-o" | "--output" => {
                 let v = value("--output")?;
                 a.json = match v.as_str() {
@@ -205,9 +208,39 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
             (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
         }
     };
+    if matches!(operation, Operation::Install) {
+        if let Err(e) = ensure_namespace(&mut client, args.create_namespace) {
+            return fail(io, &e, Exit::Cluster);
+        }
+    }
     let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     let report = deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
     finish(io, &report, args.json)
+}
+
+/// The release namespace of a first install: `helm install --create-namespace`
+/// renders without creating it, so the plugin creates it as Helm does
+/// (server-side apply by `helm`, label `name`). Without the flag a missing
+/// namespace is named before anything is stored. Credentials that may not
+/// read namespaces skip the check: the install then says what it can.
+fn ensure_namespace(client: &mut Client, create: bool) -> Result<(), String> {
+    let ns = client.namespace().to_string();
+    match client.get_opt(&kube::ObjectKey::new("v1", "Namespace", None, &ns)) {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) if create => {
+            let object = serde_json::json!({
+                "apiVersion": "v1", "kind": "Namespace",
+                "metadata": {"name": ns, "labels": {"name": ns}},
+            });
+            client.apply(&object, &[]).map(|_| ()).map_err(|e| format!("cannot create namespace {ns:?}: {e}"))
+        }
+        Ok(None) => Err(format!(
+            "namespace {ns:?} does not exist: create it, or pass --create-namespace to `helm hooks deploy` \
+             (as to helm install); nothing was applied or stored"
+        )),
+        Err(kube::KubeError::Forbidden { .. }) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Reads a stored revision and checks it for the given events.

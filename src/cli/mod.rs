@@ -70,6 +70,7 @@ deploy (install or upgrade in HIP-0025 order; the release Helm rendered, on stdi
   --readiness-timeout D  each batch's wait for readiness (default 1m; at most --timeout)
   --parallel N           at most N resources applied and not yet ready at once
                          (default: a whole batch, as Helm)
+  --create-namespace     create the release namespace if it does not exist (as helm install)
 rollback applies a stored revision (default: the one before the latest) the same way;
 uninstall deletes in reverse order, each batch gone before the next.
 
