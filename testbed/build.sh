@@ -4,7 +4,8 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs ...]   (default: all)
+# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|nelm ...]
+#        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
 set -euo pipefail
 
@@ -76,6 +77,19 @@ build_podlogs() {
   fresh podlogs "$h" && return
   (cd "$here/podlogs" && timed podlogs go build -ldflags "-s -w" -o "$bin/podlogs" .)
   stamp podlogs "$h"
+}
+
+# Nelm (testbed/nelmbin), the peer of scripts/bench-nelm.sh; not part of the default build.
+build_nelm() {
+  fresh nelm "$NELM_VERSION" && return
+  grep -q "^[[:space:]]*github.com/werf/nelm $NELM_VERSION\b" "$here/nelmbin/go.mod" || {
+    echo "testbed/nelmbin/go.mod does not require github.com/werf/nelm $NELM_VERSION" >&2
+    return 1
+  }
+  (cd "$here/nelmbin" && timed nelm go build -o "$bin/nelm" \
+    -ldflags "-s -w -X github.com/werf/nelm/pkg/common.Version=${NELM_VERSION#v}" \
+    github.com/werf/nelm/cmd/nelm)
+  stamp nelm "$NELM_VERSION"
 }
 
 targets=("$@")

@@ -5,6 +5,12 @@ HELM_VERSION=v4.2.4
 KUBE_VERSION=v1.36.1
 ETCD_VERSION=v3.6.10
 KWOK_VERSION=v0.8.0
+# Nelm, for scripts/bench-nelm.sh only (built on request: testbed/build.sh nelm). v1.24.3 is
+# the newest tag whose dependencies the Go module proxy serves: of the later tags it serves
+# v1.25.3, v1.27.1 and v1.28.0 only, and those need kubedog
+# v0.13.1-0.20260616105957-2c00b08fb99e, which it refuses (403). testbed/nelmbin/go.mod
+# must require the same version.
+NELM_VERSION=v1.24.3
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
 export HOOKS_CACHE
