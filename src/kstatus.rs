@@ -11,8 +11,7 @@
 //! - Job and Pod use Helm's own status readers (`internal/statusreaders`): a running Job
 //!   is not ready until it completes, and a failed Pod is failed rather than "Current".
 //!   A crash-looping container stays in progress (kstatus would fail the Pod) but is named.
-//! - An `OnDelete` StatefulSet waits for its pods to be ready (kstatus does not wait at
-//!   all); revisions are compared only when the controller has reported both.
+//! - StatefulSet revisions are compared only when the controller has reported both.
 //! - A Namespace in phase `Terminating` is in progress.
 //!
 //! Malformed input never panics: a field of the wrong JSON type counts as missing (a
@@ -249,12 +248,10 @@ fn deployment(object: &Value) -> Readiness {
 fn stateful_set(object: &Value) -> Readiness {
     let spec = int(object, "/spec/replicas").unwrap_or(1);
     let ready = int(object, "/status/readyReplicas").unwrap_or(0);
-    // Pods of an OnDelete StatefulSet are replaced only when someone deletes them, so a
-    // rollout may never finish; readiness of the pods that exist is all we can ask for.
+    // As kstatus: an OnDelete StatefulSet is the user's to roll, and counts as current at
+    // once. Charts rely on it: Vault's server pods are not ready until someone unseals
+    // them, and `helm install --wait` of Vault succeeds because of this rule.
     if string(object, "/spec/updateStrategy/type") == Some("OnDelete") {
-        if ready < spec {
-            return in_progress(format!("{ready}/{spec} replicas ready"));
-        }
         return Readiness::Ready;
     }
 
@@ -793,13 +790,11 @@ mod tests {
     }
 
     #[test]
-    fn stateful_set_on_delete_counts_ready_only() {
+    fn stateful_set_on_delete_is_ready_at_once() {
         let spec = json!({"replicas":2,"updateStrategy":{"type":"OnDelete"}});
-        let status = json!({"replicas":2,"readyReplicas":2,"updatedReplicas":0,
-            "currentRevision":"a","updateRevision":"b"});
-        assert_eq!(readiness("StatefulSet", &sts(spec.clone(), status)), Readiness::Ready);
-        let status = json!({"replicas":2,"readyReplicas":1});
-        assert_eq!(readiness("StatefulSet", &sts(spec, status)), ip("1/2 replicas ready"));
+        for status in [json!({}), json!({"replicas":2,"readyReplicas":0}), json!({"replicas":2,"readyReplicas":2})] {
+            assert_eq!(readiness("StatefulSet", &sts(spec.clone(), status)), Readiness::Ready);
+        }
     }
 
     fn ds(status: Value) -> Value {
