@@ -724,3 +724,125 @@ fn exit_codes_through_helm() {
     assert_eq!(empty.code, 1);
     assert!(empty.stderr.contains("empty") && empty.stderr.contains("[exit code 2]"), "{}", empty.stderr);
 }
+
+// ---------------------------------------------------------------------------
+// Public charts (testdata/charts/real, sources and licences in its README): what
+// a chart author sees who uses none of the new annotations.
+
+/// Plan and lint of a public chart, from `helm template --include-crds` and from
+/// `helm install --dry-run=client -o json`, with its default values and (when
+/// `<chart>.hooks-values.yaml` exists) with the values that switch its hooks on, against
+/// tests/golden/real/<chart>/ (whose README says why each warning is there). Both must
+/// succeed, and at `--parallel 1` every event's hooks come in Helm's order.
+fn real_chart(name: &str) {
+    let helm = Helm::new(name);
+    let mut g = Golden::default();
+    let dir = repo().join("testdata/charts/real");
+    let chart = dir.join(name);
+    let chart = chart.to_str().unwrap();
+    let hooks_values = dir.join(format!("{name}.hooks-values.yaml"));
+    let mut variants: Vec<(&str, Vec<&str>)> = vec![("default", vec![])];
+    if hooks_values.is_file() {
+        variants.push(("hooks", vec!["-f", hooks_values.to_str().unwrap()]));
+    }
+    let golden_chart = format!("real/{name}");
+    for (variant, values) in variants {
+        let render = |args: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend_from_slice(&values);
+            let out = helm.run(&all, None);
+            assert_eq!(out.code, 0, "helm {} failed:\n{}", all.join(" "), out.stderr);
+            out.stdout
+        };
+        let template = render(&["template", RELEASE, chart, "--namespace", NAMESPACE, "--include-crds"]);
+        let release = render(&["install", RELEASE, chart, "--namespace", NAMESPACE, "--dry-run=client", "-o", "json"]);
+        for (input, text) in [("template", &template), ("release", &release)] {
+            for (what, args) in [("plan", vec!["plan", "-"]), ("lint", vec!["lint", "-"])] {
+                let out = helm.hooks(&args, text);
+                if out.code != 0 {
+                    g.fail(format!(
+                        "helm hooks {what} ({variant} {input} of {name}) exited {}:\n{}{}",
+                        out.code, out.stdout, out.stderr
+                    ));
+                }
+                let mut shown = out.stdout.clone();
+                if !out.stderr.is_empty() {
+                    shown.push_str("--- stderr\n");
+                    shown.push_str(&out.stderr);
+                }
+                g.check(&golden_chart, &format!("{variant}.{input}.{what}.txt"), &shown);
+            }
+            let json = helm.hooks(&["plan", "-", "-o", "json"], text);
+            check_helm_order(&mut g, &format!("{name} ({variant} {input})"), &json.stdout);
+        }
+    }
+    g.finish();
+}
+
+/// Every hook event's waves at `--parallel 1`, flattened, are Helm's order: weight, then
+/// name (the kind only breaks ties between equal names).
+fn check_helm_order(g: &mut Golden, what: &str, json: &str) {
+    let doc: serde_json::Value = match serde_json::from_str(json) {
+        Ok(d) => d,
+        Err(e) => return g.fail(format!("{what}: plan -o json is not JSON: {e}")),
+    };
+    for event in doc["events"].as_array().into_iter().flatten() {
+        let Some(hooks) = event["hooks"].as_array() else { continue };
+        let key = |r: &str| {
+            let h = hooks.iter().find(|h| h["ref"] == r).expect("a wave names a hook of the event");
+            (h["weight"].as_i64().unwrap_or(0), h["name"].as_str().unwrap_or_default().to_string())
+        };
+        let order: Vec<&str> = event["waves"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|w| w.as_array().into_iter().flatten())
+            .filter_map(|r| r.as_str())
+            .collect();
+        let mut sorted = order.clone();
+        sorted.sort_by_key(|r| key(r));
+        if order != sorted || order.len() != hooks.len() {
+            g.fail(format!("{what}: event {} runs {order:?}, Helm's order is {sorted:?}", event["event"]));
+        }
+    }
+}
+
+#[test]
+fn real_ingress_nginx() {
+    real_chart("ingress-nginx");
+}
+
+#[test]
+fn real_cert_manager() {
+    real_chart("cert-manager");
+}
+
+#[test]
+fn real_vault() {
+    real_chart("vault");
+}
+
+#[test]
+fn real_kube_prometheus_stack() {
+    real_chart("kube-prometheus-stack");
+}
+
+#[test]
+fn real_prometheus() {
+    real_chart("prometheus");
+}
+
+#[test]
+fn real_argo_cd() {
+    real_chart("argo-cd");
+}
+
+#[test]
+fn real_sentry() {
+    real_chart("sentry");
+}
+
+#[test]
+fn real_ark() {
+    real_chart("ark");
+}

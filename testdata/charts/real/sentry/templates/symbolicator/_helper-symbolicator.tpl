@@ -1,0 +1,3 @@
+{{- define "sentry.symbolicator.config" -}}
+config.yml: {{ toYaml .Values.symbolicator.api.config }}
+{{- end -}}
