@@ -32,11 +32,19 @@ const SOURCE_PREFIX: &str = "# Source: ";
 /// Splits a multi-document stream the way Helm's `SplitManifests` does: on
 /// lines that begin with `---`. Documents that are empty or hold only
 /// comments are dropped, as Helm skips whitespace-only templates.
-/// `fallback` names the source of documents without a `# Source:` line.
+///
+/// A document without a `# Source:` line continues the file named last:
+/// `helm template --include-crds` prints each `crds/` file whole under one
+/// `# Source:` line, and a file that begins with a comment and `---` (as
+/// prometheus-operator's CRDs do) leaves that line on a comment-only
+/// document. `fallback` names the source of documents before any.
 pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut last: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
+        let source = source.or_else(|| last.clone());
+        last.clone_from(&source);
         if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return;
         }
@@ -282,5 +290,17 @@ mod tests {
     fn a_separator_needs_to_start_the_line() {
         let docs = split("kind: A\nmetadata: {name: a}\ndata:\n  x: |\n    ---\n", "s");
         assert_eq!(docs.len(), 1);
+    }
+
+    #[test]
+    fn a_crds_file_that_begins_with_a_comment_keeps_its_source() {
+        let stream = "---\n# Source: top/charts/crds/crds/a.yaml\n# https://example.com/a.yaml\n---\napiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n---\n# Source: top/templates/c.yaml\nkind: C\n";
+        let docs = split(stream, "<stdin>");
+        let sources: Vec<(&str, usize)> = docs.iter().map(|d| (d.source.as_str(), d.index)).collect();
+        assert_eq!(
+            sources,
+            vec![("top/charts/crds/crds/a.yaml", 1), ("top/charts/crds/crds/a.yaml", 2), ("top/templates/c.yaml", 1)]
+        );
+        assert_eq!(split("kind: A\n", "<stdin>")[0].source, "<stdin>");
     }
 }

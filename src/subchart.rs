@@ -14,6 +14,16 @@
 //! order (names sorted inside a batch, each subchart whole before the next),
 //! then undeclared subcharts (sorted), then its own resource-group batches,
 //! then its unsequenced batch.
+//!
+//! Two rules come before HIP-0025's walk (docs/design.md, "Resource batches"):
+//! - CustomResourceDefinitions and Namespaces form a first batch, wherever they
+//!   were rendered from: nothing can use them before they exist, and Helm
+//!   installs `crds/` first and puts Namespace first in its kind order.
+//! - A release that declares no order at all (no subchart order, no resource
+//!   group) deploys the rest in one batch, as stock Helm applies a release.
+//!   HIP-0025 batches subcharts structurally only under `--wait=ordered`,
+//!   which a user asks for; a chart that never asked must not deploy slower,
+//!   one subchart after another, than with stock Helm.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,9 +64,48 @@ impl Dependency {
 pub struct Batch {
     /// The chart's display path (`app/db` for `app/charts/db`).
     pub chart: String,
-    /// The resource groups of this batch; empty for the unsequenced batch.
+    /// The resource groups of this batch; empty for the others.
     pub groups: Vec<String>,
     pub resources: Vec<usize>,
+    pub role: Role,
+}
+
+/// Why a batch's resources deploy together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// CustomResourceDefinitions and Namespaces, first.
+    Definitions,
+    /// Resource groups of one chart, in HIP-0025's order.
+    Groups,
+    /// A chart's resources in no group (HIP-0025's last batch of a level).
+    Unsequenced,
+    /// The whole release: it declares no order, so it deploys as stock Helm.
+    Release,
+}
+
+impl Role {
+    /// How plans and progress lines name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Role::Definitions => "CRDs and Namespaces first",
+            Role::Groups => "resource groups",
+            Role::Unsequenced => "unsequenced",
+            Role::Release => "no order declared: all at once, as Helm",
+        }
+    }
+}
+
+/// Kinds that must exist before anything that could use them.
+fn is_definition(kind: &str) -> bool {
+    matches!(kind, "CustomResourceDefinition" | "Namespace")
+}
+
+/// Does the release ask for any order between its resources' batches?
+fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
+    chart.dependencies.iter().any(|d| !d.depends_on.is_empty())
+        || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
+        || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)
+        || resources.iter().any(|r| r.group.is_some() || !matches!(&r.group_depends_on, Ok(v) if v.is_empty()))
 }
 
 #[derive(Debug, Default)]
@@ -68,14 +117,30 @@ struct Node {
 /// Builds the HIP-0025 batches of all resources. `top` is the top chart's
 /// name (the first path segment when metadata is unknown).
 pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Vec<Batch> {
-    let mut root = Node::default();
     let mut top = chart.name.clone();
-    for (i, r) in resources.iter().enumerate() {
-        let mut segments = r.source.split('/');
-        let first = segments.next().unwrap_or_default();
-        if top.is_empty() {
-            top = first.to_string();
+    if top.is_empty() {
+        top = resources.first().and_then(|r| r.source.split('/').next()).unwrap_or_default().to_string();
+    }
+    let (definitions, rest): (Vec<usize>, Vec<usize>) =
+        (0..resources.len()).partition(|&i| is_definition(&resources[i].head.kind));
+    let mut out = Vec::new();
+    if !definitions.is_empty() {
+        out.push(Batch { chart: top.clone(), groups: Vec::new(), resources: definitions, role: Role::Definitions });
+    }
+    let declared = declares_order(chart, resources);
+    // The declaration is validated even when nothing is left to order.
+    let graph = declared_graph(chart, diags);
+    if !declared {
+        if !rest.is_empty() {
+            out.push(Batch { chart: top, groups: Vec::new(), resources: rest, role: Role::Release });
         }
+        return out;
+    }
+    let mut root = Node::default();
+    for i in rest {
+        let r = &resources[i];
+        let mut segments = r.source.split('/');
+        segments.next();
         let mut node = &mut root;
         let rest: Vec<&str> = segments.collect();
         let mut k = 0;
@@ -95,8 +160,6 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
             .help("pipe `helm install NAME CHART --dry-run=client -o json` instead to use the order declared in Chart.yaml"),
         );
     }
-    let graph = declared_graph(chart, diags);
-    let mut out = Vec::new();
     walk(&top, &top, "", &root, chart, &graph, resources, diags, &mut out);
     out
 }
@@ -280,9 +343,14 @@ fn walk(
     let groups = resource_group::plan(chart_path, resources, &node.resources, diags);
     for batch in groups.batches {
         let (names, members): (Vec<String>, Vec<Vec<usize>>) = batch.into_iter().unzip();
-        out.push(Batch { chart: display.to_string(), groups: names, resources: members.concat() });
+        out.push(Batch { chart: display.to_string(), groups: names, resources: members.concat(), role: Role::Groups });
     }
     if !groups.unsequenced.is_empty() {
-        out.push(Batch { chart: display.to_string(), groups: Vec::new(), resources: groups.unsequenced });
+        out.push(Batch {
+            chart: display.to_string(),
+            groups: Vec::new(),
+            resources: groups.unsequenced,
+            role: Role::Unsequenced,
+        });
     }
 }

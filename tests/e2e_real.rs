@@ -405,9 +405,21 @@ fn prometheus() {
 /// 39 hooks, 38 of them post-install Jobs in 11 weights: two full serial runs of each
 /// kind take minutes on the bed, so this one is opt-in (`cargo test -- --ignored`).
 /// Sentry's databases (bitnami subcharts) are values-only stand-ins here (see
-/// testdata/charts/real/README.md): the bed's pods run nothing anyway.
+/// testdata/charts/real/README.md): the bed's pods run nothing anyway. Nothing asks
+/// for a volume (the bed has no provisioner).
 #[test]
 #[ignore]
 fn sentry() {
-    fidelity(Chart { dir: "sentry", args: &[], tests: false });
+    fidelity(Chart {
+        dir: "sentry",
+        args: &[
+            "--set",
+            "filestore.filesystem.persistence.enabled=false",
+            "--set",
+            "clickhouse.clickhouse.persistentVolumeClaim.enabled=false",
+            "--set",
+            "clickhouse.clickhouse.persistentVolumeClaim.dataPersistentVolume.enabled=false",
+        ],
+        tests: false,
+    });
 }

@@ -238,15 +238,33 @@ fn group_cycle_is_fatal() {
     );
 }
 
-// 18. NestedSubcharts_ThreeLevels and 19. UndeclaredSubchartIncluded: subcharts first, deepest first.
+// 18. NestedSubcharts_ThreeLevels and 19. UndeclaredSubchartIncluded: subcharts first,
+// deepest first — HIP-0025's walk, which applies once the release declares an order
+// (here a resource group; HIP-0025 itself walks only under `--wait=ordered`).
 #[test]
 fn nested_subcharts_deploy_before_parents() {
     let (r, _) = parse(&[
-        ("parent/templates/p.yaml", &obj("ConfigMap", "parent", &[])),
+        ("parent/templates/p.yaml", &obj("ConfigMap", "parent", &[("helm.sh/resource-group", "app")])),
         ("parent/charts/child/templates/c.yaml", &obj("ConfigMap", "child", &[])),
         ("parent/charts/child/charts/grand/templates/g.yaml", &obj("ConfigMap", "grand", &[])),
     ]);
     assert_eq!(install_batches(&r).0, vec![vec!["grand"], vec!["child"], vec!["parent"]]);
+}
+
+// A release that declares no order deploys as stock Helm: one batch, whatever its
+// subcharts — but CRDs and Namespaces, wherever rendered, in a batch before it.
+#[test]
+fn no_declared_order_is_one_batch_after_crds_and_namespaces() {
+    let (r, _) = parse(&[
+        ("parent/templates/p.yaml", &obj("ConfigMap", "parent", &[])),
+        ("parent/charts/child/templates/c.yaml", &obj("ConfigMap", "child", &[])),
+        ("parent/charts/child/templates/ns.yaml", &obj("Namespace", "space", &[])),
+        ("parent/charts/child/charts/grand/templates/g.yaml", &obj("ConfigMap", "grand", &[])),
+        ("parent/charts/crds/crds/w.yaml", &obj("CustomResourceDefinition", "widgets.example.com", &[])),
+    ]);
+    let (b, d) = install_batches(&r);
+    assert_eq!(b, vec![vec!["space", "widgets.example.com"], vec!["child", "grand", "parent"]]);
+    assert!(d.0.is_empty(), "{:?}", d.0);
 }
 
 // 18. SubchartDependencyOrder: postgres → rabbitmq → app, declared with

@@ -7,6 +7,7 @@ use super::{facts, refs};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::input::{Format, Release};
 use crate::plan::{EventPlan, Phase, Plan, Reason};
+use crate::subchart::Role;
 
 #[derive(Serialize)]
 struct PlanJson<'a> {
@@ -83,6 +84,8 @@ struct ReadinessJson {
 struct BatchJson {
     chart: String,
     groups: Vec<String>,
+    /// definitions (CRDs and Namespaces first), groups, unsequenced, or release (no order declared).
+    role: &'static str,
     resources: Vec<String>,
 }
 
@@ -153,6 +156,12 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 .map(|b| BatchJson {
                     chart: b.chart.clone(),
                     groups: b.groups.clone(),
+                    role: match b.role {
+                        Role::Definitions => "definitions",
+                        Role::Groups => "groups",
+                        Role::Unsequenced => "unsequenced",
+                        Role::Release => "release",
+                    },
                     resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
                 })
                 .collect()

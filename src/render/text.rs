@@ -7,6 +7,7 @@ use super::{facts, refs};
 use crate::diagnostic::Diagnostics;
 use crate::input::Release;
 use crate::plan::{EventPlan, Phase, Plan, Reason};
+use crate::subchart::Role;
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
@@ -51,11 +52,12 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
             if parallel <= 1 { " (a batch's resources are applied together, as Helm does)" } else { "" }
         );
         for (b, batch) in plan.batches.iter().enumerate() {
-            let grouped_level = plan.batches.iter().any(|x| x.chart == batch.chart && !x.groups.is_empty());
-            let what = match (batch.groups.is_empty(), grouped_level) {
-                (false, _) => format!(" group {}", batch.groups.join(", ")),
-                (true, true) => " unsequenced".to_string(),
-                (true, false) => String::new(),
+            let grouped_level = plan.batches.iter().any(|x| x.chart == batch.chart && x.role == Role::Groups);
+            let what = match batch.role {
+                Role::Groups => format!(" group {}", batch.groups.join(", ")),
+                Role::Unsequenced if grouped_level => " unsequenced".to_string(),
+                Role::Unsequenced => String::new(),
+                Role::Definitions | Role::Release => format!(" ({})", batch.role.describe()),
             };
             let members: Vec<String> =
                 batch.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect();
