@@ -108,7 +108,7 @@ impl Cluster for KubeCluster<'_> {
 
     fn create(&mut self, hook: usize) -> Result<(), CreateError> {
         let h = self.hook(hook);
-        let object: Value = serde_yaml_ng::from_str(&h.manifest)
+        let object = crate::yaml::to_json(&h.manifest)
             .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };

@@ -34,6 +34,7 @@ pub mod run;
 pub mod status;
 pub mod storage;
 pub mod subchart;
+pub mod yaml;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

@@ -226,6 +226,10 @@ fn exercise(bytes: &[u8]) {
     for options in [plan::Options::default(), plan::Options { parallel: 3, parallel_all: true }] {
         let mut diags = Diagnostics::default();
         let Ok((format, release)) = input::parse(bytes, &mut diags) else { return };
+        // What deploy and run send to the API server.
+        for manifest in release.resources.iter().map(|r| &r.manifest).chain(release.hooks.iter().map(|h| &h.manifest)) {
+            let _ = helm_hooks::yaml::to_json(manifest);
+        }
         let p = plan::build(&release, &[], options, &mut diags);
         let _ = render::json::lint(&diags);
         let _ = render::text::diagnostics(&diags, true);
@@ -253,6 +257,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = helm_hooks::yaml::to_json(&String::from_utf8_lossy(&bytes));
         exercise(&bytes);
         let mut wrapped = b"{\"manifest\": ".to_vec();
         wrapped.extend_from_slice(&bytes);

@@ -37,7 +37,7 @@ const PROGRESS_EVERY_MS: Millis = 5_000;
 /// The object to apply for a rendered manifest.
 pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
     let mut object: Value =
-        serde_yaml_ng::from_str(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
+        crate::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
     let meta = object
         .as_object_mut()
         .ok_or("the manifest is not a mapping")?

@@ -1,0 +1,334 @@
+//! A manifest as the Kubernetes API machinery reads it.
+//!
+//! Helm turns each rendered document into JSON with `sigs.k8s.io/yaml`,
+//! which decodes with goyaml v2: YAML 1.1 rules for plain (unquoted)
+//! scalars. So `defaultMode: 0644` is the number 420 and `enabled: yes` is
+//! `true` on every cluster Helm installs to (Sentry's relay Deployment
+//! relies on the first). serde_yaml_ng follows YAML 1.2 and gives both as
+//! strings, which the API server then rejects — and once parsed, whether a
+//! scalar was quoted is lost. This module reads the events instead
+//! (saphyr-parser: pure Rust, scalar styles and tags) and resolves plain
+//! scalars as goyaml v2's `resolve` does:
+//! - `~`, `null`, `Null`, `NULL` and the empty scalar are null;
+//! - `y Y yes Yes YES true True TRUE on On ON` are true, and
+//!   `n N no No NO false False FALSE off Off OFF` false;
+//! - integers as Go's `strconv.ParseInt(s, 0, 64)` reads them after removing
+//!   `_`: a sign, `0x`/`0o`/`0b` prefixes, and a leading `0` for octal;
+//!   then unsigned 64-bit; `-0b…` too;
+//! - floats matching `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`,
+//!   and `.5`-style ones;
+//! - anything else, quoted scalars and `!!str`, are strings.
+//!
+//! Mapping keys that resolve to booleans or numbers become their decimal
+//! spelling, as `sigs.k8s.io/yaml` makes them; `<<` merges mappings.
+//! Not reproduced: goyaml's timestamps (an unquoted `2024-01-01` stays a
+//! string here, where Kubernetes would make it `2024-01-01T00:00:00Z`),
+//! and `.inf`/`.nan`, which JSON cannot carry (an error here, as in Helm).
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use serde_json::{Map, Number, Value};
+
+/// The first document of `text` as JSON, with Kubernetes' YAML rules.
+pub fn to_json(text: &str) -> Result<Value, String> {
+    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new() };
+    loop {
+        match reader.next()? {
+            Event::StreamEnd => return Ok(Value::Null),
+            Event::DocumentStart(_) => break,
+            _ => {}
+        }
+    }
+    let first = reader.next()?;
+    match first {
+        Event::DocumentEnd => Ok(Value::Null),
+        event => reader.node(event),
+    }
+}
+
+struct Reader<'a> {
+    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    anchors: HashMap<usize, Value>,
+}
+
+impl<'a> Reader<'a> {
+    fn next(&mut self) -> Result<Event<'a>, String> {
+        match self.parser.next_event() {
+            Some(Ok((event, _))) => Ok(event),
+            Some(Err(e)) => Err(format!("invalid YAML: {e}")),
+            None => Ok(Event::StreamEnd),
+        }
+    }
+
+    /// The node that `event` starts.
+    fn node(&mut self, event: Event<'a>) -> Result<Value, String> {
+        let (value, anchor) = match event {
+            Event::Scalar(text, style, anchor, tag) => (scalar(&text, style, tag.as_deref())?, anchor),
+            Event::SequenceStart(anchor, _) => {
+                let mut items = Vec::new();
+                loop {
+                    match self.next()? {
+                        Event::SequenceEnd => break,
+                        e => items.push(self.node(e)?),
+                    }
+                }
+                (Value::Array(items), anchor)
+            }
+            Event::MappingStart(anchor, _) => (Value::Object(self.mapping()?), anchor),
+            Event::Alias(id) => {
+                return self.anchors.get(&id).cloned().ok_or_else(|| "an alias names an unknown anchor".to_string())
+            }
+            e => return Err(format!("invalid YAML: unexpected {e:?}")),
+        };
+        if anchor > 0 {
+            self.anchors.insert(anchor, value.clone());
+        }
+        Ok(value)
+    }
+
+    fn mapping(&mut self) -> Result<Map<String, Value>, String> {
+        let mut map = Map::new();
+        let mut merged: Vec<Map<String, Value>> = Vec::new();
+        loop {
+            let key_event = self.next()?;
+            if matches!(key_event, Event::MappingEnd) {
+                break;
+            }
+            let merge = matches!(&key_event, Event::Scalar(k, ScalarStyle::Plain, _, None) if k == "<<");
+            let key = self.node(key_event)?;
+            let value_event = self.next()?;
+            let value = self.node(value_event)?;
+            if merge {
+                match value {
+                    Value::Object(m) => merged.push(m),
+                    Value::Array(items) => {
+                        for item in items {
+                            match item {
+                                Value::Object(m) => merged.push(m),
+                                _ => return Err("a merge key (<<) takes mappings".into()),
+                            }
+                        }
+                    }
+                    _ => return Err("a merge key (<<) takes a mapping or a list of mappings".into()),
+                }
+                continue;
+            }
+            map.insert(key_string(key)?, value);
+        }
+        // Keys written in the mapping win over merged ones; earlier merges over later.
+        for m in merged {
+            for (k, v) in m {
+                map.entry(k).or_insert(v);
+            }
+        }
+        Ok(map)
+    }
+}
+
+fn key_string(key: Value) -> Result<String, String> {
+    match key {
+        Value::String(s) => Ok(s),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("a mapping key must be a string, a number or a boolean, not {other}")),
+    }
+}
+
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+    let core = tag.filter(|t| t.is_yaml_core_schema()).map(|t| t.suffix.as_str());
+    match (style, core, tag) {
+        (_, Some("str" | "binary"), _) => return Ok(Value::String(text.to_string())),
+        // A local or unknown tag: goyaml keeps the text.
+        (_, None, Some(_)) => return Ok(Value::String(text.to_string())),
+        (ScalarStyle::Plain, _, _) | (_, Some(_), _) => {}
+        _ => return Ok(Value::String(text.to_string())),
+    }
+    Ok(resolve(text).unwrap_or_else(|| Value::String(text.to_string())))
+}
+
+/// goyaml v2's resolution of a plain scalar; `None`: a string.
+fn resolve(s: &str) -> Option<Value> {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Some(Value::Bool(true))
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Some(Value::Bool(false))
+        }
+        _ => {}
+    }
+    let first = s.as_bytes()[0];
+    if first == b'.' {
+        return float(s);
+    }
+    if !(first.is_ascii_digit() || first == b'+' || first == b'-') {
+        return None;
+    }
+    let plain = s.replace('_', "");
+    if let Some(i) = go_int(&plain) {
+        return Some(Value::Number(i));
+    }
+    if float_shape(&plain) {
+        return float(&plain);
+    }
+    None
+}
+
+/// `strconv.ParseInt(s, 0, 64)`, then `ParseUint(s, 0, 64)`.
+fn go_int(s: &str) -> Option<Number> {
+    let (negative, digits) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = digits.to_ascii_lowercase();
+    let (radix, body) = if let Some(b) = lower.strip_prefix("0x") {
+        (16, b)
+    } else if let Some(b) = lower.strip_prefix("0o") {
+        (8, b)
+    } else if let Some(b) = lower.strip_prefix("0b") {
+        (2, b)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, &lower[1..])
+    } else {
+        (10, lower.as_str())
+    };
+    if body.is_empty() || body.starts_with(['+', '-']) {
+        return None;
+    }
+    let magnitude = u64::from_str_radix(body, radix).ok()?;
+    if negative {
+        // i64::MIN's magnitude is one more than i64::MAX.
+        let v = 0i64.checked_sub_unsigned(magnitude)?;
+        Some(Number::from(v))
+    } else {
+        Some(Number::from(magnitude))
+    }
+}
+
+/// goyaml's `yamlStyleFloat`: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn float_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+fn float(s: &str) -> Option<Value> {
+    match s {
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf"
+        | "-.INF" => {
+            // JSON has no such number; Helm fails to convert it too.
+            Some(Value::String(s.to_string()))
+        }
+        _ => s.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn j(text: &str) -> Value {
+        to_json(text).unwrap()
+    }
+
+    #[test]
+    fn plain_scalars_resolve_as_kubernetes_reads_them() {
+        let doc = j("a: 0644\nb: \"0644\"\nc: yes\nd: 'on'\ne: off\nf: ~\ng:\nh: 0x1F\ni: 1_000\nj: -0b101\nk: 1.5e3\nl: .5\nm: 12abc\nnn: 08\no: 0o17\np: 18446744073709551615\nq: -9223372036854775808\nr: +7\ns: !!str 10\nt: !!int \"10\"\nu: 1e\nv: v1.2\n");
+        assert_eq!(
+            doc,
+            json!({"a": 420, "b": "0644", "c": true, "d": "on", "e": false, "f": null, "g": null, "h": 31,
+                   "i": 1000, "j": -5, "k": 1500.0, "l": 0.5, "m": "12abc", "nn": 8.0, "o": 15,
+                   "p": 18446744073709551615u64, "q": i64::MIN, "r": 7, "s": "10", "t": 10, "u": "1e", "v": "v1.2"})
+        );
+    }
+
+    #[test]
+    fn sentry_relay_volume_mode_is_a_number() {
+        let doc = j(
+            "spec:\n  volumes:\n    - name: config\n      configMap:\n        name: relay\n        defaultMode: 0644\n",
+        );
+        assert_eq!(doc["spec"]["volumes"][0]["configMap"]["defaultMode"], 420);
+    }
+
+    #[test]
+    fn block_scalars_keys_anchors_and_merges() {
+        let doc = j(
+            "base: &b\n  x: 1\n  w: 2\nkid:\n  <<: *b\n  w: 3\nlist: [*b, 'z']\n1: one\ny: t\ntext: |\n  0644\n  yes\n",
+        );
+        assert_eq!(
+            doc,
+            json!({"base": {"x": 1, "w": 2}, "kid": {"x": 1, "w": 3}, "list": [{"x": 1, "w": 2}, "z"],
+                   // goyaml v2 reads the key `y` as true, as Kubernetes does.
+                   "1": "one", "true": "t", "text": "0644\nyes\n"})
+        );
+    }
+
+    #[test]
+    fn documents_and_errors() {
+        assert_eq!(j(""), Value::Null);
+        assert_eq!(j("---\n# only a comment\n"), Value::Null);
+        assert_eq!(j("---\nkind: A\n---\nkind: B\n"), json!({"kind": "A"}));
+        assert!(to_json("a: [1, 2").is_err());
+        assert!(to_json("a: *nothing\n").is_err());
+        assert!(to_json("? [1]\n: x\n").is_err());
+    }
+
+    #[test]
+    fn never_panics_on_odd_scalars() {
+        for s in [
+            "-",
+            "+",
+            "0x",
+            "-0x",
+            "0b",
+            "0o",
+            "00",
+            "-",
+            ".",
+            "..",
+            "+.",
+            "1..2",
+            "0x-1",
+            "_",
+            "--1",
+            "1e+",
+            "9".repeat(40).as_str(),
+        ] {
+            let _ = to_json(&format!("a: {s}\n"));
+        }
+    }
+}
