@@ -32,15 +32,25 @@ const SOURCE_PREFIX: &str = "# Source: ";
 /// Splits a multi-document stream the way Helm's `SplitManifests` does: on
 /// lines that begin with `---`. Documents that are empty or hold only
 /// comments are dropped, as Helm skips whitespace-only templates.
-/// `fallback` names the source of documents without a `# Source:` line.
+///
+/// A document without a `# Source:` line belongs to the last source named
+/// before it: `helm template --include-crds` prints a `crds/` file whole
+/// after one `# Source:` line, and such files often begin with a comment and
+/// `---` of their own (kube-prometheus-stack's), so the objects come in
+/// documents after the one that names the file. `fallback` names the source
+/// of documents before any `# Source:` line (hand-written input).
 pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
+        if source.is_some() {
+            last_source.clone_from(&source);
+        }
         if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return;
         }
-        let source = source.unwrap_or_else(|| fallback.to_string());
+        let source = source.or_else(|| last_source.clone()).unwrap_or_else(|| fallback.to_string());
         let n = counts.entry(source.clone()).or_insert(0);
         *n += 1;
         docs.push(Document { source, index: *n, text });
@@ -276,6 +286,22 @@ mod tests {
     fn missing_name_is_an_error() {
         let doc = &split("kind: Job\nmetadata: {}\n", "s")[0];
         assert!(parse_head(doc).is_err());
+    }
+
+    // kube-prometheus-stack's crds/ files, as `helm template --include-crds`
+    // prints them: the `# Source:` line, the file's own comment and `---`,
+    // then the object.
+    #[test]
+    fn documents_after_a_comment_only_one_keep_its_source() {
+        let stream = "---\n# Source: top/charts/crds/crds/crd-a.yaml\n# https://example.invalid/crd-a.yaml\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.example.com\n---\nkind: CustomResourceDefinition\nmetadata:\n  name: b.example.com\n---\n# Source: top/templates/cm.yaml\nkind: ConfigMap\nmetadata:\n  name: c\n";
+        let docs = split(stream, "<stdin>");
+        let got: Vec<(&str, usize)> = docs.iter().map(|d| (d.source.as_str(), d.index)).collect();
+        assert_eq!(
+            got,
+            [("top/charts/crds/crds/crd-a.yaml", 1), ("top/charts/crds/crds/crd-a.yaml", 2), ("top/templates/cm.yaml", 1)]
+        );
+        // Before any `# Source:` line, the fallback.
+        assert_eq!(split("kind: A\nmetadata: {name: a}\n", "<stdin>")[0].source, "<stdin>");
     }
 
     #[test]
