@@ -8,6 +8,7 @@
 //! together; `plugin` (Wasm only) is the entry point Helm 4 calls.
 
 pub mod annotation;
+pub mod batch;
 pub mod cli;
 pub mod cluster;
 pub mod dag;

@@ -298,7 +298,11 @@ mod tests {
         let got: Vec<(&str, usize)> = docs.iter().map(|d| (d.source.as_str(), d.index)).collect();
         assert_eq!(
             got,
-            [("top/charts/crds/crds/crd-a.yaml", 1), ("top/charts/crds/crds/crd-a.yaml", 2), ("top/templates/cm.yaml", 1)]
+            [
+                ("top/charts/crds/crds/crd-a.yaml", 1),
+                ("top/charts/crds/crds/crd-a.yaml", 2),
+                ("top/templates/cm.yaml", 1)
+            ]
         );
         // Before any `# Source:` line, the fallback.
         assert_eq!(split("kind: A\nmetadata: {name: a}\n", "<stdin>")[0].source, "<stdin>");

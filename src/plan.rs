@@ -2,11 +2,14 @@
 //! why, the waves a lockstep run would start, and the critical path.
 //!
 //! Edges (DESIGN §4): weight barriers (every hook waits for all hooks of
-//! lower weight), `helm.sh/depends-on`, and serial barriers (within a
-//! weight, a serial hook waits for every hook before it in Helm order and
-//! every later hook waits for it). Weight barriers are modelled as one
-//! barrier node between consecutive weights, so a plan of n hooks has O(n)
-//! edges even when thousands of parallel hooks share a weight.
+//! lower weight), `helm.sh/depends-on`, serial barriers (within a weight, a
+//! serial hook waits for every hook before it in Helm order and every later
+//! hook waits for it), and kind-order barriers (among parallel hooks of one
+//! weight, a hook of a later tier of Helm's kind order waits for those of the
+//! tier before: the ServiceAccount and RBAC before the Job that uses them).
+//! Weight and kind-order barriers are modelled as one barrier node each, so
+//! a plan of n hooks has O(n) edges even when thousands of parallel hooks
+//! share a weight.
 //!
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
@@ -18,12 +21,12 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 
 use crate::annotation::DEPENDS_ON;
+use crate::batch::{self, Batch};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::event::Event;
 use crate::input::Release;
-use crate::kind_order::install_rank;
+use crate::kind_order::{install_rank, tier, tier_kinds};
 use crate::reference::ObjectRef;
-use crate::subchart::{self, Batch};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -31,11 +34,14 @@ pub struct Options {
     pub parallel: usize,
     /// Treat hooks without `helm.sh/hook-parallel` as parallel.
     pub parallel_all: bool,
+    /// Most resources applied and not yet ready at once; `None`: a whole
+    /// batch at once, as Helm applies a release.
+    pub parallel_resources: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { parallel: 1, parallel_all: false }
+        Options { parallel: 1, parallel_all: false, parallel_resources: None }
     }
 }
 
@@ -63,6 +69,8 @@ pub enum Reason {
     /// Helm's serial order within a weight.
     Serial,
     DependsOn,
+    /// Helm's kind order among parallel hooks of one weight.
+    KindOrder,
 }
 
 impl Reason {
@@ -71,6 +79,7 @@ impl Reason {
             Reason::Level => "lower weight",
             Reason::Serial => "serial order",
             Reason::DependsOn => "depends-on",
+            Reason::KindOrder => "kind order",
         }
     }
 }
@@ -81,6 +90,16 @@ pub enum Node {
     /// Completes when every item of the previous level has; holds the level
     /// it opens.
     Barrier(i64),
+    /// Completes when every hook of the previous kind tier in a run of
+    /// parallel hooks has; holds the level and the tier it opens.
+    KindBarrier(i64, usize),
+}
+
+impl Node {
+    /// Barriers are not run: they pass the moment their predecessors are done.
+    pub fn is_barrier(self) -> bool {
+        !matches!(self, Node::Item(_))
+    }
 }
 
 /// One hook or resource in a plan, in Helm order.
@@ -96,6 +115,10 @@ pub struct Item {
     pub after: Vec<(usize, Reason)>,
     /// The previous level, all of whose items finish first.
     pub after_level: Option<i64>,
+    /// Kind order: the kinds of the parallel hooks of this weight that all
+    /// finish first (the tier before this hook's, among the parallel hooks
+    /// that may run with it).
+    pub after_kinds: Vec<String>,
     pub node: NodeIndex,
 }
 
@@ -108,8 +131,10 @@ pub struct EventPlan {
     pub waves: Vec<Vec<usize>>,
     /// The longest chain of items that must run one after another.
     pub critical_path: Vec<usize>,
-    /// For `Phase::Install`: the HIP-0025 batches.
+    /// For `Phase::Install`: the batches, each ready before the next.
     pub batches: Vec<Batch>,
+    /// Why the items are ordered as they are, where that is not plain.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,7 +162,7 @@ pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut 
         .map(|phase| match phase {
             Phase::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
             // Helm applies a whole batch at once; only an explicit limit caps it.
-            Phase::Install => plan_resources(release, if n > 1 { n } else { usize::MAX }, diags),
+            Phase::Install => plan_resources(release, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags),
         })
         .collect();
     Plan { options, events }
@@ -187,9 +212,9 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
 }
 
 fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
-    let batches = subchart::plan(&release.chart, &release.resources, diags);
+    let layout = batch::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
-    for (level, batch) in batches.iter().enumerate() {
+    for (level, batch) in layout.batches.iter().enumerate() {
         let mut members = batch.resources.clone();
         members.sort_by_cached_key(|&i| install_rank(&release.resources[i].head.kind));
         for i in members {
@@ -211,7 +236,9 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
             .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
-    build_graph(Phase::Install, specs, n, release, &others, diags, batches)
+    let mut plan = build_graph(Phase::Install, specs, n, release, &others, diags, layout.batches);
+    plan.notes = layout.notes;
+    plan
 }
 
 /// Does `r` name the object kind/namespace/name? A reference without a
@@ -249,6 +276,7 @@ fn build_graph(
             parallel: s.parallel,
             after: Vec::new(),
             after_level: None,
+            after_kinds: Vec::new(),
             node: graph.add_node(Node::Item(i)),
         })
         .collect();
@@ -282,6 +310,9 @@ fn build_graph(
                 graph.add_edge(items[p].node, items[i].node, Reason::Serial);
                 items[i].after.push((p, Reason::Serial));
             }
+        }
+        if phase != Phase::Install {
+            kind_barriers(&mut graph, &mut items, level_start, end);
         }
         levels.push((level, level_start, end));
         level_start = end;
@@ -381,11 +412,22 @@ fn build_graph(
     // item of that level waits for, to the items of this level that wait for
     // no item of this level. The rest follow transitively.
     let mut has_same_level_succ = vec![false; items.len()];
-    for it in &items {
+    let mut waits_in_level = vec![false; items.len()];
+    for (i, it) in items.iter().enumerate() {
         for &(p, _) in &it.after {
             if items[p].level == it.level {
                 has_same_level_succ[p] = true;
+                waits_in_level[i] = true;
             }
+        }
+        // Through a kind barrier, which only ever joins hooks of one level.
+        for v in graph.neighbors_directed(it.node, Direction::Outgoing) {
+            if matches!(graph[v], Node::KindBarrier(..)) {
+                has_same_level_succ[i] = true;
+            }
+        }
+        if !it.after_kinds.is_empty() {
+            waits_in_level[i] = true;
         }
     }
     for pair in levels.windows(2) {
@@ -394,14 +436,15 @@ fn build_graph(
         for p in (ps..pe).filter(|&p| !has_same_level_succ[p]) {
             graph.add_edge(items[p].node, barrier, Reason::Level);
         }
-        for it in &items[start..end] {
-            if !it.after.iter().any(|&(p, _)| items[p].level == level) {
-                graph.add_edge(barrier, it.node, Reason::Level);
+        for i in start..end {
+            if !waits_in_level[i] {
+                graph.add_edge(barrier, items[i].node, Reason::Level);
             }
         }
     }
 
-    let mut plan = EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches };
+    let mut plan =
+        EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches, notes: Vec::new() };
     match simulate(&plan, n) {
         Ok((waves, critical_path)) => {
             plan.waves = waves;
@@ -410,6 +453,42 @@ fn build_graph(
         Err(cycle) => report_cycle(&plan, &specs, &cycle, diags),
     }
     plan
+}
+
+/// Kind-order barriers among the hooks `start..end` of one weight: in each
+/// run of parallel hooks between two serial ones (the hooks that may run
+/// together), the hooks of each tier of Helm's kind order wait for those of
+/// the tier before. At `--parallel 1` Helm's order already runs them one by
+/// one; in parallel, without this, a Job would start beside the
+/// ServiceAccount and Role it runs as.
+fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: usize, end: usize) {
+    let mut run_start = start;
+    while run_start < end {
+        if !items[run_start].parallel {
+            run_start += 1;
+            continue;
+        }
+        let run_end = (run_start..end).find(|&i| !items[i].parallel).unwrap_or(end);
+        let mut tiers: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, it) in items.iter().enumerate().take(run_end).skip(run_start) {
+            tiers.entry(tier(&it.reference.kind)).or_default().push(i);
+        }
+        let tiers: Vec<(usize, Vec<usize>)> = tiers.into_iter().collect();
+        for pair in tiers.windows(2) {
+            let ((_, before), (t, after)) = (&pair[0], &pair[1]);
+            let level = items[after[0]].level;
+            let barrier = graph.add_node(Node::KindBarrier(level, *t));
+            for &p in before {
+                graph.add_edge(items[p].node, barrier, Reason::KindOrder);
+            }
+            let kinds = tier_kinds(before.iter().map(|&p| items[p].reference.kind.as_str()));
+            for &i in after {
+                graph.add_edge(barrier, items[i].node, Reason::KindOrder);
+                items[i].after_kinds.clone_from(&kinds);
+            }
+        }
+        run_start = run_end;
+    }
 }
 
 /// The lockstep run: start every admissible item in Helm order up to `n`,
@@ -431,7 +510,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
         if indegree[v.index()] == 0 {
             match g[v] {
                 Node::Item(i) => ready.push(Reverse(i)),
-                Node::Barrier(_) => instant.push(v),
+                Node::Barrier(_) | Node::KindBarrier(..) => instant.push(v),
             }
         }
     }
@@ -452,7 +531,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
             if indegree[w.index()] == 0 {
                 match g[w] {
                     Node::Item(i) => ready.push(Reverse(i)),
-                    Node::Barrier(_) => instant.push(w),
+                    Node::Barrier(_) | Node::KindBarrier(..) => instant.push(w),
                 }
             }
         }
@@ -529,29 +608,49 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
             Node::Barrier(l) => {
                 format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" })
             }
+            Node::KindBarrier(l, _) => format!("the hooks of weight {l} before it in kind order"),
         };
-        let mut text = name(cycle[0]);
+        // A kind barrier is not named: X waits for Y (kind order) through it.
+        let shown: Vec<NodeIndex> = cycle.iter().copied().filter(|v| !matches!(g[*v], Node::KindBarrier(..))).collect();
+        let mut text = name(shown[0]);
         let mut serial_hint = None;
-        for (k, pair) in cycle.windows(2).enumerate() {
-            let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
+        let mut kind_hint = None;
+        for (k, pair) in shown.windows(2).enumerate() {
+            let reason = g
+                .find_edge(pair[1], pair[0])
+                .map(|e| g[e])
+                .or_else(|| {
+                    g.neighbors_directed(pair[0], Direction::Incoming)
+                        .find(|b| matches!(g[*b], Node::KindBarrier(..)) && g.find_edge(pair[1], *b).is_some())
+                        .map(|_| Reason::KindOrder)
+                })
+                .unwrap_or(Reason::DependsOn);
             let link = if k == 0 { " waits for" } else { ", which waits for" };
             text.push_str(&format!("{link} {} ({})", name(pair[1]), reason.describe()));
             if reason == Reason::Serial && serial_hint.is_none() {
                 serial_hint = Some((name(pair[0]), name(pair[1])));
             }
+            if reason == Reason::KindOrder && kind_hint.is_none() {
+                kind_hint = Some((name(pair[0]), name(pair[1])));
+            }
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
             Node::Item(i) => Some(i),
-            Node::Barrier(_) => None,
+            _ => None,
         });
         let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
         diags.push(
-            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(match serial_hint {
-                Some((later, earlier)) => format!(
-                    "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
-                ),
-                None => "remove one helm.sh/depends-on on the cycle".to_string(),
-            }),
+            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(
+                match (serial_hint, kind_hint) {
+                    (Some((later, earlier)), _) => format!(
+                        "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
+                    ),
+                    (None, Some((later, earlier))) => format!(
+                        "parallel hooks of one weight start in Helm's kind order, so {later} waits for {earlier}; give one of them another helm.sh/hook-weight, or drop a helm.sh/depends-on on the cycle"
+                    ),
+                    (None, None) => "remove one helm.sh/depends-on on the cycle".to_string(),
+                },
+            ),
         );
         seen_any = true;
     }

@@ -32,26 +32,31 @@ const USAGE: &str = "\
 Run a release's hooks and resources in the order chart authors declare.
 
 Usage:
-  helm hooks plan [RELEASE | -] [--event E | --all-events] [--parallel N] [--parallel-all] [-o text|json|dot|mermaid]
-  helm hooks lint [RELEASE | -] [-o text|json]
+  helm hooks plan [-] [--event E | --all-events] [--parallel N] [--parallel-all]
+                  [--parallel-resources N] [-o text|json|dot|mermaid]
+  helm hooks lint [-] [-o text|json]
   helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
                  [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
-  helm hooks deploy - [--parallel N] [--parallel-all] [--timeout D] [--readiness-timeout D]
-                 [--ignore-fail-fast] [-o text|json]
+  helm hooks deploy - [--parallel N] [--parallel-all] [--parallel-resources N] [--timeout D]
+                 [--readiness-timeout D] [--ignore-fail-fast] [-o text|json]
   helm hooks rollback RELEASE [REVISION] [same flags as deploy]
   helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D] [-o text|json]
   helm hooks version
 
-Input (-, the default): `helm template CHART` output, or a release as JSON
-(`helm install NAME CHART --dry-run=client -o json`), piped on stdin.
+Input of plan and lint (-, the default): `helm template CHART` output, or a release
+as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin.
 
 Flags:
   --event E        plan only event E (pre-install, post-install, pre-delete, post-delete,
                    pre-upgrade, post-upgrade, pre-rollback, post-rollback, test; or install
                    for the resources). Repeatable. Default: every event the release has.
   --all-events     plan every event that has hooks, and the resources (the default)
-  --parallel N     at most N hooks at once; N <= 1 is Helm's serial order (default 1)
-  --parallel-all   treat hooks without helm.sh/hook-parallel as parallel
+  --parallel N     hooks: at most N at once; N <= 1 is Helm's serial order (default 1).
+                   Governs hooks only, never resources.
+  --parallel-all   hooks: treat hooks without helm.sh/hook-parallel as parallel
+  --parallel-resources N
+                   resources: at most N applied and not yet ready at once (default: no
+                   limit; each batch is applied at once, as Helm applies a release)
   -o, --output F   output format
   -h, --help       this help
 
@@ -64,12 +69,12 @@ cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
   --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
   -o text|json|junit the report; json and junit write progress to stderr
 
-deploy (install or upgrade in HIP-0025 order; the release Helm rendered, on stdin):
+deploy (install or upgrade in the plan's order; the release Helm rendered, on stdin):
   helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -
   --timeout D            the whole operation, and each hook's wait (default 5m)
   --readiness-timeout D  each batch's wait for readiness (default 1m; at most --timeout)
-  --parallel N           at most N resources applied and not yet ready at once
-                         (default: a whole batch, as Helm)
+  --parallel N           the hooks, as for run and plan
+  --parallel-resources N the resources, as for plan
 rollback applies a stored revision (default: the one before the latest) the same way;
 uninstall deletes in reverse order, each batch gone before the next.
 
@@ -111,7 +116,7 @@ enum ArgError {
     Missing(String),
     #[error("unknown flag {0}")]
     UnknownFlag(String),
-    #[error("--parallel takes a whole number, not {0:?}")]
+    #[error("{0}")]
     BadParallel(String),
     #[error("unknown event {0:?}; use one of pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback, test, install")]
     BadEvent(String),
@@ -144,9 +149,13 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
             "--all-events" => parsed.phases.clear(),
             "--parallel" => {
                 let v = value("--parallel")?;
-                parsed.options.parallel = parallel_value(&v).map_err(|_| ArgError::BadParallel(v))?;
+                parsed.options.parallel = parallel_value(&v).map_err(ArgError::BadParallel)?;
             }
             "--parallel-all" => parsed.options.parallel_all = true,
+            "--parallel-resources" => {
+                let v = value("--parallel-resources")?;
+                parsed.options.parallel_resources = Some(parallel_resources_value(&v).map_err(ArgError::BadParallel)?);
+            }
             "-o" | "--output" => {
                 let v = value("--output")?;
                 parsed.output = match v.as_str() {
@@ -178,6 +187,14 @@ fn split_flag(arg: &str) -> (&str, Option<String>) {
 fn parallel_value(v: &str) -> Result<usize, String> {
     let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
     Ok(n.clamp(1, 1 << 20) as usize)
+}
+
+/// `--parallel-resources N`: a whole number of at least 1.
+fn parallel_resources_value(v: &str) -> Result<usize, String> {
+    match v.parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(n.min(1 << 20) as usize),
+        _ => Err(format!("--parallel-resources takes a whole number of at least 1, not {v:?}")),
+    }
 }
 
 /// Runs one command and returns its exit code.
@@ -286,4 +303,76 @@ pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
     let mut input = stdin;
     let code = main(&args, &mut Io { stdin: &mut input, stdout: &mut out, stderr: &mut err });
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four hooks of one weight and six resources in one batch.
+    fn release() -> String {
+        let mut s = String::new();
+        for i in 0..4 {
+            s.push_str(&format!("---\n# Source: c/templates/h{i}.yaml\nkind: Job\nmetadata:\n  name: h{i}\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n"));
+        }
+        for i in 0..6 {
+            s.push_str(&format!("---\n# Source: c/templates/r{i}.yaml\nkind: ConfigMap\nmetadata:\n  name: r{i}\n"));
+        }
+        s
+    }
+
+    fn waves(args: &[&str], event: &str) -> Vec<usize> {
+        let (code, out, err) = run_captured(&[&["plan", "-", "-o", "json"], args].concat(), release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let e = doc["events"].as_array().unwrap().iter().find(|e| e["event"] == event).unwrap();
+        e["waves"].as_array().unwrap().iter().map(|w| w.as_array().unwrap().len()).collect()
+    }
+
+    /// `helm template` output cannot carry Chart.yaml: a chart with sibling
+    /// subcharts and no declared order lints clean; one whose documents
+    /// show it is ordered gets a note in the plan, not a lint warning.
+    #[test]
+    fn template_input_without_chart_yaml_is_no_lint_problem() {
+        let doc = |source: &str, name: &str, extra: &str| {
+            format!(
+                "---
+# Source: top/{source}
+kind: ConfigMap
+metadata:
+  name: {name}
+{extra}"
+            )
+        };
+        let plain = [doc("charts/a/templates/a.yaml", "a", ""), doc("charts/b/templates/b.yaml", "b", "")].concat();
+        let (code, out, err) = run_captured(&["lint", "-"], plain.as_bytes());
+        assert_eq!((code, out.as_str(), err.as_str()), (Exit::Ok, "no problems in 0 hooks and 2 resources\n", ""));
+        let (_, out, err) = run_captured(&["plan", "-"], plain.as_bytes());
+        assert!(err.is_empty() && !out.contains("Chart.yaml"), "{out}{err}");
+
+        let ordered =
+            format!("{plain}{}", doc("templates/c.yaml", "c", "  annotations:\n    helm.sh/resource-group: g\n"));
+        let (code, out, _) = run_captured(&["lint", "-"], ordered.as_bytes());
+        assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 3 resources\n"));
+        let (code, out, err) = run_captured(&["plan", "-"], ordered.as_bytes());
+        assert_eq!(code, Exit::Ok);
+        assert!(err.is_empty(), "{err}");
+        assert!(out.contains("note: the order between subcharts is declared in Chart.yaml"), "{out}");
+    }
+
+    /// `--parallel` governs hooks, `--parallel-resources` resources; neither
+    /// touches the other.
+    #[test]
+    fn each_parallel_flag_governs_its_own_items() {
+        assert_eq!(waves(&[], "install"), [6]);
+        assert_eq!(waves(&["--parallel", "2"], "install"), [6]);
+        assert_eq!(waves(&["--parallel", "2"], "test"), [2, 2]);
+        assert_eq!(waves(&["--parallel-resources", "4"], "install"), [4, 2]);
+        assert_eq!(waves(&["--parallel-resources", "4"], "test"), [1, 1, 1, 1]);
+        let (code, _, err) = run_captured(&["plan", "-", "--parallel-resources", "0"], release().as_bytes());
+        assert_eq!(code, Exit::Invalid);
+        assert!(err.contains("--parallel-resources takes a whole number of at least 1"), "{err}");
+        let (_, help, _) = run_captured(&["--help"], b"");
+        assert!(help.contains("Governs hooks only") && help.contains("resources: at most N applied"), "{help}");
+    }
 }

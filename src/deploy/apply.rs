@@ -116,13 +116,7 @@ impl Applier<'_> {
     }
 
     fn batch_name(&self, b: usize) -> String {
-        let batch = &self.plan.batches[b];
-        let what = if batch.groups.is_empty() {
-            "unsequenced".to_string()
-        } else {
-            format!("resource-group {}", batch.groups.join(", "))
-        };
-        format!("batch {}/{} ({}: {what})", b + 1, self.plan.batches.len(), batch.chart)
+        format!("batch {}/{} ({})", b + 1, self.plan.batches.len(), crate::batch::describe(&self.plan.batches, b))
     }
 
     /// Applies and awaits every resource in plan order; progress to `out`.

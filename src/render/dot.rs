@@ -37,20 +37,30 @@ pub fn plan(plan: &Plan) -> String {
             Node::Item(i) => node_id(phase, &e.items[i].reference),
             Node::Barrier(l) => format!("barrier_{phase}_{}", l.to_string().replace('-', "m"))
                 .replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
+            Node::KindBarrier(l, t) => format!("kinds_{phase}_{}_{t}", l.to_string().replace('-', "m"))
+                .replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
         };
         for v in e.graph.node_indices() {
-            if let Node::Barrier(l) = e.graph[v] {
-                let shown = if e.phase == Phase::Install { l + 1 } else { l };
-                let _ = writeln!(out, "    {} [shape=point, xlabel=\"before {level} {shown}\"];", id(v));
+            match e.graph[v] {
+                Node::Barrier(l) => {
+                    let shown = if e.phase == Phase::Install { l + 1 } else { l };
+                    let _ = writeln!(out, "    {} [shape=point, xlabel=\"before {level} {shown}\"];", id(v));
+                }
+                Node::KindBarrier(..) => {
+                    let _ = writeln!(out, "    {} [shape=point, xlabel=\"kind order\"];", id(v));
+                }
+                Node::Item(_) => {}
             }
         }
         for edge in e.graph.edge_indices() {
             let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
             let attrs = match (e.graph[edge], e.graph[b]) {
-                (Reason::Level, Node::Barrier(_)) => "[style=dotted, arrowhead=none]",
+                (Reason::Level, Node::Barrier(_) | Node::KindBarrier(..)) => "[style=dotted, arrowhead=none]",
                 (Reason::Level, Node::Item(_)) => "[style=dotted]",
                 (Reason::Serial, _) => "[label=\"serial\"]",
                 (Reason::DependsOn, _) => "[label=\"depends-on\", penwidth=2]",
+                (Reason::KindOrder, Node::KindBarrier(..)) => "[style=dashed, arrowhead=none]",
+                (Reason::KindOrder, _) => "[style=dashed]",
             };
             let _ = writeln!(out, "    {} -> {} {attrs};", id(a), id(b));
         }

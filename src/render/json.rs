@@ -13,7 +13,7 @@ struct PlanJson<'a> {
     release: ReleaseJson<'a>,
     parallel: usize,
     parallel_all: bool,
-    events: Vec<EventJson>,
+    events: Vec<EventJson<'a>>,
     warnings: Vec<DiagJson<'a>>,
 }
 
@@ -27,7 +27,7 @@ struct ReleaseJson<'a> {
 }
 
 #[derive(Serialize)]
-struct EventJson {
+struct EventJson<'a> {
     event: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     hooks: Option<Vec<ItemJson>>,
@@ -37,6 +37,9 @@ struct EventJson {
     batches: Option<Vec<BatchJson>>,
     waves: Vec<Vec<String>>,
     critical_path: Vec<String>,
+    /// Why the items are ordered as they are (install: the batches).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -82,6 +85,9 @@ struct ReadinessJson {
 #[derive(Serialize)]
 struct BatchJson {
     chart: String,
+    /// Why the batch exists: `crds-and-namespaces`, `all-at-once`,
+    /// `groups` or `unsequenced` (HIP-0025 chart levels).
+    role: crate::batch::Role,
     groups: Vec<String>,
     resources: Vec<String>,
 }
@@ -103,7 +109,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
     serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
 }
 
-fn event(release: &Release, plan: &EventPlan) -> EventJson {
+fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
     let install = plan.phase == Phase::Install;
     let items: Vec<ItemJson> = plan
         .items
@@ -152,6 +158,7 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 .iter()
                 .map(|b| BatchJson {
                     chart: b.chart.clone(),
+                    role: b.role,
                     groups: b.groups.clone(),
                     resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
                 })
@@ -159,6 +166,7 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
         }),
         waves: plan.waves.iter().map(|w| refs(plan, w)).collect(),
         critical_path: refs(plan, &plan.critical_path),
+        notes: &plan.notes,
     }
 }
 

@@ -31,9 +31,10 @@ pub fn plan(plan: &Plan) -> String {
         let id = |v: petgraph::graph::NodeIndex| match e.graph[v] {
             Node::Item(i) => node_id(phase, &e.items[i].reference),
             Node::Barrier(l) => sanitize(&format!("barrier_{phase}_{l}")),
+            Node::KindBarrier(l, t) => sanitize(&format!("kinds_{phase}_{l}_{t}")),
         };
         for v in e.graph.node_indices() {
-            if let Node::Barrier(_) = e.graph[v] {
+            if e.graph[v].is_barrier() {
                 let _ = writeln!(out, "  {}((\" \"))", id(v));
             }
         }
@@ -43,6 +44,7 @@ pub fn plan(plan: &Plan) -> String {
                 Reason::Level => "-.->",
                 Reason::Serial => "-->|serial|",
                 Reason::DependsOn => "==>|depends-on|",
+                Reason::KindOrder => "-.->|kind order|",
             };
             let _ = writeln!(out, "  {} {arrow} {}", id(a), id(b));
         }

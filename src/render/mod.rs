@@ -74,6 +74,34 @@ pub fn table(rows: &[Vec<String>], indent: &str) -> String {
     out
 }
 
+/// Lines of text no wider than [`WIDTH`] (a long word stays whole): the
+/// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
+/// resources stay readable in a terminal.
+pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(first);
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(rest);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// The width text output wraps at.
+pub const WIDTH: usize = 100;
+
 /// A stable identifier for graph formats: letters, digits and underscores.
 pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {
     let raw = format!("{phase}_{r}");
