@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::annotation::HOOK;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::dropped::{self, Template};
 use crate::hook::Hook;
 use crate::manifest::{self, Document};
 use crate::resource::Resource;
@@ -70,6 +71,17 @@ struct HookJson {
 struct ChartJson {
     #[serde(default)]
     metadata: Option<MetadataJson>,
+    /// The top chart's templates, unrendered (base64 `data`).
+    #[serde(default)]
+    templates: Option<Vec<TemplateJson>>,
+}
+
+#[derive(Deserialize)]
+struct TemplateJson {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    data: String,
 }
 
 #[derive(Deserialize)]
@@ -122,7 +134,11 @@ pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) ->
 fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     let mut release =
         Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
-    if let Some(meta) = json.chart.and_then(|c| c.metadata) {
+    let (meta, templates) = match json.chart {
+        Some(c) => (c.metadata, c.templates.unwrap_or_default()),
+        None => (None, Vec::new()),
+    };
+    if let Some(meta) = meta {
         release.chart = ChartMeta {
             name: meta.name,
             annotations: meta.annotations.unwrap_or_default(),
@@ -150,6 +166,16 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
             Err(d) => diags.push(*d),
         }
     }
+    // Only a template's text can show what Helm dropped; an undecodable one
+    // shows nothing.
+    let templates: Vec<Template> = templates
+        .into_iter()
+        .filter_map(|t| {
+            let bytes = crate::storage::base64::decode(t.data.as_bytes()).ok()?;
+            Some(Template { name: t.name, text: String::from_utf8(bytes).ok()? })
+        })
+        .collect();
+    dropped::check(&release.chart.name, &templates, &release, diags);
     release
 }
 

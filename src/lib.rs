@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod dag;
 pub mod deploy;
 pub mod diagnostic;
+pub mod dropped;
 pub mod event;
 pub mod executor;
 pub mod frontier;

@@ -271,7 +271,11 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             _ => {
                 let text = render::text::diagnostics(&diags, true);
                 if text.is_empty() {
-                    format!("no problems in {} hooks and {} resources\n", release.hooks.len(), release.resources.len())
+                    format!(
+                        "no problems in {} and {}\n",
+                        render::count(release.hooks.len(), "hook"),
+                        render::count(release.resources.len(), "resource")
+                    )
                 } else {
                     text
                 }

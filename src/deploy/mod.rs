@@ -160,7 +160,7 @@ fn run_hooks(
     if plan.items.is_empty() {
         return Ok(());
     }
-    let _ = writeln!(out, "Running {} {event} hook(s)", plan.items.len());
+    let _ = writeln!(out, "Running {} {event}", crate::render::count(plan.items.len(), "hook"));
     let exec_options = executor::Options {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
@@ -269,10 +269,10 @@ pub fn deploy(
     };
     let _ = writeln!(
         out,
-        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} resources in {} batches, {}",
+        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} in {}, {}",
         operation.pending_status().trim_start_matches("pending-"),
-        resources_plan.items.len(),
-        resources_plan.batches.len(),
+        crate::render::count(resources_plan.items.len(), "resource"),
+        crate::render::count(resources_plan.batches.len(), "batch"),
         match options.parallel_resources {
             None => "each batch applied at once".to_string(),
             Some(n) => format!("at most {n} resources waiting at once"),

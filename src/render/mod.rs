@@ -74,6 +74,15 @@ pub fn table(rows: &[Vec<String>], indent: &str) -> String {
     out
 }
 
+/// `1 hook`, `2 hooks`, `1 batch`, `3 batches`.
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ if noun.ends_with("ch") || noun.ends_with('s') => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 /// Lines of text no wider than [`WIDTH`] (a long word stays whole): the
 /// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
 /// resources stay readable in a terminal.

@@ -68,9 +68,10 @@ fn event(release: &Release, plan: &EventPlan) -> String {
         let batches = plan.batches.len();
         let _ = writeln!(
             out,
-            "{n} {noun}{} in {}",
-            plural(n),
-            if batches == 1 { "1 batch".to_string() } else { format!("{batches} batches, each ready before the next") }
+            "{} in {}{}",
+            super::count(n, noun),
+            super::count(batches, "batch"),
+            if batches == 1 { "" } else { ", each ready before the next" }
         );
         for note in &plan.notes {
             out.push_str(&super::wrap(&format!("note: {note}"), "  ", "        "));
@@ -116,7 +117,9 @@ fn waves_lines(plan: &EventPlan, out: &mut String) {
 
 /// A batch's members: their names when few, else a count per kind.
 fn members(release: &Release, batch: &crate::batch::Batch) -> String {
-    let refs: Vec<String> = batch.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect();
+    let mut members = batch.resources.clone();
+    members.sort_by_cached_key(|&i| crate::kind_order::install_rank(&release.resources[i].head.kind));
+    let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
     if refs.len() <= 6 {
         return refs.join(", ");
     }
