@@ -41,6 +41,8 @@ pub enum InputError {
     NotUtf8,
     #[error("the input looks like JSON but is not a Helm release: {0}")]
     BadJson(String),
+    #[error("the input is a Helm release as YAML (`-o yaml`); pipe it as JSON instead: `helm install NAME CHART --dry-run=client -o json`, or `helm template NAME CHART`")]
+    YamlRelease,
 }
 
 #[derive(Deserialize)]
@@ -105,6 +107,9 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     if trimmed.starts_with('{') {
         let json: ReleaseJson = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
         return Ok((Format::ReleaseJson, from_release_json(json, diags)));
+    }
+    if is_yaml_release(text) {
+        return Err(InputError::YamlRelease);
     }
     let docs = manifest::split(text, "<stdin>");
     let mut release = Release::default();
@@ -179,6 +184,28 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     release
 }
 
+/// Is this `helm install … -o yaml` (or `helm get`-style) output: one YAML
+/// mapping with a release's top-level keys and no `kind`? Its objects are
+/// inside the `manifest` string, which only the JSON form is read for.
+fn is_yaml_release(text: &str) -> bool {
+    // The first document only: `helm template` output starts with `---`.
+    let keys = text
+        .lines()
+        .take_while(|l| !l.starts_with("---"))
+        .filter(|l| !l.starts_with([' ', '\t', '#', '-']) && !l.trim().is_empty())
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k));
+    let (mut manifest, mut release_key, mut kind) = (false, false, false);
+    for k in keys {
+        match k {
+            "manifest" => manifest = true,
+            "info" | "chart" | "hooks" => release_key = true,
+            "kind" => kind = true,
+            _ => {}
+        }
+    }
+    manifest && release_key && !kind
+}
+
 fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics) {
     for doc in docs {
         match manifest::parse_head(&doc) {
@@ -214,5 +241,9 @@ mod tests {
         assert!(matches!(parse(b"  \n", &mut d), Err(InputError::Empty)));
         assert!(matches!(parse(b"{nope", &mut d), Err(InputError::BadJson(_))));
         assert!(matches!(parse(&[0xff, 0xfe], &mut d), Err(InputError::NotUtf8)));
+        // `helm install --dry-run -o yaml`: say to pipe JSON, not "has no kind".
+        let yaml = b"apply_method: ssa\nchart:\n  metadata:\n    name: c\nhooks:\n- kind: Job\ninfo:\n  status: pending-install\nmanifest: |+\n  ---\n  kind: ConfigMap\nname: r\nversion: 1\n";
+        let e = parse(yaml, &mut d).unwrap_err();
+        assert!(matches!(e, InputError::YamlRelease) && e.to_string().contains("-o json"), "{e}");
     }
 }

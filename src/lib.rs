@@ -33,6 +33,7 @@ pub mod resource;
 pub mod resource_group;
 pub mod rollout;
 pub mod run;
+pub mod scope;
 pub mod status;
 pub mod storage;
 pub mod subchart;

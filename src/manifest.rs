@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Location};
+use crate::reference::ObjectRef;
+use crate::scope;
 
 /// One YAML document of a rendered chart.
 #[derive(Debug, Clone)]
@@ -95,9 +97,17 @@ pub struct Head {
 }
 
 impl Head {
-    /// `Kind/name` as the plan and messages print it.
+    /// The object as the plan and every message name it: `Kind/name`, or
+    /// `Kind/namespace/name` when the manifest sets a namespace on a kind
+    /// that has one (a cluster-scoped kind has none, whatever it says).
+    pub fn reference(&self) -> ObjectRef {
+        let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
+        ObjectRef::new(&self.kind, namespace, &self.name)
+    }
+
+    /// [`Head::reference`] as text.
     pub fn display(&self) -> String {
-        format!("{}/{}", self.kind, self.name)
+        self.reference().to_string()
     }
 }
 
@@ -242,6 +252,14 @@ mod tests {
         let head = parse_head(&docs[1]).unwrap();
         assert_eq!(head.display(), "Job/b");
         assert_eq!(head.annotations["helm.sh/hook"], "test");
+    }
+
+    #[test]
+    fn a_cluster_scoped_object_has_no_namespace_in_its_name() {
+        let doc = &split("kind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n", "s")[0];
+        assert_eq!(parse_head(doc).unwrap().display(), "ClusterRole/x");
+        let doc = &split("kind: Role\nmetadata:\n  name: x\n  namespace: ns\n", "s")[0];
+        assert_eq!(parse_head(doc).unwrap().display(), "Role/ns/x");
     }
 
     #[test]

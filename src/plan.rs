@@ -194,18 +194,14 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
-        if let Some(h) = release
-            .hooks
-            .iter()
-            .find(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
-        {
+        if let Some(h) = release.hooks.iter().find(|h| matches_ref(r, &h.reference(), release)) {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
         }
         release
             .resources
             .iter()
-            .any(|x| matches_ref(r, &x.head.kind, x.head.namespace.as_deref(), &x.head.name, release))
+            .any(|x| matches_ref(r, &x.reference(), release))
             .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
     };
     build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
@@ -233,7 +229,7 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
         release
             .hooks
             .iter()
-            .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
+            .any(|h| matches_ref(r, &h.reference(), release))
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
     let mut plan = build_graph(Phase::Install, specs, n, release, &others, diags, layout.batches);
@@ -244,10 +240,10 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
 /// Does `r` name the object kind/namespace/name? A reference without a
 /// namespace matches any namespace; with one, it matches the manifest's
 /// namespace, or the release namespace when the manifest sets none.
-fn matches_ref(r: &ObjectRef, kind: &str, namespace: Option<&str>, name: &str, release: &Release) -> bool {
-    r.kind == kind
-        && r.name == name
-        && match (&r.namespace, namespace) {
+fn matches_ref(r: &ObjectRef, object: &ObjectRef, release: &Release) -> bool {
+    r.kind == object.kind
+        && r.name == object.name
+        && match (&r.namespace, object.namespace.as_deref()) {
             (None, _) => true,
             (Some(ns), Some(own)) => own == ns,
             // No namespace in the manifest: it lands in the release
@@ -331,15 +327,7 @@ fn build_graph(
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|&j| {
-                    matches_ref(
-                        r,
-                        &specs[j].reference.kind,
-                        specs[j].reference.namespace.as_deref(),
-                        &specs[j].reference.name,
-                        release,
-                    )
-                })
+                .filter(|&j| matches_ref(r, &specs[j].reference, release))
                 .collect();
             let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
             let j = match candidates.as_slice() {

@@ -863,4 +863,17 @@ fn exit_codes_through_helm() {
     let empty = helm.hooks(&["plan", "-"], "");
     assert_eq!(empty.code, 1);
     assert!(empty.stderr.contains("empty") && empty.stderr.contains("[exit code 2]"), "{}", empty.stderr);
+    // A release name is read from the cluster: without one, exit 3 naming both ways in.
+    let no_cluster = helm.hooks(&["plan", "r"], "");
+    assert_eq!(no_cluster.code, 1);
+    assert!(
+        no_cluster.stderr.contains("[exit code 3]") && no_cluster.stderr.contains("kubectl proxy"),
+        "{}",
+        no_cluster.stderr
+    );
+    // A release as YAML: pipe JSON, not "has no kind".
+    let yaml = helm
+        .run(&["install", RELEASE, chart_dir("preflight").to_str().unwrap(), "--dry-run=client", "-o", "yaml"], None);
+    let out = helm.hooks(&["plan", "-"], &yaml.stdout);
+    assert!(out.stderr.contains("-o json") && !out.stderr.contains("has no kind"), "{}", out.stderr);
 }

@@ -507,6 +507,30 @@ fn parallel_hooks_run_together() {
     assert!(last_created < first_ended, "through the API, not all 8 ran at once\n{}", seen.dump());
 }
 
+/// `helm hooks plan RELEASE` reads the installed release from Helm's storage, as `run`
+/// does, and plans its hooks: b waits for a (depends-on), two waves at --parallel 2.
+#[test]
+fn plan_reads_the_installed_release() {
+    let case = Case::new("plan-release");
+    case.install(&[job("a").parallel(), job("b").parallel().after("Job/a")]);
+    let mut c = case.helm_cmd();
+    c.args(["--kube-apiserver", &bed().server, "--kube-token", &bed().token, "hooks", "plan", RELEASE, "-n", &case.ns])
+        .args(["--event", "test", "--parallel", "2", "-o", "json"]);
+    let out = run(c, None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.shown));
+    assert_eq!(doc["release"]["name"], RELEASE, "{}", out.stdout);
+    let waves: Vec<Vec<String>> = doc["events"][0]["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            w.as_array().unwrap().iter().map(|r| r.as_str().unwrap().rsplit('/').next().unwrap().to_string()).collect()
+        })
+        .collect();
+    assert_eq!(waves, [vec!["a"], vec!["b"]], "{}", out.stdout);
+}
+
 /// A hook of a higher weight starts only after every hook of lower weights ended.
 #[test]
 fn weight_barriers() {

@@ -32,9 +32,9 @@ const USAGE: &str = "\
 Run a release's hooks and resources in the order chart authors declare.
 
 Usage:
-  helm hooks plan [-] [--event E | --all-events] [--parallel N] [--parallel-all]
+  helm hooks plan [- | RELEASE] [--event E | --all-events] [--parallel N] [--parallel-all]
                   [--parallel-resources N] [-o text|json|dot|mermaid]
-  helm hooks lint [-] [-o text|json]
+  helm hooks lint [- | RELEASE] [-o text|json]
   helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
                  [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
   helm hooks deploy - [--parallel N] [--parallel-all] [--parallel-resources N] [--timeout D]
@@ -44,7 +44,9 @@ Usage:
   helm hooks version
 
 Input of plan and lint (-, the default): `helm template CHART` output, or a release
-as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin.
+as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin. A
+RELEASE name reads the installed release's latest revision from the cluster instead,
+as run does (-n for its namespace).
 
 Flags:
   --event E        plan only event E (pre-install, post-install, pre-delete, post-delete,
@@ -242,17 +244,16 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
-        let _ = writeln!(
-            io.stderr,
-            "Error: reading release {name:?} from the cluster is not supported by this version; pipe it in instead:\n  helm template {name} CHART | helm hooks {} -\n  helm install {name} CHART --dry-run=client -o json | helm hooks {} -",
-            if lint { "lint" } else { "plan" },
-            if lint { "lint" } else { "plan" }
-        );
-        return Exit::Invalid;
-    }
     let mut bytes = Vec::new();
-    if let Err(e) = io.stdin.read_to_end(&mut bytes) {
+    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
+        match read_release(name) {
+            Ok(b) => bytes = b,
+            Err((code, e)) => {
+                let _ = writeln!(io.stderr, "Error: {e}");
+                return code;
+            }
+        }
+    } else if let Err(e) = io.stdin.read_to_end(&mut bytes) {
         let _ = writeln!(io.stderr, "Error: cannot read stdin: {e}");
         return Exit::Invalid;
     }
@@ -298,6 +299,17 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
     };
     let _ = io.stdout.write_all(out.as_bytes());
     Exit::Ok
+}
+
+/// An installed release's latest revision, as JSON, from Helm's storage in
+/// the cluster (as `run` reads it): what `plan RELEASE` and `lint RELEASE`
+/// plan, with its hooks' `last_run`.
+fn read_release(name: &str) -> Result<Vec<u8>, (Exit, String)> {
+    let driver = crate::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
+        .map_err(|e| (Exit::Invalid, e.to_string()))?;
+    let mut client = crate::kube::connect_from_env().map_err(|e| (Exit::Cluster, e.to_string()))?;
+    let stored = crate::storage::read_latest(&mut client, driver, name).map_err(|e| (Exit::Cluster, e.to_string()))?;
+    Ok(stored.json())
 }
 
 /// Runs the CLI with an explicit stdin, capturing stdout and stderr; for tests.
@@ -362,6 +374,24 @@ metadata:
         assert_eq!(code, Exit::Ok);
         assert!(err.is_empty(), "{err}");
         assert!(out.contains("note: the order between subcharts is declared in Chart.yaml"), "{out}");
+    }
+
+    #[test]
+    fn output_says_things_once_and_plainly() {
+        // An event asked for that has no hooks: one line, no empty table.
+        let (_, out, _) = run_captured(&["plan", "-", "--event", "post-delete"], release().as_bytes());
+        assert!(out.ends_with("\npost-delete: no hooks\n"), "{out}");
+        // lint -o json: each problem with its severity and location (README).
+        let bad = "---\n# Source: c/templates/a.yaml\nkind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: abc\n";
+        let (_, out, _) = run_captured(&["lint", "-", "-o", "json"], bad.as_bytes());
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let w = &doc["warnings"][0];
+        assert_eq!(w["severity"], "warning", "{out}");
+        assert_eq!(w["location"], serde_json::json!({"source": "c/templates/a.yaml", "object": "ClusterRole/x"}));
+        // The same object is named the same way in warnings and in the plan.
+        let (_, out, err) = run_captured(&["plan", "-"], bad.as_bytes());
+        assert!(err.contains(" ClusterRole/x: ") && out.contains("  ClusterRole/x "), "{out}{err}");
+        assert!(!out.contains("ClusterRole/ns/x") && !err.contains("ClusterRole/ns/x"), "{out}{err}");
     }
 
     /// `--parallel` governs hooks, `--parallel-resources` resources; neither

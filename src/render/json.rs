@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{facts, refs};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::input::{Format, Release};
 use crate::plan::{EventPlan, Phase, Plan, Reason};
 
@@ -104,7 +104,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         parallel: plan.options.parallel.max(1),
         parallel_all: plan.options.parallel_all,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
-        warnings: diags.warnings().map(DiagJson::from).collect(),
+        warnings: diags.warnings().map(|d| DiagJson::new(d, false)).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
 }
@@ -176,12 +176,13 @@ struct LintJson<'a> {
     warnings: Vec<DiagJson<'a>>,
 }
 
-/// One problem, flat, in both `plan` warnings and `lint` output.
+/// One problem, in both `plan` warnings and `lint` output: its severity,
+/// where it is (template path and object), the annotation, what is wrong
+/// and how to fix it.
 #[derive(Serialize)]
 struct DiagJson<'a> {
-    source: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    object: Option<&'a str>,
+    severity: Severity,
+    location: &'a Location,
     #[serde(skip_serializing_if = "Option::is_none")]
     annotation: Option<&'a str>,
     message: &'a str,
@@ -189,11 +190,12 @@ struct DiagJson<'a> {
     help: Option<&'a str>,
 }
 
-impl<'a> From<&'a Diagnostic> for DiagJson<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
+impl<'a> DiagJson<'a> {
+    /// `strict`: lint's severities (some HIP-0025 warnings are lint errors).
+    fn new(d: &'a Diagnostic, strict: bool) -> Self {
         DiagJson {
-            source: &d.location.source,
-            object: d.location.object.as_deref(),
+            severity: if d.is_error() || (strict && d.lint_error) { Severity::Error } else { d.severity },
+            location: &d.location,
             annotation: d.annotation.as_deref(),
             message: &d.message,
             help: d.help.as_deref(),
@@ -205,8 +207,8 @@ impl<'a> From<&'a Diagnostic> for DiagJson<'a> {
 pub fn lint(diags: &Diagnostics) -> String {
     let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
     let doc = LintJson {
-        errors: diags.0.iter().filter(|d| strict(d)).map(DiagJson::from).collect(),
-        warnings: diags.0.iter().filter(|d| !strict(d)).map(DiagJson::from).collect(),
+        errors: diags.0.iter().filter(|d| strict(d)).map(|d| DiagJson::new(d, true)).collect(),
+        warnings: diags.0.iter().filter(|d| !strict(d)).map(|d| DiagJson::new(d, true)).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
 }
