@@ -1,7 +1,7 @@
 //! The execution plan: one graph per event, which hook waits for which and
 //! why, the waves a lockstep run would start, and the critical path.
 //!
-//! Edges (DESIGN §4): weight barriers (every hook waits for all hooks of
+//! Edges (docs/design.md §4): weight barriers (every hook waits for all hooks of
 //! lower weight), `helm.sh/depends-on`, serial barriers (within a weight, a
 //! serial hook waits for every hook before it in Helm order and every later
 //! hook waits for it), and kind-order barriers (among parallel hooks of one

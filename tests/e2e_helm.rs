@@ -402,7 +402,7 @@ fn good_chart(chart: &str, graphs_from: Input) {
 }
 
 /// Sanity of `plan -o json` beyond the golden file: it parses, and names the
-/// fields DESIGN §2 promises. (std only: a light structural check.)
+/// fields docs/design.md §2 promises. (std only: a light structural check.)
 fn check_plan_json(g: &mut Golden, chart: &str, golden: &str, json: &str) {
     for field in ["\"events\"", "\"event\"", "\"waves\"", "\"ref\"", "\"weight\"", "\"parallel\"", "\"after\""] {
         if !json.contains(field) {

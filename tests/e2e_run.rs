@@ -634,7 +634,7 @@ fn fail_fast_chart(slow: &str) -> Vec<H> {
 
 /// A failing fail-fast hook ends the run at once (the slower sibling still runs and is
 /// not awaited), prints `Fail-fast job failed: pre` and its output block, nothing new
-/// starts, exit 1 (DESIGN §3: "its output is printed" — without helm.sh/show-output).
+/// starts, exit 1 (docs/design.md §3: "its output is printed" — without helm.sh/show-output).
 #[test]
 fn fail_fast_ends_the_run_and_prints_the_output() {
     let case = Case::new("fail-fast");
@@ -694,7 +694,7 @@ fn ignore_fail_fast_goes_on() {
     );
     seen.assert_after("later", "slow");
     seen.assert_after("later", "pre");
-    // "turns this into a warning" (DESIGN §3): the run succeeds.
+    // "turns this into a warning" (docs/design.md §3): the run succeeds.
     assert_eq!(out.plugin_code(), Some(0), "--ignore-fail-fast: a warning, not a failure\n{}", out.shown);
 }
 

@@ -429,7 +429,7 @@ fn run_prints_fail_fast_and_the_output_block() {
     assert_eq!(cluster.records, 2, "one record at the start, one at the end");
 }
 
-// DESIGN §3: a failing fail-fast hook's output is printed even without
+// docs/design.md §3: a failing fail-fast hook's output is printed even without
 // helm.sh/show-output; and under --ignore-fail-fast that failure is a warning.
 #[test]
 fn fail_fast_output_without_show_output_and_ignored_is_success() {

@@ -313,7 +313,7 @@ fn hip_subchart_example() {
     assert!(d2.errors().any(|e| e.message.contains("JSON array")), "{:?}", d2.0);
 }
 
-// DESIGN §4: a serial hook waits for every hook before it in its weight;
+// docs/design.md §4: a serial hook waits for every hook before it in its weight;
 // parallel hooks between two serial ones run together.
 #[test]
 fn serial_barriers_inside_a_weight() {

@@ -1,11 +1,12 @@
-//! Property tests of the plan (DESIGN §4), against an independent oracle.
+//! Property tests of the plan (docs/design.md §4), against an independent oracle.
 //!
 //! Random releases are written as `helm template` text, fed through
 //! `input::parse` and `plan::build`, and compared with a model built here
 //! from the contract alone:
 //! - every wave holds at most N items, every item is in exactly one wave;
-//! - every edge (weight barrier, serial barrier, depends-on, HIP-0025 batch)
-//!   is respected: a predecessor's wave comes before its successor's;
+//! - every edge (weight barrier, serial barrier, kind order among parallel
+//!   hooks, depends-on, install batch) is respected: a predecessor's wave
+//!   comes before its successor's;
 //! - the waves are exactly the lockstep simulation (start every admissible
 //!   item in Helm order, up to N, let all finish, repeat);
 //! - a serial hook runs alone among the hooks of its weight: all earlier
@@ -312,7 +313,7 @@ fn release_strategy(max_hooks: usize, new_annotations: bool) -> impl Strategy<Va
 }
 
 // ---------------------------------------------------------------------------
-// The oracle: a model of DESIGN §4 that shares no code with src/plan.rs.
+// The oracle: a model of docs/design.md §4 that shares no code with src/plan.rs.
 
 struct Model {
     /// Plan item index → "must finish before" predecessors (plan item indices).

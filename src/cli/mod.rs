@@ -14,7 +14,7 @@ use crate::render;
 mod deploy;
 mod run;
 
-/// Exit codes (DESIGN §2).
+/// Exit codes (docs/design.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     Ok = 0,
