@@ -33,6 +33,9 @@ pub struct Hook {
     pub depends_on: Vec<ObjectRef>,
     pub fail_fast: bool,
     pub show_output: bool,
+    /// How long its last run took (`last_run` of a stored release), for
+    /// `plan`'s estimate.
+    pub last_run_ms: Option<u64>,
 }
 
 impl Hook {
@@ -121,6 +124,7 @@ impl Hook {
             depends_on,
             fail_fast,
             show_output,
+            last_run_ms: None,
         })
     }
 

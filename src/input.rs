@@ -67,6 +67,25 @@ struct HookJson {
     path: String,
     #[serde(default)]
     manifest: String,
+    #[serde(default)]
+    last_run: Option<LastRunJson>,
+}
+
+#[derive(Deserialize)]
+struct LastRunJson {
+    #[serde(default)]
+    started_at: Option<String>,
+    #[serde(default)]
+    completed_at: Option<String>,
+}
+
+impl LastRunJson {
+    /// How long the run took, when both ends are known.
+    fn duration_ms(&self) -> Option<u64> {
+        let start = crate::estimate::parse_time(self.started_at.as_deref()?)?;
+        let end = crate::estimate::parse_time(self.completed_at.as_deref()?)?;
+        end.checked_sub(start)
+    }
 }
 
 #[derive(Deserialize)]
@@ -155,14 +174,17 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     classify(docs, &mut release, diags);
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for (position, h) in json.hooks.into_iter().enumerate() {
+        let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
         match manifest::parse_head(&doc) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
-                release
-                    .hooks
-                    .extend(Hook::from_document(&doc, head, diags).map(|h| Hook { position: Some(position), ..h }));
+                release.hooks.extend(Hook::from_document(&doc, head, diags).map(|h| Hook {
+                    position: Some(position),
+                    last_run_ms,
+                    ..h
+                }));
             }
             Ok(head) => diags.push(Diagnostic::error(
                 Location { object: Some(head.display()), ..doc.location() },

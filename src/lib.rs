@@ -15,6 +15,7 @@ pub mod dag;
 pub mod deploy;
 pub mod diagnostic;
 pub mod dropped;
+pub mod estimate;
 pub mod event;
 pub mod executor;
 pub mod frontier;

@@ -135,6 +135,11 @@ pub struct EventPlan {
     pub batches: Vec<Batch>,
     /// Why the items are ordered as they are, where that is not plain.
     pub notes: Vec<String>,
+    /// Advice for `plan` (hooks): what could run in parallel. Filled in by
+    /// the caller that wants it ([`crate::estimate::hint`]).
+    pub hints: Vec<String>,
+    /// How long the hooks would take, from their last runs.
+    pub estimate: Option<crate::estimate::Estimate>,
 }
 
 #[derive(Debug, Clone)]
@@ -431,8 +436,17 @@ fn build_graph(
         }
     }
 
-    let mut plan =
-        EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches, notes: Vec::new() };
+    let mut plan = EventPlan {
+        phase,
+        items,
+        graph,
+        waves: Vec::new(),
+        critical_path: Vec::new(),
+        batches,
+        notes: Vec::new(),
+        hints: Vec::new(),
+        estimate: None,
+    };
     match simulate(&plan, n) {
         Ok((waves, critical_path)) => {
             plan.waves = waves;

@@ -265,7 +265,16 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    let plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    let mut plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    if !lint && !diags.has_errors() {
+        for e in &mut plan.events {
+            if let Phase::Hooks(event) = e.phase {
+                e.estimate = crate::estimate::estimate(&release, e, args.options.parallel);
+                let (n, all) = (args.options.parallel, args.options.parallel_all);
+                e.hints.extend(crate::estimate::hint(&release, event, e, n, all));
+            }
+        }
+    }
     if lint {
         let report = match args.output {
             Output::Json => render::json::lint(&diags),

@@ -40,6 +40,12 @@ struct EventJson<'a> {
     /// Why the items are ordered as they are (install: the batches).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     notes: &'a [String],
+    /// Hooks that could run in parallel and do not.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    hints: &'a [String],
+    /// Run time if each hook took as long as its last run (release JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<crate::estimate::Estimate>,
 }
 
 #[derive(Serialize)]
@@ -167,6 +173,8 @@ fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
         waves: plan.waves.iter().map(|w| refs(plan, w)).collect(),
         critical_path: refs(plan, &plan.critical_path),
         notes: &plan.notes,
+        hints: &plan.hints,
+        estimate: plan.estimate,
     }
 }
 

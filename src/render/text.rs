@@ -100,6 +100,19 @@ fn event(release: &Release, plan: &EventPlan) -> String {
             );
             out.push_str(&super::wrap(&line, "  ", "    "));
         }
+        if let Some(e) = plan.estimate {
+            let planned = crate::executor::format_duration(e.planned_ms);
+            let line = if e.planned_ms == e.serial_ms {
+                format!("estimate from the last runs: {planned}")
+            } else {
+                let serial = crate::executor::format_duration(e.serial_ms);
+                format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
+            };
+            out.push_str(&super::wrap(&line, "  ", "    "));
+        }
+        for hint in &plan.hints {
+            out.push_str(&super::wrap(&format!("hint: {hint}"), "  ", "    "));
+        }
         if !in_table_order || !one_at_a_time {
             waves_lines(plan, &mut out);
         }
