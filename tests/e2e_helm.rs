@@ -530,11 +530,13 @@ fn plain_umbrella() {
     let release = helm.release_json(chart);
     for (input, text) in [(Input::Template, &template), (Input::Release, &release)] {
         let p = input.prefix();
-        let cases: [(&str, &[&str]); 4] = [
+        let cases: [(&str, &[&str]); 6] = [
             ("lint.txt", &["lint", "-"]),
             ("plan.txt", &["plan", "-"]),
             ("plan-parallel-all.txt", &["plan", "-", "--parallel", "8", "--parallel-all"]),
             ("plan.json", &["plan", "-", "-o", "json"]),
+            ("plan-parallel-all.dot", &["plan", "-", "-o", "dot", "--parallel", "8", "--parallel-all"]),
+            ("plan.mermaid", &["plan", "-", "-o", "mermaid"]),
         ];
         for (golden, args) in cases {
             let out = helm.hooks(args, text);
@@ -569,6 +571,19 @@ fn plain_umbrella() {
         let parallel = helm.hooks(&["plan", "-", "-o", "json", "--parallel", "8"], text).stdout;
         if wave_kinds(&parallel, "install") != wave_kinds(&plan, "install") {
             g.fail(format!("{p}: --parallel 8 changed the resources' waves"));
+        }
+        // The picture: events top to bottom in the order a release lives through them,
+        // pre-install and pre-upgrade (the same hooks) drawn once, the five resources
+        // of the second batch folded into one node with their count.
+        let dot = helm.hooks(&["plan", "-", "-o", "dot"], text).stdout;
+        let at = |needle: &str| dot.find(needle).unwrap_or(usize::MAX);
+        let (hooks, install) =
+            (at("subgraph \"cluster_pre-install, pre-upgrade\""), at("subgraph \"cluster_install\""));
+        if hooks >= install || install == usize::MAX {
+            g.fail(format!("{p}: events not in lifecycle order in the picture:\n{dot}"));
+        }
+        if dot.matches("label=\"then\"").count() != 1 || !dot.contains("label=\"5 resources, together\\n") {
+            g.fail(format!("{p}: want one `then` between the two events and the batch folded:\n{dot}"));
         }
         let all = helm.hooks(&["plan", "-", "-o", "json", "--parallel", "8", "--parallel-all"], text).stdout;
         let waves = wave_kinds(&all, "pre-install");

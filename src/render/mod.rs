@@ -4,6 +4,7 @@
 pub mod dot;
 pub mod json;
 pub mod mermaid;
+pub mod picture;
 pub mod text;
 
 use crate::input::Release;
