@@ -312,9 +312,6 @@ fn build_graph(
                 items[i].after.push((p, Reason::Serial));
             }
         }
-        if phase != Phase::Install {
-            kind_barriers(&mut graph, &mut items, level_start, end);
-        }
         levels.push((level, level_start, end));
         level_start = end;
     }
@@ -401,6 +398,13 @@ fn build_graph(
         }
     }
 
+    // Kind order, after depends-on, which it yields to.
+    if phase != Phase::Install {
+        for &(_, start, end) in &levels {
+            kind_barriers(&mut graph, &mut items, start, end);
+        }
+    }
+
     // Weight barriers, reduced: from the items of the previous level that no
     // item of that level waits for, to the items of this level that wait for
     // no item of this level. The rest follow transitively.
@@ -463,6 +467,12 @@ fn build_graph(
 /// the tier before. At `--parallel 1` Helm's order already runs them one by
 /// one; in parallel, without this, a Job would start beside the
 /// ServiceAccount and Role it runs as.
+///
+/// An explicit `helm.sh/depends-on` outranks the implicit order: a hook that
+/// waits for a hook of a later tier (a ConfigMap recording a Job's result)
+/// joins that tier, so kind order never contradicts what the author wrote
+/// (every edge then goes to an equal or later tier, and only depends-on
+/// edges can close a cycle).
 fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: usize, end: usize) {
     let mut run_start = start;
     while run_start < end {
@@ -471,9 +481,30 @@ fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: u
             continue;
         }
         let run_end = (run_start..end).find(|&i| !items[i].parallel).unwrap_or(end);
+        let run = run_start..run_end;
+        // Effective tiers: raised along depends-on edges inside the run, by
+        // a worklist (a tier only rises, at most once per tier).
+        let mut effective: Vec<usize> = items[run.clone()].iter().map(|it| tier(&it.reference.kind)).collect();
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); run.len()];
+        for i in run.clone() {
+            for &(p, r) in &items[i].after {
+                if r == Reason::DependsOn && run.contains(&p) {
+                    dependents[p - run_start].push(i - run_start);
+                }
+            }
+        }
+        let mut work: Vec<usize> = (0..run.len()).collect();
+        while let Some(p) = work.pop() {
+            for &d in &dependents[p] {
+                if effective[d] < effective[p] {
+                    effective[d] = effective[p];
+                    work.push(d);
+                }
+            }
+        }
         let mut tiers: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (i, it) in items.iter().enumerate().take(run_end).skip(run_start) {
-            tiers.entry(tier(&it.reference.kind)).or_default().push(i);
+        for (k, &t) in effective.iter().enumerate() {
+            tiers.entry(t).or_default().push(run_start + k);
         }
         let tiers: Vec<(usize, Vec<usize>)> = tiers.into_iter().collect();
         for pair in tiers.windows(2) {
@@ -610,30 +641,17 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
             Node::Barrier(l) => {
                 format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" })
             }
+            // Kind order never closes a cycle (see kind_barriers); named all the same.
             Node::KindBarrier(l, _) => format!("the hooks of weight {l} before it in kind order"),
         };
-        // A kind barrier is not named: X waits for Y (kind order) through it.
-        let shown: Vec<NodeIndex> = cycle.iter().copied().filter(|v| !matches!(g[*v], Node::KindBarrier(..))).collect();
-        let mut text = name(shown[0]);
+        let mut text = name(cycle[0]);
         let mut serial_hint = None;
-        let mut kind_hint = None;
-        for (k, pair) in shown.windows(2).enumerate() {
-            let reason = g
-                .find_edge(pair[1], pair[0])
-                .map(|e| g[e])
-                .or_else(|| {
-                    g.neighbors_directed(pair[0], Direction::Incoming)
-                        .find(|b| matches!(g[*b], Node::KindBarrier(..)) && g.find_edge(pair[1], *b).is_some())
-                        .map(|_| Reason::KindOrder)
-                })
-                .unwrap_or(Reason::DependsOn);
+        for (k, pair) in cycle.windows(2).enumerate() {
+            let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
             let link = if k == 0 { " waits for" } else { ", which waits for" };
             text.push_str(&format!("{link} {} ({})", name(pair[1]), reason.describe()));
             if reason == Reason::Serial && serial_hint.is_none() {
                 serial_hint = Some((name(pair[0]), name(pair[1])));
-            }
-            if reason == Reason::KindOrder && kind_hint.is_none() {
-                kind_hint = Some((name(pair[0]), name(pair[1])));
             }
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
@@ -642,17 +660,12 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         });
         let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
         diags.push(
-            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(
-                match (serial_hint, kind_hint) {
-                    (Some((later, earlier)), _) => format!(
-                        "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
-                    ),
-                    (None, Some((later, earlier))) => format!(
-                        "parallel hooks of one weight start in Helm's kind order, so {later} waits for {earlier}; give one of them another helm.sh/hook-weight, or drop a helm.sh/depends-on on the cycle"
-                    ),
-                    (None, None) => "remove one helm.sh/depends-on on the cycle".to_string(),
-                },
-            ),
+            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(match serial_hint {
+                Some((later, earlier)) => format!(
+                    "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
+                ),
+                None => "remove one helm.sh/depends-on on the cycle".to_string(),
+            }),
         );
         seen_any = true;
     }

@@ -415,6 +415,28 @@ fn hook_model(g: &Gen, ev: &str, parallel_all: bool) -> Model {
     });
     let at: HashMap<usize, usize> = ids.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let parallel = |i: usize| g.hooks[i].parallel.unwrap_or(parallel_all);
+    let together = |a: usize, b: usize| {
+        let (lo, hi) = (a.min(b), a.max(b));
+        g.hooks[ids[a]].weight == g.hooks[ids[b]].weight && ids[lo..=hi].iter().all(|&h| parallel(h))
+    };
+    // Effective tiers: a hook that depends on a hook of a later tier among
+    // those that run with it joins that tier (depends-on outranks kind order).
+    let mut tiers: Vec<usize> = ids.iter().map(|&h| kind_tier(g.hooks[h].kind)).collect();
+    loop {
+        let mut changed = false;
+        for b in 0..ids.len() {
+            for &d in &g.hooks[ids[b]].deps {
+                let a = at[&d];
+                if together(a, b) && tiers[a] > tiers[b] {
+                    tiers[b] = tiers[a];
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut preds = vec![BTreeSet::new(); ids.len()];
     for (b, &hb) in ids.iter().enumerate() {
         for (a, &ha) in ids.iter().enumerate().take(b) {
@@ -424,15 +446,10 @@ fn hook_model(g: &Gen, ev: &str, parallel_all: bool) -> Model {
                 preds[b].insert(a);
             }
         }
-        // Kind order among parallel hooks that may run together: same weight,
-        // no serial hook between them in Helm order.
-        for (a, &ha) in ids.iter().enumerate() {
-            let (lo, hi) = (a.min(b), a.max(b));
-            let together = g.hooks[ha].weight == g.hooks[hb].weight
-                && parallel(ha)
-                && parallel(hb)
-                && ids[lo..=hi].iter().all(|&h| parallel(h));
-            if together && kind_tier(g.hooks[ha].kind) < kind_tier(g.hooks[hb].kind) {
+        // Kind order among parallel hooks that may run together (same weight,
+        // no serial hook between them in Helm order), by effective tier.
+        for a in 0..ids.len() {
+            if together(a, b) && tiers[a] < tiers[b] {
                 preds[b].insert(a);
             }
         }
@@ -786,17 +803,16 @@ fn parallel_hooks_keep_helms_kind_order() {
     }
 }
 
-/// A depends-on against Helm's kind order among parallel hooks closes a
-/// cycle; the error says so and how to get out of it.
+/// An explicit depends-on against Helm's kind order wins: a ServiceAccount
+/// that depends on a Job of its weight runs after it, with no cycle.
 #[test]
-fn a_cycle_through_the_kind_order_is_named() {
-    let yaml = "---\n# Source: c/templates/a.yaml\nkind: ServiceAccount\nmetadata:\n  name: sa\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n    helm.sh/depends-on: Job/job\n---\n# Source: c/templates/a.yaml\nkind: Job\nmetadata:\n  name: job\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n";
-    let (_, _, diags) = plan_of(yaml, options(4, false));
-    let errors: Vec<String> = diags.errors().map(|d| d.to_string()).collect();
-    assert!(
-        errors.iter().any(|m| m.contains("test cycle:")
-            && m.contains("Job/job waits for ServiceAccount/sa (kind order)")
-            && m.contains("helm.sh/hook-weight")),
-        "{errors:?}"
-    );
+fn depends_on_outranks_the_kind_order() {
+    let yaml = "---\n# Source: c/templates/a.yaml\nkind: ServiceAccount\nmetadata:\n  name: sa\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n    helm.sh/depends-on: Job/job\n---\n# Source: c/templates/a.yaml\nkind: Job\nmetadata:\n  name: job\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: cm\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n";
+    let (_, plan, diags) = plan_of(yaml, options(4, false));
+    assert!(!diags.has_errors(), "{:?}", diags.0);
+    let ep = &plan.events[0];
+    let waves: Vec<Vec<String>> =
+        ep.waves.iter().map(|w| w.iter().map(|&i| ep.items[i].reference.name.clone()).collect()).collect();
+    // The ConfigMap before the Job (kind order), the ServiceAccount after it (depends-on).
+    assert_eq!(waves, [vec!["cm"], vec!["job"], vec!["sa"]]);
 }
