@@ -7,7 +7,7 @@
 //! milliseconds, passed in by the driver: the Wasm sandbox has no usable
 //! monotonic clock, and tests drive a virtual one.
 //!
-//! Semantics (DESIGN §4, Helm's `execHookWithDelayedShutdown`):
+//! Semantics (docs/design.md §4, Helm's `execHookWithDelayedShutdown`):
 //! - a hook starts when its predecessors in the plan are complete and fewer
 //!   than N hooks run; starting is: delete by `before-hook-creation` and wait
 //!   until gone, record the release with the hook `Running`, create it;
@@ -433,7 +433,7 @@ impl<'p> Executor<'p> {
         if !succeeded && fail_fast {
             self.reports.push(Report::FailFast { hook, ignored: self.options.ignore_fail_fast });
         }
-        // A failing fail-fast hook always shows its output (DESIGN §3);
+        // A failing fail-fast hook always shows its output (docs/design.md §3);
         // Helm prints output-log-policy logs of a failure at once.
         if show_output || (!succeeded && fail_fast) {
             self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::ShowOutput }));

@@ -55,7 +55,7 @@ impl Frontier {
         while let Some(v) = stack.pop() {
             match plan.graph[v] {
                 Node::Item(i) => self.ready.push(Reverse(i)),
-                Node::Barrier(_) => {
+                Node::Barrier(_) | Node::KindBarrier(..) => {
                     for w in plan.graph.neighbors_directed(v, Direction::Outgoing) {
                         self.indegree[w.index()] -= 1;
                         if self.indegree[w.index()] == 0 {

@@ -33,6 +33,9 @@ pub struct Hook {
     pub depends_on: Vec<ObjectRef>,
     pub fail_fast: bool,
     pub show_output: bool,
+    /// How long its last run took (`last_run` of a stored release), for
+    /// `plan`'s estimate.
+    pub last_run_ms: Option<u64>,
 }
 
 impl Hook {
@@ -85,14 +88,7 @@ impl Hook {
         let parallel = strict_bool(a::HOOK_PARALLEL);
         let fail_fast = strict_bool(a::HOOK_FAIL_FAST).unwrap_or(false);
         let show_output = strict_bool(a::SHOW_OUTPUT).unwrap_or(false);
-        let depends_on = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
-            None => Vec::new(),
-            Some(Ok(refs)) => refs,
-            Some(Err(e)) => {
-                diags.push(value_error(&loc, a::DEPENDS_ON, e));
-                Vec::new()
-            }
-        };
+        let depends_on = depends_on(ann, &loc, diags);
         for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
             if ann.contains_key(key) {
                 diags.push(
@@ -128,6 +124,7 @@ impl Hook {
             depends_on,
             fail_fast,
             show_output,
+            last_run_ms: None,
         })
     }
 
@@ -138,7 +135,7 @@ impl Hook {
     /// The reference the plan prints: `Kind/name`, or `Kind/namespace/name`
     /// when the manifest sets a namespace.
     pub fn reference(&self) -> ObjectRef {
-        ObjectRef::new(&self.head.kind, self.head.namespace.as_deref(), &self.head.name)
+        self.head.reference()
     }
 
     /// Helm's execution order: weight, then name (bytewise), then kind in
@@ -156,6 +153,41 @@ impl Hook {
     }
 }
 
+/// `helm.sh/depends-on`, parsed. A namespace on a cluster-scoped kind
+/// (`ClusterRole/ns/x`) names nothing more than `ClusterRole/x`: it is
+/// dropped, with a warning, so the reference matches as the plan names it.
+pub(crate) fn depends_on(
+    ann: &std::collections::BTreeMap<String, String>,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) -> Vec<ObjectRef> {
+    let refs = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
+        None => return Vec::new(),
+        Some(Ok(refs)) => refs,
+        Some(Err(e)) => {
+            diags.push(value_error(loc, a::DEPENDS_ON, e));
+            return Vec::new();
+        }
+    };
+    refs.into_iter()
+        .map(|mut r| {
+            if crate::scope::cluster_scoped(&r.kind) && r.namespace.is_some() {
+                let plain = ObjectRef::new(&r.kind, None, &r.name);
+                diags.push(
+                    Diagnostic::warning(
+                        loc.clone(),
+                        format!("{r}: a {} is cluster-scoped, so the namespace is ignored", r.kind),
+                    )
+                    .on(a::DEPENDS_ON)
+                    .help(format!("write {plain}")),
+                );
+                r = plain;
+            }
+            r
+        })
+        .collect()
+}
+
 pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
@@ -168,5 +200,25 @@ fn warn_unknown(values: &[String], known: &[&str], key: &str, loc: &Location, di
                 .on(key)
                 .help(format!("use {}", known.join(", "))),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{parse_head, split};
+
+    #[test]
+    fn a_namespace_on_a_cluster_scoped_dependency_is_dropped_with_a_warning() {
+        let doc = &split(
+            "kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n    helm.sh/depends-on: ClusterRole/ns/x, Role/ns/y\n",
+            "s",
+        )[0];
+        let mut d = Diagnostics::default();
+        let hook = Hook::from_document(doc, parse_head(doc).unwrap(), &mut d).unwrap();
+        let refs: Vec<String> = hook.depends_on.iter().map(ToString::to_string).collect();
+        assert_eq!(refs, ["ClusterRole/x", "Role/ns/y"]);
+        assert_eq!(d.0.len(), 1, "{:?}", d.0);
+        assert!(!d.0[0].is_error() && d.0[0].message.contains("cluster-scoped"), "{}", d.0[0]);
     }
 }

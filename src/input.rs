@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::annotation::HOOK;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::dropped::{self, Template};
 use crate::hook::Hook;
 use crate::manifest::{self, Document};
 use crate::resource::Resource;
@@ -40,6 +41,8 @@ pub enum InputError {
     NotUtf8,
     #[error("the input looks like JSON but is not a Helm release: {0}")]
     BadJson(String),
+    #[error("the input is a Helm release as YAML (`-o yaml`); pipe it as JSON instead: `helm install NAME CHART --dry-run=client -o json`, or `helm template NAME CHART`")]
+    YamlRelease,
 }
 
 #[derive(Deserialize)]
@@ -64,12 +67,42 @@ struct HookJson {
     path: String,
     #[serde(default)]
     manifest: String,
+    #[serde(default)]
+    last_run: Option<LastRunJson>,
+}
+
+#[derive(Deserialize)]
+struct LastRunJson {
+    #[serde(default)]
+    started_at: Option<String>,
+    #[serde(default)]
+    completed_at: Option<String>,
+}
+
+impl LastRunJson {
+    /// How long the run took, when both ends are known.
+    fn duration_ms(&self) -> Option<u64> {
+        let start = crate::estimate::parse_time(self.started_at.as_deref()?)?;
+        let end = crate::estimate::parse_time(self.completed_at.as_deref()?)?;
+        end.checked_sub(start)
+    }
 }
 
 #[derive(Deserialize)]
 struct ChartJson {
     #[serde(default)]
     metadata: Option<MetadataJson>,
+    /// The top chart's templates, unrendered (base64 `data`).
+    #[serde(default)]
+    templates: Option<Vec<TemplateJson>>,
+}
+
+#[derive(Deserialize)]
+struct TemplateJson {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    data: String,
 }
 
 #[derive(Deserialize)]
@@ -93,6 +126,9 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     if trimmed.starts_with('{') {
         let json: ReleaseJson = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
         return Ok((Format::ReleaseJson, from_release_json(json, diags)));
+    }
+    if is_yaml_release(text) {
+        return Err(InputError::YamlRelease);
     }
     let docs = manifest::split(text, "<stdin>");
     let mut release = Release::default();
@@ -122,7 +158,11 @@ pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) ->
 fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     let mut release =
         Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
-    if let Some(meta) = json.chart.and_then(|c| c.metadata) {
+    let (meta, templates) = match json.chart {
+        Some(c) => (c.metadata, c.templates.unwrap_or_default()),
+        None => (None, Vec::new()),
+    };
+    if let Some(meta) = meta {
         release.chart = ChartMeta {
             name: meta.name,
             annotations: meta.annotations.unwrap_or_default(),
@@ -134,14 +174,17 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     classify(docs, &mut release, diags);
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for (position, h) in json.hooks.into_iter().enumerate() {
+        let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
         match manifest::parse_head(&doc) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
-                release
-                    .hooks
-                    .extend(Hook::from_document(&doc, head, diags).map(|h| Hook { position: Some(position), ..h }));
+                release.hooks.extend(Hook::from_document(&doc, head, diags).map(|h| Hook {
+                    position: Some(position),
+                    last_run_ms,
+                    ..h
+                }));
             }
             Ok(head) => diags.push(Diagnostic::error(
                 Location { object: Some(head.display()), ..doc.location() },
@@ -150,7 +193,39 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
             Err(d) => diags.push(*d),
         }
     }
+    // Only a template's text can show what Helm dropped; an undecodable one
+    // shows nothing.
+    let templates: Vec<Template> = templates
+        .into_iter()
+        .filter_map(|t| {
+            let bytes = crate::storage::base64::decode(t.data.as_bytes()).ok()?;
+            Some(Template { name: t.name, text: String::from_utf8(bytes).ok()? })
+        })
+        .collect();
+    dropped::check(&release.chart.name, &templates, &release, diags);
     release
+}
+
+/// Is this `helm install … -o yaml` (or `helm get`-style) output: one YAML
+/// mapping with a release's top-level keys and no `kind`? Its objects are
+/// inside the `manifest` string, which only the JSON form is read for.
+fn is_yaml_release(text: &str) -> bool {
+    // The first document only: `helm template` output starts with `---`.
+    let keys = text
+        .lines()
+        .take_while(|l| !l.starts_with("---"))
+        .filter(|l| !l.starts_with([' ', '\t', '#', '-']) && !l.trim().is_empty())
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k));
+    let (mut manifest, mut release_key, mut kind) = (false, false, false);
+    for k in keys {
+        match k {
+            "manifest" => manifest = true,
+            "info" | "chart" | "hooks" => release_key = true,
+            "kind" => kind = true,
+            _ => {}
+        }
+    }
+    manifest && release_key && !kind
 }
 
 fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics) {
@@ -188,5 +263,9 @@ mod tests {
         assert!(matches!(parse(b"  \n", &mut d), Err(InputError::Empty)));
         assert!(matches!(parse(b"{nope", &mut d), Err(InputError::BadJson(_))));
         assert!(matches!(parse(&[0xff, 0xfe], &mut d), Err(InputError::NotUtf8)));
+        // `helm install --dry-run -o yaml`: say to pipe JSON, not "has no kind".
+        let yaml = b"apply_method: ssa\nchart:\n  metadata:\n    name: c\nhooks:\n- kind: Job\ninfo:\n  status: pending-install\nmanifest: |+\n  ---\n  kind: ConfigMap\nname: r\nversion: 1\n";
+        let e = parse(yaml, &mut d).unwrap_err();
+        assert!(matches!(e, InputError::YamlRelease) && e.to_string().contains("-o json"), "{e}");
     }
 }

@@ -1,7 +1,8 @@
 //! Helm's install and uninstall order of kinds (`kind_sorter.go`).
 //!
 //! Kind order only breaks ties between hooks of equal weight *and* name, and
-//! orders the resources of one HIP-0025 batch.
+//! orders the resources of one batch. Its tiers ([`tier`]) keep parallel
+//! hooks of one weight from starting before the kinds they may use.
 
 use std::cmp::Ordering;
 
@@ -74,6 +75,40 @@ pub fn uninstall_rank(kind: &str) -> KindRank {
     }
 }
 
+/// Where Helm's install order goes from kinds to the kinds that may use
+/// them: the first kind of each tier after the first. A tier is a run of
+/// [`INSTALL_ORDER`]; unknown kinds (custom resources) are the last tier,
+/// as Helm installs them last.
+///
+/// 0. PriorityClass, Namespace: what everything else lives in or refers to;
+/// 1. NetworkPolicy … CustomResourceDefinition: policies, identities
+///    (ServiceAccount), configuration (Secret, ConfigMap), storage and CRDs,
+///    which pods and bindings name;
+/// 2. ClusterRole … RoleBindingList, Service: RBAC, which binds the
+///    ServiceAccounts, and Services, whose addresses pods read at start;
+/// 3. DaemonSet … CronJob: workloads, which run as, mount and call all of
+///    the above;
+/// 4. IngressClass … ValidatingWebhookConfiguration: what routes to or
+///    intercepts workloads (a webhook before its server blocks the API);
+/// 5. every other kind.
+const TIER_STARTS: &[&str] = &["NetworkPolicy", "ClusterRole", "DaemonSet", "IngressClass"];
+
+/// The tier of a kind among Helm's install order (see [`TIER_STARTS`]).
+pub fn tier(kind: &str) -> usize {
+    match INSTALL_ORDER.iter().position(|k| *k == kind) {
+        Some(i) => TIER_STARTS.iter().filter(|s| INSTALL_ORDER.iter().position(|k| k == *s) <= Some(i)).count(),
+        None => TIER_STARTS.len() + 1,
+    }
+}
+
+/// The distinct kinds among `kinds`, in Helm's install order.
+pub fn tier_kinds<'a>(kinds: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<&str> = kinds.collect();
+    out.sort_by_key(|k| install_rank(k));
+    out.dedup();
+    out.into_iter().map(str::to_string).collect()
+}
+
 pub fn cmp_install(a: &str, b: &str) -> Ordering {
     install_rank(a).cmp(&install_rank(b))
 }
@@ -115,6 +150,28 @@ mod tests {
         let items = [("ClusterRole", "i"), ("ClusterRoleBinding", "j"), ("LimitRange", "c"), ("Namespace", "a")];
         assert_eq!(sorted(&items, install_rank), "acij");
         assert_eq!(sorted(&items, uninstall_rank), "jica");
+    }
+
+    #[test]
+    fn tiers_follow_install_order() {
+        let tiers: Vec<usize> = INSTALL_ORDER.iter().map(|k| tier(k)).collect();
+        assert!(tiers.windows(2).all(|w| w[0] <= w[1]), "{tiers:?}");
+        assert_eq!(tier("Namespace"), 0);
+        for (earlier, later) in [
+            ("ServiceAccount", "ClusterRoleBinding"),
+            ("ServiceAccount", "Job"),
+            ("Secret", "Pod"),
+            ("CustomResourceDefinition", "Certificate"),
+            ("RoleBinding", "Job"),
+            ("Service", "Deployment"),
+            ("Deployment", "ValidatingWebhookConfiguration"),
+        ] {
+            assert!(tier(earlier) < tier(later), "{earlier} before {later}");
+        }
+        // Kinds that do not use each other share a tier.
+        assert_eq!(tier("Secret"), tier("ConfigMap"));
+        assert_eq!(tier("Role"), tier("RoleBinding"));
+        assert_eq!(tier("Job"), tier("Pod"));
     }
 
     #[test]

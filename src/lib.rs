@@ -8,11 +8,14 @@
 //! together; `plugin` (Wasm only) is the entry point Helm 4 calls.
 
 pub mod annotation;
+pub mod batch;
 pub mod cli;
 pub mod cluster;
 pub mod dag;
 pub mod deploy;
 pub mod diagnostic;
+pub mod dropped;
+pub mod estimate;
 pub mod event;
 pub mod executor;
 pub mod frontier;
@@ -31,6 +34,7 @@ pub mod resource;
 pub mod resource_group;
 pub mod rollout;
 pub mod run;
+pub mod scope;
 pub mod status;
 pub mod storage;
 pub mod subchart;

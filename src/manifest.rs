@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Location};
+use crate::reference::ObjectRef;
+use crate::scope;
 
 /// One YAML document of a rendered chart.
 #[derive(Debug, Clone)]
@@ -33,22 +35,24 @@ const SOURCE_PREFIX: &str = "# Source: ";
 /// lines that begin with `---`. Documents that are empty or hold only
 /// comments are dropped, as Helm skips whitespace-only templates.
 ///
-/// A document without a `# Source:` line continues the file named last:
-/// `helm template --include-crds` prints each `crds/` file whole under one
-/// `# Source:` line, and a file that begins with a comment and `---` (as
-/// prometheus-operator's CRDs do) leaves that line on a comment-only
-/// document. `fallback` names the source of documents before any.
+/// A document without a `# Source:` line belongs to the last source named
+/// before it: `helm template --include-crds` prints a `crds/` file whole
+/// after one `# Source:` line, and such files often begin with a comment and
+/// `---` of their own (kube-prometheus-stack's), so the objects come in
+/// documents after the one that names the file. `fallback` names the source
+/// of documents before any `# Source:` line (hand-written input).
 pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut last: Option<String> = None;
+    let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
-        let source = source.or_else(|| last.clone());
-        last.clone_from(&source);
+        if source.is_some() {
+            last_source.clone_from(&source);
+        }
         if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return;
         }
-        let source = source.unwrap_or_else(|| fallback.to_string());
+        let source = source.or_else(|| last_source.clone()).unwrap_or_else(|| fallback.to_string());
         let n = counts.entry(source.clone()).or_insert(0);
         *n += 1;
         docs.push(Document { source, index: *n, text });
@@ -93,9 +97,17 @@ pub struct Head {
 }
 
 impl Head {
-    /// `Kind/name` as the plan and messages print it.
+    /// The object as the plan and every message name it: `Kind/name`, or
+    /// `Kind/namespace/name` when the manifest sets a namespace on a kind
+    /// that has one (a cluster-scoped kind has none, whatever it says).
+    pub fn reference(&self) -> ObjectRef {
+        let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
+        ObjectRef::new(&self.kind, namespace, &self.name)
+    }
+
+    /// [`Head::reference`] as text.
     pub fn display(&self) -> String {
-        format!("{}/{}", self.kind, self.name)
+        self.reference().to_string()
     }
 }
 
@@ -243,6 +255,14 @@ mod tests {
     }
 
     #[test]
+    fn a_cluster_scoped_object_has_no_namespace_in_its_name() {
+        let doc = &split("kind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n", "s")[0];
+        assert_eq!(parse_head(doc).unwrap().display(), "ClusterRole/x");
+        let doc = &split("kind: Role\nmetadata:\n  name: x\n  namespace: ns\n", "s")[0];
+        assert_eq!(parse_head(doc).unwrap().display(), "Role/ns/x");
+    }
+
+    #[test]
     fn non_string_annotation_is_an_error() {
         let doc = &split("kind: Job\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: 5\n", "s")[0];
         let err = parse_head(doc).unwrap_err();
@@ -286,21 +306,29 @@ mod tests {
         assert!(parse_head(doc).is_err());
     }
 
+    // kube-prometheus-stack's crds/ files, as `helm template --include-crds`
+    // prints them: the `# Source:` line, the file's own comment and `---`,
+    // then the object.
+    #[test]
+    fn documents_after_a_comment_only_one_keep_its_source() {
+        let stream = "---\n# Source: top/charts/crds/crds/crd-a.yaml\n# https://example.invalid/crd-a.yaml\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.example.com\n---\nkind: CustomResourceDefinition\nmetadata:\n  name: b.example.com\n---\n# Source: top/templates/cm.yaml\nkind: ConfigMap\nmetadata:\n  name: c\n";
+        let docs = split(stream, "<stdin>");
+        let got: Vec<(&str, usize)> = docs.iter().map(|d| (d.source.as_str(), d.index)).collect();
+        assert_eq!(
+            got,
+            [
+                ("top/charts/crds/crds/crd-a.yaml", 1),
+                ("top/charts/crds/crds/crd-a.yaml", 2),
+                ("top/templates/cm.yaml", 1)
+            ]
+        );
+        // Before any `# Source:` line, the fallback.
+        assert_eq!(split("kind: A\nmetadata: {name: a}\n", "<stdin>")[0].source, "<stdin>");
+    }
+
     #[test]
     fn a_separator_needs_to_start_the_line() {
         let docs = split("kind: A\nmetadata: {name: a}\ndata:\n  x: |\n    ---\n", "s");
         assert_eq!(docs.len(), 1);
-    }
-
-    #[test]
-    fn a_crds_file_that_begins_with_a_comment_keeps_its_source() {
-        let stream = "---\n# Source: top/charts/crds/crds/a.yaml\n# https://example.com/a.yaml\n---\napiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n---\n# Source: top/templates/c.yaml\nkind: C\n";
-        let docs = split(stream, "<stdin>");
-        let sources: Vec<(&str, usize)> = docs.iter().map(|d| (d.source.as_str(), d.index)).collect();
-        assert_eq!(
-            sources,
-            vec![("top/charts/crds/crds/a.yaml", 1), ("top/charts/crds/crds/a.yaml", 2), ("top/templates/c.yaml", 1)]
-        );
-        assert_eq!(split("kind: A\n", "<stdin>")[0].source, "<stdin>");
     }
 }

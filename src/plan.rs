@@ -1,12 +1,15 @@
 //! The execution plan: one graph per event, which hook waits for which and
 //! why, the waves a lockstep run would start, and the critical path.
 //!
-//! Edges (DESIGN §4): weight barriers (every hook waits for all hooks of
-//! lower weight), `helm.sh/depends-on`, and serial barriers (within a
-//! weight, a serial hook waits for every hook before it in Helm order and
-//! every later hook waits for it). Weight barriers are modelled as one
-//! barrier node between consecutive weights, so a plan of n hooks has O(n)
-//! edges even when thousands of parallel hooks share a weight.
+//! Edges (docs/design.md §4): weight barriers (every hook waits for all hooks of
+//! lower weight), `helm.sh/depends-on`, serial barriers (within a weight, a
+//! serial hook waits for every hook before it in Helm order and every later
+//! hook waits for it), and kind-order barriers (among parallel hooks of one
+//! weight, a hook of a later tier of Helm's kind order waits for those of the
+//! tier before: the ServiceAccount and RBAC before the Job that uses them).
+//! Weight and kind-order barriers are modelled as one barrier node each, so
+//! a plan of n hooks has O(n) edges even when thousands of parallel hooks
+//! share a weight.
 //!
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
@@ -18,12 +21,12 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 
 use crate::annotation::DEPENDS_ON;
+use crate::batch::{self, Batch};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::event::Event;
 use crate::input::Release;
-use crate::kind_order::install_rank;
+use crate::kind_order::{install_rank, tier, tier_kinds};
 use crate::reference::ObjectRef;
-use crate::subchart::{self, Batch};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -31,11 +34,14 @@ pub struct Options {
     pub parallel: usize,
     /// Treat hooks without `helm.sh/hook-parallel` as parallel.
     pub parallel_all: bool,
+    /// Most resources applied and not yet ready at once; `None`: a whole
+    /// batch at once, as Helm applies a release.
+    pub parallel_resources: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { parallel: 1, parallel_all: false }
+        Options { parallel: 1, parallel_all: false, parallel_resources: None }
     }
 }
 
@@ -63,6 +69,8 @@ pub enum Reason {
     /// Helm's serial order within a weight.
     Serial,
     DependsOn,
+    /// Helm's kind order among parallel hooks of one weight.
+    KindOrder,
 }
 
 impl Reason {
@@ -71,6 +79,7 @@ impl Reason {
             Reason::Level => "lower weight",
             Reason::Serial => "serial order",
             Reason::DependsOn => "depends-on",
+            Reason::KindOrder => "kind order",
         }
     }
 }
@@ -81,6 +90,16 @@ pub enum Node {
     /// Completes when every item of the previous level has; holds the level
     /// it opens.
     Barrier(i64),
+    /// Completes when every hook of the previous kind tier in a run of
+    /// parallel hooks has; holds the level and the tier it opens.
+    KindBarrier(i64, usize),
+}
+
+impl Node {
+    /// Barriers are not run: they pass the moment their predecessors are done.
+    pub fn is_barrier(self) -> bool {
+        !matches!(self, Node::Item(_))
+    }
 }
 
 /// One hook or resource in a plan, in Helm order.
@@ -96,6 +115,10 @@ pub struct Item {
     pub after: Vec<(usize, Reason)>,
     /// The previous level, all of whose items finish first.
     pub after_level: Option<i64>,
+    /// Kind order: the kinds of the parallel hooks of this weight that all
+    /// finish first (the tier before this hook's, among the parallel hooks
+    /// that may run with it).
+    pub after_kinds: Vec<String>,
     pub node: NodeIndex,
 }
 
@@ -108,8 +131,15 @@ pub struct EventPlan {
     pub waves: Vec<Vec<usize>>,
     /// The longest chain of items that must run one after another.
     pub critical_path: Vec<usize>,
-    /// For `Phase::Install`: the HIP-0025 batches.
+    /// For `Phase::Install`: the batches, each ready before the next.
     pub batches: Vec<Batch>,
+    /// Why the items are ordered as they are, where that is not plain.
+    pub notes: Vec<String>,
+    /// Advice for `plan` (hooks): what could run in parallel. Filled in by
+    /// the caller that wants it ([`crate::estimate::hint`]).
+    pub hints: Vec<String>,
+    /// How long the hooks would take, from their last runs.
+    pub estimate: Option<crate::estimate::Estimate>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,7 +167,7 @@ pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut 
         .map(|phase| match phase {
             Phase::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
             // Helm applies a whole batch at once; only an explicit limit caps it.
-            Phase::Install => plan_resources(release, if n > 1 { n } else { usize::MAX }, diags),
+            Phase::Install => plan_resources(release, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags),
         })
         .collect();
     Plan { options, events }
@@ -169,27 +199,23 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
-        if let Some(h) = release
-            .hooks
-            .iter()
-            .find(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
-        {
+        if let Some(h) = release.hooks.iter().find(|h| matches_ref(r, &h.reference(), release)) {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
         }
         release
             .resources
             .iter()
-            .any(|x| matches_ref(r, &x.head.kind, x.head.namespace.as_deref(), &x.head.name, release))
+            .any(|x| matches_ref(r, &x.reference(), release))
             .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
     };
     build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
 fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
-    let batches = subchart::plan(&release.chart, &release.resources, diags);
+    let layout = batch::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
-    for (level, batch) in batches.iter().enumerate() {
+    for (level, batch) in layout.batches.iter().enumerate() {
         let mut members = batch.resources.clone();
         members.sort_by_cached_key(|&i| install_rank(&release.resources[i].head.kind));
         for i in members {
@@ -208,19 +234,21 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
         release
             .hooks
             .iter()
-            .any(|h| matches_ref(r, &h.head.kind, h.head.namespace.as_deref(), &h.head.name, release))
+            .any(|h| matches_ref(r, &h.reference(), release))
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
-    build_graph(Phase::Install, specs, n, release, &others, diags, batches)
+    let mut plan = build_graph(Phase::Install, specs, n, release, &others, diags, layout.batches);
+    plan.notes = layout.notes;
+    plan
 }
 
 /// Does `r` name the object kind/namespace/name? A reference without a
 /// namespace matches any namespace; with one, it matches the manifest's
 /// namespace, or the release namespace when the manifest sets none.
-fn matches_ref(r: &ObjectRef, kind: &str, namespace: Option<&str>, name: &str, release: &Release) -> bool {
-    r.kind == kind
-        && r.name == name
-        && match (&r.namespace, namespace) {
+fn matches_ref(r: &ObjectRef, object: &ObjectRef, release: &Release) -> bool {
+    r.kind == object.kind
+        && r.name == object.name
+        && match (&r.namespace, object.namespace.as_deref()) {
             (None, _) => true,
             (Some(ns), Some(own)) => own == ns,
             // No namespace in the manifest: it lands in the release
@@ -249,6 +277,7 @@ fn build_graph(
             parallel: s.parallel,
             after: Vec::new(),
             after_level: None,
+            after_kinds: Vec::new(),
             node: graph.add_node(Node::Item(i)),
         })
         .collect();
@@ -300,15 +329,7 @@ fn build_graph(
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|&j| {
-                    matches_ref(
-                        r,
-                        &specs[j].reference.kind,
-                        specs[j].reference.namespace.as_deref(),
-                        &specs[j].reference.name,
-                        release,
-                    )
-                })
+                .filter(|&j| matches_ref(r, &specs[j].reference, release))
                 .collect();
             let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
             let j = match candidates.as_slice() {
@@ -377,15 +398,33 @@ fn build_graph(
         }
     }
 
+    // Kind order, after depends-on, which it yields to.
+    if phase != Phase::Install {
+        for &(_, start, end) in &levels {
+            kind_barriers(&mut graph, &mut items, start, end);
+        }
+    }
+
     // Weight barriers, reduced: from the items of the previous level that no
     // item of that level waits for, to the items of this level that wait for
     // no item of this level. The rest follow transitively.
     let mut has_same_level_succ = vec![false; items.len()];
-    for it in &items {
+    let mut waits_in_level = vec![false; items.len()];
+    for (i, it) in items.iter().enumerate() {
         for &(p, _) in &it.after {
             if items[p].level == it.level {
                 has_same_level_succ[p] = true;
+                waits_in_level[i] = true;
             }
+        }
+        // Through a kind barrier, which only ever joins hooks of one level.
+        for v in graph.neighbors_directed(it.node, Direction::Outgoing) {
+            if matches!(graph[v], Node::KindBarrier(..)) {
+                has_same_level_succ[i] = true;
+            }
+        }
+        if !it.after_kinds.is_empty() {
+            waits_in_level[i] = true;
         }
     }
     for pair in levels.windows(2) {
@@ -394,14 +433,24 @@ fn build_graph(
         for p in (ps..pe).filter(|&p| !has_same_level_succ[p]) {
             graph.add_edge(items[p].node, barrier, Reason::Level);
         }
-        for it in &items[start..end] {
-            if !it.after.iter().any(|&(p, _)| items[p].level == level) {
-                graph.add_edge(barrier, it.node, Reason::Level);
+        for i in start..end {
+            if !waits_in_level[i] {
+                graph.add_edge(barrier, items[i].node, Reason::Level);
             }
         }
     }
 
-    let mut plan = EventPlan { phase, items, graph, waves: Vec::new(), critical_path: Vec::new(), batches };
+    let mut plan = EventPlan {
+        phase,
+        items,
+        graph,
+        waves: Vec::new(),
+        critical_path: Vec::new(),
+        batches,
+        notes: Vec::new(),
+        hints: Vec::new(),
+        estimate: None,
+    };
     match simulate(&plan, n) {
         Ok((waves, critical_path)) => {
             plan.waves = waves;
@@ -410,6 +459,69 @@ fn build_graph(
         Err(cycle) => report_cycle(&plan, &specs, &cycle, diags),
     }
     plan
+}
+
+/// Kind-order barriers among the hooks `start..end` of one weight: in each
+/// run of parallel hooks between two serial ones (the hooks that may run
+/// together), the hooks of each tier of Helm's kind order wait for those of
+/// the tier before. At `--parallel 1` Helm's order already runs them one by
+/// one; in parallel, without this, a Job would start beside the
+/// ServiceAccount and Role it runs as.
+///
+/// An explicit `helm.sh/depends-on` outranks the implicit order: a hook that
+/// waits for a hook of a later tier (a ConfigMap recording a Job's result)
+/// joins that tier, so kind order never contradicts what the author wrote
+/// (every edge then goes to an equal or later tier, and only depends-on
+/// edges can close a cycle).
+fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: usize, end: usize) {
+    let mut run_start = start;
+    while run_start < end {
+        if !items[run_start].parallel {
+            run_start += 1;
+            continue;
+        }
+        let run_end = (run_start..end).find(|&i| !items[i].parallel).unwrap_or(end);
+        let run = run_start..run_end;
+        // Effective tiers: raised along depends-on edges inside the run, by
+        // a worklist (a tier only rises, at most once per tier).
+        let mut effective: Vec<usize> = items[run.clone()].iter().map(|it| tier(&it.reference.kind)).collect();
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); run.len()];
+        for i in run.clone() {
+            for &(p, r) in &items[i].after {
+                if r == Reason::DependsOn && run.contains(&p) {
+                    dependents[p - run_start].push(i - run_start);
+                }
+            }
+        }
+        let mut work: Vec<usize> = (0..run.len()).collect();
+        while let Some(p) = work.pop() {
+            for &d in &dependents[p] {
+                if effective[d] < effective[p] {
+                    effective[d] = effective[p];
+                    work.push(d);
+                }
+            }
+        }
+        let mut tiers: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (k, &t) in effective.iter().enumerate() {
+            tiers.entry(t).or_default().push(run_start + k);
+        }
+        let tiers: Vec<(usize, Vec<usize>)> = tiers.into_iter().collect();
+        for pair in tiers.windows(2) {
+            let ((_, before), (t, after)) = (&pair[0], &pair[1]);
+            let level = items[after[0]].level;
+            let barrier = graph.add_node(Node::KindBarrier(level, *t));
+            for &p in before {
+                graph.add_edge(items[p].node, barrier, Reason::KindOrder);
+            }
+            let kinds = tier_kinds(before.iter().map(|&p| items[p].reference.kind.as_str()));
+            for &i in after {
+                graph.add_edge(barrier, items[i].node, Reason::KindOrder);
+                items[i].after_kinds.clone_from(&kinds);
+            }
+        }
+        run_start = run_end;
+    }
 }
 
 /// The lockstep run: start every admissible item in Helm order up to `n`,
@@ -431,7 +543,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
         if indegree[v.index()] == 0 {
             match g[v] {
                 Node::Item(i) => ready.push(Reverse(i)),
-                Node::Barrier(_) => instant.push(v),
+                Node::Barrier(_) | Node::KindBarrier(..) => instant.push(v),
             }
         }
     }
@@ -452,7 +564,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
             if indegree[w.index()] == 0 {
                 match g[w] {
                     Node::Item(i) => ready.push(Reverse(i)),
-                    Node::Barrier(_) => instant.push(w),
+                    Node::Barrier(_) | Node::KindBarrier(..) => instant.push(w),
                 }
             }
         }
@@ -529,6 +641,8 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
             Node::Barrier(l) => {
                 format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" })
             }
+            // Kind order never closes a cycle (see kind_barriers); named all the same.
+            Node::KindBarrier(l, _) => format!("the hooks of weight {l} before it in kind order"),
         };
         let mut text = name(cycle[0]);
         let mut serial_hint = None;
@@ -542,7 +656,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
             Node::Item(i) => Some(i),
-            Node::Barrier(_) => None,
+            _ => None,
         });
         let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
         diags.push(

@@ -3,7 +3,7 @@
 
 use crate::annotation as a;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::hook::value_error;
+use crate::hook::depends_on;
 use crate::manifest::{Document, Head};
 use crate::readiness::Readiness;
 use crate::reference::ObjectRef;
@@ -27,14 +27,7 @@ impl Resource {
     pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
-        let depends_on = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
-            None => Vec::new(),
-            Some(Ok(refs)) => refs,
-            Some(Err(e)) => {
-                diags.push(value_error(&loc, a::DEPENDS_ON, e));
-                Vec::new()
-            }
-        };
+        let depends_on = depends_on(ann, &loc, diags);
         let group = ann.get(a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
         let group_depends_on = match ann.get(a::DEPENDS_ON_RESOURCE_GROUPS) {
             None => Ok(Vec::new()),
@@ -73,7 +66,7 @@ impl Resource {
     }
 
     pub fn reference(&self) -> ObjectRef {
-        ObjectRef::new(&self.head.kind, self.head.namespace.as_deref(), &self.head.name)
+        self.head.reference()
     }
 
     /// HIP-0025's resource identity: `apiVersion/kind/namespace/name`.

@@ -391,7 +391,12 @@ metadata:
     fn plan_of(text: &str, parallel: usize) -> EventPlan {
         let mut d = Diagnostics::default();
         let (_, r) = input::parse(text.as_bytes(), &mut d).unwrap();
-        let p = plan::build(&r, &[Phase::Install], plan::Options { parallel, parallel_all: false }, &mut d);
+        let p = plan::build(
+            &r,
+            &[Phase::Install],
+            plan::Options { parallel_resources: Some(parallel), ..Default::default() },
+            &mut d,
+        );
         assert!(!d.has_errors(), "{d:?}");
         p.events.into_iter().next().unwrap()
     }

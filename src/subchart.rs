@@ -1,4 +1,4 @@
-//! The chart tree of a release and the order of its subcharts.
+//! The chart tree of a release and HIP-0025's order of its subcharts.
 //!
 //! Rendered paths carry the tree: `app/charts/db/templates/x.yaml` belongs
 //! to subchart `db` of chart `app`. The order between sibling subcharts comes
@@ -10,24 +10,16 @@
 //!   sibling subcharts it waits for;
 //! - HIP-0025's `dependencies[].depends-on`, where the input carries it.
 //!
-//! Each level then deploys as HIP-0025 does: its subcharts in DAG batch
-//! order (names sorted inside a batch, each subchart whole before the next),
-//! then undeclared subcharts (sorted), then its own resource-group batches,
-//! then its unsequenced batch.
-//!
-//! Two rules come before HIP-0025's walk (docs/design.md, "Resource batches"):
-//! - CustomResourceDefinitions and Namespaces form a first batch, wherever they
-//!   were rendered from: nothing can use them before they exist, and Helm
-//!   installs `crds/` first and puts Namespace first in its kind order.
-//! - A release that declares no order at all (no subchart order, no resource
-//!   group) deploys the rest in one batch, as stock Helm applies a release.
-//!   HIP-0025 batches subcharts structurally only under `--wait=ordered`,
-//!   which a user asks for; a chart that never asked must not deploy slower,
-//!   one subchart after another, than with stock Helm.
+//! Each level then deploys as HIP-0025's reference builder does: its
+//! subcharts in DAG batch order (names sorted inside a batch, each subchart
+//! whole before the next), then undeclared subcharts (sorted), then its own
+//! resource-group batches, then its unsequenced batch. [`crate::batch`]
+//! decides whether a release is laid out this way at all.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::annotation::{self as a, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::batch::{Batch, Role};
 use crate::dag::{self, DagError};
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::resource::Resource;
@@ -59,90 +51,40 @@ impl Dependency {
     }
 }
 
-/// One batch of the install plan: resources that deploy together.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Batch {
-    /// The chart's display path (`app/db` for `app/charts/db`).
-    pub chart: String,
-    /// The resource groups of this batch; empty for the others.
-    pub groups: Vec<String>,
-    pub resources: Vec<usize>,
-    pub role: Role,
-}
-
-/// Why a batch's resources deploy together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// CustomResourceDefinitions and Namespaces, first.
-    Definitions,
-    /// Resource groups of one chart, in HIP-0025's order.
-    Groups,
-    /// A chart's resources in no group (HIP-0025's last batch of a level).
-    Unsequenced,
-    /// The whole release: it declares no order, so it deploys as stock Helm.
-    Release,
-}
-
-impl Role {
-    /// How plans and progress lines name it.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Role::Definitions => "CRDs and Namespaces first",
-            Role::Groups => "resource groups",
-            Role::Unsequenced => "unsequenced",
-            Role::Release => "no order declared: all at once, as Helm",
-        }
-    }
-}
-
-/// Kinds that must exist before anything that could use them.
-fn is_definition(kind: &str) -> bool {
-    matches!(kind, "CustomResourceDefinition" | "Namespace")
-}
-
-/// Does the release ask for any order between its resources' batches?
-fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
-    chart.dependencies.iter().any(|d| !d.depends_on.is_empty())
-        || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
-        || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)
-        || resources.iter().any(|r| r.group.is_some() || !matches!(&r.group_depends_on, Ok(v) if v.is_empty()))
-}
-
 #[derive(Debug, Default)]
 struct Node {
     subcharts: BTreeMap<String, Node>,
     resources: Vec<usize>,
 }
 
-/// Builds the HIP-0025 batches of all resources. `top` is the top chart's
-/// name (the first path segment when metadata is unknown).
-pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Vec<Batch> {
-    let mut top = chart.name.clone();
-    if top.is_empty() {
-        top = resources.first().and_then(|r| r.source.split('/').next()).unwrap_or_default().to_string();
+/// Does the release declare any order between its resources or charts?
+/// HIP-0025 sequencing is opt-in (`helm install --wait=ordered`); a chart
+/// opts in by using its annotations: a resource group, a dependency between
+/// groups, or an order between subcharts (Chart.yaml `depends-on`,
+/// `helm.sh/depends-on/subcharts`, `helm.sh/subchart-depends-on`).
+/// `helm.sh/depends-on` between resources does not count: it orders
+/// resources inside a batch.
+pub fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
+    resources.iter().any(|r| r.group.is_some() || r.head.annotations.contains_key(DEPENDS_ON_RESOURCE_GROUPS))
+        || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
+        || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)
+        || chart.dependencies.iter().any(|d| !d.depends_on.is_empty())
+}
+
+/// The top chart's name: from its metadata, or the first path segment of
+/// the rendered sources when there is none (`helm template` input).
+pub fn top_chart(chart: &ChartMeta, resources: &[Resource]) -> String {
+    if !chart.name.is_empty() {
+        return chart.name.clone();
     }
-    let (definitions, rest): (Vec<usize>, Vec<usize>) =
-        (0..resources.len()).partition(|&i| is_definition(&resources[i].head.kind));
-    let mut out = Vec::new();
-    if !definitions.is_empty() {
-        out.push(Batch { chart: top.clone(), groups: Vec::new(), resources: definitions, role: Role::Definitions });
-    }
-    let declared = declares_order(chart, resources);
-    // The declaration is validated even when nothing is left to order.
-    let graph = declared_graph(chart, diags);
-    if !declared {
-        if !rest.is_empty() {
-            out.push(Batch { chart: top, groups: Vec::new(), resources: rest, role: Role::Release });
-        }
-        return out;
-    }
+    resources.first().and_then(|r| r.source.split('/').next()).unwrap_or_default().to_string()
+}
+
+fn tree(resources: &[Resource]) -> Node {
     let mut root = Node::default();
-    for i in rest {
-        let r = &resources[i];
-        let mut segments = r.source.split('/');
-        segments.next();
+    for (i, r) in resources.iter().enumerate() {
+        let rest: Vec<&str> = r.source.split('/').skip(1).collect();
         let mut node = &mut root;
-        let rest: Vec<&str> = segments.collect();
         let mut k = 0;
         while k + 2 < rest.len() && rest[k] == "charts" {
             node = node.subcharts.entry(rest[k + 1].to_string()).or_default();
@@ -150,16 +92,21 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
         }
         node.resources.push(i);
     }
-    if !chart.known && has_siblings(&root) {
-        diags.push(
-            Diagnostic::warning(
-                Location::chart(format!("{top}/Chart.yaml")),
-                "subchart order is unknown: `helm template` output carries no Chart.yaml, so sibling subcharts deploy in name order",
-            )
-            .on(SUBCHART_DEPENDS_ON)
-            .help("pipe `helm install NAME CHART --dry-run=client -o json` instead to use the order declared in Chart.yaml"),
-        );
-    }
+    root
+}
+
+/// Are there two subcharts of one chart, whose order only Chart.yaml can tell?
+pub fn has_sibling_subcharts(resources: &[Resource]) -> bool {
+    has_siblings(&tree(resources))
+}
+
+/// Builds the HIP-0025 batches of all resources, chart level by chart
+/// level, deepest subcharts first.
+pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Vec<Batch> {
+    let root = tree(resources);
+    let top = top_chart(chart, resources);
+    let graph = declared_graph(chart, diags);
+    let mut out = Vec::new();
     walk(&top, &top, "", &root, chart, &graph, resources, diags, &mut out);
     out
 }
@@ -343,14 +290,14 @@ fn walk(
     let groups = resource_group::plan(chart_path, resources, &node.resources, diags);
     for batch in groups.batches {
         let (names, members): (Vec<String>, Vec<Vec<usize>>) = batch.into_iter().unzip();
-        out.push(Batch { chart: display.to_string(), groups: names, resources: members.concat(), role: Role::Groups });
+        out.push(Batch { chart: display.to_string(), role: Role::Groups, groups: names, resources: members.concat() });
     }
     if !groups.unsequenced.is_empty() {
         out.push(Batch {
             chart: display.to_string(),
+            role: Role::Unsequenced,
             groups: Vec::new(),
             resources: groups.unsequenced,
-            role: Role::Unsequenced,
         });
     }
 }

@@ -984,15 +984,15 @@ fn readiness_annotations_replace_the_kinds_rules() {
     assert_eq!(case.status()["info"]["status"], "failed");
 }
 
-/// `--parallel 2`: of four Deployments in one batch, never more than two are applied and
-/// not yet ready (seen through the watch), and all four end ready.
+/// `--parallel-resources 2`: of four Deployments in one batch, never more than two are
+/// applied and not yet ready (seen through the watch), and all four end ready.
 #[test]
-fn parallel_limits_resources_waiting_at_once() {
+fn parallel_resources_limits_resources_waiting_at_once() {
     let case = Case::new("parallel");
     let objects: Vec<Value> =
         (1..=4).map(|i| json!({"kind": "Deployment", "name": format!("d{i}"), "group": "all"})).collect();
     let w = case.watch();
-    let out = case.deploy(&json!({ "objects": objects }), &["--parallel", "2", "-o", "json"]);
+    let out = case.deploy(&json!({ "objects": objects }), &["--parallel-resources", "2", "-o", "json"]);
     let seen = Seen(w.stop());
     assert_eq!(out.code, 0, "{}", out.shown);
     let mut waiting: BTreeSet<String> = BTreeSet::new();

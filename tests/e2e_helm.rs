@@ -402,7 +402,7 @@ fn good_chart(chart: &str, graphs_from: Input) {
 }
 
 /// Sanity of `plan -o json` beyond the golden file: it parses, and names the
-/// fields DESIGN §2 promises. (std only: a light structural check.)
+/// fields docs/design.md §2 promises. (std only: a light structural check.)
 fn check_plan_json(g: &mut Golden, chart: &str, golden: &str, json: &str) {
     for field in ["\"events\"", "\"event\"", "\"waves\"", "\"ref\"", "\"weight\"", "\"parallel\"", "\"after\""] {
         if !json.contains(field) {
@@ -476,6 +476,155 @@ fn umbrella_subchart_order_from_release_json() {
     for pair in order.windows(2) {
         assert!(pair[0].1 < pair[1].1, "{} must deploy before {}:\n{}", pair[0].0, pair[1].0, out.stdout);
     }
+}
+
+/// The install plan of one `plan -o json` output: (role of each batch, each resource's
+/// kind, source and batch).
+fn install_of(json: &str) -> (Vec<String>, Vec<(String, String, u64)>) {
+    let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}:\n{json}"));
+    let install = doc["events"].as_array().unwrap().iter().find(|e| e["event"] == "install").expect("install");
+    let roles =
+        install["batches"].as_array().unwrap().iter().map(|b| b["role"].as_str().unwrap().to_string()).collect();
+    let resources = install["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["source"].as_str().unwrap().to_string(),
+                r["batch"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    (roles, resources)
+}
+
+/// The waves of one event of a `plan -o json` output, as kinds.
+fn wave_kinds(json: &str, event: &str) -> Vec<Vec<String>> {
+    let doc: serde_json::Value = serde_json::from_str(json).unwrap();
+    let e = doc["events"].as_array().unwrap().iter().find(|e| e["event"] == event).expect("event");
+    let items = e["hooks"].as_array().or(e["resources"].as_array()).unwrap();
+    let kind =
+        |r: &serde_json::Value| items.iter().find(|i| i["ref"] == *r).unwrap()["kind"].as_str().unwrap().to_string();
+    e["waves"].as_array().unwrap().iter().map(|w| w.as_array().unwrap().iter().map(kind).collect()).collect()
+}
+
+/// A chart that declares no order (testdata/charts/plain-umbrella, shaped like the
+/// public charts of issue 9): it lints clean in both input forms; its subchart's CRD
+/// (a crds/ file that begins with a comment and `---`) keeps its source and, with the
+/// Namespace, deploys first; everything else deploys at once, as stock Helm, whatever
+/// `--parallel` says; with `--parallel-all`, the admission hooks keep Helm's kind order.
+#[test]
+fn plain_umbrella() {
+    let chart = "plain-umbrella";
+    let helm = Helm::new(chart);
+    let mut g = Golden::default();
+    let template = {
+        let path = chart_dir(chart);
+        let out =
+            helm.run(&["template", RELEASE, path.to_str().unwrap(), "--namespace", NAMESPACE, "--include-crds"], None);
+        assert_eq!(out.code, 0, "helm template failed:\n{}", out.stderr);
+        out.stdout
+    };
+    let release = helm.release_json(chart);
+    for (input, text) in [(Input::Template, &template), (Input::Release, &release)] {
+        let p = input.prefix();
+        let cases: [(&str, &[&str]); 6] = [
+            ("lint.txt", &["lint", "-"]),
+            ("plan.txt", &["plan", "-"]),
+            ("plan-parallel-all.txt", &["plan", "-", "--parallel", "8", "--parallel-all"]),
+            ("plan.json", &["plan", "-", "-o", "json"]),
+            ("plan-parallel-all.dot", &["plan", "-", "-o", "dot", "--parallel", "8", "--parallel-all"]),
+            ("plan.mermaid", &["plan", "-", "-o", "mermaid"]),
+        ];
+        for (golden, args) in cases {
+            let out = helm.hooks(args, text);
+            if out.code != 0 || !out.stderr.is_empty() {
+                g.fail(format!("helm hooks {} ({p}): exit {}, stderr:\n{}", args.join(" "), out.code, out.stderr));
+            }
+            g.check(chart, &format!("{p}.{golden}"), &out.stdout);
+        }
+        let lint = helm.hooks(&["lint", "-"], text);
+        if !lint.stdout.starts_with("no problems in 4 hooks and ") {
+            g.fail(format!("lint ({p}) of a chart without new annotations is not clean:\n{}", lint.stdout));
+        }
+
+        let plan = helm.hooks(&["plan", "-", "-o", "json"], text).stdout;
+        let (roles, resources) = install_of(&plan);
+        if roles != ["crds-and-namespaces", "all-at-once"] {
+            g.fail(format!("{p}: batches {roles:?}, want CRDs and Namespaces, then all at once"));
+        }
+        for (kind, source, batch) in &resources {
+            let first = kind == "CustomResourceDefinition" || kind == "Namespace";
+            if (*batch == 1) != first {
+                g.fail(format!("{p}: {kind} from {source} is in batch {batch}"));
+            }
+        }
+        let crds: Vec<&String> = resources.iter().filter(|r| r.0 == "CustomResourceDefinition").map(|r| &r.1).collect();
+        // Release JSON carries no subchart's crds/ (Helm installs them apart).
+        let want: &[&str] =
+            if input == Input::Template { &["plain-umbrella/charts/alpha/crds/widgets.yaml"] } else { &[] };
+        if crds != want {
+            g.fail(format!("{p}: CRD sources {crds:?}, want {want:?}"));
+        }
+        let parallel = helm.hooks(&["plan", "-", "-o", "json", "--parallel", "8"], text).stdout;
+        if wave_kinds(&parallel, "install") != wave_kinds(&plan, "install") {
+            g.fail(format!("{p}: --parallel 8 changed the resources' waves"));
+        }
+        // The picture: events top to bottom in the order a release lives through them,
+        // pre-install and pre-upgrade (the same hooks) drawn once, the five resources
+        // of the second batch folded into one node with their count.
+        let dot = helm.hooks(&["plan", "-", "-o", "dot"], text).stdout;
+        let at = |needle: &str| dot.find(needle).unwrap_or(usize::MAX);
+        let (hooks, install) =
+            (at("subgraph \"cluster_pre-install, pre-upgrade\""), at("subgraph \"cluster_install\""));
+        if hooks >= install || install == usize::MAX {
+            g.fail(format!("{p}: events not in lifecycle order in the picture:\n{dot}"));
+        }
+        if dot.matches("label=\"then\"").count() != 1 || !dot.contains("label=\"5 resources, together\\n") {
+            g.fail(format!("{p}: want one `then` between the two events and the batch folded:\n{dot}"));
+        }
+        let all = helm.hooks(&["plan", "-", "-o", "json", "--parallel", "8", "--parallel-all"], text).stdout;
+        let waves = wave_kinds(&all, "pre-install");
+        if waves != [vec!["ServiceAccount"], vec!["ClusterRole", "ClusterRoleBinding"], vec!["Job"]] {
+            g.fail(format!("{p}: --parallel-all pre-install waves {waves:?}, want Helm's kind order"));
+        }
+    }
+    g.finish();
+}
+
+/// A Helm 2-era chart (testdata/charts/helm2-crds): Helm drops its `crd-install` CRD
+/// before the plugin sees anything. `helm template` output cannot show it (Helm's own
+/// stderr does); release JSON carries the template, and lint names it, as a warning.
+#[test]
+fn helm2_crd_install_hooks_are_named() {
+    let chart = "helm2-crds";
+    let helm = Helm::new(chart);
+    let mut g = Golden::default();
+    let path = chart_dir(chart);
+    let template = helm.run(&["template", RELEASE, path.to_str().unwrap(), "--namespace", NAMESPACE], None);
+    assert!(template.stderr.contains("skipping unknown hooks"), "{}", template.stderr);
+    let lint = helm.hooks(&["lint", "-"], &template.stdout);
+    assert_eq!((lint.code, lint.stdout.as_str()), (0, "no problems in 0 hooks and 1 resource\n"), "{}", lint.stderr);
+
+    let release = helm.release_json(chart);
+    let lint = helm.hooks(&["lint", "-"], &release);
+    assert_eq!(lint.code, 0, "a dropped hook is a warning:\n{}{}", lint.stdout, lint.stderr);
+    g.check(chart, "release.lint.txt", &lint.stdout);
+    if !lint.stdout.lines().any(|l| {
+        l.starts_with(
+            "warning: helm2-crds/templates/crd.yaml CustomResourceDefinition/backups.example.com: helm.sh/hook: ",
+        ) && l.contains("crd-install")
+            && l.contains("CustomResourceDefinition")
+    }) {
+        g.fail(format!("no warning for the dropped crd-install hook:\n{}", lint.stdout));
+    }
+    let plan = helm.hooks(&["plan", "-"], &release);
+    if plan.code != 0 || !plan.stderr.contains("crd-install") {
+        g.fail(format!("plan must run and warn on stderr:\n{}{}", plan.stdout, plan.stderr));
+    }
+    g.finish();
 }
 
 /// Release JSON carries timestamps (info.first_deployed, last_deployed,
@@ -590,6 +739,11 @@ const EXPECTED_CHART_ERRORS: &[(&str, &[&str])] = &[
     ("depends-on/subcharts not an array", &["errors/Chart.yaml", "helm.sh/depends-on/subcharts", "JSON array"]),
 ];
 
+/// Helm drops the document with an unknown event before the plugin sees it; only
+/// release JSON, which carries the chart's templates, can still name it.
+const EXPECTED_RELEASE_WARNINGS: &[(&str, &[&str])] =
+    &[("unknown event dropped by Helm", &["ConfigMap/typo-event", "helm.sh/hook", "\"pre-instal\"", "drops"])];
+
 fn expect_lines(g: &mut Golden, what: &str, output: &str, level: &str, expected: &[(&str, &[&str])]) {
     for (name, parts) in expected {
         let found = output.lines().any(|l| l.starts_with(level) && parts.iter().all(|p| l.contains(p)));
@@ -634,6 +788,7 @@ fn errors() {
         expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_WARNINGS);
         if let Input::Release = input {
             expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "error: ", EXPECTED_CHART_ERRORS);
+            expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_RELEASE_WARNINGS);
         }
         for line in lint.stdout.lines().filter(|l| l.starts_with("error: ") || l.starts_with("warning: ")) {
             if !line.contains("errors/") {
@@ -723,6 +878,19 @@ fn exit_codes_through_helm() {
     let empty = helm.hooks(&["plan", "-"], "");
     assert_eq!(empty.code, 1);
     assert!(empty.stderr.contains("empty") && empty.stderr.contains("[exit code 2]"), "{}", empty.stderr);
+    // A release name is read from the cluster: without one, exit 3 naming both ways in.
+    let no_cluster = helm.hooks(&["plan", "r"], "");
+    assert_eq!(no_cluster.code, 1);
+    assert!(
+        no_cluster.stderr.contains("[exit code 3]") && no_cluster.stderr.contains("kubectl proxy"),
+        "{}",
+        no_cluster.stderr
+    );
+    // A release as YAML: pipe JSON, not "has no kind".
+    let yaml = helm
+        .run(&["install", RELEASE, chart_dir("preflight").to_str().unwrap(), "--dry-run=client", "-o", "yaml"], None);
+    let out = helm.hooks(&["plan", "-"], &yaml.stdout);
+    assert!(out.stderr.contains("-o json") && !out.stderr.contains("has no kind"), "{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------

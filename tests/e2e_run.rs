@@ -549,6 +549,30 @@ fn jobs_deleted_as_they_complete_succeed() {
     seen.assert_after("third", "beside");
 }
 
+/// `helm hooks plan RELEASE` reads the installed release from Helm's storage, as `run`
+/// does, and plans its hooks: b waits for a (depends-on), two waves at --parallel 2.
+#[test]
+fn plan_reads_the_installed_release() {
+    let case = Case::new("plan-release");
+    case.install(&[job("a").parallel(), job("b").parallel().after("Job/a")]);
+    let mut c = case.helm_cmd();
+    c.args(["--kube-apiserver", &bed().server, "--kube-token", &bed().token, "hooks", "plan", RELEASE, "-n", &case.ns])
+        .args(["--event", "test", "--parallel", "2", "-o", "json"]);
+    let out = run(c, None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.shown));
+    assert_eq!(doc["release"]["name"], RELEASE, "{}", out.stdout);
+    let waves: Vec<Vec<String>> = doc["events"][0]["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            w.as_array().unwrap().iter().map(|r| r.as_str().unwrap().rsplit('/').next().unwrap().to_string()).collect()
+        })
+        .collect();
+    assert_eq!(waves, [vec!["a"], vec!["b"]], "{}", out.stdout);
+}
+
 /// A hook of a higher weight starts only after every hook of lower weights ended.
 #[test]
 fn weight_barriers() {
@@ -652,7 +676,7 @@ fn fail_fast_chart(slow: &str) -> Vec<H> {
 
 /// A failing fail-fast hook ends the run at once (the slower sibling still runs and is
 /// not awaited), prints `Fail-fast job failed: pre` and its output block, nothing new
-/// starts, exit 1 (DESIGN §3: "its output is printed" — without helm.sh/show-output).
+/// starts, exit 1 (docs/design.md §3: "its output is printed" — without helm.sh/show-output).
 #[test]
 fn fail_fast_ends_the_run_and_prints_the_output() {
     let case = Case::new("fail-fast");
@@ -712,7 +736,7 @@ fn ignore_fail_fast_goes_on() {
     );
     seen.assert_after("later", "slow");
     seen.assert_after("later", "pre");
-    // "turns this into a warning" (DESIGN §3): the run succeeds.
+    // "turns this into a warning" (docs/design.md §3): the run succeeds.
     assert_eq!(out.plugin_code(), Some(0), "--ignore-fail-fast: a warning, not a failure\n{}", out.shown);
 }
 

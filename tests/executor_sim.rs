@@ -52,7 +52,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     let p = plan::build(
         r,
         &[PlanPhase::Hooks(Event::Test)],
-        plan::Options { parallel: opts.parallel, parallel_all: false },
+        plan::Options { parallel: opts.parallel, ..Default::default() },
         &mut d,
     );
     assert!(!d.has_errors(), "{:?}", d.0);
@@ -396,7 +396,7 @@ fn run_prints_fail_fast_and_the_output_block() {
     ]);
     let mut d = Diagnostics::default();
     let p =
-        plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options { parallel: 8, parallel_all: false }, &mut d);
+        plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster {
         now: 1_000_000,
@@ -429,7 +429,7 @@ fn run_prints_fail_fast_and_the_output_block() {
     assert_eq!(cluster.records, 2, "one record at the start, one at the end");
 }
 
-// DESIGN §3: a failing fail-fast hook's output is printed even without
+// docs/design.md §3: a failing fail-fast hook's output is printed even without
 // helm.sh/show-output; and under --ignore-fail-fast that failure is a warning.
 #[test]
 fn fail_fast_output_without_show_output_and_ignored_is_success() {

@@ -1,11 +1,12 @@
-//! Property tests of the plan (DESIGN §4), against an independent oracle.
+//! Property tests of the plan (docs/design.md §4), against an independent oracle.
 //!
 //! Random releases are written as `helm template` text, fed through
 //! `input::parse` and `plan::build`, and compared with a model built here
 //! from the contract alone:
 //! - every wave holds at most N items, every item is in exactly one wave;
-//! - every edge (weight barrier, serial barrier, depends-on, HIP-0025 batch)
-//!   is respected: a predecessor's wave comes before its successor's;
+//! - every edge (weight barrier, serial barrier, kind order among parallel
+//!   hooks, depends-on, install batch) is respected: a predecessor's wave
+//!   comes before its successor's;
 //! - the waves are exactly the lockstep simulation (start every admissible
 //!   item in Helm order, up to N, let all finish, repeat);
 //! - a serial hook runs alone among the hooks of its weight: all earlier
@@ -24,7 +25,7 @@ use helm_hooks::diagnostic::Diagnostics;
 use helm_hooks::event::Event;
 use helm_hooks::input::{self, Release};
 use helm_hooks::kind_order::{install_rank, KindRank};
-use helm_hooks::plan::{self, EventPlan, Node, Options, Phase, Plan};
+use helm_hooks::plan::{self, EventPlan, Options, Phase, Plan};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -41,11 +42,12 @@ const KINDS: &[&str] = &[
     "Service",
     "Deployment",
     "Namespace",
+    "Role",
     "CronTab",
     "Alpha",
     "zeta",
 ];
-const RESOURCE_KINDS: &[&str] = &["ConfigMap", "Service", "Deployment", "Job", "Widget"];
+const RESOURCE_KINDS: &[&str] = &["ConfigMap", "Service", "Deployment", "Job", "Widget", "Namespace"];
 const EVENTS: &[&str] = &["pre-install", "post-install", "test"];
 const SOURCES: &[&str] = &["templates/a.yaml", "templates/b.yaml", "templates/B.yaml", "templates/z/hooks.yaml"];
 /// Names that sort differently bytewise than by locale or case-folding.
@@ -311,7 +313,7 @@ fn release_strategy(max_hooks: usize, new_annotations: bool) -> impl Strategy<Va
 }
 
 // ---------------------------------------------------------------------------
-// The oracle: a model of DESIGN §4 that shares no code with src/plan.rs.
+// The oracle: a model of docs/design.md §4 that shares no code with src/plan.rs.
 
 struct Model {
     /// Plan item index → "must finish before" predecessors (plan item indices).
@@ -383,6 +385,18 @@ fn kind_rank(kind: &str) -> KindRank {
     install_rank(kind)
 }
 
+/// The tiers of Helm's kind order among parallel hooks (README: a later
+/// tier may use an earlier one), written out for the generated kinds.
+fn kind_tier(kind: &str) -> usize {
+    match kind {
+        "Namespace" => 0,
+        "ConfigMap" | "Secret" | "ServiceAccount" => 1,
+        "Role" | "Service" => 2,
+        "Job" | "Pod" | "Deployment" => 3,
+        _ => 5,
+    }
+}
+
 /// The hooks of one event in Helm order, as document ids, and the model's
 /// edges over them.
 fn hook_model(g: &Gen, ev: &str, parallel_all: bool) -> Model {
@@ -401,12 +415,41 @@ fn hook_model(g: &Gen, ev: &str, parallel_all: bool) -> Model {
     });
     let at: HashMap<usize, usize> = ids.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let parallel = |i: usize| g.hooks[i].parallel.unwrap_or(parallel_all);
+    let together = |a: usize, b: usize| {
+        let (lo, hi) = (a.min(b), a.max(b));
+        g.hooks[ids[a]].weight == g.hooks[ids[b]].weight && ids[lo..=hi].iter().all(|&h| parallel(h))
+    };
+    // Effective tiers: a hook that depends on a hook of a later tier among
+    // those that run with it joins that tier (depends-on outranks kind order).
+    let mut tiers: Vec<usize> = ids.iter().map(|&h| kind_tier(g.hooks[h].kind)).collect();
+    loop {
+        let mut changed = false;
+        for b in 0..ids.len() {
+            for &d in &g.hooks[ids[b]].deps {
+                let a = at[&d];
+                if together(a, b) && tiers[a] > tiers[b] {
+                    tiers[b] = tiers[a];
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut preds = vec![BTreeSet::new(); ids.len()];
     for (b, &hb) in ids.iter().enumerate() {
         for (a, &ha) in ids.iter().enumerate().take(b) {
             let (wa, wb) = (g.hooks[ha].weight, g.hooks[hb].weight);
             // Weight barrier; serial barrier within a weight.
             if wa < wb || (wa == wb && (!parallel(ha) || !parallel(hb))) {
+                preds[b].insert(a);
+            }
+        }
+        // Kind order among parallel hooks that may run together (same weight,
+        // no serial hook between them in Helm order), by effective tier.
+        for a in 0..ids.len() {
+            if together(a, b) && tiers[a] < tiers[b] {
                 preds[b].insert(a);
             }
         }
@@ -429,11 +472,13 @@ fn resource_model(g: &Gen, ep: &EventPlan, release: &Release, later: &mut Vec<(u
     // HIP-0025 batches for this generator: db, then app (when db exists),
     // then the unsequenced batch (ungrouped, and app when there is no db).
     let has = |g_: &str| g.resources.iter().any(|r| r.group == Some(g_));
+    // Namespaces come before every batch.
     let batch_of = |r: &GenResource| -> usize {
         match r.group {
-            Some("db") => 0,
-            Some("app") if has("db") => 1,
-            _ => 2,
+            _ if r.kind == "Namespace" => 0,
+            Some("db") => 1,
+            Some("app") if has("db") => 2,
+            _ => 3,
         }
     };
     let mut preds = vec![BTreeSet::new(); ep.items.len()];
@@ -528,7 +573,7 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
         let via_barrier = ep
             .graph
             .neighbors_directed(a, petgraph::Direction::Outgoing)
-            .any(|x| matches!(ep.graph[x], Node::Barrier(_)) && ep.graph.find_edge(x, b).is_some());
+            .any(|x| ep.graph[x].is_barrier() && ep.graph.find_edge(x, b).is_some());
         prop_assert!(direct || via_barrier, "{what}: critical path step {:?} is not an edge", pair);
         prop_assert!(wave_of[pair[0]] < wave_of[pair[1]]);
     }
@@ -536,7 +581,7 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
 }
 
 fn options(n: usize, parallel_all: bool) -> Options {
-    Options { parallel: n, parallel_all }
+    Options { parallel: n, parallel_all, parallel_resources: None }
 }
 
 // ---------------------------------------------------------------------------
@@ -588,7 +633,11 @@ proptest! {
                         expect_errors = true;
                         prop_assert!(errors.iter().any(|m| m.contains("install cycle:")), "resource cycle not reported: {:?}", errors);
                     } else {
-                        check_event(ep, &model, if n > 1 { n } else { usize::MAX }, "install")?;
+                        // Resources: a whole batch at once, whatever --parallel says.
+                        check_event(ep, &model, usize::MAX, "install")?;
+                        let (_, serial, _) = plan_of(&yaml, options(1, false));
+                        let serial = serial.events.iter().find(|e| e.phase == Phase::Install).unwrap();
+                        prop_assert_eq!(&ep.waves, &serial.waves, "install waves change with --parallel {}", n);
                     }
                 }
             }
@@ -713,4 +762,57 @@ fn a_cycle_through_the_serial_order_is_named() {
         msgs.iter().any(|m| m.contains("test cycle:") && m.contains("serial order") && m.contains("depends-on")),
         "{msgs:?}"
     );
+}
+
+/// ingress-nginx's admission hooks, all of weight 0: with `--parallel-all`
+/// (or `helm.sh/hook-parallel: "true"`) the ServiceAccount starts first, the
+/// RBAC next, the Job that runs as them last, each for the reason "kind
+/// order"; at `--parallel 1` Helm's order is unchanged.
+#[test]
+fn parallel_hooks_keep_helms_kind_order() {
+    let doc = |kind: &str, parallel: &str| {
+        format!(
+            "---\n# Source: c/templates/{kind}.yaml\nkind: {kind}\nmetadata:\n  name: r-admission\n  annotations:\n    helm.sh/hook: pre-install{parallel}\n"
+        )
+    };
+    for (parallel, parallel_all) in [("", true), ("\n    helm.sh/hook-parallel: \"true\"", false)] {
+        let yaml: String =
+            ["Job", "RoleBinding", "ClusterRole", "ServiceAccount", "Role"].iter().map(|k| doc(k, parallel)).collect();
+        let (_, plan, diags) = plan_of(&yaml, options(8, parallel_all));
+        assert!(!diags.has_errors(), "{:?}", diags.0);
+        let ep = &plan.events[0];
+        let waves: Vec<Vec<String>> =
+            ep.waves.iter().map(|w| w.iter().map(|&i| ep.items[i].reference.kind.clone()).collect()).collect();
+        assert_eq!(waves, [vec!["ServiceAccount"], vec!["ClusterRole", "Role", "RoleBinding"], vec!["Job"]]);
+        let job = ep.items.iter().find(|it| it.reference.kind == "Job").unwrap();
+        assert_eq!(job.after_kinds, ["ClusterRole", "Role", "RoleBinding"]);
+        let text = helm_hooks::render::text::plan(
+            &input::parse(yaml.as_bytes(), &mut Diagnostics::default()).unwrap().1,
+            &plan,
+        );
+        assert!(text.contains("weight 0's ClusterRole, Role, RoleBinding (kind order)"), "{text}");
+        // Serial, as Helm: name order, then kind order, one at a time.
+        let (_, serial, _) = plan_of(&yaml.replace(parallel, ""), options(1, false));
+        let order: Vec<String> = serial.events[0]
+            .waves
+            .iter()
+            .flatten()
+            .map(|&i| serial.events[0].items[i].reference.kind.clone())
+            .collect();
+        assert_eq!(order, ["ServiceAccount", "ClusterRole", "Role", "RoleBinding", "Job"]);
+    }
+}
+
+/// An explicit depends-on against Helm's kind order wins: a ServiceAccount
+/// that depends on a Job of its weight runs after it, with no cycle.
+#[test]
+fn depends_on_outranks_the_kind_order() {
+    let yaml = "---\n# Source: c/templates/a.yaml\nkind: ServiceAccount\nmetadata:\n  name: sa\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n    helm.sh/depends-on: Job/job\n---\n# Source: c/templates/a.yaml\nkind: Job\nmetadata:\n  name: job\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: cm\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n";
+    let (_, plan, diags) = plan_of(yaml, options(4, false));
+    assert!(!diags.has_errors(), "{:?}", diags.0);
+    let ep = &plan.events[0];
+    let waves: Vec<Vec<String>> =
+        ep.waves.iter().map(|w| w.iter().map(|&i| ep.items[i].reference.name.clone()).collect()).collect();
+    // The ConfigMap before the Job (kind order), the ServiceAccount after it (depends-on).
+    assert_eq!(waves, [vec!["cm"], vec!["job"], vec!["sa"]]);
 }

@@ -97,7 +97,12 @@ fn gen_strategy() -> impl Strategy<Value = Gen> {
 fn plan_of(g: &Gen, parallel: usize) -> EventPlan {
     let mut d = Diagnostics::default();
     let (_, release) = input::parse(g.yaml().as_bytes(), &mut d).expect("parses");
-    let p = plan::build(&release, &[Phase::Install], plan::Options { parallel, parallel_all: false }, &mut d);
+    let p = plan::build(
+        &release,
+        &[Phase::Install],
+        plan::Options { parallel_resources: Some(parallel), ..Default::default() },
+        &mut d,
+    );
     assert!(!d.has_errors(), "{:?}\n{}", d, g.yaml());
     p.events.into_iter().next().expect("the install plan")
 }

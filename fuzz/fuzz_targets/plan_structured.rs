@@ -112,7 +112,11 @@ fuzz_target!(|input: Input| {
     };
     let mut diags = Diagnostics::default();
     let Ok((format, release)) = input::parse(text.as_bytes(), &mut diags) else { return };
-    let options = plan::Options { parallel: usize::from(input.parallel % 8), parallel_all: input.parallel_all };
+    let options = plan::Options {
+        parallel: usize::from(input.parallel % 8),
+        parallel_all: input.parallel_all,
+        parallel_resources: None,
+    };
     let p = plan::build(&release, &[], options, &mut diags);
     let _ = render::json::lint(&diags);
     let _ = render::text::plan(&release, &p);

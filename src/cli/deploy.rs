@@ -13,7 +13,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{parallel_value, split_flag, Exit, Io};
+use super::{parallel_resources_value, parallel_value, split_flag, Exit, Io};
 use crate::deploy::{self, Checked, Ended, Options, Report};
 use crate::diagnostic::Diagnostics;
 use crate::event::Event;
@@ -42,6 +42,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         options: Options {
             parallel: 1,
             parallel_all: false,
+            parallel_resources: None,
             timeout_ms: 300_000,
             readiness_timeout_ms: 0,
             ignore_fail_fast: false,
@@ -60,6 +61,9 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 a.options.parallel = parallel_value(&value("--parallel")?)?;
             }
             "--parallel-all" => a.options.parallel_all = true,
+            "--parallel-resources" => {
+                a.options.parallel_resources = Some(parallel_resources_value(&value("--parallel-resources")?)?);
+            }
             "--timeout" => {
                 let ms = duration("--timeout", &value("--timeout")?)?;
                 a.options.timeout_ms = if ms == 0 { 300_000 } else { ms };

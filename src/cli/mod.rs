@@ -14,7 +14,7 @@ use crate::render;
 mod deploy;
 mod run;
 
-/// Exit codes (DESIGN §2).
+/// Exit codes (docs/design.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     Ok = 0,
@@ -32,26 +32,33 @@ const USAGE: &str = "\
 Run a release's hooks and resources in the order chart authors declare.
 
 Usage:
-  helm hooks plan [RELEASE | -] [--event E | --all-events] [--parallel N] [--parallel-all] [-o text|json|dot|mermaid]
-  helm hooks lint [RELEASE | -] [-o text|json]
+  helm hooks plan [- | RELEASE] [--event E | --all-events] [--parallel N] [--parallel-all]
+                  [--parallel-resources N] [-o text|json|dot|mermaid]
+  helm hooks lint [- | RELEASE] [-o text|json]
   helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
                  [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
-  helm hooks deploy - [--parallel N] [--parallel-all] [--timeout D] [--readiness-timeout D]
-                 [--ignore-fail-fast] [-o text|json]
+  helm hooks deploy - [--parallel N] [--parallel-all] [--parallel-resources N] [--timeout D]
+                 [--readiness-timeout D] [--ignore-fail-fast] [-o text|json]
   helm hooks rollback RELEASE [REVISION] [same flags as deploy]
   helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D] [-o text|json]
   helm hooks version
 
-Input (-, the default): `helm template CHART` output, or a release as JSON
-(`helm install NAME CHART --dry-run=client -o json`), piped on stdin.
+Input of plan and lint (-, the default): `helm template CHART` output, or a release
+as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin. A
+RELEASE name reads the installed release's latest revision from the cluster instead,
+as run does (-n for its namespace).
 
 Flags:
   --event E        plan only event E (pre-install, post-install, pre-delete, post-delete,
                    pre-upgrade, post-upgrade, pre-rollback, post-rollback, test; or install
                    for the resources). Repeatable. Default: every event the release has.
   --all-events     plan every event that has hooks, and the resources (the default)
-  --parallel N     at most N hooks at once; N <= 1 is Helm's serial order (default 1)
-  --parallel-all   treat hooks without helm.sh/hook-parallel as parallel
+  --parallel N     hooks: at most N at once; N <= 1 is Helm's serial order (default 1).
+                   Governs hooks only, never resources.
+  --parallel-all   hooks: treat hooks without helm.sh/hook-parallel as parallel
+  --parallel-resources N
+                   resources: at most N applied and not yet ready at once (default: no
+                   limit; each batch is applied at once, as Helm applies a release)
   -o, --output F   output format
   -h, --help       this help
 
@@ -64,12 +71,12 @@ cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
   --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
   -o text|json|junit the report; json and junit write progress to stderr
 
-deploy (install or upgrade in HIP-0025 order; the release Helm rendered, on stdin):
+deploy (install or upgrade in the plan's order; the release Helm rendered, on stdin):
   helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -
   --timeout D            the whole operation, and each hook's wait (default 5m)
   --readiness-timeout D  each batch's wait for readiness (default 1m; at most --timeout)
-  --parallel N           at most N resources applied and not yet ready at once
-                         (default: a whole batch, as Helm)
+  --parallel N           the hooks, as for run and plan
+  --parallel-resources N the resources, as for plan
   --create-namespace     create the release namespace if it does not exist (as helm install)
 rollback applies a stored revision (default: the one before the latest) the same way;
 uninstall deletes in reverse order, each batch gone before the next.
@@ -112,7 +119,7 @@ enum ArgError {
     Missing(String),
     #[error("unknown flag {0}")]
     UnknownFlag(String),
-    #[error("--parallel takes a whole number, not {0:?}")]
+    #[error("{0}")]
     BadParallel(String),
     #[error("unknown event {0:?}; use one of pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback, test, install")]
     BadEvent(String),
@@ -145,9 +152,13 @@ fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> 
             "--all-events" => parsed.phases.clear(),
             "--parallel" => {
                 let v = value("--parallel")?;
-                parsed.options.parallel = parallel_value(&v).map_err(|_| ArgError::BadParallel(v))?;
+                parsed.options.parallel = parallel_value(&v).map_err(ArgError::BadParallel)?;
             }
             "--parallel-all" => parsed.options.parallel_all = true,
+            "--parallel-resources" => {
+                let v = value("--parallel-resources")?;
+                parsed.options.parallel_resources = Some(parallel_resources_value(&v).map_err(ArgError::BadParallel)?);
+            }
             "-o" | "--output" => {
                 let v = value("--output")?;
                 parsed.output = match v.as_str() {
@@ -179,6 +190,14 @@ fn split_flag(arg: &str) -> (&str, Option<String>) {
 fn parallel_value(v: &str) -> Result<usize, String> {
     let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
     Ok(n.clamp(1, 1 << 20) as usize)
+}
+
+/// `--parallel-resources N`: a whole number of at least 1.
+fn parallel_resources_value(v: &str) -> Result<usize, String> {
+    match v.parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(n.min(1 << 20) as usize),
+        _ => Err(format!("--parallel-resources takes a whole number of at least 1, not {v:?}")),
+    }
 }
 
 /// Runs one command and returns its exit code.
@@ -226,17 +245,16 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
-        let _ = writeln!(
-            io.stderr,
-            "Error: reading release {name:?} from the cluster is not supported by this version; pipe it in instead:\n  helm template {name} CHART | helm hooks {} -\n  helm install {name} CHART --dry-run=client -o json | helm hooks {} -",
-            if lint { "lint" } else { "plan" },
-            if lint { "lint" } else { "plan" }
-        );
-        return Exit::Invalid;
-    }
     let mut bytes = Vec::new();
-    if let Err(e) = io.stdin.read_to_end(&mut bytes) {
+    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
+        match read_release(name) {
+            Ok(b) => bytes = b,
+            Err((code, e)) => {
+                let _ = writeln!(io.stderr, "Error: {e}");
+                return code;
+            }
+        }
+    } else if let Err(e) = io.stdin.read_to_end(&mut bytes) {
         let _ = writeln!(io.stderr, "Error: cannot read stdin: {e}");
         return Exit::Invalid;
     }
@@ -248,14 +266,27 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    let plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    let mut plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    if !lint && !diags.has_errors() {
+        for e in &mut plan.events {
+            if let Phase::Hooks(event) = e.phase {
+                e.estimate = crate::estimate::estimate(&release, e, args.options.parallel);
+                let (n, all) = (args.options.parallel, args.options.parallel_all);
+                e.hints.extend(crate::estimate::hint(&release, event, e, n, all));
+            }
+        }
+    }
     if lint {
         let report = match args.output {
             Output::Json => render::json::lint(&diags),
             _ => {
                 let text = render::text::diagnostics(&diags, true);
                 if text.is_empty() {
-                    format!("no problems in {} hooks and {} resources\n", release.hooks.len(), release.resources.len())
+                    format!(
+                        "no problems in {} and {}\n",
+                        render::count(release.hooks.len(), "hook"),
+                        render::count(release.resources.len(), "resource")
+                    )
                 } else {
                     text
                 }
@@ -280,6 +311,17 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
     Exit::Ok
 }
 
+/// An installed release's latest revision, as JSON, from Helm's storage in
+/// the cluster (as `run` reads it): what `plan RELEASE` and `lint RELEASE`
+/// plan, with its hooks' `last_run`.
+fn read_release(name: &str) -> Result<Vec<u8>, (Exit, String)> {
+    let driver = crate::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
+        .map_err(|e| (Exit::Invalid, e.to_string()))?;
+    let mut client = crate::kube::connect_from_env().map_err(|e| (Exit::Cluster, e.to_string()))?;
+    let stored = crate::storage::read_latest(&mut client, driver, name).map_err(|e| (Exit::Cluster, e.to_string()))?;
+    Ok(stored.json())
+}
+
 /// Runs the CLI with an explicit stdin, capturing stdout and stderr; for tests.
 pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
@@ -287,4 +329,94 @@ pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
     let mut input = stdin;
     let code = main(&args, &mut Io { stdin: &mut input, stdout: &mut out, stderr: &mut err });
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four hooks of one weight and six resources in one batch.
+    fn release() -> String {
+        let mut s = String::new();
+        for i in 0..4 {
+            s.push_str(&format!("---\n# Source: c/templates/h{i}.yaml\nkind: Job\nmetadata:\n  name: h{i}\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n"));
+        }
+        for i in 0..6 {
+            s.push_str(&format!("---\n# Source: c/templates/r{i}.yaml\nkind: ConfigMap\nmetadata:\n  name: r{i}\n"));
+        }
+        s
+    }
+
+    fn waves(args: &[&str], event: &str) -> Vec<usize> {
+        let (code, out, err) = run_captured(&[&["plan", "-", "-o", "json"], args].concat(), release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let e = doc["events"].as_array().unwrap().iter().find(|e| e["event"] == event).unwrap();
+        e["waves"].as_array().unwrap().iter().map(|w| w.as_array().unwrap().len()).collect()
+    }
+
+    /// `helm template` output cannot carry Chart.yaml: a chart with sibling
+    /// subcharts and no declared order lints clean; one whose documents
+    /// show it is ordered gets a note in the plan, not a lint warning.
+    #[test]
+    fn template_input_without_chart_yaml_is_no_lint_problem() {
+        let doc = |source: &str, name: &str, extra: &str| {
+            format!(
+                "---
+# Source: top/{source}
+kind: ConfigMap
+metadata:
+  name: {name}
+{extra}"
+            )
+        };
+        let plain = [doc("charts/a/templates/a.yaml", "a", ""), doc("charts/b/templates/b.yaml", "b", "")].concat();
+        let (code, out, err) = run_captured(&["lint", "-"], plain.as_bytes());
+        assert_eq!((code, out.as_str(), err.as_str()), (Exit::Ok, "no problems in 0 hooks and 2 resources\n", ""));
+        let (_, out, err) = run_captured(&["plan", "-"], plain.as_bytes());
+        assert!(err.is_empty() && !out.contains("Chart.yaml"), "{out}{err}");
+
+        let ordered =
+            format!("{plain}{}", doc("templates/c.yaml", "c", "  annotations:\n    helm.sh/resource-group: g\n"));
+        let (code, out, _) = run_captured(&["lint", "-"], ordered.as_bytes());
+        assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 3 resources\n"));
+        let (code, out, err) = run_captured(&["plan", "-"], ordered.as_bytes());
+        assert_eq!(code, Exit::Ok);
+        assert!(err.is_empty(), "{err}");
+        assert!(out.contains("note: the order between subcharts is declared in Chart.yaml"), "{out}");
+    }
+
+    #[test]
+    fn output_says_things_once_and_plainly() {
+        // An event asked for that has no hooks: one line, no empty table.
+        let (_, out, _) = run_captured(&["plan", "-", "--event", "post-delete"], release().as_bytes());
+        assert!(out.ends_with("\npost-delete: no hooks\n"), "{out}");
+        // lint -o json: each problem with its severity and location (README).
+        let bad = "---\n# Source: c/templates/a.yaml\nkind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: abc\n";
+        let (_, out, _) = run_captured(&["lint", "-", "-o", "json"], bad.as_bytes());
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let w = &doc["warnings"][0];
+        assert_eq!(w["severity"], "warning", "{out}");
+        assert_eq!(w["location"], serde_json::json!({"source": "c/templates/a.yaml", "object": "ClusterRole/x"}));
+        // The same object is named the same way in warnings and in the plan.
+        let (_, out, err) = run_captured(&["plan", "-"], bad.as_bytes());
+        assert!(err.contains(" ClusterRole/x: ") && out.contains("  ClusterRole/x "), "{out}{err}");
+        assert!(!out.contains("ClusterRole/ns/x") && !err.contains("ClusterRole/ns/x"), "{out}{err}");
+    }
+
+    /// `--parallel` governs hooks, `--parallel-resources` resources; neither
+    /// touches the other.
+    #[test]
+    fn each_parallel_flag_governs_its_own_items() {
+        assert_eq!(waves(&[], "install"), [6]);
+        assert_eq!(waves(&["--parallel", "2"], "install"), [6]);
+        assert_eq!(waves(&["--parallel", "2"], "test"), [2, 2]);
+        assert_eq!(waves(&["--parallel-resources", "4"], "install"), [4, 2]);
+        assert_eq!(waves(&["--parallel-resources", "4"], "test"), [1, 1, 1, 1]);
+        let (code, _, err) = run_captured(&["plan", "-", "--parallel-resources", "0"], release().as_bytes());
+        assert_eq!(code, Exit::Invalid);
+        assert!(err.contains("--parallel-resources takes a whole number of at least 1"), "{err}");
+        let (_, help, _) = run_captured(&["--help"], b"");
+        assert!(help.contains("Governs hooks only") && help.contains("resources: at most N applied"), "{help}");
+    }
 }

@@ -134,7 +134,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         let name = &h.head.name;
         !args.exclude.contains(name) && (args.include.is_empty() || args.include.contains(name))
     });
-    let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all };
+    let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None };
     let plan = plan::build(&release, &[Phase::Hooks(args.event)], options, &mut diags);
     let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
     if diags.has_errors() {

@@ -20,7 +20,6 @@ use crate::plan::EventPlan;
 use crate::readiness::Status;
 use crate::resource::Resource;
 use crate::rollout::{Action, Input, Options, Report, Rollout, State};
-use crate::subchart::Role;
 
 pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
@@ -117,12 +116,7 @@ impl Applier<'_> {
     }
 
     fn batch_name(&self, b: usize) -> String {
-        let batch = &self.plan.batches[b];
-        let what = match batch.role {
-            Role::Groups => format!("resource-group {}", batch.groups.join(", ")),
-            role => role.describe().to_string(),
-        };
-        format!("batch {}/{} ({}: {what})", b + 1, self.plan.batches.len(), batch.chart)
+        format!("batch {}/{} ({})", b + 1, self.plan.batches.len(), crate::batch::describe(&self.plan.batches, b))
     }
 
     /// Applies and awaits every resource in plan order; progress to `out`.

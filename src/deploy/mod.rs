@@ -39,8 +39,12 @@ const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
+    /// Most hooks running at once (`--parallel`).
     pub parallel: usize,
     pub parallel_all: bool,
+    /// Most resources applied and not yet ready at once
+    /// (`--parallel-resources`); `None`: a whole batch, as Helm.
+    pub parallel_resources: Option<usize>,
     /// The whole operation's time, and each hook's wait (as Helm's --timeout).
     pub timeout_ms: Millis,
     pub readiness_timeout_ms: Millis,
@@ -114,7 +118,11 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     let plan = plan::build(
         &release,
         &phases,
-        plan::Options { parallel: options.parallel, parallel_all: options.parallel_all },
+        plan::Options {
+            parallel: options.parallel,
+            parallel_all: options.parallel_all,
+            parallel_resources: options.parallel_resources,
+        },
         &mut diags,
     );
     if diags.has_errors() {
@@ -152,7 +160,7 @@ fn run_hooks(
     if plan.items.is_empty() {
         return Ok(());
     }
-    let _ = writeln!(out, "Running {} {event} hook(s)", plan.items.len());
+    let _ = writeln!(out, "Running {} {event}", crate::render::count(plan.items.len(), "hook"));
     let exec_options = executor::Options {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
@@ -261,15 +269,18 @@ pub fn deploy(
     };
     let _ = writeln!(
         out,
-        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} resources in {} batches, {}",
+        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} in {}, {}",
         operation.pending_status().trim_start_matches("pending-"),
-        resources_plan.items.len(),
-        resources_plan.batches.len(),
-        match options.parallel {
-            0 | 1 => "each batch applied at once".to_string(),
-            n => format!("at most {n} resources waiting at once"),
+        crate::render::count(resources_plan.items.len(), "resource"),
+        crate::render::count(resources_plan.batches.len(), "batch"),
+        match options.parallel_resources {
+            None => "each batch applied at once".to_string(),
+            Some(n) => format!("at most {n} resources waiting at once"),
         }
     );
+    for note in &resources_plan.notes {
+        let _ = out.write_all(crate::render::wrap(&format!("note: {note}"), "  ", "        ").as_bytes());
+    }
 
     let mut rejected = false;
     let result = (|| -> Result<(), Ended> {
@@ -286,7 +297,7 @@ pub fn deploy(
         }
         .run(
             rollout::Options {
-                parallel: if options.parallel > 1 { options.parallel } else { usize::MAX },
+                parallel: options.parallel_resources.unwrap_or(usize::MAX),
                 readiness_timeout_ms: options.readiness_timeout_ms,
                 deadline,
             },

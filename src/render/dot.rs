@@ -1,65 +1,69 @@
-//! `plan -o dot`: a Graphviz picture. One cluster per event and per weight
-//! (or batch); serial items are solid boxes, parallel ones dashed; edges are
-//! labelled with why one item waits for another. Weight barriers are drawn
-//! as one small point between weights rather than all-to-all edges.
+//! `plan -o dot`: a Graphviz picture of [`super::picture`], top to bottom in
+//! the order a release lives through its events. One box per event and per
+//! weight (or batch); serial hooks solid, parallel ones dashed, folded levels
+//! filled; depends-on edges bold; weight and kind-order barriers drawn as
+//! one small point rather than all-to-all edges.
 
 use std::fmt::Write;
 
-use super::node_id;
-use crate::plan::{Node, Phase, Plan, Reason};
+use super::picture::{self, Edge};
+use crate::plan::Plan;
 
 pub fn plan(plan: &Plan) -> String {
-    let mut out =
-        String::from("digraph plan {\n  rankdir=TB;\n  compound=true;\n  node [shape=box, fontname=\"Helvetica\"];\n");
-    for e in &plan.events {
-        let phase = e.phase.name();
-        let level = if e.phase == Phase::Install { "batch" } else { "weight" };
-        let _ = writeln!(out, "  subgraph \"cluster_{phase}\" {{\n    label=\"{phase}\";");
-        let mut start = 0;
-        while start < e.items.len() {
-            let l = e.items[start].level;
-            let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
-            let shown = if e.phase == Phase::Install { l + 1 } else { l };
-            let _ = writeln!(out, "    subgraph \"cluster_{phase}_{l}\" {{\n      label=\"{level} {shown}\";");
-            for it in &e.items[start..end] {
-                let style = if it.parallel { "dashed" } else { "solid" };
-                let _ = writeln!(
-                    out,
-                    "      {} [label=\"{}\", style={style}];",
-                    node_id(phase, &it.reference),
-                    escape(&it.reference.to_string())
-                );
+    let pic = picture::picture(plan);
+    let mut out = String::from(
+        "digraph plan {\n  rankdir=TB;\n  compound=true;\n  newrank=true;\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n",
+    );
+    for e in &pic.events {
+        let _ = writeln!(out, "  subgraph \"cluster_{0}\" {{\n    label=\"{0}\";\n    fontsize=16;", e.name);
+        for level in &e.levels {
+            let _ = writeln!(
+                out,
+                "    subgraph \"cluster_{}\" {{\n      label=\"{}\";\n      color=gray60;",
+                level.id,
+                escape(&level.label)
+            );
+            for b in &level.boxes {
+                let style = match (b.folded, b.parallel) {
+                    (true, true) => "\"filled,dashed\", fillcolor=gray92",
+                    (true, false) => "filled, fillcolor=gray92",
+                    (false, true) => "dashed",
+                    (false, false) => "solid",
+                };
+                let _ = writeln!(out, "      {} [label=\"{}\", style={style}];", b.id, escape(&b.label));
             }
             out.push_str("    }\n");
-            start = end;
         }
-        let id = |v: petgraph::graph::NodeIndex| match e.graph[v] {
-            Node::Item(i) => node_id(phase, &e.items[i].reference),
-            Node::Barrier(l) => format!("barrier_{phase}_{}", l.to_string().replace('-', "m"))
-                .replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"),
-        };
-        for v in e.graph.node_indices() {
-            if let Node::Barrier(l) = e.graph[v] {
-                let shown = if e.phase == Phase::Install { l + 1 } else { l };
-                let _ = writeln!(out, "    {} [shape=point, xlabel=\"before {level} {shown}\"];", id(v));
-            }
+        for (id, label) in &e.barriers {
+            let _ = writeln!(out, "    {id} [shape=point, xlabel=\"{}\"];", escape(label));
         }
-        for edge in e.graph.edge_indices() {
-            let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
-            let attrs = match (e.graph[edge], e.graph[b]) {
-                (Reason::Level, Node::Barrier(_)) => "[style=dotted, arrowhead=none]",
-                (Reason::Level, Node::Item(_)) => "[style=dotted]",
-                (Reason::Serial, _) => "[label=\"serial\"]",
-                (Reason::DependsOn, _) => "[label=\"depends-on\", penwidth=2]",
+        for (a, b, kind) in &e.edges {
+            let attrs = match kind {
+                Edge::IntoBarrier => "[style=dotted, arrowhead=none]",
+                Edge::FromBarrier => "[style=dotted]",
+                Edge::Serial => "[label=\"serial\"]",
+                Edge::DependsOn => "[label=\"depends-on\", penwidth=2]",
+                // The barrier point says "kind order"; labels on each edge would crowd it.
+                Edge::KindOrder => "[style=dashed]",
             };
-            let _ = writeln!(out, "    {} -> {} {attrs};", id(a), id(b));
+            let _ = writeln!(out, "    {a} -> {b} {attrs};");
         }
         out.push_str("  }\n");
+    }
+    // One event after the other, top to bottom.
+    for pair in pic.events.windows(2) {
+        if let (Some((_, last)), Some((first, _))) = (picture::ends(&pair[0]), picture::ends(&pair[1])) {
+            let _ = writeln!(
+                out,
+                "  {last} -> {first} [ltail=\"cluster_{}\", lhead=\"cluster_{}\", color=gray50, penwidth=2, label=\"then\"];",
+                pair[0].name, pair[1].name
+            );
+        }
     }
     out.push_str("}\n");
     out
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }

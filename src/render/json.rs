@@ -4,17 +4,16 @@
 use serde::Serialize;
 
 use super::{facts, refs};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::input::{Format, Release};
 use crate::plan::{EventPlan, Phase, Plan, Reason};
-use crate::subchart::Role;
 
 #[derive(Serialize)]
 struct PlanJson<'a> {
     release: ReleaseJson<'a>,
     parallel: usize,
     parallel_all: bool,
-    events: Vec<EventJson>,
+    events: Vec<EventJson<'a>>,
     warnings: Vec<DiagJson<'a>>,
 }
 
@@ -28,7 +27,7 @@ struct ReleaseJson<'a> {
 }
 
 #[derive(Serialize)]
-struct EventJson {
+struct EventJson<'a> {
     event: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     hooks: Option<Vec<ItemJson>>,
@@ -38,6 +37,15 @@ struct EventJson {
     batches: Option<Vec<BatchJson>>,
     waves: Vec<Vec<String>>,
     critical_path: Vec<String>,
+    /// Why the items are ordered as they are (install: the batches).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    notes: &'a [String],
+    /// Hooks that could run in parallel and do not.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    hints: &'a [String],
+    /// Run time if each hook took as long as its last run (release JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<crate::estimate::Estimate>,
 }
 
 #[derive(Serialize)]
@@ -83,9 +91,10 @@ struct ReadinessJson {
 #[derive(Serialize)]
 struct BatchJson {
     chart: String,
+    /// Why the batch exists: `crds-and-namespaces`, `all-at-once`,
+    /// `groups` or `unsequenced` (HIP-0025 chart levels).
+    role: crate::batch::Role,
     groups: Vec<String>,
-    /// definitions (CRDs and Namespaces first), groups, unsequenced, or release (no order declared).
-    role: &'static str,
     resources: Vec<String>,
 }
 
@@ -101,12 +110,12 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         parallel: plan.options.parallel.max(1),
         parallel_all: plan.options.parallel_all,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
-        warnings: diags.warnings().map(DiagJson::from).collect(),
+        warnings: diags.warnings().map(|d| DiagJson::new(d, false)).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
 }
 
-fn event(release: &Release, plan: &EventPlan) -> EventJson {
+fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
     let install = plan.phase == Phase::Install;
     let items: Vec<ItemJson> = plan
         .items
@@ -155,19 +164,17 @@ fn event(release: &Release, plan: &EventPlan) -> EventJson {
                 .iter()
                 .map(|b| BatchJson {
                     chart: b.chart.clone(),
+                    role: b.role,
                     groups: b.groups.clone(),
-                    role: match b.role {
-                        Role::Definitions => "definitions",
-                        Role::Groups => "groups",
-                        Role::Unsequenced => "unsequenced",
-                        Role::Release => "release",
-                    },
                     resources: b.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect(),
                 })
                 .collect()
         }),
         waves: plan.waves.iter().map(|w| refs(plan, w)).collect(),
         critical_path: refs(plan, &plan.critical_path),
+        notes: &plan.notes,
+        hints: &plan.hints,
+        estimate: plan.estimate,
     }
 }
 
@@ -177,12 +184,13 @@ struct LintJson<'a> {
     warnings: Vec<DiagJson<'a>>,
 }
 
-/// One problem, flat, in both `plan` warnings and `lint` output.
+/// One problem, in both `plan` warnings and `lint` output: its severity,
+/// where it is (template path and object), the annotation, what is wrong
+/// and how to fix it.
 #[derive(Serialize)]
 struct DiagJson<'a> {
-    source: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    object: Option<&'a str>,
+    severity: Severity,
+    location: &'a Location,
     #[serde(skip_serializing_if = "Option::is_none")]
     annotation: Option<&'a str>,
     message: &'a str,
@@ -190,11 +198,12 @@ struct DiagJson<'a> {
     help: Option<&'a str>,
 }
 
-impl<'a> From<&'a Diagnostic> for DiagJson<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
+impl<'a> DiagJson<'a> {
+    /// `strict`: lint's severities (some HIP-0025 warnings are lint errors).
+    fn new(d: &'a Diagnostic, strict: bool) -> Self {
         DiagJson {
-            source: &d.location.source,
-            object: d.location.object.as_deref(),
+            severity: if d.is_error() || (strict && d.lint_error) { Severity::Error } else { d.severity },
+            location: &d.location,
             annotation: d.annotation.as_deref(),
             message: &d.message,
             help: d.help.as_deref(),
@@ -206,8 +215,8 @@ impl<'a> From<&'a Diagnostic> for DiagJson<'a> {
 pub fn lint(diags: &Diagnostics) -> String {
     let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
     let doc = LintJson {
-        errors: diags.0.iter().filter(|d| strict(d)).map(DiagJson::from).collect(),
-        warnings: diags.0.iter().filter(|d| !strict(d)).map(DiagJson::from).collect(),
+        errors: diags.0.iter().filter(|d| strict(d)).map(|d| DiagJson::new(d, true)).collect(),
+        warnings: diags.0.iter().filter(|d| !strict(d)).map(|d| DiagJson::new(d, true)).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
 }

@@ -1,55 +1,59 @@
-//! `plan -o mermaid`: the same picture as DOT for Markdown viewers.
-//! Serial items are rectangles, parallel ones rounded; weight barriers are
-//! small circles between weights.
+//! `plan -o mermaid`: the picture of [`super::picture`] for Markdown
+//! viewers, top to bottom in the order a release lives through its events.
+//! Serial items are rectangles, parallel ones rounded, folded levels
+//! stadium-shaped with a count; barriers are small circles.
 
 use std::fmt::Write;
 
-use super::node_id;
-use crate::plan::{Node, Phase, Plan, Reason};
+use super::picture::{self, sanitize, Edge};
+use crate::plan::Plan;
 
 pub fn plan(plan: &Plan) -> String {
+    let pic = picture::picture(plan);
     let mut out = String::from("flowchart TD\n");
-    for e in &plan.events {
-        let phase = e.phase.name();
-        let level = if e.phase == Phase::Install { "batch" } else { "weight" };
-        let _ = writeln!(out, "  subgraph {}[\"{phase}\"]", sanitize(&format!("ev_{phase}")));
-        let mut start = 0;
-        while start < e.items.len() {
-            let l = e.items[start].level;
-            let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
-            let shown = if e.phase == Phase::Install { l + 1 } else { l };
-            let _ = writeln!(out, "    subgraph {}[\"{level} {shown}\"]", sanitize(&format!("lv_{phase}_{l}")));
-            for it in &e.items[start..end] {
-                let label = it.reference.to_string().replace('"', "#quot;");
-                let (open, close) = if it.parallel { ("(", ")") } else { ("[", "]") };
-                let _ = writeln!(out, "      {}{open}\"{label}\"{close}", node_id(phase, &it.reference));
+    for e in &pic.events {
+        let _ = writeln!(out, "  subgraph {}[\"{}\"]", sanitize(&format!("ev_{}", e.name)), e.name);
+        out.push_str("    direction TB\n");
+        for level in &e.levels {
+            let _ = writeln!(out, "    subgraph {}[\"{}\"]", level.id, text(&level.label));
+            for b in &level.boxes {
+                let (open, close) = match (b.folded, b.parallel) {
+                    (true, _) => ("([", "])"),
+                    (false, true) => ("(", ")"),
+                    (false, false) => ("[", "]"),
+                };
+                let _ = writeln!(out, "      {}{open}\"{}\"{close}", b.id, text(&b.label));
             }
             out.push_str("    end\n");
-            start = end;
         }
         out.push_str("  end\n");
-        let id = |v: petgraph::graph::NodeIndex| match e.graph[v] {
-            Node::Item(i) => node_id(phase, &e.items[i].reference),
-            Node::Barrier(l) => sanitize(&format!("barrier_{phase}_{l}")),
-        };
-        for v in e.graph.node_indices() {
-            if let Node::Barrier(_) = e.graph[v] {
-                let _ = writeln!(out, "  {}((\" \"))", id(v));
-            }
+        for (id, _) in &e.barriers {
+            let _ = writeln!(out, "  {id}((\" \"))");
         }
-        for edge in e.graph.edge_indices() {
-            let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
-            let arrow = match e.graph[edge] {
-                Reason::Level => "-.->",
-                Reason::Serial => "-->|serial|",
-                Reason::DependsOn => "==>|depends-on|",
+        for (a, b, kind) in &e.edges {
+            let arrow = match kind {
+                Edge::IntoBarrier => "---",
+                Edge::FromBarrier => "-.->",
+                Edge::Serial => "-->|serial|",
+                Edge::DependsOn => "==>|depends-on|",
+                Edge::KindOrder => "-.->|kind order|",
             };
-            let _ = writeln!(out, "  {} {arrow} {}", id(a), id(b));
+            let _ = writeln!(out, "  {a} {arrow} {b}");
         }
+    }
+    // One event after the other, top to bottom.
+    for pair in pic.events.windows(2) {
+        let _ = writeln!(
+            out,
+            "  {} ==>|then| {}",
+            sanitize(&format!("ev_{}", pair[0].name)),
+            sanitize(&format!("ev_{}", pair[1].name))
+        );
     }
     out
 }
 
-fn sanitize(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+/// A label for Mermaid: quotes as entities, line breaks as `<br/>`.
+fn text(s: &str) -> String {
+    s.replace('"', "#quot;").replace('\n', "<br/>")
 }

@@ -4,6 +4,7 @@
 pub mod dot;
 pub mod json;
 pub mod mermaid;
+pub mod picture;
 pub mod text;
 
 use crate::input::Release;
@@ -73,6 +74,43 @@ pub fn table(rows: &[Vec<String>], indent: &str) -> String {
     }
     out
 }
+
+/// `1 hook`, `2 hooks`, `1 batch`, `3 batches`.
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ if noun.ends_with("ch") || noun.ends_with('s') => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// Lines of text no wider than [`WIDTH`] (a long word stays whole): the
+/// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
+/// resources stay readable in a terminal.
+pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(first);
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(rest);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// The width text output wraps at.
+pub const WIDTH: usize = 100;
 
 /// A stable identifier for graph formats: letters, digits and underscores.
 pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {

@@ -7,7 +7,6 @@ use super::{facts, refs};
 use crate::diagnostic::Diagnostics;
 use crate::input::Release;
 use crate::plan::{EventPlan, Phase, Plan, Reason};
-use crate::subchart::Role;
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
@@ -20,64 +19,148 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
         }
         header.push(')');
     }
-    let _ = writeln!(
-        out,
-        "{header}, --parallel {}{}",
-        plan.options.parallel.max(1),
-        if plan.options.parallel_all { " --parallel-all" } else { "" }
-    );
+    let o = &plan.options;
+    let _ = write!(out, "{header}: hooks --parallel {}", o.parallel.max(1));
+    if o.parallel_all {
+        out.push_str(" --parallel-all");
+    }
+    match o.parallel_resources {
+        Some(n) => {
+            let _ = writeln!(out, ", resources --parallel-resources {n}");
+        }
+        None => out.push_str(", resources a batch at a time\n"),
+    }
     if plan.events.is_empty() {
         let _ = writeln!(out, "\nNothing to run: the input has no hooks or resources for the events asked.");
     }
+    // Events whose plans read the same (ingress-nginx's pre-install and
+    // pre-upgrade hooks are one set of documents) are printed once.
+    let mut bodies: Vec<(Vec<&str>, String)> = Vec::new();
     for e in &plan.events {
-        out.push('\n');
-        event(release, e, plan.options.parallel.max(1), &mut out);
+        let body = event(release, e);
+        match bodies.iter_mut().find(|(_, b)| *b == body) {
+            Some((names, _)) => names.push(e.phase.name()),
+            None => bodies.push((vec![e.phase.name()], body)),
+        }
+    }
+    for (names, body) in bodies {
+        let _ = write!(out, "\n{}: {body}", names.join(", "));
     }
     out
 }
 
-fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String) {
+/// Everything printed for one event after its name.
+fn event(release: &Release, plan: &EventPlan) -> String {
+    let mut out = String::new();
     let install = plan.phase == Phase::Install;
     let noun = if install { "resource" } else { "hook" };
     let n = plan.items.len();
+    if n == 0 {
+        let _ = writeln!(out, "no {noun}s");
+        return out;
+    }
     let waves = plan.waves.len();
+    // Waves are worth printing only where they say more than the table,
+    // which lists the items in Helm order with what each waits for.
+    let in_table_order = plan.waves.iter().flatten().copied().eq(0..n);
+    let one_at_a_time = in_table_order && plan.waves.iter().all(|w| w.len() == 1);
     if install {
+        let batches = plan.batches.len();
         let _ = writeln!(
             out,
-            "install: {n} resource{} in {} batch{}, {waves} wave{}{}",
-            plural(n),
-            plan.batches.len(),
-            if plan.batches.len() == 1 { "" } else { "es" },
-            plural(waves),
-            if parallel <= 1 { " (a batch's resources are applied together, as Helm does)" } else { "" }
+            "{} in {}{}",
+            super::count(n, noun),
+            super::count(batches, "batch"),
+            if batches == 1 { "" } else { ", each ready before the next" }
         );
+        for note in &plan.notes {
+            out.push_str(&super::wrap(&format!("note: {note}"), "  ", "        "));
+        }
         for (b, batch) in plan.batches.iter().enumerate() {
-            let grouped_level = plan.batches.iter().any(|x| x.chart == batch.chart && x.role == Role::Groups);
-            let what = match batch.role {
-                Role::Groups => format!(" group {}", batch.groups.join(", ")),
-                Role::Unsequenced if grouped_level => " unsequenced".to_string(),
-                Role::Unsequenced => String::new(),
-                Role::Definitions | Role::Release => format!(" ({})", batch.role.describe()),
-            };
-            let members: Vec<String> =
-                batch.resources.iter().map(|&i| release.resources[i].reference().to_string()).collect();
-            let _ = writeln!(out, "  batch {:<3} {}{what}: {}", b + 1, batch.chart, members.join(", "));
+            let line =
+                format!("batch {:<3} {}: {}", b + 1, crate::batch::describe(&plan.batches, b), members(release, batch));
+            out.push_str(&super::wrap(&line, "  ", "            "));
+        }
+        let by_batch = plan.waves.len() == plan.batches.len()
+            && plan.waves.iter().zip(&plan.batches).all(|(w, b)| w.len() == b.resources.len());
+        if !by_batch {
+            waves_lines(plan, &mut out);
         }
     } else {
-        let _ = writeln!(
-            out,
-            "{}: {n} hook{} in {waves} wave{}; critical path {} ({})",
-            plan.phase.name(),
-            plural(n),
-            plural(waves),
-            plan.critical_path.len(),
-            refs(plan, &plan.critical_path).join(" -> ")
-        );
+        let _ = match (n, one_at_a_time) {
+            (1, _) => writeln!(out, "1 {noun}"),
+            (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
+            _ => writeln!(out, "{n} {noun}s in {waves} waves"),
+        };
+        if plan.critical_path.len() > 1 && !one_at_a_time {
+            let line = format!(
+                "critical path: {} of {n} {noun}s one after another: {}",
+                plan.critical_path.len(),
+                summarise(&refs(plan, &plan.critical_path), " -> ")
+            );
+            out.push_str(&super::wrap(&line, "  ", "    "));
+        }
+        if let Some(e) = plan.estimate {
+            let planned = crate::executor::format_duration(e.planned_ms);
+            let line = if e.planned_ms == e.serial_ms {
+                format!("estimate from the last runs: {planned}")
+            } else {
+                let serial = crate::executor::format_duration(e.serial_ms);
+                format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
+            };
+            out.push_str(&super::wrap(&line, "  ", "    "));
+        }
+        for hint in &plan.hints {
+            out.push_str(&super::wrap(&format!("hint: {hint}"), "  ", "    "));
+        }
+        if !in_table_order || !one_at_a_time {
+            waves_lines(plan, &mut out);
+        }
     }
+    out.push_str(&table(release, plan));
+    out
+}
+
+fn waves_lines(plan: &EventPlan, out: &mut String) {
     for (w, wave) in plan.waves.iter().enumerate() {
-        let _ = writeln!(out, "  wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
+        let line = format!("wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
+        out.push_str(&super::wrap(&line, "  ", "            "));
     }
-    let level = if install { "BATCH" } else { "WEIGHT" };
+}
+
+/// A batch's members: their names when few, else a count per kind.
+fn members(release: &Release, batch: &crate::batch::Batch) -> String {
+    let mut members = batch.resources.clone();
+    members.sort_by_cached_key(|&i| crate::kind_order::install_rank(&release.resources[i].head.kind));
+    let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
+    if refs.len() <= 6 {
+        return refs.join(", ");
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
+    sorted.sort_by_key(|k| crate::kind_order::install_rank(k));
+    for k in sorted {
+        match kinds.last_mut() {
+            Some((last, count)) if *last == k => *count += 1,
+            _ => kinds.push((k, 1)),
+        }
+    }
+    let counts: Vec<String> = kinds.iter().map(|(k, c)| format!("{c} {k}")).collect();
+    format!("{} resources ({})", refs.len(), counts.join(", "))
+}
+
+/// A long chain shortened to its ends: `a -> b -> c -> … 12 more … -> y -> z`.
+fn summarise(items: &[String], sep: &str) -> String {
+    if items.len() <= 8 {
+        return items.join(sep);
+    }
+    format!("{}{sep}… {} more …{sep}{}", items[..3].join(sep), items.len() - 6, items[items.len() - 3..].join(sep))
+}
+
+/// One row per item, in Helm order: what it is, when, and what it waits for.
+fn table(release: &Release, plan: &EventPlan) -> String {
+    let install = plan.phase == Phase::Install;
+    let noun = if install { "resource" } else { "hook" };
     let rows: Vec<Vec<String>> = plan
         .items
         .iter()
@@ -87,6 +170,9 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
             let mut waits: Vec<String> = Vec::new();
             if let Some(l) = it.after_level {
                 waits.push(if install { format!("batch {}", l + 1) } else { format!("weight {l}") });
+            }
+            if !it.after_kinds.is_empty() {
+                waits.push(format!("weight {}'s {} (kind order)", it.level, it.after_kinds.join(", ")));
             }
             let serial: Vec<&usize> = it.after.iter().filter(|(_, r)| *r == Reason::Serial).map(|(p, _)| p).collect();
             if serial.len() > 3 {
@@ -110,17 +196,23 @@ fn event(release: &Release, plan: &EventPlan, parallel: usize, out: &mut String)
             if f.readiness.is_some() {
                 flags.push("readiness");
             }
-            vec![
-                it.reference.to_string(),
-                if install { (it.level + 1).to_string() } else { it.level.to_string() },
-                if it.parallel { "parallel" } else { "serial" }.to_string(),
-                if flags.is_empty() { "-".to_string() } else { flags.join(",") },
-                if waits.is_empty() { "-".to_string() } else { waits.join(", ") },
-            ]
+            let mut row =
+                vec![it.reference.to_string(), if install { (it.level + 1).to_string() } else { it.level.to_string() }];
+            // Every resource of a batch may run with the others: no column.
+            if !install {
+                row.push(if it.parallel { "parallel" } else { "serial" }.to_string());
+            }
+            row.push(if flags.is_empty() { "-".to_string() } else { flags.join(",") });
+            row.push(if waits.is_empty() { "-".to_string() } else { waits.join(", ") });
+            row
         })
         .collect();
-    let headers = vec![noun.to_uppercase(), level.to_string(), "RUNS".into(), "FLAGS".into(), "WAITS FOR".into()];
-    out.push_str(&super::table(&[vec![headers], rows].concat(), "  "));
+    let mut headers = vec![noun.to_uppercase(), if install { "BATCH" } else { "WEIGHT" }.to_string()];
+    if !install {
+        headers.push("RUNS".into());
+    }
+    headers.extend(["FLAGS".into(), "WAITS FOR".into()]);
+    super::table(&[vec![headers], rows].concat(), "  ")
 }
 
 fn plural(n: usize) -> &'static str {

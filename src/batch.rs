@@ -1,0 +1,203 @@
+//! The batches of the install plan: which resources are applied together,
+//! each batch ready before the next, and why.
+//!
+//! Two rules, in this order:
+//! 1. CustomResourceDefinitions and Namespaces come first, in a batch of
+//!    their own, wherever they were rendered from: Helm installs a chart's
+//!    CRDs before anything else and its kind order puts Namespaces first,
+//!    and nothing that lives in them or is one of their kinds can be
+//!    created before they exist.
+//! 2. The rest is laid out as HIP-0025 does ([`crate::subchart`]) when the
+//!    release declares an order; otherwise it is one batch, applied at once
+//!    and sorted by kind, exactly as stock Helm applies a release. HIP-0025
+//!    sequencing is opt-in (`helm install --wait=ordered`): a chart that
+//!    declares no order would only be slowed down, subchart after
+//!    subchart, by an order its author never asked for.
+
+use crate::diagnostic::Diagnostics;
+use crate::resource::Resource;
+use crate::subchart::{self, ChartMeta};
+
+/// Why a batch exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// CustomResourceDefinitions and Namespaces, before everything else.
+    CrdsAndNamespaces,
+    /// Every other resource of a release that declares no order, at once.
+    AllAtOnce,
+    /// HIP-0025: resource groups of one chart level.
+    Groups,
+    /// HIP-0025: one chart level's resources outside any sequenced group.
+    Unsequenced,
+}
+
+/// One batch of the install plan: resources that deploy together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// The chart's display path (`app/db` for `app/charts/db`); the top
+    /// chart for the batches that span the release.
+    pub chart: String,
+    pub role: Role,
+    /// The resource groups of this batch (`Role::Groups`).
+    pub groups: Vec<String>,
+    pub resources: Vec<usize>,
+}
+
+/// What batch `b` of `batches` is, as plan and deploy print it: `CRDs and
+/// Namespaces`, `all at once`, or HIP-0025's chart level (`app/db`, `app
+/// group cache, databases`, `app unsequenced` beside group batches).
+pub fn describe(batches: &[Batch], b: usize) -> String {
+    let batch = &batches[b];
+    match batch.role {
+        Role::CrdsAndNamespaces => "CRDs and Namespaces".to_string(),
+        Role::AllAtOnce => "all at once".to_string(),
+        Role::Groups => format!("{} group {}", batch.chart, batch.groups.join(", ")),
+        Role::Unsequenced if batches.iter().any(|x| x.chart == batch.chart && x.role == Role::Groups) => {
+            format!("{} unsequenced", batch.chart)
+        }
+        Role::Unsequenced => batch.chart.clone(),
+    }
+}
+
+/// The batches, and sentences that say why they are what they are.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub batches: Vec<Batch>,
+    pub notes: Vec<String>,
+}
+
+/// Is this kind applied before everything else?
+pub fn comes_first(kind: &str) -> bool {
+    matches!(kind, "CustomResourceDefinition" | "Namespace")
+}
+
+pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Layout {
+    let mut notes = Vec::new();
+    let mut batches = if subchart::declares_order(chart, resources) {
+        let batches = subchart::plan(chart, resources, diags);
+        notes.push(
+            "ordered as HIP-0025 declares: each chart's subcharts before it (in their declared order), then its resource groups, then its other resources"
+                .to_string(),
+        );
+        if !chart.known && subchart::has_sibling_subcharts(resources) {
+            notes.push(
+                "the order between subcharts is declared in Chart.yaml, which `helm template` output does not carry: sibling subcharts are planned in name order; pipe `helm install NAME CHART --dry-run=client -o json` for the declared order"
+                    .to_string(),
+            );
+        }
+        batches
+    } else {
+        if !resources.is_empty() {
+            notes.push(
+                "the chart declares no order (no resource groups, no subchart order): its resources are applied at once, sorted by kind, as Helm does"
+                    .to_string(),
+            );
+        }
+        vec![Batch {
+            chart: subchart::top_chart(chart, resources),
+            role: Role::AllAtOnce,
+            groups: Vec::new(),
+            resources: (0..resources.len()).collect(),
+        }]
+    };
+    let first: Vec<usize> =
+        batches.iter().flat_map(|b| &b.resources).copied().filter(|&i| comes_first(&resources[i].head.kind)).collect();
+    if !first.is_empty() {
+        for b in &mut batches {
+            b.resources.retain(|&i| !comes_first(&resources[i].head.kind));
+        }
+        batches.insert(
+            0,
+            Batch {
+                chart: subchart::top_chart(chart, resources),
+                role: Role::CrdsAndNamespaces,
+                groups: Vec::new(),
+                resources: first,
+            },
+        );
+        notes.push(
+            "CRDs and Namespaces come first, ready before anything else: Helm installs CRDs before the chart's other resources, and its kind order puts Namespaces first"
+                .to_string(),
+        );
+    }
+    batches.retain(|b| !b.resources.is_empty());
+    Layout { batches, notes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input;
+
+    /// Each batch's role and resource names, and the notes.
+    fn layout(stream: &str) -> (Vec<(Role, String)>, Vec<String>) {
+        let mut d = Diagnostics::default();
+        let (_, r) = input::parse(stream.as_bytes(), &mut d).unwrap();
+        let l = plan(&r.chart, &r.resources, &mut d);
+        assert!(!d.has_errors(), "{:?}", d.0);
+        let batches = l
+            .batches
+            .iter()
+            .map(|b| {
+                let names: Vec<&str> = b.resources.iter().map(|&i| r.resources[i].head.name.as_str()).collect();
+                (b.role, names.join(","))
+            })
+            .collect();
+        (batches, l.notes)
+    }
+
+    fn doc(source: &str, kind: &str, name: &str, annotations: &str) -> String {
+        format!("---\n# Source: {source}\nkind: {kind}\nmetadata:\n  name: {name}\n{annotations}")
+    }
+
+    #[test]
+    fn a_chart_without_order_is_one_batch_after_its_crds_and_namespaces() {
+        let stream = [
+            doc("top/templates/cm.yaml", "ConfigMap", "cm", ""),
+            doc("top/charts/a/templates/d.yaml", "Deployment", "a", ""),
+            doc("top/charts/b/templates/m.yaml", "ServiceMonitor", "b", ""),
+            doc("top/charts/b/crds/crd.yaml", "CustomResourceDefinition", "crd", ""),
+            doc("top/templates/ns.yaml", "Namespace", "ns", ""),
+        ]
+        .concat();
+        let (batches, notes) = layout(&stream);
+        assert_eq!(batches, [(Role::CrdsAndNamespaces, "crd,ns".into()), (Role::AllAtOnce, "a,b,cm".into())]);
+        assert!(notes.iter().any(|n| n.contains("declares no order")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("CRDs and Namespaces come first")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_chart_that_declares_order_keeps_hip_0025_batches_after_its_crds() {
+        let group = "  annotations:\n    helm.sh/resource-group: app\n";
+        let stream = [
+            doc("top/templates/cm.yaml", "ConfigMap", "cm", group),
+            doc("top/templates/plain.yaml", "ConfigMap", "plain", ""),
+            doc("top/charts/a/templates/d.yaml", "Deployment", "a", ""),
+            doc("top/charts/a/templates/crd.yaml", "CustomResourceDefinition", "crd", ""),
+        ]
+        .concat();
+        let (batches, notes) = layout(&stream);
+        assert_eq!(
+            batches,
+            [
+                (Role::CrdsAndNamespaces, "crd".into()),
+                (Role::Unsequenced, "a".into()),
+                (Role::Groups, "cm".into()),
+                (Role::Unsequenced, "plain".into())
+            ]
+        );
+        assert!(notes.iter().any(|n| n.contains("HIP-0025")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_batch_left_empty_by_its_crds_is_dropped() {
+        let stream = [
+            doc("top/charts/crds/crds/a.yaml", "CustomResourceDefinition", "a", ""),
+            doc("top/templates/x.yaml", "ConfigMap", "x", "  annotations:\n    helm.sh/resource-group: g\n"),
+        ]
+        .concat();
+        let roles: Vec<Role> = layout(&stream).0.into_iter().map(|(role, _)| role).collect();
+        assert_eq!(roles, [Role::CrdsAndNamespaces, Role::Groups]);
+    }
+}

@@ -1,0 +1,226 @@
+//! What a person wants to know first about an event's hooks, beyond the
+//! order: how long a run would take (from the hooks' last runs, which a
+//! stored release carries), and which hooks run one at a time only because
+//! nobody marked them parallel.
+//!
+//! Both are advice for `plan`, never errors or warnings: a chart that keeps
+//! Helm's serial order is correct.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::event::Event;
+use crate::frontier::Frontier;
+use crate::input::Release;
+use crate::plan::{self, EventPlan};
+
+/// Run times of one event's hooks, if each took as long as its last run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Estimate {
+    /// Under the plan's `--parallel` and its graph.
+    pub planned_ms: u64,
+    /// One at a time, as Helm runs them.
+    pub serial_ms: u64,
+}
+
+/// The estimate for `plan`'s hooks, when every one of them has a last run
+/// with both times.
+pub fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> Option<Estimate> {
+    let durations: Vec<u64> = plan.items.iter().map(|it| release.hooks[it.index].last_run_ms).collect::<Option<_>>()?;
+    if durations.is_empty() {
+        return None;
+    }
+    Some(Estimate { planned_ms: run_time(plan, &durations, parallel), serial_ms: durations.iter().sum() })
+}
+
+/// A run of the plan in which item i takes `durations[i]`: every item
+/// starts as soon as its predecessors are done and fewer than `n` run, in
+/// Helm order, as the executor admits them.
+pub fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
+    let mut frontier = Frontier::new(plan);
+    let mut running: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+    let mut now = 0;
+    loop {
+        while running.len() < n.max(1) {
+            match frontier.pop() {
+                Some(i) => running.push(Reverse((now + durations[i], i))),
+                None => break,
+            }
+        }
+        let Some(Reverse((end, i))) = running.pop() else { break };
+        now = end;
+        frontier.complete(plan, i);
+    }
+    now
+}
+
+/// Hooks that run one at a time only because they set no
+/// `helm.sh/hook-parallel`, in weights they share with other hooks, and
+/// how long the longest chain would be if they were parallel. `None` when
+/// marking them would change nothing.
+///
+/// With last runs known, it also says how long the run would take so at
+/// `parallel` (8 when that is 1).
+pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, parallel_all: bool) -> Option<String> {
+    if parallel_all {
+        return None;
+    }
+    let unmarked: Vec<usize> = plan
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| {
+            release.hooks[it.index].parallel.is_none() && plan.items.iter().filter(|o| o.level == it.level).count() > 1
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if unmarked.len() < 2 {
+        return None;
+    }
+    let mut scratch = crate::diagnostic::Diagnostics::default();
+    let options = plan::Options { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
+    let all = plan::build(release, &[plan::Phase::Hooks(event)], options, &mut scratch);
+    let all = all.events.first()?;
+    let shorter = all.critical_path.len();
+    if scratch.has_errors() || shorter >= plan.critical_path.len() {
+        return None;
+    }
+    let n = if parallel > 1 { parallel } else { 8 };
+    let faster = all
+        .items
+        .iter()
+        .map(|it| release.hooks[it.index].last_run_ms)
+        .collect::<Option<Vec<u64>>>()
+        .map(|d| {
+            format!(
+                ", and at --parallel {n} the run would take about {}",
+                crate::executor::format_duration(run_time(all, &d, n))
+            )
+        })
+        .unwrap_or_default();
+    let names: Vec<String> = unmarked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
+    let shown = if names.len() > 4 {
+        format!("{}, … ({} more)", names[..3].join(", "), names.len() - 3)
+    } else {
+        names.join(", ")
+    };
+    Some(format!(
+        "{} hooks run one at a time only because they do not set helm.sh/hook-parallel ({shown}); marked \"true\" (or with --parallel-all), the longest chain would be {shorter} hooks instead of {}{faster}",
+        names.len(),
+        plan.critical_path.len()
+    ))
+}
+
+/// Milliseconds since the Unix epoch of an RFC 3339 time as Go writes it
+/// (`2026-11-23T01:27:42.671493912Z`, `…+01:00`); `None` for anything else,
+/// including Go's zero time.
+pub fn parse_time(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    let num = |from: usize, len: usize| -> Option<i64> {
+        let part = s.get(from..from + len)?;
+        part.bytes().all(|c| c.is_ascii_digit()).then(|| part.parse().ok())?
+    };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't') || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (y, mo, d, h, mi, sec) = (num(0, 4)?, num(5, 2)?, num(8, 2)?, num(11, 2)?, num(14, 2)?, num(17, 2)?);
+    let mut at = 19;
+    let mut ms = 0;
+    if b.get(at) == Some(&b'.') {
+        let digits = b[at + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let frac = &s[at + 1..at + 1 + digits];
+        ms = format!("{frac:0<3}")[..3].parse::<i64>().ok()?;
+        at += 1 + digits;
+    }
+    let offset = match b.get(at)? {
+        b'Z' | b'z' if at + 1 == b.len() => 0,
+        sign @ (b'+' | b'-') if at + 6 == b.len() && b[at + 3] == b':' => {
+            let m = num(at + 1, 2)? * 60 + num(at + 4, 2)?;
+            if *sign == b'+' {
+                m
+            } else {
+                -m
+            }
+        }
+        _ => return None,
+    };
+    if y < 1970 || !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = days_from_civil(y, mo, d);
+    let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset * 60;
+    u64::try_from(secs * 1000 + ms).ok()
+}
+
+/// (year, month, day) → days since 1970-01-01, proleptic Gregorian (Howard
+/// Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Diagnostics;
+
+    #[test]
+    fn parses_go_times() {
+        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_time("2026-11-21T05:24:59.123Z"), Some(1_795_238_699_123));
+        assert_eq!(parse_time("2026-11-21T05:24:59.123456789Z"), Some(1_795_238_699_123));
+        assert_eq!(parse_time("2026-11-21T06:24:59.1+01:00"), Some(1_795_238_699_100));
+        assert_eq!(parse_time(&crate::storage::go_time(1_795_238_699_120)), Some(1_795_238_699_120));
+        for bad in ["", "0001-01-01T00:00:00Z", "2026-11-21 05:24:59Z", "2026-11-21T05:24:59", "x026-11-21T05:24:59Z"] {
+            assert_eq!(parse_time(bad), None, "{bad}");
+        }
+    }
+
+    fn hook(name: &str, weight: i64, parallel: Option<bool>) -> String {
+        let p = parallel.map(|p| format!("\n    helm.sh/hook-parallel: \"{p}\"")).unwrap_or_default();
+        format!("---\n# Source: c/templates/{name}.yaml\nkind: Job\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: \"{weight}\"{p}\n")
+    }
+
+    fn plan_of(stream: &str, parallel: usize) -> (Release, plan::Plan) {
+        let mut d = Diagnostics::default();
+        let (_, mut r) = crate::input::parse(stream.as_bytes(), &mut d).unwrap();
+        for (i, h) in r.hooks.iter_mut().enumerate() {
+            h.last_run_ms = Some(1000 * (i as u64 + 1));
+        }
+        let options = plan::Options { parallel, ..Default::default() };
+        let p = plan::build(&r, &[], options, &mut d);
+        (r, p)
+    }
+
+    #[test]
+    fn estimates_from_last_runs() {
+        // a (1 s) alone at weight 0; b (2 s), c (3 s) parallel at weight 1.
+        let stream = [hook("a", 0, None), hook("b", 1, Some(true)), hook("c", 1, Some(true))].concat();
+        let (r, p) = plan_of(&stream, 2);
+        assert_eq!(estimate(&r, &p.events[0], 2), Some(Estimate { planned_ms: 4000, serial_ms: 6000 }));
+        let (r, p) = plan_of(&stream, 1);
+        assert_eq!(estimate(&r, &p.events[0], 1), Some(Estimate { planned_ms: 6000, serial_ms: 6000 }));
+    }
+
+    #[test]
+    fn hints_at_hooks_serial_only_by_default() {
+        let stream = [hook("a", 0, None), hook("b", 0, None), hook("c", 0, None), hook("d", 1, None)].concat();
+        let (r, p) = plan_of(&stream, 8);
+        let h = hint(&r, Event::Test, &p.events[0], 8, false).expect("a hint");
+        assert!(
+            h.contains("3 hooks") && h.contains("Job/a, Job/b, Job/c") && h.contains("2 hooks instead of 4"),
+            "{h}"
+        );
+        // a, b, c together (3 s), then d (4 s).
+        assert!(h.ends_with("at --parallel 8 the run would take about 7s"), "{h}");
+        assert_eq!(hint(&r, Event::Test, &p.events[0], 8, true), None);
+        // Marked serial on purpose, or alone in their weight: nothing to say.
+        let stream = [hook("a", 0, Some(false)), hook("b", 0, Some(false)), hook("c", 1, None)].concat();
+        let (r, p) = plan_of(&stream, 8);
+        assert_eq!(hint(&r, Event::Test, &p.events[0], 8, false), None);
+    }
+}
