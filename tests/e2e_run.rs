@@ -627,15 +627,16 @@ fn serial_barriers_inside_a_weight() {
     seen.assert_after("s6-serial", "s5-e");
 }
 
-/// helm.sh/depends-on: a chain x → y → z and a diamond top → (left, right) → bottom, all
-/// parallel and of one weight; the chain and the diamond run side by side.
+/// helm.sh/depends-on: a chain x → yy → z and a diamond top → (left, right) → bottom, all
+/// parallel and of one weight; the chain and the diamond run side by side. (Not `y`:
+/// Kubernetes reads a plain `y` as true, and stock Helm refuses such a hook too.)
 #[test]
 fn depends_on_chain_and_diamond() {
     let case = Case::new("depends");
     case.install(&[
         job("x").parallel(),
-        job("y").parallel().after(r#"["Job/x"]"#),
-        pod("z").parallel().after("Job/y"),
+        job("yy").parallel().after(r#"["Job/x"]"#),
+        pod("z").parallel().after("Job/yy"),
         job("top").parallel(),
         job("left").secs("3s").parallel().after(r#"["Job/top"]"#),
         pod("right").parallel().after(r#"["Job/top"]"#),
@@ -647,8 +648,8 @@ fn depends_on_chain_and_diamond() {
     assert_eq!(out.code, 0, "{}", out.shown);
     let (_, rows) = summary(&out.stdout);
     assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
-    seen.assert_after("y", "x");
-    seen.assert_after("z", "y");
+    seen.assert_after("yy", "x");
+    seen.assert_after("z", "yy");
     seen.assert_after("left", "top");
     seen.assert_after("right", "top");
     seen.assert_after("bottom", "left");

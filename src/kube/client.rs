@@ -84,7 +84,15 @@ impl ObjectKey {
     /// The key of an object (`apiVersion`, `kind`, `metadata`).
     pub fn of(object: &Value) -> Result<Self, KubeError> {
         fn s<'a>(v: Option<&'a Value>, what: &'static str) -> Result<&'a str, KubeError> {
-            v.and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or(KubeError::Incomplete(what))
+            match v {
+                Some(Value::String(s)) if !s.is_empty() => Ok(s),
+                // YAML as Kubernetes reads it makes a plain `y`, `no` or `0644` a boolean
+                // or a number (crate::yaml); Helm refuses such an object too.
+                Some(v @ (Value::Bool(_) | Value::Number(_))) => {
+                    Err(KubeError::NotAString { what, value: v.to_string() })
+                }
+                _ => Err(KubeError::Incomplete(what)),
+            }
         }
         let meta = object.get("metadata");
         Ok(ObjectKey::new(
@@ -671,6 +679,14 @@ pub fn container_names(pod: &Value) -> Vec<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_yaml_reads_as_a_boolean_is_named_as_such() {
+        let o = crate::yaml::to_json("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: y\n").unwrap();
+        let e = ObjectKey::of(&o).unwrap_err();
+        assert!(e.is_object_fault());
+        assert!(e.to_string().contains("metadata.name is true, not a string"), "{e}");
+    }
     use crate::kube::TransportError;
     use std::cell::RefCell;
     use std::collections::VecDeque;

@@ -36,6 +36,9 @@ pub enum KubeError {
     /// An object without apiVersion, kind or name.
     #[error("the object has no {0}")]
     Incomplete(&'static str),
+    /// apiVersion, kind or name written so that YAML reads it as no string.
+    #[error("the object's {what} is {value}, not a string: Kubernetes reads YAML 1.1, where a plain y, yes, on, no, off or a number is not text; quote it in the template")]
+    NotAString { what: &'static str, value: String },
     /// Any other status.
     #[error("cannot {verb} {resource}{}: {code} {message}", in_namespace(namespace))]
     Status { code: u16, verb: String, resource: String, namespace: Option<String>, message: String },
@@ -61,6 +64,7 @@ impl KubeError {
             KubeError::Invalid { .. }
                 | KubeError::NoMapping { .. }
                 | KubeError::Incomplete(_)
+                | KubeError::NotAString { .. }
                 | KubeError::Conflict { .. }
         )
     }
