@@ -76,10 +76,12 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
     let mut notes = Vec::new();
     let mut batches = if subchart::declares_order(chart, resources) {
         let batches = subchart::plan(chart, resources, diags);
-        notes.push(
+        notes.push(if resources.iter().any(|r| r.source.contains("/charts/")) {
             "ordered as HIP-0025 declares: each chart's subcharts before it (in their declared order), then its resource groups, then its other resources"
-                .to_string(),
-        );
+        } else {
+            "ordered as HIP-0025 declares: resource groups in dependency order, then the other resources"
+        }
+        .to_string());
         if !chart.known && subchart::has_sibling_subcharts(resources) {
             notes.push(
                 "the order between subcharts is declared in Chart.yaml, which `helm template` output does not carry: sibling subcharts are planned in name order; pipe `helm install NAME CHART --dry-run=client -o json` for the declared order"

@@ -13,6 +13,8 @@ struct PlanJson<'a> {
     release: ReleaseJson<'a>,
     parallel: usize,
     parallel_all: bool,
+    /// `--parallel-resources`; null: a whole batch at once.
+    parallel_resources: Option<usize>,
     events: Vec<EventJson<'a>>,
     warnings: Vec<DiagJson<'a>>,
 }
@@ -109,6 +111,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         },
         parallel: plan.options.parallel.max(1),
         parallel_all: plan.options.parallel_all,
+        parallel_resources: plan.options.parallel_resources,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
         warnings: diags.warnings().map(|d| DiagJson::new(d, false)).collect(),
     };
