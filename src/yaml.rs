@@ -20,10 +20,14 @@
 //! - anything else, quoted scalars and `!!str`, are strings.
 //!
 //! Mapping keys that resolve to booleans or numbers become their decimal
-//! spelling, as `sigs.k8s.io/yaml` makes them; `<<` merges mappings.
-//! Not reproduced: goyaml's timestamps (an unquoted `2024-01-01` stays a
-//! string here, where Kubernetes would make it `2024-01-01T00:00:00Z`),
-//! and `.inf`/`.nan`, which JSON cannot carry (an error here, as in Helm).
+//! spelling, as `sigs.k8s.io/yaml` makes them; `<<` merges mappings. An
+//! unquoted date (`2024-01-01`) stays a string, as it does on the way to the
+//! API server. Checked against stock Helm 4.2.4 on the test bed: a custom
+//! resource with `0644`, `"0644"`, `yes`, `y`, `on`, `0o17`, `1_000`,
+//! `2024-01-01`, `0x1F`, `.5`, `08`, `~`, `Off` and a key `n` was stored as
+//! 420, "0644", true, true, true, 15, 1000, "2024-01-01", 31, 0.5, 8, null,
+//! false and a key "false" — what this module makes of them. `.inf` and
+//! `.nan` have no JSON form; they stay strings here (Helm fails on them).
 
 use std::collections::HashMap;
 
@@ -273,6 +277,18 @@ mod tests {
             json!({"a": 420, "b": "0644", "c": true, "d": "on", "e": false, "f": null, "g": null, "h": 31,
                    "i": 1000, "j": -5, "k": 1500.0, "l": 0.5, "m": "12abc", "nn": 8.0, "o": 15,
                    "p": 18446744073709551615u64, "q": i64::MIN, "r": 7, "s": "10", "t": 10, "u": "1e", "v": "v1.2"})
+        );
+    }
+
+    /// What stock Helm 4.2.4 stored for these fields of a custom resource on the bed
+    /// (an untyped spec, read back with kubectl): the module's vector.
+    #[test]
+    fn as_stock_helm_stored_them() {
+        let doc = j("a: 0644\nb: \"0644\"\nc: yes\nd: y\ne: on\nf: 0o17\ng: 1_000\nh: 2024-01-01\ni: 0x1F\nj: .5\nk: 08\nl: ~\nm: Off\nn: 1e3\n");
+        assert_eq!(
+            doc,
+            json!({"a": 420, "b": "0644", "c": true, "d": true, "e": true, "f": 15, "g": 1000, "h": "2024-01-01",
+                   "i": 31, "j": 0.5, "k": 8.0, "l": null, "m": false, "false": 1000.0})
         );
     }
 
