@@ -372,8 +372,12 @@ fn fidelity(chart: Chart) {
         "helm upgrade --install --dry-run=server",
     );
     let deploy = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&render.stdout));
-    case.must(deploy, "helm hooks deploy");
+    let deploy = case.must(deploy, "helm hooks deploy");
     let (plugin_refs, plugin_objects, plugin_release) = case.snapshot();
+    // The chart's NOTES, as `helm install` prints them.
+    if let Some(first) = stock_release["notes"].as_str().and_then(|n| n.lines().find(|l| !l.trim().is_empty())) {
+        assert!(deploy.stdout.contains("NOTES:\n") && deploy.stdout.contains(first), "no NOTES:\n{}", deploy.stdout);
+    }
     assert_eq!(plugin_refs, refs, "the releases name different objects");
     let d = diff(&stock_objects, &plugin_objects);
     assert!(d.is_empty(), "live objects differ from stock helm install:\n{d}");

@@ -74,6 +74,9 @@ pub struct Report {
     pub ended_at: Millis,
     pub api_requests: u64,
     pub ended: Ended,
+    /// The chart's rendered NOTES.txt, printed after an install or upgrade as
+    /// `helm install` and `helm upgrade` print it.
+    pub notes: String,
 }
 
 impl Report {
@@ -90,6 +93,7 @@ impl Report {
             ended_at: started_at,
             api_requests: 0,
             ended: Ended::Done,
+            notes: String::new(),
         }
     }
 }
@@ -252,6 +256,10 @@ pub fn deploy(
     let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
     let mut report = Report::new(operation.past_tense(), &name, &namespace, revision, started_at);
 
+    if matches!(operation, Operation::Install | Operation::Upgrade) {
+        let notes = checked.value.pointer("/info/notes").and_then(Value::as_str).unwrap_or_default();
+        report.notes = notes.trim_end().to_string();
+    }
     let mut value = std::mem::take(&mut checked.value);
     record::begin(
         &mut value,
@@ -468,10 +476,15 @@ pub fn summary_text(r: &Report) -> String {
     let mut out = if r.resources.is_empty() { String::new() } else { crate::render::table(&rows, "") };
     let took = format_duration((r.ended_at - r.started_at) / 100 * 100);
     match &r.ended {
-        Ended::Done => out.push_str(&format!(
-            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
-            r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
-        )),
+        Ended::Done => {
+            out.push_str(&format!(
+                "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
+                r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
+            ));
+            if !r.notes.is_empty() {
+                out.push_str(&format!("NOTES:\n{}\n", r.notes));
+            }
+        }
         Ended::Failed(e) | Ended::Cluster(e) => out.push_str(&format!(
             "Error: release {:?} revision {} is {}: {e}\n",
             r.release,
