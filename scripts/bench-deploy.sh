@@ -33,12 +33,15 @@ HELM=${HELM:-$HOOKS_CACHE/bin/helm}
 [ -x "$HELM" ] || { echo "no Helm 4 at $HELM (make tools, or set HELM)" >&2; exit 2; }
 
 work=$(mktemp -d)
-namespaces=()
+# Namespaces are made in $(...) subshells, so they are found again by this run's prefix.
+run_id=$(date +%s%N | tail -c 7)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   if [ "${KEEP:-0}" != 1 ]; then
-    [ ${#namespaces[@]} -eq 0 ] || kubectl delete namespace "${namespaces[@]}" --wait=false --ignore-not-found >/dev/null 2>&1 || true
+    local mine
+    mine=$(kubectl get namespaces -o name 2>/dev/null | grep "^namespace/bench-deploy-$run_id-" || true)
+    [ -z "$mine" ] || kubectl delete $mine --wait=false --ignore-not-found >/dev/null 2>&1 || true
     rm -rf "$work"
   fi
 }
@@ -53,57 +56,11 @@ export HELM_DATA_HOME=$work/data HELM_CONFIG_HOME=$work/config HELM_CACHE_HOME=$
 
 # The chart: GROUPS groups of PER resources, each group waiting for the one before.
 chart=$work/chart
-mkdir -p "$chart/templates"
-cat >"$chart/Chart.yaml" <<EOF
-apiVersion: v2
-name: bench-deploy
-version: 0.1.0
-EOF
-printf 'sequenced: true\ngroups: %s\nper: %s\n' "$GROUPS_N" "$PER" >"$chart/values.yaml"
-cat >"$chart/templates/resources.yaml" <<'EOF'
-{{- range $g := until (int .Values.groups) }}
-{{- range $i := until (int $.Values.per) }}
----
-{{- $kind := "ConfigMap" }}
-{{- if lt $i 2 }}{{ $kind = "Deployment" }}{{ else if lt $i 4 }}{{ $kind = "Service" }}{{ end }}
-apiVersion: {{ if eq $kind "Deployment" }}apps/v1{{ else }}v1{{ end }}
-kind: {{ $kind }}
-metadata:
-  name: g{{ $g }}-r{{ $i }}
-  annotations:
-    helm.sh/resource-group: g{{ $g }}
-    {{- if and $.Values.sequenced (gt $g 0) }}
-    helm.sh/depends-on/resource-groups: '["g{{ sub $g 1 }}"]'
-    {{- end }}
-{{- if eq $kind "Deployment" }}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: g{{ $g }}-r{{ $i }}}
-  template:
-    metadata:
-      labels: {app: g{{ $g }}-r{{ $i }}}
-    spec:
-      containers:
-        - {name: app, image: bench/app:1}
-{{- else if eq $kind "Service" }}
-spec:
-  selector: {app: g{{ $g }}-r0}
-  ports: [{port: 80}]
-{{- else }}
-data:
-  key: value-{{ $i }}
-{{- end }}
-{{- end }}
-{{- end }}
-EOF
+cp -r "$root/scripts/bench/groups-chart" "$chart"
+printf 'sequenced: true\nnelm: false\ngroups: %s\nper: %s\n' "$GROUPS_N" "$PER" >"$chart/values.yaml"
 
 fresh_ns() {
-  local ns=bench-deploy-$1-$(date +%s%N | tail -c 7)
-  kubectl create namespace "$ns" >/dev/null
-  for _ in $(seq 100); do kubectl -n "$ns" get serviceaccount default >/dev/null 2>&1 && break; sleep 0.1; done
-  namespaces+=("$ns")
-  echo "$ns"
+X
 }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }

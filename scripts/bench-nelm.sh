@@ -93,52 +93,8 @@ plugin_conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKE
 
 # ---- charts ------------------------------------------------------------------------------
 bench=$work/bench
-mkdir -p "$bench/templates"
-printf 'apiVersion: v2\nname: bench-deploy\nversion: 0.1.0\n' >"$bench/Chart.yaml"
+cp -r "$root/scripts/bench/groups-chart" "$bench"
 printf 'sequenced: true\nnelm: false\ngroups: %s\nper: %s\n' "$NGROUPS" "$PER" >"$bench/values.yaml"
-# scripts/bench-deploy.sh's template, plus the werf.io/weight of the Nelm variant.
-cat >"$bench/templates/resources.yaml" <<'EOF'
-{{- range $g := until (int .Values.groups) }}
-{{- range $i := until (int $.Values.per) }}
----
-{{- $kind := "ConfigMap" }}
-{{- if lt $i 2 }}{{ $kind = "Deployment" }}{{ else if lt $i 4 }}{{ $kind = "Service" }}{{ end }}
-apiVersion: {{ if eq $kind "Deployment" }}apps/v1{{ else }}v1{{ end }}
-kind: {{ $kind }}
-metadata:
-  name: g{{ $g }}-r{{ $i }}
-  annotations:
-    {{- if $.Values.sequenced }}
-    helm.sh/resource-group: g{{ $g }}
-    {{- if gt $g 0 }}
-    helm.sh/depends-on/resource-groups: '["g{{ sub $g 1 }}"]'
-    {{- end }}
-    {{- end }}
-    {{- if $.Values.nelm }}
-    werf.io/weight: "{{ $g }}"
-    {{- end }}
-{{- if eq $kind "Deployment" }}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: g{{ $g }}-r{{ $i }}}
-  template:
-    metadata:
-      labels: {app: g{{ $g }}-r{{ $i }}}
-    spec:
-      containers:
-        - {name: app, image: bench/app:1}
-{{- else if eq $kind "Service" }}
-spec:
-  selector: {app: g{{ $g }}-r0}
-  ports: [{port: 80}]
-{{- else }}
-data:
-  key: value-{{ $i }}
-{{- end }}
-{{- end }}
-{{- end }}
-EOF
 
 hooks16=$work/hooks16
 mkdir -p "$hooks16/templates"
