@@ -60,7 +60,10 @@ cp -r "$root/scripts/bench/groups-chart" "$chart"
 printf 'sequenced: true\nnelm: false\ngroups: %s\nper: %s\n' "$GROUPS_N" "$PER" >"$chart/values.yaml"
 
 fresh_ns() {
-X
+  local ns=bench-deploy-$run_id-$1-$(date +%s%N | tail -c 5)
+  kubectl create namespace "$ns" >/dev/null
+  for _ in $(seq 100); do kubectl -n "$ns" get serviceaccount default >/dev/null 2>&1 && break; sleep 0.1; done
+  echo "$ns"
 }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
@@ -107,23 +110,9 @@ for run in $(seq "$RUNS"); do
 done
 
 # Requests, through the counting proxy (both sides pay the same extra hop).
-kubectl proxy --port=0 >"$work/kproxy.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do grep -q 'Starting to serve' "$work/kproxy.out" && break; sleep 0.1; done
-kport=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$work/kproxy.out" | head -1)
-python3 scripts/bench/count_proxy.py "$kport" "$work/count" >"$work/cproxy.out" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$work/cproxy.out" ] && break; sleep 0.1; done
-cport=$(head -1 "$work/cproxy.out")
-cat >"$work/proxy.kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters: [{name: p, cluster: {server: "http://127.0.0.1:$cport"}}]
-users: [{name: p, user: {}}]
-contexts: [{name: p, context: {cluster: p, user: p}}]
-current-context: p
-EOF
-count() { cat "$work/count"; }
+# shellcheck source=scripts/bench/count-proxy.sh
+. scripts/bench/count-proxy.sh
+start_count_proxy
 ns=$(fresh_ns stock-count)
 # Helm prefers HELM_KUBEAPISERVER and friends (set by cluster env) to the kubeconfig.
 via_proxy() { env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE KUBECONFIG="$work/proxy.kubeconfig" "$@"; }

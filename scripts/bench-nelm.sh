@@ -335,23 +335,9 @@ while True:
     time.sleep(3600)
 EOF
 
-kubectl proxy --port=0 >"$work/kproxy.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do grep -q 'Starting to serve' "$work/kproxy.out" && break; sleep 0.1; done
-kport=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$work/kproxy.out" | head -1)
-python3 scripts/bench/count_proxy.py "$kport" "$work/count" >"$work/cproxy.out" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$work/cproxy.out" ] && break; sleep 0.1; done
-cport=$(head -1 "$work/cproxy.out")
-cat >"$work/proxy.kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters: [{name: p, cluster: {server: "http://127.0.0.1:$cport"}}]
-users: [{name: p, user: {}}]
-contexts: [{name: p, context: {cluster: p, user: p}}]
-current-context: p
-EOF
-count() { cat "$work/count"; }
+# shellcheck source=scripts/bench/count-proxy.sh
+. scripts/bench/count-proxy.sh
+start_count_proxy
 via_proxy() { env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE KUBECONFIG="$work/proxy.kubeconfig" "$@"; }
 
 start_watch() { # ns names out
