@@ -1014,3 +1014,8 @@ fn real_sentry() {
 fn real_ark() {
     real_chart("ark");
 }
+
+#[test]
+fn real_airflow() {
+    real_chart("airflow");
+}
