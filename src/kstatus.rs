@@ -10,6 +10,8 @@
 //! Deliberate differences from plain kstatus, each for a reason:
 //! - Job and Pod use Helm's own status readers (`internal/statusreaders`): a running Job
 //!   is not ready until it completes, and a failed Pod is failed rather than "Current".
+//!   (`deploy` relaxes the Job rule to kstatus's "started" unless `--wait-for-jobs` or a
+//!   `depends-on` asks for completion: see `deploy::apply::readiness`.)
 //!   A crash-looping container stays in progress (kstatus would fail the Pod) but is named.
 //! - StatefulSet revisions are compared only when the controller has reported both.
 //! - A Namespace in phase `Terminating` is in progress.
@@ -366,6 +368,12 @@ fn job(object: &Value) -> Readiness {
         count("succeeded"),
         count("failed")
     ))
+}
+
+/// kstatus's reading of a Job that has not completed or failed: current once
+/// it has a start time. Helm's `--wait` (without `--wait-for-jobs`) uses it.
+pub fn job_started(object: &Value) -> bool {
+    string(object, "/status/startTime").is_some()
 }
 
 fn pod(object: &Value) -> Readiness {

@@ -146,6 +146,29 @@ impl Readiness {
     }
 }
 
+impl Readiness {
+    /// What a pending resource waits for, in the chart author's words with
+    /// the values the object has now: a rule that can never hold (a field
+    /// the controller never writes) is then visible long before the timeout.
+    pub fn waiting_for(&self, object: &Value) -> String {
+        if object.get("status").is_none_or(Value::is_null) {
+            return "the object has no .status yet (helm.sh/readiness-success reads .status)".into();
+        }
+        let now: Vec<String> = self
+            .success
+            .iter()
+            .map(|e| match resolve(object, &e.path) {
+                Some(v @ (Value::String(_) | Value::Number(_) | Value::Bool(_))) => {
+                    format!("{} (now {})", e.text.trim(), v.to_string().trim_matches('"'))
+                }
+                Some(_) => format!("{} (now not a scalar)", e.text.trim()),
+                None => format!("{} (the field is absent)", e.text.trim()),
+            })
+            .collect();
+        format!("waiting for helm.sh/readiness-success: {}", now.join(" or "))
+    }
+}
+
 impl Expr {
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         let t = text.trim();
@@ -330,5 +353,18 @@ mod tests {
         let mut d = Diagnostics::default();
         assert!(Readiness::from_annotations(&ann, &Location::default(), &mut d).is_none());
         assert!(d.0[0].lint_error);
+    }
+
+    #[test]
+    fn waiting_for_names_each_rule_and_what_the_object_has() {
+        let r = Readiness {
+            success: vec![Expr::parse("{.phase} == Ready").unwrap(), Expr::parse("{.ready} >= 1").unwrap()],
+            failure: vec![Expr::parse("{.phase} == Failed").unwrap()],
+        };
+        assert_eq!(
+            r.waiting_for(&serde_json::json!({"status": {"phase": "Provisioning"}})),
+            "waiting for helm.sh/readiness-success: {.phase} == Ready (now Provisioning) or {.ready} >= 1 (the field is absent)"
+        );
+        assert!(r.waiting_for(&serde_json::json!({"spec": {}})).contains("no .status yet"));
     }
 }

@@ -1048,3 +1048,279 @@ fn progress_names_what_is_not_ready_and_why() {
     assert!(waiting.iter().all(|l| l.contains("Job/slow (Job running: 1 active")), "{}", out.shown);
     assert!(waiting.len() <= 2, "progress more often than every 5 s for a 7 s Job:\n{}", out.shown);
 }
+
+// ---------------------------------------------------------------------------------------
+// Around the batches: crds/, Job readiness, --rollback-on-failure (docs/design.md §4).
+
+const CRDS_CHART: &str = "testdata/charts/crds-folder";
+const CRDS: [&str; 2] = ["gadgets.hooks-test.example.com", "gizmos.hooks-test.example.com"];
+
+/// The two CRDs of CRDS_CHART as the cluster has them: (name, labels, annotations,
+/// field managers and their operations), or None when absent.
+/// A CRD as compared with stock Helm's: name, labels, annotations, field managers.
+type CrdSeen = (String, Value, Value, Vec<String>);
+
+fn crds_now(case: &Case) -> Vec<Option<CrdSeen>> {
+    CRDS.iter()
+        .map(|name| {
+            let mut c = case.kubectl_cmd();
+            c.args(["get", "crd", name, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
+            let text = ok(c);
+            (!text.trim().is_empty()).then(|| {
+                let o = parse(&text, name);
+                let established = o["status"]["conditions"]
+                    .as_array()
+                    .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Established" && c["status"] == "True"));
+                assert!(established, "{name} is not established: {o:#}");
+                let managers = o["metadata"]["managedFields"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|m| m["subresource"].is_null())
+                    .map(|m| format!("{} {}", m["manager"].as_str().unwrap(), m["operation"].as_str().unwrap()))
+                    .collect();
+                (name.to_string(), o["metadata"]["labels"].clone(), o["metadata"]["annotations"].clone(), managers)
+            })
+        })
+        .collect()
+}
+
+fn delete_crds(case: &Case) {
+    let mut c = case.kubectl_cmd();
+    c.args(["delete", "crd", "--ignore-not-found", "--wait=true"]).args(CRDS);
+    ok(c);
+}
+
+/// `helm upgrade --install r crds-folder --dry-run=server -o json` piped to `deploy - ARGS`.
+fn deploy_crds_chart(case: &Case, args: &[&str]) -> Out {
+    let chart = repo().join(CRDS_CHART);
+    let render =
+        case.helm(&["upgrade", "--install", RELEASE, chart.to_str().unwrap(), "--dry-run=server", "-o", "json"]);
+    assert_eq!(render.code, 0, "{}", render.shown);
+    case.deploy_rendered(&render.stdout, args)
+}
+
+/// A first install applies the chart's crds/ folder (every document of every manifest
+/// file) as stock `helm install` does — same managers, labels and annotations, Established
+/// before the release — `--skip-crds` skips it, and an upgrade never touches CRDs.
+#[test]
+fn crds_folder_is_installed_as_stock_helm_installs_it() {
+    let stock = Case::new("crds-helm");
+    let ours = Case::new("crds");
+    let _cleanup = Defer(Some({
+        let mut c = ours.kubectl_cmd();
+        c.args(["delete", "crd", "--ignore-not-found", "--wait=false"]).args(CRDS);
+        c
+    }));
+    delete_crds(&ours);
+    let chart = repo().join(CRDS_CHART);
+    let out = stock.helm(&["install", RELEASE, chart.to_str().unwrap(), "--wait", "--timeout", "1m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let by_helm = crds_now(&stock);
+    assert!(by_helm.iter().all(Option::is_some), "stock helm did not install both CRDs: {by_helm:?}");
+    delete_crds(&ours);
+
+    let out = deploy_crds_chart(&ours, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for name in CRDS {
+        assert!(out.stdout.contains(&format!("CRD {name} applied from crds/gadgets.yaml")), "{}", out.shown);
+    }
+    assert_eq!(crds_now(&ours), by_helm, "the CRDs differ from what stock helm install left");
+    assert!(ours.exists("configmap/r-settings"));
+    // Not part of the release: stock Helm's manifest has no CRD either.
+    let manifest = ours.helm(&["get", "manifest", RELEASE]);
+    assert!(!manifest.stdout.contains("CustomResourceDefinition"), "{}", manifest.shown);
+
+    // An upgrade never installs crds/ (as helm upgrade).
+    delete_crds(&ours);
+    let out = deploy_crds_chart(&ours, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(ours.history().len(), 2);
+    assert_eq!(crds_now(&ours), vec![None, None], "an upgrade installed crds/");
+
+    // --skip-crds on a first install.
+    let skip = Case::new("crds-skip");
+    let out = deploy_crds_chart(&skip, &["--skip-crds"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(crds_now(&skip), vec![None, None], "--skip-crds installed crds/");
+    assert!(skip.exists("configmap/r-settings"));
+}
+
+/// A Job nothing is ordered after counts once started, as `helm install --wait` counts
+/// it; `--wait-for-jobs` waits for it to complete, as Helm's flag does.
+#[test]
+fn a_job_nothing_waits_for_is_ready_once_started_unless_wait_for_jobs() {
+    let case = Case::new("job-started");
+    let values = json!({"objects": [{"kind": "Job", "name": "slow", "duration": "8s"}, {"name": "settings"}]});
+    let out = case.deploy(&values, &["-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let job = case.get("job/slow").unwrap();
+    assert!(!job_complete(&job), "deploy waited for the Job to complete: {}", out.shown);
+
+    let waiting = Case::new("job-complete");
+    let out = waiting.deploy(&values, &["-o", "json", "--wait-for-jobs"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let job = waiting.get("job/slow").unwrap();
+    assert!(job_complete(&job), "--wait-for-jobs returned before the Job completed: {}", out.shown);
+}
+
+/// `--rollback-on-failure` on a first install: the release is uninstalled (its
+/// pre-delete hook runs, no revision kept) with Helm's message, and the namespace is
+/// left as stock `helm install --rollback-on-failure` leaves it.
+#[test]
+fn rollback_on_failure_uninstalls_a_failed_install_as_stock_helm() {
+    let ours = Case::new("atomic-install");
+    let stock = Case::new("atomic-install-helm");
+    let values = json!({"objects": [
+        {"kind": "Job", "name": "migrate", "exitCode": 1, "duration": "1s"},
+        {"name": "settings"},
+        {"kind": "Job", "name": "goodbye", "hook": "pre-delete"},
+    ]});
+    let flags = ["--rollback-on-failure", "--wait-for-jobs", "--timeout", "1m"];
+    let stock_out = std::thread::scope(|s| {
+        let t = s.spawn(|| stock.helm_chart(&["install"], &values, &flags));
+        let out = ours.deploy(&values, &flags[..2]);
+        assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+        let all = out.all();
+        assert!(
+            all.contains("release r failed, and has been uninstalled due to rollback-on-failure being set"),
+            "{}",
+            out.shown
+        );
+        assert!(all.contains("Job/migrate"), "{}", out.shown);
+        t.join().unwrap()
+    });
+    assert_ne!(stock_out.code, 0, "{}", stock_out.shown);
+    assert!(
+        stock_out.stderr.contains("has been uninstalled due to rollback-on-failure being set"),
+        "{}",
+        stock_out.shown
+    );
+    assert_eq!(ours.release_secrets(), Vec::<String>::new());
+    assert_eq!(ours.list(), vec![]);
+    let kinds = "configmaps,jobs,deployments";
+    let left = |c: &Case| c.objects(kinds);
+    assert_eq!(left(&ours), left(&stock), "objects left differ from stock helm's");
+    assert!(ours.exists("job/goodbye"), "the pre-delete hook did not run");
+}
+
+/// `--rollback-on-failure` on an upgrade: rolled back to the last deployed revision
+/// through the sequenced rollback; the history is stock Helm's.
+#[test]
+fn rollback_on_failure_rolls_an_upgrade_back_as_stock_helm() {
+    let ours = Case::new("atomic-upgrade");
+    let stock = Case::new("atomic-upgrade-helm");
+    let good = json!({"objects": [{"name": "settings", "value": "v1"}]});
+    let bad = json!({"objects": [
+        {"name": "settings", "value": "v2"},
+        {"kind": "Job", "name": "migrate", "exitCode": 1, "duration": "1s"},
+    ]});
+    let flags = ["--rollback-on-failure", "--wait-for-jobs", "--timeout", "1m"];
+    let stock_history = std::thread::scope(|s| {
+        let t = s.spawn(|| {
+            let out = stock.helm_chart(&["install"], &good, &["--wait", "--timeout", "1m"]);
+            assert_eq!(out.code, 0, "{}", out.shown);
+            let out = stock.helm_chart(&["upgrade"], &bad, &flags);
+            assert!(out.stderr.contains("has been rolled back due to rollback-on-failure being set"), "{}", out.shown);
+            stock.history()
+        });
+        ours.deploy_ok(&good);
+        let out = ours.deploy(&bad, &flags[..2]);
+        assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+        assert!(
+            out.all().contains("release r failed, and has been rolled back due to rollback-on-failure being set"),
+            "{}",
+            out.shown
+        );
+        assert!(out.stdout.contains("Rolling back release \"r\" to revision 1"), "{}", out.shown);
+        t.join().unwrap()
+    });
+    let statuses = |h: &[(u64, String, String)]| h.iter().map(|(r, s, _)| (*r, s.clone())).collect::<Vec<_>>();
+    let history = ours.history();
+    assert_eq!(statuses(&history), statuses(&stock_history), "ours {history:?}, stock {stock_history:?}");
+    assert_eq!(history.last().map(|h| h.2.as_str()), Some("Rollback to 1"), "{history:?}");
+    assert_eq!(data_value(&ours, "settings"), "v1");
+    assert!(!ours.exists("job/migrate"), "the rollback left the failed revision's Job");
+    assert_eq!(ours.objects("configmaps,jobs"), stock.objects("configmaps,jobs"));
+}
+
+/// A Deployment whose pods no node will take fails at its readiness timeout with why:
+/// the pod's state (Unschedulable, with the scheduler's message, which its Warning event
+/// repeats and is therefore not shown twice), beside the usual reason — and the progress
+/// lines said what it waited for.
+#[test]
+fn a_stuck_resource_says_why() {
+    let case = Case::new("stuck");
+    let values = json!({"objects": [
+        {"kind": "Deployment", "name": "web", "nodeSelector": {"hooks-test/no-such-node": "true"}},
+    ]});
+    let out = case.deploy(&values, &["--readiness-timeout", "8s"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let all = out.all();
+    for want in [
+        "Deployment/web is not ready: not ready after 8s (--readiness-timeout)",
+        "(Pending): not scheduled: Unschedulable: 0/1 nodes are available",
+    ] {
+        assert!(all.contains(want), "the output does not say {want:?}:\n{}", out.shown);
+    }
+    assert!(!all.contains("Warning FailedScheduling"), "the event repeats the pod's state:\n{}", out.shown);
+    let events = ok(case.kubectl(&["get", "events", "--field-selector", "reason=FailedScheduling", "-o", "name"]));
+    assert!(!events.trim().is_empty(), "the scheduler recorded no event; the dedup above proves nothing");
+    assert!(all.contains("waiting   Deployment/web ("), "no progress line named the wait:\n{}", out.shown);
+}
+
+/// `deploy --dry-run` against the live release: per batch what would be created, updated
+/// (the fields that change, from the API server's own dry-run apply), left unchanged and
+/// deleted, and the hooks that would run; nothing is applied or stored. `-o json` says
+/// the same.
+#[test]
+fn dry_run_plans_against_the_live_cluster() {
+    let case = Case::new("dry-run");
+    case.deploy_ok(&json!({"objects": [
+        {"name": "settings", "value": "v1"},
+        {"kind": "Deployment", "name": "web"},
+        {"name": "old"},
+    ]}));
+    let next = json!({"objects": [
+        {"name": "settings", "value": "v2"},
+        {"kind": "Deployment", "name": "web"},
+        {"name": "new"},
+        {"kind": "Job", "name": "migrate", "hook": "pre-upgrade"},
+    ]});
+    let rendered = case.render(&next);
+    let out = case.plugin(&["deploy", "-", "--dry-run"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for want in [
+        "upgrade as revision 2 (dry run: nothing applied or stored)",
+        "pre-upgrade: 1 hook (Job/migrate)",
+        "~ update     ConfigMap/settings",
+        "data.value: \"v1\" -> \"v2\"",
+        "= unchanged  Deployment/web",
+        "+ create     ConfigMap/new",
+        "- delete     ConfigMap/old",
+        "1 to create, 1 to update, 1 unchanged, 1 to delete",
+    ] {
+        assert!(out.stdout.contains(want), "the plan does not say {want:?}:\n{}", out.shown);
+    }
+    // Nothing happened.
+    assert_eq!(case.history().len(), 1);
+    assert_eq!(data_value(&case, "settings"), "v1");
+    assert!(!case.exists("configmap/new") && case.exists("configmap/old") && !case.exists("job/migrate"));
+
+    let out = case.plugin(&["deploy", "-", "--dry-run", "-o", "json"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let p = parse(&out.stdout, "deploy --dry-run -o json");
+    let actions: Vec<(String, String)> = p["batches"][0]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["ref"].as_str().unwrap().to_string(), r["action"].as_str().unwrap().to_string()))
+        .collect();
+    let want = [("ConfigMap/new", "create"), ("ConfigMap/settings", "update"), ("Deployment/web", "unchanged")];
+    for (r, a) in want {
+        assert!(actions.contains(&(r.to_string(), a.to_string())), "{r} {a} missing: {p:#}");
+    }
+    assert_eq!(p["deleted"][0]["ref"], "ConfigMap/old", "{p:#}");
+    assert_eq!(p["hooks_before"]["hooks"][0], "Job/migrate", "{p:#}");
+    assert_eq!(case.history().len(), 1);
+}

@@ -30,6 +30,9 @@ struct Args {
     json: bool,
     keep_history: bool,
     create_namespace: bool,
+    rollback_on_failure: bool,
+    skip_crds: bool,
+    dry_run: bool,
 }
 
 fn duration(flag: &str, v: &str) -> Result<Millis, String> {
@@ -46,10 +49,14 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             timeout_ms: 300_000,
             readiness_timeout_ms: 0,
             ignore_fail_fast: false,
+            wait_for_jobs: false,
         },
         json: false,
         keep_history: false,
         create_namespace: false,
+        rollback_on_failure: false,
+        skip_crds: false,
+        dry_run: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -70,8 +77,14 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             "--readiness-timeout" => a.options.readiness_timeout_ms = duration("--readiness-timeout", &value(flag)?)?,
             "--ignore-fail-fast" => a.options.ignore_fail_fast = true,
+            "--wait-for-jobs" => a.options.wait_for_jobs = true,
             "--keep-history" => a.keep_history = true,
             "--create-namespace" => a.create_namespace = true,
+            // Helm 4's name, and Helm 3's that it still accepts.
+            "--rollback-on-failure" | "--atomic" => a.rollback_on_failure = true,
+            "--skip-crds" => a.skip_crds = true,
+            // Only the server-side form: a client-side plan is `helm hooks plan`.
+            "--dry-run" | "--dry-run=server" => a.dry_run = true,
             "-o" | "--output" => {
                 let v = value("--output")?;
                 a.json = match v.as_str() {
@@ -192,6 +205,16 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
             return fail(io, &"the release has errors; nothing was applied or stored.", Exit::Invalid);
         }
     };
+    let crds = match deploy::crds::from_release(&checked.value) {
+        Ok(_) if args.skip_crds => Vec::new(),
+        Ok(c) => c,
+        Err(problems) => {
+            for p in problems {
+                let _ = writeln!(io.stderr, "error: {p}");
+            }
+            return fail(io, &"the chart's crds/ folder has errors; nothing was applied or stored.", Exit::Invalid);
+        }
+    };
     let (mut client, driver) = match connect(io, namespace.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
@@ -212,14 +235,171 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
             (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
         }
     };
+    if args.dry_run {
+        return dry_run(io, &mut client, &checked, &args, operation, current.as_ref(), revision, &crds);
+    }
     if matches!(operation, Operation::Install) {
         if let Err(e) = ensure_namespace(&mut client, args.create_namespace) {
             return fail(io, &e, Exit::Cluster);
         }
     }
     let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
-    let report = deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
+    // Helm installs crds/ on a first install only, before the release exists.
+    if matches!(operation, Operation::Install) {
+        match deploy::crds::install(&mut client, &crds, &mut crate::cluster::wall_ms, progress) {
+            Ok(()) | Err(Ended::Done) => {}
+            Err(Ended::Cluster(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Cluster),
+            Err(Ended::Failed(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Failed),
+        }
+    }
+    let mut report =
+        deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
+    if args.rollback_on_failure {
+        recover(&mut client, driver, &mut report, operation, &args.options, progress);
+    }
     finish(io, &report, args.json)
+}
+
+/// `--rollback-on-failure` (Helm 4; `--atomic` in Helm 3): a failed install
+/// is uninstalled, hooks included; a failed upgrade is rolled back to the
+/// newest revision that was deployed or superseded — as Helm's `failRelease`
+/// does (`pkg/action/install.go`, `upgrade.go`), with its messages.
+fn recover(
+    client: &mut Client,
+    driver: Driver,
+    report: &mut Report,
+    operation: Operation,
+    options: &Options,
+    out: &mut dyn Write,
+) {
+    let original = match &report.ended {
+        Ended::Done => return,
+        Ended::Failed(e) | Ended::Cluster(e) => e.clone(),
+    };
+    let name = report.release.clone();
+    let history = match storage::history(client, driver, &name) {
+        Ok(h) => h,
+        Err(e) => {
+            report.ended = Ended::Cluster(format!(
+                "an error occurred while finding last successful release. original {} error: {original}: {e}",
+                if matches!(operation, Operation::Install) { "install" } else { "upgrade" }
+            ));
+            return;
+        }
+    };
+    let _ = out.write_all(deploy::resources_table(report).as_bytes());
+    let _ = writeln!(out, "Release {name:?} revision {} is {}: {original}", report.revision, report.status);
+    let (recovery, message) = if matches!(operation, Operation::Install) {
+        let Some(latest) = history.last().cloned() else { return };
+        let _ = writeln!(out, "Uninstalling release {name:?} (--rollback-on-failure)");
+        let checked = match deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
+            Ok((c, _)) => c,
+            Err(_) => return,
+        };
+        let r = deploy::uninstall(client, latest, history, &checked, options, false, out);
+        let message = match &r.ended {
+            Ended::Done => format!(
+                "release {name} failed, and has been uninstalled due to rollback-on-failure being set: {original}"
+            ),
+            Ended::Failed(e) | Ended::Cluster(e) => {
+                format!("an error occurred while uninstalling the release. original install error: {original}: {e}")
+            }
+        };
+        (r, message)
+    } else {
+        let good = history.iter().rev().find(|h| matches!(h.status(), "deployed" | "superseded")).cloned();
+        let (Some(target), Some(current)) = (good, history.last().cloned()) else {
+            report.ended = Ended::Failed(format!(
+                "unable to find a previously successful release when attempting to rollback. original upgrade error: {original}"
+            ));
+            return;
+        };
+        let _ = writeln!(out, "Rolling back release {name:?} to revision {} (--rollback-on-failure)", target.revision);
+        let events = [Event::PreRollback, Event::PostRollback];
+        let checked = match deploy::check(target.release.clone(), &events, options) {
+            Ok((c, _)) => c,
+            Err(_) => return,
+        };
+        let to = target.revision;
+        let revision = current.revision + 1;
+        let r =
+            deploy::deploy(client, driver, checked, Operation::Rollback { to }, Some(current), revision, options, out);
+        let message = match &r.ended {
+            Ended::Done => format!(
+                "release {name} failed, and has been rolled back due to rollback-on-failure being set: {original}"
+            ),
+            Ended::Failed(e) | Ended::Cluster(e) => {
+                format!("an error occurred while rolling back the release. original upgrade error: {original}: {e}")
+            }
+        };
+        (r, message)
+    };
+    let cluster = matches!(recovery.ended, Ended::Cluster(_));
+    report.recovery = Some(Box::new(recovery));
+    report.ended = if cluster { Ended::Cluster(message) } else { Ended::Failed(message) };
+}
+
+/// `deploy --dry-run`: what the deploy would do, against the live cluster
+/// (`deploy::preview`); exit 0, or 1 when the API server refuses an object.
+#[allow(clippy::too_many_arguments)]
+fn dry_run(
+    io: &mut Io,
+    client: &mut Client,
+    checked: &Checked,
+    args: &Args,
+    operation: Operation,
+    current: Option<&StoredRelease>,
+    revision: u64,
+    crds: &[deploy::crds::Crd],
+) -> Exit {
+    let install = matches!(operation, Operation::Install);
+    let namespace_exists = if install {
+        match namespace_exists(client) {
+            Ok(true) => true,
+            Ok(false) if args.create_namespace => false,
+            Ok(false) => return fail(io, &missing_namespace(client.namespace()), Exit::Cluster),
+            Err(e) => return fail(io, &e, Exit::Cluster),
+        }
+    } else {
+        true
+    };
+    let removed = current.map(|c| deploy::removed_refs(c, &checked.release, client.namespace())).unwrap_or_default();
+    let events = (if install { "install" } else { "upgrade" }, operation.pre_event(), operation.post_event());
+    let crds = if install { crds } else { &[] };
+    match deploy::preview::preview(client, checked, events, revision, crds, namespace_exists, removed) {
+        Ok(p) => {
+            let text = if args.json {
+                serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
+            } else {
+                deploy::preview::text(&p)
+            };
+            let _ = io.stdout.write_all(text.as_bytes());
+            if p.would_fail() {
+                Exit::Failed
+            } else {
+                Exit::Ok
+            }
+        }
+        Err(e) => fail(io, &e, Exit::Cluster),
+    }
+}
+
+fn missing_namespace(ns: &str) -> String {
+    format!(
+        "namespace {ns:?} does not exist: create it, or pass --create-namespace to `helm hooks deploy` \
+         (as to helm install); nothing was applied or stored"
+    )
+}
+
+/// Whether the client's namespace exists; credentials that may not read
+/// namespaces are taken at their word that it does.
+fn namespace_exists(client: &mut Client) -> Result<bool, String> {
+    let ns = client.namespace().to_string();
+    match client.get_opt(&kube::ObjectKey::new("v1", "Namespace", None, &ns)) {
+        Ok(found) => Ok(found.is_some()),
+        Err(kube::KubeError::Forbidden { .. }) => Ok(true),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The release namespace of a first install: `helm install --create-namespace`
@@ -229,21 +409,16 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
 /// read namespaces skip the check: the install then says what it can.
 fn ensure_namespace(client: &mut Client, create: bool) -> Result<(), String> {
     let ns = client.namespace().to_string();
-    match client.get_opt(&kube::ObjectKey::new("v1", "Namespace", None, &ns)) {
-        Ok(Some(_)) => Ok(()),
-        Ok(None) if create => {
+    match namespace_exists(client)? {
+        true => Ok(()),
+        false if create => {
             let object = serde_json::json!({
                 "apiVersion": "v1", "kind": "Namespace",
                 "metadata": {"name": ns, "labels": {"name": ns}},
             });
             client.apply(&object, &[]).map(|_| ()).map_err(|e| format!("cannot create namespace {ns:?}: {e}"))
         }
-        Ok(None) => Err(format!(
-            "namespace {ns:?} does not exist: create it, or pass --create-namespace to `helm hooks deploy` \
-             (as to helm install); nothing was applied or stored"
-        )),
-        Err(kube::KubeError::Forbidden { .. }) => Ok(()),
-        Err(e) => Err(e.to_string()),
+        false => Err(missing_namespace(&ns)),
     }
 }
 

@@ -78,6 +78,13 @@ deploy (install or upgrade in the plan's order; the release Helm rendered, on st
   --parallel N           the hooks, as for run and plan
   --parallel-resources N the resources, as for plan
   --create-namespace     create the release namespace if it does not exist (as helm install)
+  --skip-crds            do not install the chart's crds/ folder (installed on first install)
+  --wait-for-jobs        wait for every Job resource to complete (default: a Job that something
+                         is ordered after completes, any other has started, as helm --wait)
+  --rollback-on-failure  on failure, uninstall a first install or roll an upgrade back to the
+                         last successful revision, as Helm (--atomic is the same)
+  --dry-run              print what would be created, updated (the fields, from a server-side
+                         dry-run apply), left unchanged or deleted, batch by batch; apply nothing
 rollback applies a stored revision (default: the one before the latest) the same way;
 uninstall deletes in reverse order, each batch gone before the next.
 

@@ -57,15 +57,26 @@ pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, 
 }
 
 /// A resource's readiness: its HIP-0025 expressions when it has both,
-/// otherwise its kind's rules.
-pub fn readiness(resource: &Resource, object: &Value) -> Readiness {
+/// otherwise its kind's rules. A Job counts as ready once started, as
+/// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
+/// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
+pub fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Readiness {
+    let readiness = base_readiness(resource, object);
+    if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
+        return readiness;
+    }
+    match readiness {
+        Readiness::InProgress { .. } if kstatus::job_started(object) => Readiness::Ready,
+        other => other,
+    }
+}
+
+fn base_readiness(resource: &Resource, object: &Value) -> Readiness {
     match &resource.readiness {
         Some(r) => match r.evaluate(object) {
             Status::Ready => Readiness::Ready,
             Status::Failed => Readiness::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
-            Status::Pending => {
-                Readiness::InProgress { reason: "no helm.sh/readiness-success expression holds yet".into() }
-            }
+            Status::Pending => Readiness::InProgress { reason: r.waiting_for(object) },
         },
         None => kstatus::readiness(&resource.head.kind, object),
     }
@@ -102,7 +113,28 @@ pub struct Applier<'a> {
     pub resources: &'a [Resource],
     pub release: &'a str,
     pub namespace: &'a str,
+    /// Per plan item: a Job awaited until complete, not just started.
+    pub complete_jobs: Vec<bool>,
     pub now: &'a mut dyn FnMut() -> Millis,
+}
+
+/// Which Jobs of `plan` are awaited until complete rather than started:
+/// all with `--wait-for-jobs`; otherwise those something is ordered after —
+/// named in another resource's `helm.sh/depends-on`, or in a batch that a
+/// later batch follows. Being ordered after a Job means after its work (a
+/// migration), not its start; a Job nothing waits for is judged as
+/// `helm --wait` judges it (docs/design.md §4).
+pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
+    let last = plan.items.iter().map(|i| i.level).max().unwrap_or_default();
+    let mut wanted: Vec<bool> = plan.items.iter().map(|i| wait_for_jobs || i.level < last).collect();
+    for item in &plan.items {
+        for &(before, reason) in &item.after {
+            if reason == crate::plan::Reason::DependsOn {
+                wanted[before] = true;
+            }
+        }
+    }
+    wanted
 }
 
 impl Applier<'_> {
@@ -212,7 +244,7 @@ impl Applier<'_> {
             };
             match self.client.apply(&object, &[MANAGED_BY]) {
                 Ok(live) => {
-                    let ready = readiness(self.resource(item), &live) == Readiness::Ready;
+                    let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
                     if !ready {
                         let key = self.key(item);
                         self.client.track_known(tracker, &key, &live)?;
@@ -237,11 +269,15 @@ impl Applier<'_> {
         let keyed: Vec<(usize, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
         let resources = self.resources;
         let plan = self.plan;
-        let of = |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| &resources[plan.items[*i].index]);
+        let of =
+            |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| (*i, &resources[plan.items[*i].index]));
         // A resource that went away counts by its final state: a Job the TTL
         // controller deletes once complete is ready; one that vanished while
         // in progress is waited for until it comes back or the deadline.
-        let settled = |r: &Resource, o: &Value| !matches!(readiness(r, o), Readiness::InProgress { .. });
+        let complete = &self.complete_jobs;
+        let settled = |(i, r): (usize, &Resource), o: &Value| {
+            !matches!(readiness(r, o, complete[i]), Readiness::InProgress { .. })
+        };
         let mut done = |key: &ObjectKey, seen: Observed<'_>| match (of(key), seen.last()) {
             (Some(r), Some(o)) => settled(r, o),
             _ => false,
@@ -252,7 +288,7 @@ impl Applier<'_> {
             let r = &resources[plan.items[*item].index];
             let seen = tracker.observed(key);
             let gone = matches!(seen, Observed::Gone { .. });
-            match seen.last().map(|o| readiness(r, o)) {
+            match seen.last().map(|o| readiness(r, o, self.complete_jobs[*item])) {
                 Some(Readiness::Ready) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Ready { item: *item });
@@ -289,7 +325,12 @@ impl Applier<'_> {
                 _ => Vec::new(),
             },
         };
-        let logs = crate::cluster::container_logs(self.client, Some(&ns), &pods[..pods.len().min(MAX_POD_LOGS)]);
+        let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
+        for line in super::stuck::explain(self.client, &ns, &key.kind, &key.name, pods) {
+            text.push_str("\n  ");
+            text.push_str(&line);
+        }
+        let logs = crate::cluster::container_logs(self.client, Some(&ns), pods);
         if !logs.is_empty() {
             text.push('\n');
             text.push_str(crate::run::output_block(&key.kind, &key.name, &logs).trim_end());

@@ -17,6 +17,9 @@
 //!    — or, on any failure, it becomes `failed` and nothing later happens.
 
 pub mod apply;
+pub mod crds;
+pub mod preview;
+pub mod stuck;
 
 use std::io::Write;
 
@@ -49,6 +52,8 @@ pub struct Options {
     pub timeout_ms: Millis,
     pub readiness_timeout_ms: Millis,
     pub ignore_fail_fast: bool,
+    /// `--wait-for-jobs`: every Job resource awaited until complete.
+    pub wait_for_jobs: bool,
 }
 
 /// How an operation ended.
@@ -77,6 +82,9 @@ pub struct Report {
     /// The chart's rendered NOTES.txt, printed after an install or upgrade as
     /// `helm install` and `helm upgrade` print it.
     pub notes: String,
+    /// What `--rollback-on-failure` did after this operation failed: the
+    /// uninstall or rollback, with its own outcome.
+    pub recovery: Option<Box<Report>>,
 }
 
 impl Report {
@@ -94,6 +102,7 @@ impl Report {
             api_requests: 0,
             ended: Ended::Done,
             notes: String::new(),
+            recovery: None,
         }
     }
 }
@@ -135,7 +144,7 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     Ok((Checked { value, release, plan }, diags))
 }
 
-fn event_plan(plan: &Plan, phase: Phase) -> &EventPlan {
+pub(crate) fn event_plan(plan: &Plan, phase: Phase) -> &EventPlan {
     plan.events.iter().find(|e| e.phase == phase).expect("every requested phase is planned")
 }
 
@@ -301,6 +310,7 @@ pub fn deploy(
             resources: &checked.release.resources,
             release: &name,
             namespace: &namespace,
+            complete_jobs: apply::complete_jobs(&resources_plan, options.wait_for_jobs),
             now: &mut wall_ms,
         }
         .run(
@@ -329,12 +339,15 @@ pub fn deploy(
     let current_revision = current.as_ref().map(|c| c.revision);
     match &result {
         Ok(()) => {
-            // The revision replaced and every other deployed one become
-            // superseded (Helm: issue #2941; an upgrade of a failed release
-            // supersedes it too), then this one is deployed.
+            // Every deployed revision becomes superseded (Helm: issue #2941),
+            // and an upgrade supersedes the revision it replaced even when
+            // that one failed; a rollback leaves a failed one failed
+            // (`pkg/action/rollback.go` supersedes `DeployedAll` only).
+            let upgrade = matches!(operation, Operation::Upgrade);
             if let Ok(history) = crate::storage::history(client, driver, &name) {
                 let replaced = |h: &StoredRelease| {
-                    h.revision != revision && (h.status() == "deployed" || Some(h.revision) == current_revision)
+                    h.revision != revision
+                        && (h.status() == "deployed" || (upgrade && Some(h.revision) == current_revision))
                 };
                 for old in history.into_iter().filter(replaced) {
                     if let Err(e) = supersede(client, old, now_unix) {
@@ -399,6 +412,22 @@ fn delete_removed(
     delete_in_order(client, &old, &old_plan, &removed, deadline, out)
 }
 
+/// What `current` had and `next` has not, as plan references: what an
+/// upgrade would delete (for `deploy --dry-run`).
+pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
+    let mut diags = Diagnostics::default();
+    let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Vec::new() };
+    let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);
+    let Some(old_plan) = old_plan.events.into_iter().next() else { return Vec::new() };
+    let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
+    deletion_batches(&old_plan)
+        .into_iter()
+        .flatten()
+        .filter(|&i| !keep.contains(&identity(&old.resources[old_plan.items[i].index], namespace)))
+        .map(|i| old_plan.items[i].reference.to_string())
+        .collect()
+}
+
 /// `helm hooks uninstall`: pre-delete hooks, the resources in reverse plan
 /// order (each batch gone before the next), post-delete hooks, then the
 /// record removed — or kept as `uninstalled` with `keep_history`.
@@ -457,8 +486,30 @@ pub fn uninstall(
     report
 }
 
-/// The closing text: the resources table and one line of outcome.
+/// The closing text: the resources table and one line of outcome. After a
+/// `--rollback-on-failure` recovery the failed operation's table has been
+/// shown already: the recovery's summary and Helm's message close.
 pub fn summary_text(r: &Report) -> String {
+    if let Some(recovery) = &r.recovery {
+        let mut out = resources_table(recovery);
+        if matches!(recovery.ended, Ended::Done) {
+            out.push_str(&outcome_line(recovery));
+        }
+        if let Ended::Failed(e) | Ended::Cluster(e) = &r.ended {
+            out.push_str(&format!("Error: {e}\n"));
+        }
+        return out;
+    }
+    let mut out = resources_table(r);
+    out.push_str(&outcome_line(r));
+    if matches!(r.ended, Ended::Done) && !r.notes.is_empty() {
+        out.push_str(&format!("NOTES:\n{}\n", r.notes));
+    }
+    out
+}
+
+/// The resources, their batches, states and times.
+pub fn resources_table(r: &Report) -> String {
     let mut rows: Vec<Vec<String>> =
         vec![vec!["BATCH".into(), "RESOURCE".into(), "STATE".into(), "APPLIED".into(), "READY AFTER".into()]];
     for row in &r.resources {
@@ -473,30 +524,32 @@ pub fn summary_text(r: &Report) -> String {
             },
         ]);
     }
-    let mut out = if r.resources.is_empty() { String::new() } else { crate::render::table(&rows, "") };
+    if r.resources.is_empty() {
+        String::new()
+    } else {
+        crate::render::table(&rows, "")
+    }
+}
+
+fn outcome_line(r: &Report) -> String {
     let took = format_duration((r.ended_at - r.started_at) / 100 * 100);
     match &r.ended {
-        Ended::Done => {
-            out.push_str(&format!(
-                "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
-                r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
-            ));
-            if !r.notes.is_empty() {
-                out.push_str(&format!("NOTES:\n{}\n", r.notes));
-            }
-        }
-        Ended::Failed(e) | Ended::Cluster(e) => out.push_str(&format!(
+        Ended::Done => format!(
+            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
+            r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
+        ),
+        Ended::Failed(e) | Ended::Cluster(e) => format!(
             "Error: release {:?} revision {} is {}: {e}\n",
             r.release,
             r.revision,
             if r.status.is_empty() { "not stored" } else { &r.status }
-        )),
+        ),
     }
-    out
 }
 
 #[derive(serde::Serialize)]
 struct ReportJson<'a> {
+    operation: &'a str,
     release: &'a str,
     namespace: &'a str,
     revision: u64,
@@ -509,15 +562,23 @@ struct ReportJson<'a> {
     api_requests: u64,
     resources: &'a [apply::ResourceRow],
     deleted: &'a [String],
+    /// `--rollback-on-failure`: the uninstall or rollback that followed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recovery: Option<Value>,
 }
 
 pub fn summary_json(r: &Report) -> String {
+    serde_json::to_string_pretty(&report_json(r)).expect("report serialises") + "\n"
+}
+
+fn report_json(r: &Report) -> Value {
     let (outcome, error) = match &r.ended {
         Ended::Done => ("succeeded", None),
         Ended::Failed(e) => ("failed", Some(e.as_str())),
         Ended::Cluster(e) => ("cluster-error", Some(e.as_str())),
     };
     let doc = ReportJson {
+        operation: r.operation,
         release: &r.release,
         namespace: &r.namespace,
         revision: r.revision,
@@ -529,6 +590,7 @@ pub fn summary_json(r: &Report) -> String {
         api_requests: r.api_requests,
         resources: &r.resources,
         deleted: &r.deleted,
+        recovery: r.recovery.as_deref().map(report_json),
     };
-    serde_json::to_string_pretty(&doc).expect("report serialises") + "\n"
+    serde_json::to_value(&doc).expect("report serialises")
 }

@@ -370,6 +370,17 @@ impl Client {
     /// client's, is used for namespaced kinds; cluster-scoped objects lose
     /// theirs. Returns the object as the API server now has it.
     pub fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        self.apply_as(object, labels, false)
+    }
+
+    /// [`Client::apply`] with `dryRun=All`: the object as the API server
+    /// would have it after the apply (defaults, admission, merged fields),
+    /// nothing persisted.
+    pub fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        self.apply_as(object, labels, true)
+    }
+
+    fn apply_as(&mut self, object: &Value, labels: &[(&str, &str)], dry_run: bool) -> Result<Value, KubeError> {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
@@ -401,6 +412,9 @@ impl Client {
         }
         let mut q = Query::default();
         q.push("fieldManager", FIELD_MANAGER).push("force", "true");
+        if dry_run {
+            q.push("dryRun", "All");
+        }
         self.send_object(&key, &res, ns.as_deref(), &q, (Method::Patch, "patch", "application/apply-patch+yaml"), &body)
     }
 

@@ -1,0 +1,401 @@
+//! `helm hooks deploy - --dry-run`: the plan against the live cluster.
+//!
+//! Batch by batch, what the deploy would do to each resource — create it,
+//! update it (with the fields that change, from a server-side apply with
+//! `dryRun=All`, so defaults, admission webhooks and other managers' fields
+//! are the API server's own), leave it unchanged, or fail (the API server
+//! refuses it) — then what it would delete and which hooks would run.
+//! Nothing is applied or stored (docs/design.md §4).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::apply::{prepare, MANAGED_BY};
+use super::crds::Crd;
+use super::Checked;
+use crate::event::Event;
+use crate::kube::{Client, KubeError, ObjectKey};
+use crate::plan::{EventPlan, Phase};
+
+/// Longest value shown in a change before it is cut.
+const MAX_VALUE: usize = 96;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Create,
+    Update,
+    Unchanged,
+    Delete,
+    /// The API server refused the dry-run apply: the deploy would fail here.
+    Fail,
+}
+
+impl Action {
+    fn word(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::Update => "update",
+            Action::Unchanged => "unchanged",
+            Action::Delete => "delete",
+            Action::Fail => "would fail",
+        }
+    }
+}
+
+/// One field that an update changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub action: Action,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchRows {
+    pub batch: usize,
+    pub description: String,
+    pub resources: Vec<Row>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HookRows {
+    pub event: String,
+    pub hooks: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Preview {
+    pub release: String,
+    pub namespace: String,
+    pub operation: &'static str,
+    pub revision: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub crds: Vec<Row>,
+    pub hooks_before: HookRows,
+    pub batches: Vec<BatchRows>,
+    pub deleted: Vec<Row>,
+    pub hooks_after: HookRows,
+}
+
+impl Preview {
+    fn rows(&self) -> impl Iterator<Item = &Row> {
+        self.crds.iter().chain(self.batches.iter().flat_map(|b| b.resources.iter())).chain(self.deleted.iter())
+    }
+
+    /// The API server refused something: the deploy would fail.
+    pub fn would_fail(&self) -> bool {
+        self.rows().any(|r| r.action == Action::Fail)
+    }
+}
+
+/// What the deploy of `checked` would do. `namespace_exists`: false for a
+/// first install whose namespace `--create-namespace` would create (objects
+/// in it cannot be dry-run and are shown as created). `removed`: the
+/// references of what the replaced revision had and this one has not.
+#[allow(clippy::too_many_arguments)]
+pub fn preview(
+    client: &mut Client,
+    checked: &Checked,
+    (operation, pre, post): (&'static str, Event, Event),
+    revision: u64,
+    crds: &[Crd],
+    namespace_exists: bool,
+    removed: Vec<String>,
+) -> Result<Preview, KubeError> {
+    let release = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+    let namespace = client.namespace().to_string();
+    let mut crd_rows = Vec::new();
+    for crd in crds {
+        let mut row = dry_run(client, &crd.object, &[], &format!("CustomResourceDefinition/{}", crd.name()), true)?;
+        row.message = crd.file.clone();
+        crd_rows.push(row);
+    }
+    let plan = event_plan(checked, Phase::Install);
+    let mut batches: Vec<BatchRows> = Vec::new();
+    for (b, batch) in plan.batches.iter().enumerate() {
+        let _ = batch;
+        let mut rows = Vec::new();
+        for item in plan.items.iter().filter(|it| it.level as usize == b) {
+            let r = &checked.release.resources[item.index];
+            let reference = item.reference.to_string();
+            let object = match prepare(&r.manifest, &release, &namespace) {
+                Ok(o) => o,
+                Err(message) => {
+                    rows.push(Row { reference, action: Action::Fail, changes: Vec::new(), message });
+                    continue;
+                }
+            };
+            let in_new_namespace = !namespace_exists && r.head.namespace.as_deref().is_none_or(|n| n == namespace);
+            if in_new_namespace {
+                let message = format!("namespace {namespace:?} is created first (--create-namespace)");
+                rows.push(Row { reference, action: Action::Create, changes: Vec::new(), message });
+                continue;
+            }
+            rows.push(dry_run(client, &object, &[MANAGED_BY], &reference, false)?);
+        }
+        batches.push(BatchRows {
+            batch: b + 1,
+            description: crate::batch::describe(&plan.batches, b),
+            resources: rows,
+        });
+    }
+    let deleted = removed
+        .into_iter()
+        .map(|reference| Row { reference, action: Action::Delete, changes: Vec::new(), message: String::new() })
+        .collect();
+    let hooks = |event: Event| HookRows {
+        event: event.to_string(),
+        hooks: event_plan(checked, Phase::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
+    };
+    Ok(Preview {
+        release,
+        namespace,
+        operation,
+        revision,
+        crds: crd_rows,
+        hooks_before: hooks(pre),
+        batches,
+        deleted,
+        hooks_after: hooks(post),
+    })
+}
+
+fn event_plan(checked: &Checked, phase: Phase) -> &EventPlan {
+    super::event_plan(&checked.plan, phase)
+}
+
+/// The live object against a dry-run apply of `object`. A kind the cluster
+/// does not serve yet (its CRD comes earlier in this deploy) is a create.
+fn dry_run(
+    client: &mut Client,
+    object: &Value,
+    labels: &[(&str, &str)],
+    reference: &str,
+    crd: bool,
+) -> Result<Row, KubeError> {
+    let row = |action, changes, message: String| Row { reference: reference.to_string(), action, changes, message };
+    let key = match ObjectKey::of(object) {
+        Ok(k) => k,
+        Err(e) => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
+    };
+    let live = match client.get_opt(&key) {
+        Ok(live) => live,
+        Err(KubeError::NoMapping { .. }) => {
+            return Ok(row(Action::Create, Vec::new(), "its kind comes with a CRD applied before it".into()))
+        }
+        Err(e) => return Err(e),
+    };
+    let after = match client.apply_dry_run(object, labels) {
+        Ok(after) => after,
+        Err(e) if e.is_object_fault() => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
+        Err(e) => return Err(e),
+    };
+    let Some(live) = live else { return Ok(row(Action::Create, Vec::new(), String::new())) };
+    let secret = !crd && key.kind == "Secret";
+    let changes = diff(&comparable(&live), &comparable(&after), secret);
+    let action = if changes.is_empty() { Action::Unchanged } else { Action::Update };
+    Ok(row(action, changes, String::new()))
+}
+
+/// The object without what the API server changes on every write or owns
+/// outright: status, resource version, generation, managed fields, times.
+fn comparable(object: &Value) -> Value {
+    let mut o = object.clone();
+    if let Some(map) = o.as_object_mut() {
+        map.remove("status");
+        if let Some(meta) = map.get_mut("metadata").and_then(Value::as_object_mut) {
+            for k in ["managedFields", "resourceVersion", "generation", "creationTimestamp", "uid", "selfLink"] {
+                meta.remove(k);
+            }
+        }
+    }
+    o
+}
+
+/// The fields that differ between `before` and `after`, in document order.
+/// Values of a Secret's `data` and `stringData` are never shown.
+pub fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
+    let mut changes = Vec::new();
+    walk(String::new(), Some(before), Some(after), secret, &mut changes);
+    changes
+}
+
+fn walk(path: String, before: Option<&Value>, after: Option<&Value>, secret: bool, out: &mut Vec<Change>) {
+    if before == after {
+        return;
+    }
+    match (before, after) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) => {
+            let mut keys: Vec<&String> = a.keys().collect();
+            keys.extend(b.keys().filter(|k| !a.contains_key(*k)));
+            for k in keys {
+                walk(child(&path, k), a.get(k), b.get(k), secret, out);
+            }
+        }
+        (Some(Value::Array(a)), Some(Value::Array(b))) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                walk(format!("{path}[{i}]"), Some(x), Some(y), secret, out);
+            }
+        }
+        _ => {
+            let hidden = secret
+                && ["data", "stringData"].iter().any(|top| {
+                    path.strip_prefix(top).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+                });
+            let show = |v: Option<&Value>| v.map(|v| if hidden { "(hidden)".to_string() } else { short(v) });
+            out.push(Change { path, from: show(before), to: show(after) });
+        }
+    }
+}
+
+fn child(path: &str, key: &str) -> String {
+    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    match (path.is_empty(), plain) {
+        (true, true) => key.to_string(),
+        (false, true) => format!("{path}.{key}"),
+        (_, false) => format!("{path}[{key:?}]"),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() <= MAX_VALUE {
+        return text;
+    }
+    let cut: String = text.chars().take(MAX_VALUE - 1).collect();
+    format!("{cut}…")
+}
+
+/// The preview as text.
+pub fn text(p: &Preview) -> String {
+    let mut out = format!(
+        "Plan: release {:?} in namespace {:?}: {} as revision {} (dry run: nothing applied or stored)\n",
+        p.release, p.namespace, p.operation, p.revision
+    );
+    let row_lines = |out: &mut String, rows: &[Row]| {
+        for r in rows {
+            let mark = match r.action {
+                Action::Create => '+',
+                Action::Update => '~',
+                Action::Unchanged => '=',
+                Action::Delete => '-',
+                Action::Fail => '!',
+            };
+            out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));
+            if !r.message.is_empty() {
+                out.push_str(&format!(" ({})", r.message));
+            }
+            out.push('\n');
+            for c in &r.changes {
+                let from = c.from.as_deref().unwrap_or("(absent)");
+                let to = c.to.as_deref().unwrap_or("(removed)");
+                out.push_str(&format!("        {}: {from} -> {to}\n", c.path));
+            }
+        }
+    };
+    if !p.crds.is_empty() {
+        out.push_str("crds/ (first install)\n");
+        row_lines(&mut out, &p.crds);
+    }
+    let hooks = |h: &HookRows| match h.hooks.len() {
+        0 => format!("{}: no hooks\n", h.event),
+        n => format!("{}: {} ({})\n", h.event, crate::render::count(n, "hook"), h.hooks.join(", ")),
+    };
+    out.push_str(&hooks(&p.hooks_before));
+    for b in &p.batches {
+        out.push_str(&format!("batch {}/{} ({})\n", b.batch, p.batches.len(), b.description));
+        row_lines(&mut out, &b.resources);
+    }
+    if !p.deleted.is_empty() {
+        out.push_str("removed from the release\n");
+        row_lines(&mut out, &p.deleted);
+    }
+    out.push_str(&hooks(&p.hooks_after));
+    let count = |a: Action| p.rows().filter(|r| r.action == a).count();
+    out.push_str(&format!(
+        "{} to create, {} to update, {} unchanged, {} to delete{}\n",
+        count(Action::Create),
+        count(Action::Update),
+        count(Action::Unchanged),
+        count(Action::Delete),
+        match count(Action::Fail) {
+            0 => String::new(),
+            n => format!(", {n} the API server refuses: the deploy would fail"),
+        }
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn diff_names_each_changed_field() {
+        let before = json!({"metadata": {"name": "web", "labels": {"app": "a"}, "annotations": {"x.io/y": "1"}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "c", "image": "a:1"}]}}}});
+        let after = json!({"metadata": {"name": "web", "labels": {"app": "a", "tier": "web"}, "annotations": {}},
+            "spec": {"replicas": 3, "template": {"spec": {"containers": [{"name": "c", "image": "a:2"}]}}}});
+        let d = diff(&before, &after, false);
+        let shown: Vec<(&str, Option<&str>, Option<&str>)> =
+            d.iter().map(|c| (c.path.as_str(), c.from.as_deref(), c.to.as_deref())).collect();
+        assert_eq!(
+            shown,
+            [
+                ("metadata.annotations[\"x.io/y\"]", Some("\"1\""), None),
+                ("metadata.labels.tier", None, Some("\"web\"")),
+                ("spec.replicas", Some("1"), Some("3")),
+                ("spec.template.spec.containers[0].image", Some("\"a:1\""), Some("\"a:2\"")),
+            ]
+        );
+        assert!(diff(&before, &before, false).is_empty());
+    }
+
+    #[test]
+    fn lists_that_change_length_are_shown_whole_and_long_values_cut() {
+        let d = diff(&json!({"a": [1]}), &json!({"a": [1, 2]}), false);
+        assert_eq!(d, [Change { path: "a".into(), from: Some("[1]".into()), to: Some("[1,2]".into()) }]);
+        let long = "x".repeat(300);
+        let d = diff(&json!({"a": 1}), &json!({"a": long}), false);
+        assert_eq!(d[0].to.as_ref().unwrap().chars().count(), MAX_VALUE);
+    }
+
+    #[test]
+    fn secret_values_are_never_shown() {
+        let d = diff(
+            &json!({"data": {"password": "aHVudGVyMg=="}, "type": "Opaque"}),
+            &json!({"data": {"password": "c2VjcmV0"}, "stringData": {"k": "v"}, "type": "Opaque"}),
+            true,
+        );
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[1].path, "stringData", "{d:?}");
+        assert!(d.iter().all(|c| c.from.as_deref().unwrap_or("(hidden)") == "(hidden)"), "{d:?}");
+        assert!(d.iter().all(|c| c.to.as_deref() == Some("(hidden)")), "{d:?}");
+        let text = format!("{d:?}");
+        assert!(!text.contains("c2VjcmV0") && !text.contains("aHVudGVyMg==") && !text.contains("\"v\""), "{text}");
+    }
+
+    #[test]
+    fn server_owned_fields_are_not_changes() {
+        let live = json!({"metadata": {"name": "a", "resourceVersion": "5", "managedFields": [1], "generation": 2},
+            "status": {"x": 1}, "data": {"k": "v"}});
+        let after = json!({"metadata": {"name": "a", "resourceVersion": "6", "managedFields": [2], "generation": 2},
+            "status": {"x": 2}, "data": {"k": "v"}});
+        assert!(diff(&comparable(&live), &comparable(&after), false).is_empty());
+    }
+}
