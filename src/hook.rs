@@ -55,6 +55,13 @@ impl Hook {
                 return None;
             }
         };
+        if ann.contains_key(crate::external::DEPENDS_ON_EXTERNAL) {
+            diags.push(
+                Diagnostic::error(loc.clone(), "applies to resources only; hooks cannot wait for external objects yet")
+                    .on(crate::external::DEPENDS_ON_EXTERNAL)
+                    .help("move the wait into the hook itself (an init container), or onto a resource"),
+            );
+        }
         let weight = match ann.get(a::HOOK_WEIGHT) {
             None => 0,
             Some(v) => a::parse_weight(v).unwrap_or_else(|| {

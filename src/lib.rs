@@ -18,6 +18,7 @@ pub mod dropped;
 pub mod estimate;
 pub mod event;
 pub mod executor;
+pub mod external;
 pub mod frontier;
 pub mod hook;
 pub mod input;

@@ -3,6 +3,7 @@
 
 use crate::annotation as a;
 use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::external::{self, External};
 use crate::hook::depends_on;
 use crate::manifest::{Document, Head};
 use crate::readiness::Readiness;
@@ -21,6 +22,9 @@ pub struct Resource {
     /// which demotes this manifest to the unsequenced batch.
     pub group_depends_on: Result<Vec<String>, String>,
     pub readiness: Option<Readiness>,
+    /// `helm.sh/depends-on-external`: objects outside the release awaited
+    /// before this one is applied.
+    pub external: Vec<External>,
 }
 
 impl Resource {
@@ -34,6 +38,18 @@ impl Resource {
             Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
         };
         let readiness = Readiness::from_annotations(ann, &loc, diags);
+        let external = match ann.get(external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
+            None => Vec::new(),
+            Some(Ok(list)) => list,
+            Some(Err(problems)) => {
+                for p in problems {
+                    diags.push(Diagnostic::error(loc.clone(), p).on(external::DEPENDS_ON_EXTERNAL).help(
+                        "write Kind[.group]/[namespace/]name[:ready], e.g. '[\"Secret/db-credentials\", \"Deployment.apps/platform/auth:ready\"]'",
+                    ));
+                }
+                Vec::new()
+            }
+        };
         for key in [
             a::HOOK_WEIGHT,
             a::HOOK_DELETE_POLICY,
@@ -58,6 +74,7 @@ impl Resource {
             group,
             group_depends_on,
             readiness,
+            external,
         }
     }
 

@@ -1324,3 +1324,44 @@ fn dry_run_plans_against_the_live_cluster() {
     assert_eq!(p["hooks_before"]["hooks"][0], "Job/migrate", "{p:#}");
     assert_eq!(case.history().len(), 1);
 }
+
+/// `helm.sh/depends-on-external`: a resource is applied only once the object outside the
+/// release it names exists (created here by someone else, mid-deploy); one that never
+/// comes fails the deploy at the batch's time limit, naming it; a malformed reference is
+/// exit 2 before anything is applied.
+#[test]
+fn external_dependencies_are_awaited_before_apply() {
+    let case = Case::new("external");
+    let values = json!({"objects": [
+        {"name": "early"},
+        {"name": "app", "external": ["Secret/creds", "Namespace/default:ready"]},
+    ]});
+    let rendered = case.render(&values);
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.deploy_rendered(&rendered, &["--readiness-timeout", "60s"]));
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        ok(case.kubectl(&["create", "secret", "generic", "creds", "--from-literal=k=v"]));
+        t.join().unwrap()
+    });
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.contains("found     Secret/creds (external)"), "{}", out.shown);
+    let rv =
+        |what: &str| case.get(what).unwrap()["metadata"]["resourceVersion"].as_str().unwrap().parse::<u64>().unwrap();
+    assert!(rv("configmap/app") > rv("secret/creds"), "ConfigMap/app was created before Secret/creds existed");
+    // The Secret is no part of the release.
+    assert!(!case.helm(&["get", "manifest", RELEASE]).stdout.contains("kind: Secret"));
+
+    let never = Case::new("external-never");
+    let values = json!({"objects": [{"name": "app", "external": ["Secret/nope"]}]});
+    let out = never.deploy(&values, &["--readiness-timeout", "4s"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert!(out.all().contains("external dependency not met: Secret/nope (not found yet)"), "{}", out.shown);
+    assert!(!never.exists("configmap/app"));
+
+    let bad = Case::new("external-bad");
+    let values = json!({"objects": [{"name": "app", "external": ["Secret/nope:healthy"]}]});
+    let out = bad.deploy(&values, &[]);
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    assert!(out.stderr.contains("helm.sh/depends-on-external"), "{}", out.shown);
+    assert!(bad.release_secrets().is_empty() && !bad.exists("configmap/app"));
+}

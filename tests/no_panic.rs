@@ -299,6 +299,12 @@ proptest! {
         let _ = a::parse_bool(&v);
         let _ = a::parse_policy_list(&v);
         let _ = parse_events(&v);
+        // External references print back to what parses the same.
+        if let Ok(list) = helm_hooks::external::parse_list(&v) {
+            for e in list {
+                assert_eq!(e.to_string().parse::<helm_hooks::external::External>().ok(), Some(e));
+            }
+        }
         let _ = v.parse::<ObjectRef>();
     }
 

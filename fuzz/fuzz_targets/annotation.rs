@@ -1,5 +1,6 @@
 //! Every annotation value parser: depends-on references, JSON string
-//! arrays, weights, strict booleans, policy lists, hook events.
+//! arrays, weights, strict booleans, policy lists, hook events, external
+//! references.
 #![no_main]
 
 use helm_hooks::annotation as a;
@@ -22,5 +23,11 @@ fuzz_target!(|value: &str| {
     let _ = a::parse_bool(value);
     let _ = a::parse_policy_list(value);
     let _ = parse_events(value);
+    // External references print back to what parses the same.
+    if let Ok(list) = helm_hooks::external::parse_list(value) {
+        for e in list {
+            assert_eq!(e.to_string().parse::<helm_hooks::external::External>().ok(), Some(e));
+        }
+    }
     let _ = value.parse::<ObjectRef>();
 });

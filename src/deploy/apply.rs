@@ -115,6 +115,8 @@ pub struct Applier<'a> {
     pub namespace: &'a str,
     /// Per plan item: a Job awaited until complete, not just started.
     pub complete_jobs: Vec<bool>,
+    /// External dependencies found met already in this deploy.
+    pub external_met: std::collections::BTreeSet<crate::external::External>,
     pub now: &'a mut dyn FnMut() -> Millis,
 }
 
@@ -163,7 +165,13 @@ impl Applier<'_> {
             let now = (self.now)();
             let result = match rollout.poll(now) {
                 Action::Done => break,
-                Action::Apply { items } => self.apply(&mut rollout, &mut tracker, &items),
+                Action::Apply { items } => {
+                    let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
+                    match self.await_external(&mut rollout, &items, deadline, out, &stamp) {
+                        Ok(ready) => self.apply(&mut rollout, &mut tracker, &ready),
+                        Err(e) => Err(e),
+                    }
+                }
                 Action::Await { items, deadline } => {
                     let r = self.wait(&mut rollout, &mut tracker, &items, deadline.min(now + PROGRESS_EVERY_MS));
                     let now = (self.now)();
@@ -230,6 +238,39 @@ impl Applier<'_> {
             })
             .collect();
         Outcome { rows, failure, rejected, cluster_error }
+    }
+
+    /// Waits for the `helm.sh/depends-on-external` objects of `items` (each
+    /// object once per deploy); the items whose wait failed are failed in
+    /// the rollout, the others returned to be applied.
+    fn await_external(
+        &mut self,
+        rollout: &mut Rollout<'_>,
+        items: &[usize],
+        deadline: Millis,
+        out: &mut dyn Write,
+        stamp: &dyn Fn(Millis) -> String,
+    ) -> Result<Vec<usize>, KubeError> {
+        let mut ready = Vec::new();
+        for &item in items {
+            let wanted: Vec<_> =
+                self.resource(item).external.iter().filter(|e| !self.external_met.contains(*e)).cloned().collect();
+            if wanted.is_empty() {
+                ready.push(item);
+                continue;
+            }
+            match super::external::wait(self.client, &wanted, self.namespace, deadline, self.now, out, stamp)? {
+                Ok(()) => {
+                    self.external_met.extend(wanted);
+                    ready.push(item);
+                }
+                Err(message) => {
+                    rollout.advance((self.now)());
+                    rollout.handle(Input::Failed { item, message });
+                }
+            }
+        }
+        Ok(ready)
     }
 
     fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {

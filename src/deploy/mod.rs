@@ -18,6 +18,7 @@
 
 pub mod apply;
 pub mod crds;
+pub mod external;
 pub mod preview;
 pub mod stuck;
 
@@ -311,6 +312,7 @@ pub fn deploy(
             release: &name,
             namespace: &namespace,
             complete_jobs: apply::complete_jobs(&resources_plan, options.wait_for_jobs),
+            external_met: Default::default(),
             now: &mut wall_ms,
         }
         .run(

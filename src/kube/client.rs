@@ -303,6 +303,27 @@ impl Client {
         found.ok_or_else(|| KubeError::NoMapping { api_version: api_version.to_string(), kind: kind.to_string() })
     }
 
+    /// The group-version the API server prefers for `group` (`v1` for the
+    /// core group); `None` when no such group is served.
+    pub fn preferred_version(&mut self, group: &str) -> Result<Option<String>, KubeError> {
+        if group.is_empty() {
+            return Ok(Some("v1".into()));
+        }
+        let path = format!("/apis/{}", encode(group, false));
+        let resp = self.send(Method::Get, &path, None, None)?;
+        if resp.status == 404 {
+            return Ok(None);
+        }
+        let doing =
+            Doing { verb: "get", resource: format!("the API group document {path}"), namespace: None, name: None };
+        if !(200..300).contains(&resp.status) {
+            return Err(from_status(resp.status, &resp.body, &doing));
+        }
+        let doc: Value = serde_json::from_slice(&resp.body)
+            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), message: e.to_string() })?;
+        Ok(doc.pointer("/preferredVersion/groupVersion").and_then(Value::as_str).map(str::to_string))
+    }
+
     /// GET /api/v1 or /apis/<group>/<version>: the resources of one
     /// group-version (`None` when it is not served). Subresources are left out.
     pub fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {

@@ -77,11 +77,21 @@ struct ItemJson {
     /// Direct predecessors in the same weight (or batch).
     after: Vec<String>,
     depends_on: Vec<String>,
+    /// `helm.sh/depends-on-external` (resources): objects outside the release.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    external: Vec<ExternalJson>,
     /// The weight (or batch) all of whose items finish before this one starts.
     #[serde(skip_serializing_if = "Option::is_none")]
     after_weight: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     after_batch: Option<i64>,
+}
+
+#[derive(Serialize)]
+struct ExternalJson {
+    #[serde(rename = "ref")]
+    reference: String,
+    wait: crate::external::Wait,
 }
 
 #[derive(Serialize)]
@@ -152,6 +162,7 @@ fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
                 }),
                 after: it.after.iter().map(|(p, _)| plan.items[*p].reference.to_string()).collect(),
                 depends_on: pick(Reason::DependsOn),
+                external: f.external.iter().map(|e| ExternalJson { reference: e.object(), wait: e.wait }).collect(),
                 after_weight: if install { None } else { it.after_level },
                 after_batch: if install { it.after_level.map(|l| l + 1) } else { None },
             }

@@ -19,6 +19,7 @@ pub(crate) struct ItemFacts<'a> {
     pub delete_policies: &'a [String],
     pub output_log_policies: &'a [String],
     pub readiness: Option<&'a crate::readiness::Readiness>,
+    pub external: &'a [crate::external::External],
 }
 
 pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> ItemFacts<'a> {
@@ -33,6 +34,7 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
                 delete_policies: &h.delete_policies,
                 output_log_policies: &h.output_log_policies,
                 readiness: None,
+                external: &[],
             }
         }
         Phase::Install => {
@@ -44,6 +46,7 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
                 delete_policies: &[],
                 output_log_policies: &[],
                 readiness: r.readiness.as_ref(),
+                external: &r.external,
             }
         }
     }

@@ -186,6 +186,10 @@ fn table(release: &Release, plan: &EventPlan) -> String {
                     .filter(|(_, r)| *r == Reason::DependsOn)
                     .map(|(p, _)| format!("{} (depends-on)", plan.items[*p].reference)),
             );
+            waits.extend(f.external.iter().map(|e| {
+                let wait = if e.wait == crate::external::Wait::Ready { "ready" } else { "exists" };
+                format!("{} (external, {wait})", e.object())
+            }));
             let mut flags = Vec::new();
             if f.fail_fast {
                 flags.push("fail-fast");
