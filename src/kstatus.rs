@@ -1112,4 +1112,17 @@ mod tests {
             }
         }
     }
+
+    /// helm/helm#32615: an Argo Rollout writes `observedGeneration` as a string and has
+    /// no Ready condition; Helm 4's kstatus reads it as Unknown and waits until the
+    /// timeout. Here the malformed field counts as missing, so it is ready once applied
+    /// (readiness expressions can ask for more, e.g. `{.phase} == Healthy`).
+    #[test]
+    fn a_rollout_with_a_string_observed_generation_does_not_hang() {
+        let rollout = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout",
+            "metadata": {"generation": 3},
+            "status": {"observedGeneration": "5d8f7c9b4", "phase": "Healthy",
+                "conditions": [{"type": "Progressing", "status": "True"}, {"type": "Available", "status": "True"}]}});
+        assert_eq!(readiness("Rollout", &rollout), Readiness::Ready);
+    }
 }
