@@ -1365,3 +1365,61 @@ fn external_dependencies_are_awaited_before_apply() {
     assert!(out.stderr.contains("helm.sh/depends-on-external"), "{}", out.shown);
     assert!(bad.release_secrets().is_empty() && !bad.exists("configmap/app"));
 }
+
+/// SIGINT (Ctrl-C) to `helm` in the middle of an upgrade: Helm 4 does not catch signals
+/// for plugins, so the plugin ends where it stands and the release stays
+/// `pending-upgrade`. Then, as with stock Helm: a stock `helm upgrade` and the next
+/// `deploy` are refused (the deploy names the way out), `helm hooks rollback` recovers,
+/// and deploys work again.
+#[test]
+fn an_interrupted_upgrade_is_refused_then_rolled_back() {
+    let case = Case::new("interrupt");
+    let good = json!({"objects": [{"name": "settings"}]});
+    case.deploy_ok(&good);
+    let slow =
+        json!({"objects": [{"name": "settings", "value": "v2"}, {"kind": "Job", "name": "slow", "duration": "60s"}]});
+    let rendered = case.render(&slow);
+    // Rendered before: Helm's own dry-run refuses a pending release too.
+    let good_again = case.render(&good);
+    let b = bed();
+    let mut c = case.helm_cmd();
+    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks", "deploy", "-", "--wait-for-jobs"]);
+    c.args(["-n", &case.ns]).stdin(std::process::Stdio::piped());
+    c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    {
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(rendered.as_bytes()).unwrap();
+    }
+    let t0 = Instant::now();
+    while !case.exists("job/slow") {
+        assert!(t0.elapsed().as_secs() < 60, "the upgrade never created Job/slow");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let mut kill = std::process::Command::new("kill");
+    kill.args(["-INT", &child.id().to_string()]);
+    ok(kill);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "helm ended well after SIGINT: {status:?}");
+    assert!(t0.elapsed().as_secs() < 30, "helm did not stop on SIGINT");
+    assert_eq!(case.history().last().map(|h| (h.0, h.1.clone())), Some((2, "pending-upgrade".to_string())));
+
+    let stock = case.helm_chart(&["upgrade"], &good, &[]);
+    assert!(stock.stderr.contains("another operation (install/upgrade/rollback) is in progress"), "{}", stock.shown);
+    let out = case.deploy_rendered(&good_again, &[]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    for want in ["another operation (install/upgrade/rollback) is in progress", "recover with: helm hooks rollback r"] {
+        assert!(out.stderr.contains(want), "{want:?}: {}", out.shown);
+    }
+
+    let out = case.plugin(&["rollback", RELEASE, "--timeout", "2m"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(!case.exists("job/slow"), "the rollback kept the interrupted revision's Job");
+    let statuses: Vec<(u64, String)> = case.history().into_iter().map(|h| (h.0, h.1)).collect();
+    assert_eq!(
+        statuses,
+        [(1, "superseded".to_string()), (2, "pending-upgrade".to_string()), (3, "deployed".to_string())]
+    );
+    let report = case.deploy_ok(&good);
+    assert_eq!(report.0["revision"], 4);
+}

@@ -1658,3 +1658,37 @@ impl Parser<'_> {
         }
     }
 }
+
+/// SIGTERM to `helm` during `run`: Helm 4 does not catch signals for plugins, so the
+/// plugin ends where it stands and the hook it started goes on in the cluster. The next
+/// `run` replaces it (its `before-hook-creation` policy, as Helm's own hook runs do) and
+/// succeeds; the stored release then records the new run.
+#[test]
+fn an_interrupted_run_is_run_again() {
+    let case = Case::new("interrupted");
+    case.install(&[job("slow").secs("6s")]);
+    let mut c = case.hooks_cmd(&bed().server, &bed().token, RELEASE, &[]);
+    c.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    let uid = loop {
+        let out = run(case.kubectl(&["get", "job", "slow", "-o", "jsonpath={.metadata.uid}"]), None);
+        if out.code == 0 && !out.stdout.is_empty() {
+            break out.stdout;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "the run never created Job/slow");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let mut kill = Command::new("kill");
+    kill.args(["-TERM", &child.id().to_string()]);
+    ok(kill);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "helm ended well after SIGTERM: {status:?}");
+    assert!(t0.elapsed() < Duration::from_secs(6), "helm did not stop on SIGTERM before the hook ended");
+
+    let out = case.hooks(&[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let again = ok(case.kubectl(&["get", "job", "slow", "-o", "jsonpath={.metadata.uid}"]));
+    assert_ne!(again, uid, "the second run did not replace the interrupted run's Job");
+    assert_eq!(case.status_phases(RELEASE), map(&[("slow", "Succeeded")]));
+}

@@ -141,18 +141,31 @@ fn finish(io: &mut Io, report: &Report, json: bool) -> Exit {
     }
 }
 
+/// Helm's pessimistic lock: a release whose latest revision is `pending-*`
+/// is being changed by someone — or was, by a command that was interrupted
+/// (Helm 4 does not catch signals for plugins: Ctrl-C ends the plugin where it
+/// stands). Helm's message, then the way out when nobody else is at work.
 fn refuse_pending(io: &mut Io, latest: Option<&StoredRelease>) -> Result<(), Exit> {
     match latest {
-        Some(l) if record::is_pending(l.status()) => Err(fail(
-            io,
-            &format!(
-                "another operation (install/upgrade/rollback) is in progress: revision {} of {:?} is {}",
-                l.revision,
-                l.name,
-                l.status()
-            ),
-            Exit::Failed,
-        )),
+        Some(l) if record::is_pending(l.status()) => {
+            let recovery = if !matches!(l.status(), "pending-install" | "uninstalling") {
+                format!("helm hooks rollback {0} (or helm rollback {0})", l.name)
+            } else {
+                format!("helm hooks uninstall {0} (or helm uninstall {0})", l.name)
+            };
+            Err(fail(
+                io,
+                &format!(
+                    "another operation (install/upgrade/rollback) is in progress: revision {} of {:?} is {}\n\
+                     If no other helm or helm hooks command is working on it (an interrupted one left it so), \
+                     recover with: {recovery}",
+                    l.revision,
+                    l.name,
+                    l.status()
+                ),
+                Exit::Failed,
+            ))
+        }
         _ => Ok(()),
     }
 }
@@ -469,9 +482,8 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         Ok(_) => return fail(io, &format!("release: not found: {name:?}"), Exit::Failed),
         Err(e) => return fail(io, &e, Exit::Cluster),
     };
-    if let Err(code) = refuse_pending(io, history.last()) {
-        return code;
-    }
+    // Helm's rollback does not refuse a pending release: it is the way out
+    // of one left by an interrupted upgrade (pkg/action/rollback.go).
     let current = history.last().cloned().expect("history is not empty");
     // Helm: no revision (or 0) means the one before the current.
     let to = wanted.filter(|&r| r > 0).unwrap_or(current.revision.saturating_sub(1));
