@@ -70,7 +70,7 @@ e2e: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
-	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real
+	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults
 
 test: unit e2e
 

@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|nelm ...]
+# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|toxiproxy|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
 set -euo pipefail
@@ -92,6 +92,18 @@ build_nelm() {
   stamp nelm "$NELM_VERSION"
 }
 
+# Toxiproxy, the fault-injecting TCP proxy of tests/e2e_faults.rs (loopback only).
+build_toxiproxy() {
+  fresh toxiproxy-server "$TOXIPROXY_VERSION" && return
+  local tmp
+  tmp=$(mktemp -d)
+  timed toxiproxy env GOBIN="$tmp" go install -ldflags "-s -w" \
+    "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
+  mv "$tmp/server" "$bin/toxiproxy-server"
+  rm -rf "$tmp"
+  stamp toxiproxy-server "$TOXIPROXY_VERSION"
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs)
+[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs toxiproxy)
 for t in "${targets[@]}"; do "build_$t"; done

@@ -5,6 +5,8 @@ HELM_VERSION=v4.2.4
 KUBE_VERSION=v1.36.1
 ETCD_VERSION=v3.6.10
 KWOK_VERSION=v0.8.0
+# The fault proxy of tests/e2e_faults.rs: v2.5.0 is the newest the Go module proxy serves.
+TOXIPROXY_VERSION=v2.5.0
 # Nelm, for scripts/bench-nelm.sh only (built on request: testbed/build.sh nelm). v1.24.3 is
 # the newest tag whose dependencies the Go module proxy serves: of the later tags it serves
 # v1.25.3, v1.27.1 and v1.28.0 only, and those need kubedog

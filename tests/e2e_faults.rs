@@ -1,0 +1,281 @@
+//! End to end under network faults: the real Helm 4 with the plugin installed by `helm
+//! plugin install` talks to the bed's real API server through Toxiproxy (built by
+//! testbed/build.sh, one server per test on its own loopback port), which adds latency,
+//! throttles bandwidth or cuts connections in the middle of the work. What must hold
+//! (issue 13): a run or deploy either finishes correctly or stops with a message, the
+//! stored release is never corrupted or lost, and the documented recovery works.
+//!
+//! ```sh
+//! make cluster-up && eval "$(make -s cluster-env)"
+//! make dist/hooks
+//! HOOKS_PLUGIN_DIR=$PWD/dist/hooks HELM_BIN=$HOOKS_CACHE/bin/helm \
+//!   cargo test --features e2e --test e2e_faults
+//! ```
+//!
+//! Only the plugin goes through the proxy: stock Helm (install, status, history) and
+//! kubectl talk to the bed directly, so they see what is really stored.
+
+#![cfg(feature = "e2e")]
+
+mod common;
+use common::*;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const RELEASE: &str = "r";
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// One toxiproxy-server with one proxy in front of the bed's API server.
+struct Toxiproxy {
+    server: Child,
+    api: String,
+    /// `https://127.0.0.1:PORT`: the API server through the proxy.
+    pub url: String,
+}
+
+impl Toxiproxy {
+    fn start() -> Toxiproxy {
+        let bin = PathBuf::from(std::env::var("HOOKS_CACHE").expect("HOOKS_CACHE is set by the bed's env"))
+            .join("bin/toxiproxy-server");
+        assert!(bin.is_file(), "{} is missing: run testbed/build.sh toxiproxy", bin.display());
+        let port = free_port();
+        let server = Command::new(bin)
+            .args(["-host", "127.0.0.1", "-port", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let api = format!("http://127.0.0.1:{port}");
+        let t0 = Instant::now();
+        while run(curl(&["-sf", &format!("{api}/version")]), None).code != 0 {
+            assert!(t0.elapsed() < Duration::from_secs(20), "toxiproxy-server did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let upstream = bed().server.trim_start_matches("https://").to_string();
+        let listen = format!("127.0.0.1:{}", free_port());
+        let mut t = Toxiproxy { server, api, url: format!("https://{listen}") };
+        t.post("/proxies", &json!({"name": "api", "listen": listen, "upstream": upstream, "enabled": true}));
+        t
+    }
+
+    fn post(&mut self, path: &str, body: &Value) -> Value {
+        let out = run(
+            curl(&[
+                "-sf",
+                "-X",
+                "POST",
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                &body.to_string(),
+                &format!("{}{path}", self.api),
+            ]),
+            None,
+        );
+        assert_eq!(out.code, 0, "toxiproxy POST {path}: {}", out.shown);
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null)
+    }
+
+    /// Adds a toxic to the proxy (`stream`: upstream or downstream).
+    fn toxic(&mut self, name: &str, kind: &str, stream: &str, attributes: Value) {
+        self.post(
+            "/proxies/api/toxics",
+            &json!({"name": name, "type": kind, "stream": stream, "toxicity": 1.0, "attributes": attributes}),
+        );
+    }
+
+    fn remove(&mut self, name: &str) {
+        let out = run(curl(&["-sf", "-X", "DELETE", &format!("{}/proxies/api/toxics/{name}", self.api)]), None);
+        assert_eq!(out.code, 0, "{}", out.shown);
+    }
+}
+
+impl Drop for Toxiproxy {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+fn curl(args: &[&str]) -> Command {
+    let mut c = Command::new("curl");
+    c.args(args);
+    c
+}
+
+fn parse(text: &str, what: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
+}
+
+struct Case(Space);
+
+impl std::ops::Deref for Case {
+    type Target = Space;
+    fn deref(&self) -> &Space {
+        &self.0
+    }
+}
+
+impl Case {
+    fn new(label: &str) -> Case {
+        Case(Space::new("faults", label))
+    }
+
+    fn values_file(&self, name: &str, values: &Value) -> String {
+        let f = self.tmp.0.join(name);
+        std::fs::write(&f, values.to_string()).unwrap();
+        f.to_str().unwrap().to_string()
+    }
+
+    /// `helm hooks ARGS -n NS` through `url` (the proxy), with the bed's token.
+    fn plugin_via(&self, url: &str, args: &[&str], stdin: Option<&str>) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(["--kube-apiserver", url, "--kube-token", &bed().token, "hooks"]).args(args).args(["-n", &self.ns]);
+        run(c, stdin)
+    }
+
+    fn render(&self, chart: &str, values: &Value) -> String {
+        let file = self.values_file("values.json", values);
+        let chart = repo().join(chart);
+        let out = self.helm(&[
+            "upgrade",
+            "--install",
+            RELEASE,
+            chart.to_str().unwrap(),
+            "-f",
+            &file,
+            "--dry-run=server",
+            "-o",
+            "json",
+        ]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        out.stdout
+    }
+
+    /// (revision, status) of every stored revision, read by stock Helm directly.
+    fn history(&self) -> Vec<(u64, String)> {
+        let out = self.helm(&["history", RELEASE, "-o", "json"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        parse(&out.stdout, "helm history")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["revision"].as_u64().unwrap(), h["status"].as_str().unwrap().to_string()))
+            .collect()
+    }
+}
+
+fn hooks_values(n: usize, secs: &str) -> Value {
+    let hooks: Vec<Value> = (0..n)
+        .map(|i| json!({"name": format!("t{i}"), "duration": secs, "annotations": {"helm.sh/hook-parallel": "true"}}))
+        .collect();
+    json!({ "hooks": hooks })
+}
+
+/// 200 ms on every response and 64 KB/s: `run` and `deploy` finish correctly, only slower.
+#[test]
+fn latency_and_low_bandwidth_only_slow_things_down() {
+    let case = Case::new("slow");
+    let file = case.values_file("hooks.json", &hooks_values(4, "1s"));
+    let chart = repo().join("testdata/charts/run-hooks");
+    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap(), "-f", &file]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let mut proxy = Toxiproxy::start();
+    proxy.toxic("latency", "latency", "downstream", json!({"latency": 200, "jitter": 0}));
+    proxy.toxic("bandwidth", "bandwidth", "downstream", json!({"rate": 64}));
+    let out = case.plugin_via(&proxy.url, &["run", RELEASE, "--parallel", "4", "-o", "json"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let report = parse(&out.stdout, "run -o json");
+    assert!(report["hooks"].as_array().unwrap().iter().all(|h| h["phase"] == "Succeeded"), "{report:#}");
+    let requests = report["api_requests"].as_f64().unwrap();
+    assert!(
+        out.wall >= Duration::from_millis((requests * 200.0) as u64),
+        "{requests} requests at 200 ms each took only {:.1?}: the latency was not applied",
+        out.wall
+    );
+
+    let deploy = Case::new("slow-deploy");
+    let values = json!({"objects": [
+        {"name": "a", "group": "first"},
+        {"kind": "Deployment", "name": "web", "group": "second", "after": ["first"]},
+    ]});
+    let rendered = deploy.render("testdata/charts/sequenced", &values);
+    let out = deploy.plugin_via(&proxy.url, &["deploy", "-", "-o", "json"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(parse(&out.stdout, "deploy -o json")["status"], "deployed");
+    assert_eq!(deploy.history(), [(1, "deployed".to_string())]);
+}
+
+/// Connections reset in the middle of a run (while it watches its hooks): the run stops
+/// with a message, the stored release stays readable with the revision it had, and a
+/// second run (connections healthy again) succeeds.
+#[test]
+fn a_reset_mid_watch_stops_the_run_and_a_rerun_recovers() {
+    let case = Case::new("reset-run");
+    let file = case.values_file("hooks.json", &hooks_values(2, "5s"));
+    let chart = repo().join("testdata/charts/run-hooks");
+    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap(), "-f", &file]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let mut proxy = Toxiproxy::start();
+    let url = proxy.url.clone();
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.plugin_via(&url, &["run", RELEASE, "--parallel", "2"], None));
+        let t0 = Instant::now();
+        while run(case.kubectl(&["get", "job", "t0", "-o", "name"]), None).code != 0 {
+            assert!(t0.elapsed() < Duration::from_secs(60), "the run never created Job/t0");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        proxy.toxic("reset", "reset_peer", "downstream", json!({"timeout": 0}));
+        let out = t.join().unwrap();
+        proxy.remove("reset");
+        out
+    });
+    assert_ne!(out.code, 0, "the run succeeded although every connection was reset: {}", out.shown);
+    assert!(!out.stderr.trim().is_empty(), "no message: {}", out.shown);
+    eprintln!("what a reset mid-run prints:\n{}", out.stderr);
+    assert_eq!(case.history(), [(1, "deployed".to_string())]);
+    let out = case.plugin_via(&proxy.url, &["run", RELEASE, "--parallel", "2"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+}
+
+/// Connections cut while the deploy writes the release record (its body is ~100 KB: the
+/// chart's values carry a large string, and the proxy closes any connection that has
+/// sent 20 KB upstream): the deploy stops with a message and nothing half-written is
+/// stored — Kubernetes writes a Secret whole or not at all; the next deploy succeeds.
+#[test]
+fn a_cut_storage_write_stores_nothing_half_and_a_redeploy_recovers() {
+    let case = Case::new("cut-storage");
+    // Letters from a xorshift generator: gzip cannot shrink them much.
+    let mut x: u32 = 2_463_534_242;
+    let padding: String = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            char::from(b'a' + (x % 26) as u8)
+        })
+        .collect();
+    let values = json!({"padding": padding, "objects": [{"name": "settings"}]});
+    let rendered = case.render("testdata/charts/sequenced", &values);
+    let mut proxy = Toxiproxy::start();
+    proxy.toxic("cut", "limit_data", "upstream", json!({"bytes": 20_000}));
+    let out = case.plugin_via(&proxy.url, &["deploy", "-"], Some(&rendered));
+    assert_ne!(out.code, 0, "the deploy succeeded through a cut connection: {}", out.shown);
+    eprintln!("what a cut storage write prints:\n{}", out.stderr);
+    let secrets = ok(case.kubectl(&["get", "secrets", "-l", "owner=helm", "-o", "name"]));
+    assert_eq!(secrets.trim(), "", "a release record was stored through the cut connection");
+    assert!(run(case.kubectl(&["get", "configmap", "settings"]), None).code != 0, "applied without a record");
+    proxy.remove("cut");
+    let out = case.plugin_via(&proxy.url, &["deploy", "-"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(case.history(), [(1, "deployed".to_string())]);
+}
