@@ -279,3 +279,46 @@ fn a_cut_storage_write_stores_nothing_half_and_a_redeploy_recovers() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert_eq!(case.history(), [(1, "deployed".to_string())]);
 }
+
+/// An API server outage in the middle of an upgrade (the proxy refuses and drops every
+/// connection for 3 s, as a restarting API server does, without touching the shared
+/// bed): the deploy stops with a message, the release stays `pending-upgrade` and
+/// readable, and the documented recovery — `helm hooks rollback` — brings it back to
+/// `deployed`, after which a deploy works again.
+#[test]
+fn an_outage_mid_upgrade_leaves_it_pending_and_rollback_recovers() {
+    let case = Case::new("outage");
+    let mut proxy = Toxiproxy::start();
+    let url = proxy.url.clone();
+    let good = json!({"objects": [{"name": "settings"}]});
+    let rendered = case.render("testdata/charts/sequenced", &good);
+    let out = case.plugin_via(&url, &["deploy", "-"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let slow =
+        json!({"objects": [{"name": "settings", "value": "v2"}, {"kind": "Job", "name": "slow", "duration": "20s"}]});
+    let slow_rendered = case.render("testdata/charts/sequenced", &slow);
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.plugin_via(&url, &["deploy", "-", "--wait-for-jobs"], Some(&slow_rendered)));
+        let t0 = Instant::now();
+        while run(case.kubectl(&["get", "job", "slow", "-o", "name"]), None).code != 0 {
+            assert!(t0.elapsed() < Duration::from_secs(60), "the upgrade never created Job/slow");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        proxy.post("/proxies/api", &json!({"enabled": false}));
+        std::thread::sleep(Duration::from_secs(3));
+        proxy.post("/proxies/api", &json!({"enabled": true}));
+        t.join().unwrap()
+    });
+    assert_ne!(out.code, 0, "the upgrade went through the outage: {}", out.shown);
+    eprintln!("what an outage mid-upgrade prints:\n{}", out.stderr);
+    // As Helm's upgrade: the revision replaced stays deployed until the new one is.
+    assert_eq!(case.history(), [(1, "deployed".to_string()), (2, "pending-upgrade".to_string())]);
+    let out = case.plugin_via(&url, &["rollback", RELEASE], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(
+        case.history(),
+        [(1, "superseded".to_string()), (2, "pending-upgrade".to_string()), (3, "deployed".to_string())]
+    );
+    let out = case.plugin_via(&url, &["deploy", "-"], Some(&rendered));
+    assert_eq!(out.code, 0, "{}", out.shown);
+}
