@@ -1726,3 +1726,40 @@ fn a_hundred_hooks_at_parallel_50_are_all_accounted_for() {
     eprintln!("100 hooks at --parallel 50: {:.1?}, {requests} API requests", out.wall);
     assert!(requests <= 400.0, "{requests} API requests for 100 hooks");
 }
+
+/// Two `run`s of different releases in one namespace at the same moment, both parallel
+/// (so each watches its hooks by the label `helm-hooks.sh/release`): each reports and
+/// records exactly its own hooks, and each one's delete policies touch only its own
+/// objects.
+#[test]
+fn two_releases_in_one_namespace_run_at_once_without_touching_each_other() {
+    let case = Case::new("two-releases");
+    let hooks = |keep_policy: &str| -> Vec<H> {
+        (0..4).map(|i| job(&format!("h{i}")).secs("2s").parallel().policy(keep_policy)).collect()
+    };
+    case.install_as("one", "one-", &hooks("hook-succeeded"));
+    case.install_as("two", "two-", &hooks("before-hook-creation"));
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| case.hooks_at(&bed().server, &bed().token, "one", &["--parallel", "4", "-o", "json"]));
+        let b = s.spawn(|| case.hooks_at(&bed().server, &bed().token, "two", &["--parallel", "4", "-o", "json"]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for (out, prefix) in [(&a, "one-"), (&b, "two-")] {
+        assert_eq!(out.code, 0, "{}", out.shown);
+        let (_, rows) = summary(&out.stdout);
+        let names: Vec<&String> = rows.keys().collect();
+        assert_eq!(names.len(), 4, "{}", out.stdout);
+        assert!(names.iter().all(|n| n.starts_with(prefix)), "{prefix} run reported {names:?}");
+        assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    }
+    let ok4 = |p: &str| -> BTreeMap<String, String> {
+        (0..4).map(|i| (format!("{p}h{i}"), "Succeeded".to_string())).collect()
+    };
+    assert_eq!(case.status_phases("one"), ok4("one-"));
+    assert_eq!(case.status_phases("two"), ok4("two-"));
+    // one's hook-succeeded deleted its own Jobs only; two's are all there.
+    let jobs = ok(case.kubectl(&["get", "jobs", "-o", "name"]));
+    let mut left: Vec<&str> = jobs.lines().collect();
+    left.sort();
+    assert_eq!(left, ["job.batch/two-h0", "job.batch/two-h1", "job.batch/two-h2", "job.batch/two-h3"]);
+}
