@@ -50,10 +50,6 @@ use serde_json::{json, Value};
 const RELEASE: &str = "r";
 const CHART: &str = "testdata/charts/sequenced";
 
-fn parse(text: &str, what: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
-}
-
 // ---------------------------------------------------------------------------------------
 // A test case: its namespace, its Helm home with the plugin installed.
 
@@ -140,7 +136,7 @@ impl Case {
     /// The object (`kind/name`) as JSON, None when it does not exist.
     fn get(&self, what: &str) -> Option<Value> {
         let text = ok(self.kubectl(&["get", what, "-o", "json", "--ignore-not-found"]));
-        (!text.trim().is_empty()).then(|| parse(&text, &format!("kubectl get {what}")))
+        (!text.trim().is_empty()).then(|| parse_json(&text, &format!("kubectl get {what}")))
     }
 
     fn exists(&self, what: &str) -> bool {
@@ -171,7 +167,7 @@ impl Case {
     fn history(&self) -> Vec<(u64, String, String)> {
         let out = self.helm(&["history", RELEASE, "-o", "json"]);
         assert_eq!(out.code, 0, "{}", out.shown);
-        parse(&out.stdout, "helm history -o json")
+        parse_json(&out.stdout, "helm history -o json")
             .as_array()
             .unwrap()
             .iter()
@@ -189,7 +185,7 @@ impl Case {
     fn list(&self) -> Vec<(String, String, String)> {
         let out = self.helm(&["list", "-o", "json"]);
         assert_eq!(out.code, 0, "{}", out.shown);
-        parse(&out.stdout, "helm list -o json")
+        parse_json(&out.stdout, "helm list -o json")
             .as_array()
             .unwrap()
             .iter()
@@ -204,7 +200,7 @@ impl Case {
     fn status(&self) -> Value {
         let out = self.helm(&["status", RELEASE, "-o", "json"]);
         assert_eq!(out.code, 0, "{}", out.shown);
-        parse(&out.stdout, "helm status -o json")
+        parse_json(&out.stdout, "helm status -o json")
     }
 
     fn watch(&self) -> Watch {
@@ -223,7 +219,7 @@ struct Report(Value);
 
 impl Report {
     fn of(out: &Out) -> Report {
-        Report(parse(&out.stdout, &format!("the -o json report of\n{}", out.shown)))
+        Report(parse_json(&out.stdout, &format!("the -o json report of\n{}", out.shown)))
     }
 
     fn rows(&self) -> &[Value] {
@@ -555,11 +551,11 @@ fn a_missing_namespace_is_named_or_created() {
     assert_eq!(out.code, 0, "{}", out.shown);
     let mut get = case.kubectl_cmd();
     get.args(["get", "namespace", &fresh, "-o", "json", "--show-managed-fields"]);
-    let ns = parse(&ok(get), "the namespace");
+    let ns = parse_json(&ok(get), "the namespace");
     assert_eq!(ns["metadata"]["labels"]["name"], fresh.as_str(), "{ns:#}");
     assert_eq!(ns["metadata"]["managedFields"][0]["manager"], "helm", "{ns:#}");
     let status = case.helm_cmd_in(&fresh, &["status", RELEASE, "-o", "json"]);
-    assert_eq!(parse(&status.stdout, "helm status")["info"]["status"], "deployed", "{}", status.shown);
+    assert_eq!(parse_json(&status.stdout, "helm status")["info"]["status"], "deployed", "{}", status.shown);
 }
 
 /// Runs a command when dropped (clean-up that must happen whatever the test asserts).
@@ -830,7 +826,7 @@ fn stock_helm_sees_an_ordinary_release() {
     assert!(status.stdout.contains("STATUS: deployed") && status.stdout.contains("REVISION: 1"), "{}", status.shown);
     let manifest = case.helm(&["get", "manifest", RELEASE]);
     assert_eq!(manifest.code, 0, "{}", manifest.shown);
-    let dry_run = parse(&rendered, "the dry run");
+    let dry_run = parse_json(&rendered, "the dry run");
     assert_eq!(
         manifest.stdout.trim_end(),
         dry_run["manifest"].as_str().unwrap().trim_end(),
@@ -1067,7 +1063,7 @@ fn crds_now(case: &Case) -> Vec<Option<CrdSeen>> {
             c.args(["get", "crd", name, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
             let text = ok(c);
             (!text.trim().is_empty()).then(|| {
-                let o = parse(&text, name);
+                let o = parse_json(&text, name);
                 let established = o["status"]["conditions"]
                     .as_array()
                     .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Established" && c["status"] == "True"));
@@ -1309,7 +1305,7 @@ fn dry_run_plans_against_the_live_cluster() {
 
     let out = case.plugin(&["deploy", "-", "--dry-run", "-o", "json"], Some(&rendered));
     assert_eq!(out.code, 0, "{}", out.shown);
-    let p = parse(&out.stdout, "deploy --dry-run -o json");
+    let p = parse_json(&out.stdout, "deploy --dry-run -o json");
     let actions: Vec<(String, String)> = p["batches"][0]["resources"]
         .as_array()
         .unwrap()

@@ -112,10 +112,6 @@ fn curl(args: &[&str]) -> Command {
     c
 }
 
-fn parse(text: &str, what: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
-}
-
 struct Case(Space);
 
 impl std::ops::Deref for Case {
@@ -143,6 +139,23 @@ impl Case {
         run(c, stdin)
     }
 
+    /// Stock `helm install` of the run-hooks chart with `n` parallel test Jobs of `secs`.
+    fn install_hooks(&self, n: usize, secs: &str) {
+        let file = self.values_file("hooks.json", &hooks_values(n, secs));
+        let chart = repo().join("testdata/charts/run-hooks");
+        let out = self.helm(&["install", RELEASE, chart.to_str().unwrap(), "-f", &file]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+    }
+
+    /// Waits (at most a minute) until `kind/name` exists.
+    fn wait_for(&self, what: &str) {
+        let t0 = Instant::now();
+        while run(self.kubectl(&["get", what, "-o", "name"]), None).code != 0 {
+            assert!(t0.elapsed() < Duration::from_secs(60), "{what} never appeared");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     fn render(&self, chart: &str, values: &Value) -> String {
         let file = self.values_file("values.json", values);
         let chart = repo().join(chart);
@@ -165,7 +178,7 @@ impl Case {
     fn history(&self) -> Vec<(u64, String)> {
         let out = self.helm(&["history", RELEASE, "-o", "json"]);
         assert_eq!(out.code, 0, "{}", out.shown);
-        parse(&out.stdout, "helm history")
+        parse_json(&out.stdout, "helm history")
             .as_array()
             .unwrap()
             .iter()
@@ -185,16 +198,13 @@ fn hooks_values(n: usize, secs: &str) -> Value {
 #[test]
 fn latency_and_low_bandwidth_only_slow_things_down() {
     let case = Case::new("slow");
-    let file = case.values_file("hooks.json", &hooks_values(4, "1s"));
-    let chart = repo().join("testdata/charts/run-hooks");
-    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap(), "-f", &file]);
-    assert_eq!(out.code, 0, "{}", out.shown);
+    case.install_hooks(4, "1s");
     let mut proxy = Toxiproxy::start();
     proxy.toxic("latency", "latency", "downstream", json!({"latency": 200, "jitter": 0}));
     proxy.toxic("bandwidth", "bandwidth", "downstream", json!({"rate": 64}));
     let out = case.plugin_via(&proxy.url, &["run", RELEASE, "--parallel", "4", "-o", "json"], None);
     assert_eq!(out.code, 0, "{}", out.shown);
-    let report = parse(&out.stdout, "run -o json");
+    let report = parse_json(&out.stdout, "run -o json");
     assert!(report["hooks"].as_array().unwrap().iter().all(|h| h["phase"] == "Succeeded"), "{report:#}");
     let requests = report["api_requests"].as_f64().unwrap();
     assert!(
@@ -211,7 +221,7 @@ fn latency_and_low_bandwidth_only_slow_things_down() {
     let rendered = deploy.render("testdata/charts/sequenced", &values);
     let out = deploy.plugin_via(&proxy.url, &["deploy", "-", "-o", "json"], Some(&rendered));
     assert_eq!(out.code, 0, "{}", out.shown);
-    assert_eq!(parse(&out.stdout, "deploy -o json")["status"], "deployed");
+    assert_eq!(parse_json(&out.stdout, "deploy -o json")["status"], "deployed");
     assert_eq!(deploy.history(), [(1, "deployed".to_string())]);
 }
 
@@ -221,19 +231,12 @@ fn latency_and_low_bandwidth_only_slow_things_down() {
 #[test]
 fn a_reset_mid_watch_stops_the_run_and_a_rerun_recovers() {
     let case = Case::new("reset-run");
-    let file = case.values_file("hooks.json", &hooks_values(2, "5s"));
-    let chart = repo().join("testdata/charts/run-hooks");
-    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap(), "-f", &file]);
-    assert_eq!(out.code, 0, "{}", out.shown);
+    case.install_hooks(2, "5s");
     let mut proxy = Toxiproxy::start();
     let url = proxy.url.clone();
     let out = std::thread::scope(|s| {
         let t = s.spawn(|| case.plugin_via(&url, &["run", RELEASE, "--parallel", "2"], None));
-        let t0 = Instant::now();
-        while run(case.kubectl(&["get", "job", "t0", "-o", "name"]), None).code != 0 {
-            assert!(t0.elapsed() < Duration::from_secs(60), "the run never created Job/t0");
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        case.wait_for("job/t0");
         proxy.toxic("reset", "reset_peer", "downstream", json!({"timeout": 0}));
         let out = t.join().unwrap();
         proxy.remove("reset");
@@ -299,11 +302,7 @@ fn an_outage_mid_upgrade_leaves_it_pending_and_rollback_recovers() {
     let slow_rendered = case.render("testdata/charts/sequenced", &slow);
     let out = std::thread::scope(|s| {
         let t = s.spawn(|| case.plugin_via(&url, &["deploy", "-", "--wait-for-jobs"], Some(&slow_rendered)));
-        let t0 = Instant::now();
-        while run(case.kubectl(&["get", "job", "slow", "-o", "name"]), None).code != 0 {
-            assert!(t0.elapsed() < Duration::from_secs(60), "the upgrade never created Job/slow");
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        case.wait_for("job/slow");
         proxy.post("/proxies/api", &json!({"enabled": false}));
         std::thread::sleep(Duration::from_secs(3));
         proxy.post("/proxies/api", &json!({"enabled": true}));

@@ -310,14 +310,7 @@ fn recover(
             Err(_) => return,
         };
         let r = deploy::uninstall(client, latest, history, &checked, options, false, out);
-        let message = match &r.ended {
-            Ended::Done => format!(
-                "release {name} failed, and has been uninstalled due to rollback-on-failure being set: {original}"
-            ),
-            Ended::Failed(e) | Ended::Cluster(e) => {
-                format!("an error occurred while uninstalling the release. original install error: {original}: {e}")
-            }
-        };
+        let message = recovery_message(&r.ended, &name, &original, ("uninstalled", "uninstalling", "install"));
         (r, message)
     } else {
         let good = history.iter().rev().find(|h| matches!(h.status(), "deployed" | "superseded")).cloned();
@@ -337,14 +330,7 @@ fn recover(
         let revision = current.revision + 1;
         let r =
             deploy::deploy(client, driver, checked, Operation::Rollback { to }, Some(current), revision, options, out);
-        let message = match &r.ended {
-            Ended::Done => format!(
-                "release {name} failed, and has been rolled back due to rollback-on-failure being set: {original}"
-            ),
-            Ended::Failed(e) | Ended::Cluster(e) => {
-                format!("an error occurred while rolling back the release. original upgrade error: {original}: {e}")
-            }
-        };
+        let message = recovery_message(&r.ended, &name, &original, ("rolled back", "rolling back", "upgrade"));
         (r, message)
     };
     let cluster = matches!(recovery.ended, Ended::Cluster(_));
@@ -412,6 +398,19 @@ fn namespace_exists(client: &mut Client) -> Result<bool, String> {
         Ok(found) => Ok(found.is_some()),
         Err(kube::KubeError::Forbidden { .. }) => Ok(true),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Helm's message after a `--rollback-on-failure` recovery (`failRelease`):
+/// what was done, or what failed while doing it, and the original error.
+fn recovery_message(ended: &Ended, name: &str, original: &str, (done, doing, operation): (&str, &str, &str)) -> String {
+    match ended {
+        Ended::Done => {
+            format!("release {name} failed, and has been {done} due to rollback-on-failure being set: {original}")
+        }
+        Ended::Failed(e) | Ended::Cluster(e) => {
+            format!("an error occurred while {doing} the release. original {operation} error: {original}: {e}")
+        }
     }
 }
 

@@ -123,6 +123,11 @@ pub fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
     Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
 }
 
+/// `text` as JSON, or a panic naming `what` and showing the text.
+pub fn parse_json(text: &str, what: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
+}
+
 pub fn ok(cmd: Command) -> String {
     let out = run(cmd, None);
     assert_eq!(out.code, 0, "{}", out.shown);
