@@ -83,6 +83,9 @@ pub struct Preview {
     pub namespace: String,
     pub operation: &'static str,
     pub revision: u64,
+    /// `--create-namespace` would create the release namespace first.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub create_namespace: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub crds: Vec<Row>,
     pub hooks_before: HookRows,
@@ -166,6 +169,7 @@ pub fn preview(
         namespace,
         operation,
         revision,
+        create_namespace: !namespace_exists,
         crds: crd_rows,
         hooks_before: hooks(pre),
         batches,
@@ -307,6 +311,9 @@ pub fn text(p: &Preview) -> String {
             }
         }
     };
+    if p.create_namespace {
+        out.push_str(&format!("  + {:<10} Namespace/{} (--create-namespace)\n", Action::Create.word(), p.namespace));
+    }
     if !p.crds.is_empty() {
         out.push_str("crds/ (first install)\n");
         row_lines(&mut out, &p.crds);
