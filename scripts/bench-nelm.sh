@@ -30,19 +30,18 @@
 #                 deleted) before the next; cert-manager waits (up to 5 min) until no other
 #                 release holds its CRDs. Skipped when the folder is missing.
 #
-# Nelm runs with --no-pod-logs: on this bed a follow request for a pod's log
-# (GET pods/x/log?follow=true, which Nelm's tracker, kubedog, makes for every container)
-# never ends, because kwok's log server cannot tell that a container has exited, and
-# kubedog counts a Job's pod finished only once its log streams end (docs/benchmarks.md,
-# "Why Nelm needs --no-pod-logs here"). NELM_POD_LOGS=1 leaves Nelm's logs on (for a bed
-# whose kwok ends such streams).
+# Nelm follows every container's log (GET pods/x/log?follow=true, from its tracker kubedog)
+# and counts a Job's pod finished only once those streams end; the bed's kwok ends them
+# when the container has exited only with testbed/kwok-patches/0001 (docs/benchmarks.md,
+# "Why Nelm needed --no-pod-logs on the bed"). A bed started with an older kwok binary
+# needs `testbed/cluster.sh down && up` first, or NELM_POD_LOGS=0 (Nelm with --no-pod-logs).
 #
 # Usage: scripts/bench-nelm.sh
 # Starts the bed if it is down and leaves it running.
 # Environment: CHARTS, RUNS (3), NGROUPS (5), PER (10), NHOOKS (16), HOOK_SECS (1s),
 #   HELM (the bed's), NELM (the bed's), HOOKS_PLUGIN_DIR (dist/hooks; built if missing),
 #   OUT (folder for every output; default: a new folder under /tmp, kept), KEEP=1 keeps
-#   the namespaces, NELM_POD_LOGS=1.
+#   the namespaces, NELM_POD_LOGS=0 (Nelm with --no-pod-logs; default 1, logs on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -65,8 +64,8 @@ HELM=${HELM:-$HOOKS_CACHE/bin/helm}
 NELM=${NELM:-$HOOKS_CACHE/bin/nelm}
 [ -x "$HELM" ] || { echo "no Helm 4 at $HELM (make tools, or set HELM)" >&2; exit 2; }
 [ -x "$NELM" ] || { echo "no Nelm at $NELM (testbed/build.sh nelm, or set NELM)" >&2; exit 2; }
-nelm_logs=(--no-pod-logs)
-[ "${NELM_POD_LOGS:-0}" != 1 ] || nelm_logs=()
+nelm_logs=()
+[ "${NELM_POD_LOGS:-1}" = 1 ] || nelm_logs=(--no-pod-logs)
 
 work=$(mktemp -d)
 pids=()

@@ -63,11 +63,28 @@ build_etcd() {
   stamp etcd "$ETCD_VERSION"
 }
 
+# kwokctl as released; kwok (the node agent, which serves pod logs) from the same module
+# source with testbed/kwok-patches/*.patch applied, stamped with the version and a hash of
+# the patches, so that a changed patch rebuilds it (why: the first patch's header).
 build_kwok() {
-  fresh kwok "$KWOK_VERSION" && fresh kwokctl "$KWOK_VERSION" && return
-  timed kwok env GOBIN="$bin" go install -ldflags "-s -w" \
-    "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" "sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
-  stamp kwok "$KWOK_VERSION"; stamp kwokctl "$KWOK_VERSION"
+  if ! fresh kwokctl "$KWOK_VERSION"; then
+    timed kwokctl env GOBIN="$bin" go install -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
+    stamp kwokctl "$KWOK_VERSION"
+  fi
+  local h src tmp p
+  h="$KWOK_VERSION+$(cat "$here"/kwok-patches/*.patch | sha256sum | cut -c1-16)"
+  fresh kwok "$h" && return
+  src=$(go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { echo "go mod download found no source of sigs.k8s.io/kwok@$KWOK_VERSION" >&2; return 1; }
+  tmp=$(mktemp -d)
+  cp -r "$src/." "$tmp" && chmod -R u+w "$tmp"
+  for p in "$here"/kwok-patches/*.patch; do
+    # (git apply, not patch(1): git is already needed, patch may be missing on a fresh machine.)
+    (cd "$tmp" && git apply -p1 "$p") || { echo "$p does not apply to kwok $KWOK_VERSION" >&2; rm -rf "$tmp"; return 1; }
+  done
+  (cd "$tmp" && timed kwok go build -buildvcs=false -ldflags "-s -w" -o "$bin/kwok" ./cmd/kwok) || { rm -rf "$tmp"; return 1; }
+  rm -rf "$tmp"
+  stamp kwok "$h"
 }
 
 # The bed's own log helper (testbed/podlogs): stamped with a hash of its sources.

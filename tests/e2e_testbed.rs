@@ -346,6 +346,44 @@ fn pod_log_returns_the_given_lines_for_every_container() {
     assert_eq!(logs, "from a job\n");
 }
 
+/// `kubectl logs -f`, cut after `limit`: its stdout, and how long it took if it ended itself.
+fn follow(ns: &str, pod: &str, limit: Duration) -> (String, Option<Duration>) {
+    let start = Instant::now();
+    let mut child = kubectl(ns, &["logs", "-f", pod]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let ended = loop {
+        if child.try_wait().unwrap().is_some() {
+            break Some(start.elapsed());
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            break None;
+        }
+        sleep(Duration::from_millis(50));
+    };
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), ended)
+}
+
+// A kubelet ends a follow stream once the container has exited; trackers such as Nelm's
+// kubedog count a container done only then. kwok needs testbed/kwok-patches/0001 for this.
+#[test]
+fn pod_log_follow_ends_when_the_container_ends() {
+    let ns = Ns::new("follow");
+    apply(&ns, &bare_pod("done", r#"hooks-test/log: "one\ntwo""#, &["app"]));
+    apply(&ns, &bare_pod("slow", r#"hooks-test/log: "slow one", hooks-test/duration: "6s""#, &["app"]));
+    wait_for(&ns, "pod/done", "jsonpath={.status.phase}=Succeeded");
+    // (Up to a second more: kwok's pod cache is listed on the first log request.)
+    let (text, ended) = follow(&ns, "done", Duration::from_secs(10));
+    assert_eq!(text, "one\ntwo\n");
+    assert!(ended.is_some_and(|d| d < Duration::from_secs(3)), "follow of a finished pod ended after {ended:?}");
+    wait_for(&ns, "pod/slow", "jsonpath={.status.phase}=Running");
+    let (text, ended) = follow(&ns, "slow", Duration::from_secs(30));
+    assert_eq!(text, "slow one\n");
+    assert!(ended.is_some(), "follow of a pod that ended never ended");
+    // It followed until the container ended, not just to the end of the file.
+    assert_eq!(jsonpath(&ns, "pod/slow", "{.status.containerStatuses[0].state.terminated.reason}"), "Completed");
+}
+
 // ---------------------------------------------------------------------------------------
 // API semantics the plugin relies on.
 
