@@ -1448,3 +1448,92 @@ fn two_hundred_resources_in_ten_groups_are_all_accounted_for() {
     let requests = report.0["api_requests"].as_f64().unwrap();
     assert!(requests <= 300.0, "{requests} API requests for 200 resources");
 }
+
+/// Two deploys of one release at the same moment (issue 13): one wins, the other is refused
+/// with Helm's "another operation … is in progress" and applies nothing, whether it read the
+/// history before the winner stored its revision (then both try to create the same revision
+/// object and the API server lets one create succeed) or after (then the revision is
+/// `pending-upgrade`). The Job keeps the winner pending for seconds, so the two overlap.
+#[test]
+fn two_deploys_at_once_one_wins_the_other_is_refused() {
+    let case = Case::new("two-at-once");
+    case.deploy_ok(&json!({"objects": [{"name": "settings"}]}));
+    let mut revisions = 1;
+    for round in 0..3 {
+        let values = json!({"objects": [
+            {"name": "settings", "value": format!("round-{round}")},
+            {"kind": "Job", "name": format!("slow-{round}"), "duration": "4s"}
+        ]});
+        let rendered = case.render(&values);
+        let outs: Vec<Out> = std::thread::scope(|s| {
+            let deploys: Vec<_> =
+                (0..2).map(|_| s.spawn(|| case.deploy_rendered(&rendered, &["--wait-for-jobs"]))).collect();
+            deploys.into_iter().map(|d| d.join().unwrap()).collect()
+        });
+        let codes: Vec<Option<i32>> = outs.iter().map(Out::plugin_code).collect();
+        let (won, lost) = match codes.as_slice() {
+            [Some(0), Some(1)] => (&outs[0], &outs[1]),
+            [Some(1), Some(0)] => (&outs[1], &outs[0]),
+            _ => panic!("round {round}: exit codes {codes:?}\n{}\n{}", outs[0].shown, outs[1].shown),
+        };
+        assert!(
+            lost.all().contains("another operation (install/upgrade/rollback) is in progress"),
+            "round {round}: {}",
+            lost.shown
+        );
+        let how = if lost.all().contains("another command stored this revision first") {
+            "both read the history; the second create was refused"
+        } else {
+            "it read the winner's pending revision"
+        };
+        eprintln!("round {round}: the loser was refused because {how}");
+        revisions += 1;
+        let statuses: Vec<(u64, String)> = case.history().into_iter().map(|h| (h.0, h.1)).collect();
+        assert_eq!(statuses.len(), revisions, "one revision more per round: {statuses:?}\n{}", won.shown);
+        assert_eq!(statuses.last(), Some(&(revisions as u64, "deployed".to_string())), "{statuses:?}");
+        assert!(statuses[..revisions - 1].iter().all(|s| s.1 == "superseded"), "{statuses:?}");
+        assert_eq!(data_value(&case, "settings"), format!("round-{round}"));
+    }
+}
+
+/// `runtimeConfig.allowedHosts`: Helm 4.2.4 hands plugin.yaml's list to Extism as is
+/// (`internal/plugin/runtime_extismv1.go`, `buildManifest`), and Extism matches each
+/// request's host name against it. The shipped plugin cannot know the user's API server, so
+/// it allows every host; narrowed to the API server's host in an installed copy (README,
+/// "Security"), the same deploy works against that host and is refused by Helm's host,
+/// before any connection, for another name of the same server.
+#[test]
+fn allowed_hosts_narrowed_to_the_api_server_refuses_any_other_host() {
+    let case = Case::new("allowed-hosts");
+    let b = bed();
+    let host = b.server.trim_start_matches("https://").split(':').next().unwrap().to_string();
+    assert_eq!(host, "127.0.0.1", "the bed's API server is on loopback: {}", b.server);
+    let elsewhere = b.server.replacen("127.0.0.1", "localhost", 1);
+    // The plugin as installed, with plugin.yaml's allowedHosts narrowed.
+    let dir = case.tmp.0.join("narrow/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = plugin_dir(&case.tmp.0.join("shipped"));
+    let yaml = std::fs::read_to_string(shipped.join("plugin.yaml")).unwrap();
+    assert!(yaml.contains("allowedHosts: [\"*\"]"), "plugin.yaml changed: {yaml}");
+    std::fs::write(dir.join("plugin.yaml"), yaml.replace("allowedHosts: [\"*\"]", "allowedHosts: [\"127.0.0.1\"]"))
+        .unwrap();
+    std::fs::copy(shipped.join("plugin.wasm"), dir.join("plugin.wasm")).unwrap();
+    assert_eq!(case.helm(&["plugin", "uninstall", "hooks"]).code, 0);
+    let out = case.helm(&["plugin", "install", dir.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+
+    let rendered = case.render(&json!({"objects": [{"name": "cfg"}]}));
+    let deploy = |server: &str| {
+        let mut c = case.helm_cmd();
+        c.args(["--kube-apiserver", server, "--kube-token", &b.token, "hooks", "deploy", "-", "-n", &case.ns]);
+        run(c, Some(&rendered))
+    };
+    let out = deploy(&elsewhere);
+    assert_ne!(out.code, 0, "{}", out.shown);
+    assert!(out.all().contains("is not allowed"), "Helm's host must refuse the request: {}", out.shown);
+    assert!(!case.exists("configmap/cfg"));
+    assert!(case.release_secrets().is_empty());
+    let out = deploy(&b.server);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(case.exists("configmap/cfg"));
+}

@@ -267,7 +267,9 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
     }
     let mut report =
         deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
-    if args.rollback_on_failure {
+    // Nothing stored (another command won the revision, or the create failed): there is
+    // nothing of this command's to roll back, and the latest revision is someone else's.
+    if args.rollback_on_failure && !report.status.is_empty() {
         recover(&mut client, driver, &mut report, operation, &args.options, progress);
     }
     finish(io, &report, args.json)

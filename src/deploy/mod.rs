@@ -280,6 +280,17 @@ pub fn deploy(
     );
     let mut stored = match StoredRelease::create(client, driver, &namespace, value, started_at / 1000) {
         Ok(s) => s,
+        // Another command read the same history and stored this revision first (two
+        // deploys at once): refused as Helm refuses a release being changed, before
+        // anything of this one was applied: the create is the lock (docs/design.md §4).
+        Err(crate::storage::StorageError::Kube(crate::kube::KubeError::Conflict { .. })) => {
+            report.ended = Ended::Failed(
+                "another operation (install/upgrade/rollback) is in progress: another command stored \
+                 this revision first; nothing was applied"
+                    .to_string(),
+            );
+            return report;
+        }
         Err(e) => {
             report.ended = Ended::Cluster(e.to_string());
             return report;
