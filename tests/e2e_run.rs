@@ -32,7 +32,7 @@
 mod common;
 use common::*;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::path::Path;
@@ -874,6 +874,64 @@ fn token_without_permission_is_exit_3_naming_verb_and_resource() {
     assert!(named, "the message must name the verb and the resource\n{}", out.shown);
     assert!(all.contains("forbidden"), "{}", out.shown);
     assert_eq!(seen.created("hook"), None, "{}", seen.dump());
+}
+
+/// The least-privilege Role for `run` of Job and Pod hooks, as the README gives it:
+/// (apiGroup, resource, verbs).
+const RUN_ROLE: &[(&str, &str, &[&str])] = &[
+    ("", "secrets", &["get", "list", "update"]),
+    ("batch", "jobs", &["create", "patch", "delete", "list", "watch"]),
+    ("", "pods", &["create", "patch", "delete", "list", "watch"]),
+    ("", "pods/log", &["get"]),
+];
+
+fn role_rules(role: &[(&str, &str, &[&str])], without: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (group, resource, verbs) in role {
+        let verbs: Vec<&str> = verbs.iter().copied().filter(|v| without != Some((resource, v))).collect();
+        if !verbs.is_empty() {
+            out.push_str(&format!(
+                "- apiGroups: [\"{group}\"]\n  resources: [\"{resource}\"]\n  verbs: [{}]\n",
+                verbs.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// UIDs of the Jobs and Pods in the namespace: what a run created or deleted shows here.
+fn job_and_pod_uids(case: &Case) -> BTreeSet<String> {
+    case.get_json("jobs,pods").get("items").arr().iter().map(|o| o.at("metadata/uid").s().to_string()).collect()
+}
+
+/// With exactly the README's Role (a ServiceAccount token, not cluster-admin), `run --logs`
+/// of a Job and a Pod hook succeeds and records the run; with any one verb of it less, it
+/// stops before acting: exit 3 naming the verb and the resource, no object created or
+/// deleted, the stored phases unchanged.
+#[test]
+fn least_privilege_role_runs_and_one_verb_less_is_exit_3_before_acting() {
+    let case = Case::new("least-priv");
+    case.install(&[job("job-hook").on("test"), pod("pod-hook").log("from the pod").on("test")]);
+    let token = case.token_with_rules("runner", &role_rules(RUN_ROLE, None));
+    let out = case.hooks_at(&bed().server, &token, RELEASE, &["--event", "test", "--logs"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.all().contains("from the pod"), "{}", out.shown);
+    let phases = case.status_phases(RELEASE);
+    assert_eq!(phases.values().filter(|p| *p == "Succeeded").count(), 2, "{phases:?}");
+    let mut n = 0;
+    for (_, resource, verbs) in RUN_ROLE {
+        for verb in *verbs {
+            n += 1;
+            let token = case.token_with_rules(&format!("less-{n}"), &role_rules(RUN_ROLE, Some((resource, verb))));
+            let before = job_and_pod_uids(&case);
+            let out = case.hooks_at(&bed().server, &token, RELEASE, &["--event", "test", "--logs"]);
+            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
+            let named = format!("cannot {verb} {}", if *resource == "jobs" { "jobs.batch" } else { resource });
+            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
+            assert_eq!(job_and_pod_uids(&case), before, "without {verb} {resource} something was created or deleted");
+            assert_eq!(case.status_phases(RELEASE), phases, "without {verb} {resource}");
+        }
+    }
 }
 
 /// A TCP forwarder in front of the API server, to take "the API server" away from the

@@ -158,6 +158,10 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         pod_logs: args.logs,
         record_before_cleanup: args.event == Event::Test,
     };
+    let hooks: Vec<&crate::hook::Hook> = event_plan.items.iter().map(|i| &release.hooks[i.index]).collect();
+    if let Err(e) = check_permissions(&mut client, &stored, &hooks, args.logs) {
+        return fail(io, &e, Exit::Cluster);
+    }
     let mut cluster =
         KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release, args.parallel);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
@@ -176,4 +180,49 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         Outcome::Failed => Exit::Failed,
         Outcome::ClusterError => Exit::Cluster,
     }
+}
+
+/// Every permission the run needs, asked before anything is created, so that a missing one
+/// stops it with nothing done (issue 13; the Role in the README, "Permissions"): the release
+/// record's update; for each hook's resource create and patch (server-side apply), delete
+/// (delete policies: Helm's default is before-hook-creation), list and watch (waiting); pods
+/// list and pods/log get where logs may be read (`--logs` for Pod hooks, an output log
+/// policy, `helm.sh/show-output`, a fail-fast hook). The first one missing is named.
+fn check_permissions(
+    client: &mut kube::Client,
+    stored: &storage::StoredRelease,
+    hooks: &[&crate::hook::Hook],
+    logs: bool,
+) -> Result<(), kube::KubeError> {
+    let storage = if stored.driver == Driver::Secret { "secrets" } else { "configmaps" };
+    let mut asks = std::collections::BTreeSet::new();
+    // (get: a record changed meanwhile is read again before it is written.)
+    for verb in ["get", "update"] {
+        asks.insert((verb, String::new(), storage.to_string(), Some(stored.namespace.clone())));
+    }
+    for h in hooks {
+        let res = client.resource(&h.head.api_version, &h.head.kind)?;
+        let ns = client.effective_namespace(&res, h.head.namespace.as_deref());
+        for verb in ["create", "patch", "delete", "list", "watch"] {
+            asks.insert((verb, res.group().to_string(), res.plural.clone(), ns.clone()));
+        }
+        let kind = h.head.kind.as_str();
+        let reads_logs = (logs && kind == "Pod") || !h.output_log_policies.is_empty() || h.show_output || h.fail_fast;
+        if reads_logs && matches!(kind, "Job" | "Pod") {
+            asks.insert(("list", String::new(), "pods".into(), ns.clone()));
+            asks.insert(("get", String::new(), "pods/log".into(), ns.clone()));
+        }
+    }
+    for (verb, group, resource, ns) in asks {
+        if !client.may(verb, &group, &resource, ns.as_deref())? {
+            let resource = if group.is_empty() { resource } else { format!("{resource}.{group}") };
+            return Err(kube::KubeError::Forbidden {
+                verb: verb.to_string(),
+                resource,
+                namespace: ns,
+                message: "the run needs it (checked before acting; nothing was created)".into(),
+            });
+        }
+    }
+    Ok(())
 }

@@ -697,6 +697,37 @@ impl Client {
         )?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
+
+    // -- permissions (issue 13) -------------------------------------------
+
+    /// Whether this token may `verb` `resource` (`jobs`, `pods/log`) of
+    /// `group` in `namespace`: a SelfSubjectAccessReview, which every
+    /// authenticated user may create. Commands ask before acting, so that a
+    /// missing permission stops them with nothing done (docs/design.md §4).
+    pub fn may(&mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Result<bool, KubeError> {
+        let (resource, subresource) = resource.split_once('/').unwrap_or((resource, ""));
+        let review = serde_json::json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectAccessReview",
+            "spec": {"resourceAttributes": {
+                "verb": verb, "group": group, "resource": resource, "subresource": subresource,
+                "namespace": namespace.unwrap_or_default(),
+            }},
+        });
+        let answer = self.call_json(
+            Method::Post,
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            Some("application/json"),
+            Some(review.to_string().into_bytes()),
+            &Doing {
+                verb: "create",
+                resource: "selfsubjectaccessreviews.authorization.k8s.io".into(),
+                namespace: None,
+                name: None,
+            },
+        )?;
+        Ok(answer.pointer("/status/allowed").and_then(Value::as_bool).unwrap_or(false))
+    }
 }
 
 /// The names of a pod's containers (`spec.containers`), in order: the ones

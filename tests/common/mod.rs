@@ -304,6 +304,25 @@ impl Space {
     }
 }
 
+impl Space {
+    /// A bearer token of a new ServiceAccount `name` bound to a new Role `name` in this
+    /// namespace with these `rules` (YAML list items, indented by two spaces).
+    pub fn token_with_rules(&self, name: &str, rules: &str) -> String {
+        let rbac = format!(
+            "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: {name}, namespace: {ns}}}\n---\n\
+             apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {{name: {name}, namespace: {ns}}}\n\
+             rules:\n{rules}---\n\
+             apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: {name}, namespace: {ns}}}\n\
+             roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {name}}}\n\
+             subjects:\n- {{kind: ServiceAccount, name: {name}, namespace: {ns}}}\n",
+            ns = self.ns
+        );
+        let out = run(self.kubectl(&["apply", "-f", "-"]), Some(&rbac));
+        assert_eq!(out.code, 0, "{}", out.shown);
+        ok(self.kubectl(&["create", "token", name, "--duration=10m"])).trim().to_string()
+    }
+}
+
 impl Drop for Space {
     fn drop(&mut self) {
         if !keep() {
