@@ -1537,3 +1537,69 @@ fn allowed_hosts_narrowed_to_the_api_server_refuses_any_other_host() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert!(case.exists("configmap/cfg"));
 }
+
+/// No bearer token and no Secret value in anything the plugin and Helm print (issue 13), at
+/// every verbosity Helm has (default and `--debug`) and in `-o json`: install, a dry-run
+/// upgrade (its server-side diff), upgrades, `run` of a test hook with `--logs`, rollback,
+/// uninstall. The chart's Secret is added to Helm's rendering (`stringData`), so its value
+/// is in the release the plugin reads and stores.
+#[test]
+fn no_token_or_secret_value_in_any_output() {
+    let case = Case::new("no-leak");
+    let b = bed();
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let values_of = [format!("first-s3cret-{stamp}"), format!("second-s3cret-{stamp}")];
+    let objects = json!({"objects": [{"name": "settings"}, {"kind": "Job", "name": "smoke", "hook": "test"}]});
+    let rendered = case.render(&objects);
+    let with_secret = |value: &str| {
+        let mut release = parse_json(&rendered, "the dry-run");
+        let manifest = release["manifest"].as_str().unwrap().to_string();
+        release["manifest"] = Value::String(format!(
+            "{manifest}\n---\n# Source: sequenced/templates/creds.yaml\napiVersion: v1\nkind: Secret\n\
+             metadata:\n  name: creds\ntype: Opaque\nstringData:\n  password: {value}\n"
+        ));
+        release.to_string()
+    };
+    let mut printed = String::new();
+    let mut plugin = |debug: bool, args: &[&str], stdin: Option<&str>| {
+        let mut c = case.helm_cmd();
+        if debug {
+            c.arg("--debug");
+        }
+        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks"]).args(args).args(["-n", &case.ns]);
+        let out = run(c, stdin);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        printed.push_str(&out.stdout);
+        printed.push_str(&out.stderr);
+    };
+    let (v1, v2) = (with_secret(&values_of[0]), with_secret(&values_of[1]));
+    plugin(true, &["deploy", "-", "-o", "json"], Some(&v1));
+    let stored = ok(case.kubectl(&["get", "secret", "creds", "-o", "jsonpath={.data.password}"]));
+    assert_eq!(stored, base64(&values_of[0]), "the Secret was deployed with the first value");
+    for debug in [false, true] {
+        plugin(debug, &["deploy", "-", "--dry-run"], Some(&v2));
+    }
+    plugin(false, &["deploy", "-"], Some(&v2));
+    plugin(true, &["deploy", "-"], Some(&v2));
+    plugin(false, &["run", RELEASE, "--event", "test", "--logs"], None);
+    plugin(true, &["run", RELEASE, "--event", "test", "--logs", "-o", "json"], None);
+    plugin(false, &["rollback", RELEASE, "1"], None);
+    plugin(true, &["rollback", RELEASE, "3"], None);
+    plugin(true, &["uninstall", RELEASE], None);
+    assert!(printed.contains("creds"), "the Secret is named in the output (the test saw it): {printed}");
+    for (what, secret) in [
+        ("the bed's token", b.token.clone()),
+        ("the first value", values_of[0].clone()),
+        ("the second value", values_of[1].clone()),
+        ("the first value in base64", base64(&values_of[0])),
+        ("the second value in base64", base64(&values_of[1])),
+    ] {
+        assert!(!printed.contains(&secret), "{what} is in the output:\n{printed}");
+    }
+}
+
+fn base64(text: &str) -> String {
+    let mut c = std::process::Command::new("base64");
+    c.args(["-w", "0"]);
+    run(c, Some(text)).stdout.trim().to_string()
+}
