@@ -934,6 +934,31 @@ fn least_privilege_role_runs_and_one_verb_less_is_exit_3_before_acting() {
     }
 }
 
+/// Someone else changes the release record while `run` runs (issue 13): the plugin's write
+/// carries the resourceVersion it read, so it gets 409, reads the record again and writes
+/// only its hooks' phases onto it. The other change stays; nothing is overwritten.
+#[test]
+fn release_record_changed_meanwhile_is_not_overwritten() {
+    let case = Case::new("conflict");
+    case.install(&[job("slow").secs("5s").on("test")]);
+    let mut c = case.hooks_cmd(&bed().server, &bed().token, RELEASE, &["--event", "test"]);
+    c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let child = c.spawn().unwrap();
+    let t0 = Instant::now();
+    while run(case.kubectl(&["get", "job/slow"]), None).code != 0 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "the run never created Job/slow");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // The run has read the record (and recorded the hook as started); change it now.
+    ok(case.kubectl(&["label", "secret", "sh.helm.release.v1.r.v1", "changed-by=someone-else"]));
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let label =
+        ok(case.kubectl(&["get", "secret", "sh.helm.release.v1.r.v1", "-o", "jsonpath={.metadata.labels.changed-by}"]));
+    assert_eq!(label, "someone-else", "the run overwrote the other change");
+    assert_eq!(case.status_phases(RELEASE).get("slow").map(String::as_str), Some("Succeeded"));
+}
+
 /// A TCP forwarder in front of the API server, to take "the API server" away from the
 /// plugin mid-run and bring it back on the same address (TLS passes through untouched;
 /// the certificate is for 127.0.0.1, so any port works). Stopping it closes the listener
