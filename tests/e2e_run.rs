@@ -959,6 +959,104 @@ fn release_record_changed_meanwhile_is_not_overwritten() {
     assert_eq!(case.status_phases(RELEASE).get("slow").map(String::as_str), Some("Succeeded"));
 }
 
+/// API Priority and Fairness objects (cluster-scoped) that put one ServiceAccount of a test,
+/// and nobody else, on a priority level of zero shares that rejects rather than queues (the
+/// API server still gives it one seat); deleted when the test ends.
+struct Throttle<'a> {
+    case: &'a Case,
+    name: String,
+}
+
+impl<'a> Throttle<'a> {
+    fn apply(case: &'a Case, account: &str) -> Throttle<'a> {
+        let name = format!("helm-hooks-e2e-{}", case.ns);
+        let yaml = format!(
+            "apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: PriorityLevelConfiguration\nmetadata: {{name: {name}}}\n\
+             spec:\n  type: Limited\n  limited:\n    nominalConcurrencyShares: 0\n    lendablePercent: 0\n\
+             \x20   borrowingLimitPercent: 0\n    limitResponse: {{type: Reject}}\n---\n\
+             apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata: {{name: {name}}}\n\
+             spec:\n  priorityLevelConfiguration: {{name: {name}}}\n  matchingPrecedence: 850\n\
+             \x20 distinguisherMethod: {{type: ByUser}}\n  rules:\n  - subjects:\n\
+             \x20   - {{kind: ServiceAccount, serviceAccount: {{name: {account}, namespace: {ns}}}}}\n\
+             \x20   resourceRules:\n    - {{verbs: [\"*\"], apiGroups: [\"*\"], resources: [\"*\"], namespaces: [\"*\"], clusterScope: true}}\n\
+             \x20   nonResourceRules:\n    - {{verbs: [\"*\"], nonResourceURLs: [\"*\"]}}\n",
+            ns = case.ns
+        );
+        let mut c = case.kubectl_cmd();
+        c.args(["apply", "-f", "-"]);
+        let out = run(c, Some(&yaml));
+        assert_eq!(out.code, 0, "{}", out.shown);
+        Throttle { case, name }
+    }
+
+    /// Requests of the level answered 429 so far (kube-apiserver's APF dump).
+    fn rejected(&self) -> Option<u64> {
+        let mut c = self.case.kubectl_cmd();
+        c.args(["get", "--raw", "/debug/api_priority_and_fairness/dump_priority_levels"]);
+        let dump = ok(c);
+        let row = dump.lines().find(|l| l.split(',').next().map(str::trim) == Some(self.name.as_str()))?;
+        row.split(',').nth(7)?.trim().parse().ok()
+    }
+}
+
+impl Drop for Throttle<'_> {
+    fn drop(&mut self) {
+        let mut c = self.case.kubectl_cmd();
+        c.args(["delete", "flowschema,prioritylevelconfiguration", &self.name, "--ignore-not-found"]);
+        let _ = c.output();
+    }
+}
+
+/// The API server answering 429 for real (issue 13). While a slow upload by the test's
+/// ServiceAccount holds its priority level's only seat, every other request of that account
+/// is answered 429 with `Retry-After: 1` (checked first). `run` with that account's token
+/// repeats each refused request after the wait asked and succeeds once the seat is free.
+#[test]
+fn a_429_from_api_priority_and_fairness_is_waited_out() {
+    let case = Case::new("apf");
+    case.install(&[job("hook").on("test")]);
+    let rules = role_rules(RUN_ROLE, None) + "- apiGroups: [\"\"]\n  resources: [\"configmaps\"]\n  verbs: [create]\n";
+    let token = case.token_with_rules("throttled", &rules);
+    let throttle = Throttle::apply(&case, "throttled");
+    let t0 = Instant::now();
+    while throttle.rejected().is_none() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "the priority level never showed up");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let b = bed();
+    let curl = |extra: &[&str]| {
+        let mut c = Command::new("curl");
+        c.args(["-sS", "-o", "/dev/null", "-D", "-", "--cacert", &b.cacert, "-H"])
+            .arg(format!("Authorization: Bearer {token}"))
+            .args(extra);
+        c
+    };
+    // About 4 s of upload at 2 kB/s: the seat stays taken meanwhile.
+    let body = case.tmp.0.join("hog.json");
+    let hog_cm = format!(
+        r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"hog"}},"data":{{"x":"{}"}}}}"#,
+        "a".repeat(8000)
+    );
+    std::fs::write(&body, hog_cm).unwrap();
+    let mut hog = curl(&["--limit-rate", "2000", "-H", "Content-Type: application/json", "--data-binary"]);
+    hog.arg(format!("@{}", body.display())).arg(format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns));
+    let hog = hog.stdout(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let probe = ok(curl(&[&format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns)]));
+    assert!(probe.starts_with("HTTP/2 429") && probe.to_ascii_lowercase().contains("retry-after: 1"), "{probe}");
+    let before = throttle.rejected().unwrap();
+    let started = Instant::now();
+    let out = case.hooks_at(&b.server, &token, RELEASE, &["--event", "test"]);
+    let took = started.elapsed();
+    let refused = throttle.rejected().unwrap() - before;
+    let hog = hog.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&hog.stdout).contains(" 201"), "the upload holding the seat failed");
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(refused >= 1, "none of the run's requests was answered 429: the test proved nothing");
+    assert_eq!(case.status_phases(RELEASE).get("hook").map(String::as_str), Some("Succeeded"));
+    eprintln!("{}: run took {took:.1?}; {refused} of its requests were answered 429 and repeated", case.ns);
+}
+
 /// A TCP forwarder in front of the API server, to take "the API server" away from the
 /// plugin mid-run and bring it back on the same address (TLS passes through untouched;
 /// the certificate is for 127.0.0.1, so any port works). Stopping it closes the listener

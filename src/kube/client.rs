@@ -262,11 +262,49 @@ impl Client {
         body: Option<Vec<u8>>,
         doing: &Doing<'_>,
     ) -> Result<Vec<u8>, KubeError> {
-        let resp = self.send(method, path, content_type, body)?;
+        let (resp, tries) = self.send_retrying(method, path, content_type, body)?;
         if (200..300).contains(&resp.status) {
             Ok(resp.body)
         } else {
-            Err(from_status(resp.status, &resp.body, doing))
+            let mut e = from_status(resp.status, &resp.body, doing);
+            if let (KubeError::Status { message, .. }, true) = (&mut e, tries > 1) {
+                message.push_str(&format!(" (after {tries} tries)"));
+            }
+            Err(e)
+        }
+    }
+
+    // -- retries (docs/design.md §5; README Limits) ------------------------
+
+    /// [`Client::send`], repeated while the API server answers 429 (API
+    /// Priority and Fairness or the in-flight limit refused the request
+    /// before doing anything, so any method may be repeated) or, for a
+    /// request that is safe to repeat (not a POST: a create may have been
+    /// done before a gateway's 502/503/504), 502, 503 or 504. Waits
+    /// `Retry-After` seconds (Helm 4.2.4's host passes response headers;
+    /// at most [`MAX_RETRY_WAIT_MS`]), else 250 ms doubling; at most
+    /// [`RETRIES`] repeats. Returns the last response and how many were sent.
+    fn send_retrying(
+        &mut self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> Result<(Response, u32), KubeError> {
+        let mut tries = 1;
+        loop {
+            let resp = self.send(method, path, content_type, body.clone())?;
+            let again = match resp.status {
+                429 => true,
+                502..=504 => method != Method::Post,
+                _ => false,
+            };
+            if !again || tries > RETRIES {
+                return Ok((resp, tries));
+            }
+            let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
+            pause(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS));
+            tries += 1;
         }
     }
 
@@ -310,7 +348,7 @@ impl Client {
             return Ok(Some("v1".into()));
         }
         let path = format!("/apis/{}", encode(group, false));
-        let resp = self.send(Method::Get, &path, None, None)?;
+        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
         if resp.status == 404 {
             return Ok(None);
         }
@@ -333,7 +371,7 @@ impl Client {
         let path = gv_path(api_version);
         let doing =
             Doing { verb: "get", resource: format!("the API discovery document {path}"), namespace: None, name: None };
-        let resp = self.send(Method::Get, &path, None, None)?;
+        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
         if resp.status == 404 {
             return Ok(None);
         }
@@ -648,7 +686,7 @@ impl Client {
         }
         q.push("allowWatchBookmarks", "true").push("timeoutSeconds", &timeout_secs.max(1).to_string());
         let path = format!("{}{}", Self::collection_path(res, ns), q.0);
-        let resp = self.send(Method::Get, &path, None, None)?;
+        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
         if resp.status == 410 {
             return Ok(WatchRound {
                 events: Vec::new(),
@@ -698,7 +736,7 @@ impl Client {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    // -- permissions (issue 13) -------------------------------------------
+    // -- permissions (docs/design.md §4) -----------------------------------
 
     /// Whether this token may `verb` `resource` (`jobs`, `pods/log`) of
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every
@@ -728,6 +766,26 @@ impl Client {
         )?;
         Ok(answer.pointer("/status/allowed").and_then(Value::as_bool).unwrap_or(false))
     }
+}
+
+/// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
+pub const RETRIES: u32 = 5;
+/// The longest wait before a repeat, whatever `Retry-After` asks.
+pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
+
+/// Waits `ms` milliseconds. In the sandbox sleep returns at once and a long
+/// poll would be refused too, so the wall clock is watched (docs/design.md
+/// §5); only a throttled or failing API server makes the plugin wait so.
+fn pause(ms: u64) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let until = crate::cluster::wall_ms() + ms;
+        while crate::cluster::wall_ms() < until {
+            std::hint::spin_loop();
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::sleep(std::time::Duration::from_millis(ms));
 }
 
 /// The names of a pod's containers (`spec.containers`), in order: the ones
@@ -889,5 +947,47 @@ pub(crate) mod tests {
         let pod =
             serde_json::json!({"spec":{"initContainers":[{"name":"init"}],"containers":[{"name":"a"},{"name":"b"}]}});
         assert_eq!(container_names(&pod), vec!["init", "a", "b"], "init containers first, as helm test --logs");
+    }
+
+    fn after(status: u16, retry_after: Option<&str>) -> Response {
+        let mut r = respond(status, r#"{"kind":"Status","message":"slow down"}"#);
+        if let Some(s) = retry_after {
+            r.headers.insert("retry-after".into(), s.into());
+        }
+        r
+    }
+
+    #[test]
+    fn a_429_is_repeated_for_every_method_as_retry_after_asks() {
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, BATCH_V1),
+                after(429, Some("0")),
+                after(429, Some("0")),
+                respond(201, r#"{"kind":"Job","metadata":{"name":"j"}}"#),
+            ],
+        );
+        let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
+        c.create(&job).unwrap();
+        assert_eq!(c.requests(), 4);
+        assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Post));
+    }
+
+    #[test]
+    fn a_gateway_error_is_repeated_only_when_safe() {
+        // A create (POST) may have happened before a 503: not repeated.
+        let (mut c, _) = client(None, vec![respond(200, BATCH_V1), after(503, Some("0"))]);
+        let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
+        let e = c.create(&job).unwrap_err();
+        assert_eq!(c.requests(), 2);
+        assert!(!e.to_string().contains("tries"), "{e}");
+        // A read is, RETRIES times; then the error says how often it was tried.
+        let mut answers = vec![respond(200, BATCH_V1)];
+        answers.extend((0..=RETRIES).map(|_| after(503, Some("0"))));
+        let (mut c, _) = client(None, answers);
+        let e = c.get(&ObjectKey::new("batch/v1", "Job", None, "j")).unwrap_err();
+        assert_eq!(c.requests(), 2 + u64::from(RETRIES));
+        assert!(e.to_string().contains(&format!("after {} tries", RETRIES + 1)), "{e}");
     }
 }

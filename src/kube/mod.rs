@@ -69,8 +69,9 @@ impl Method {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
-    /// Lower-cased names. (Helm's host passes no response headers unless it
-    /// is configured to; nothing here depends on them.)
+    /// Lower-cased names. (Helm 4.2.4 configures its host to pass them:
+    /// `EnableHttpResponseHeaders` in `runtime_extismv1.go`; `Retry-After`
+    /// is read from them.)
     pub headers: BTreeMap<String, String>,
     pub body: Vec<u8>,
 }
