@@ -54,6 +54,14 @@ impl Driver {
             Driver::ConfigMap => "ConfigMap",
         }
     }
+
+    /// The API resource of the records, as RBAC names it.
+    pub fn resource(self) -> &'static str {
+        match self {
+            Driver::Secret => "secrets",
+            Driver::ConfigMap => "configmaps",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

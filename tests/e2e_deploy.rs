@@ -1020,8 +1020,10 @@ fn token_without_permission_is_exit_3() {
     c.args(["--kube-apiserver", &bed().server, "--kube-token", &token, "hooks", "deploy", "-", "-n", &case.ns]);
     let out = run(c, Some(&rendered));
     assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    // Checked before acting: the first write it may not make is named (here the
+    // ConfigMap's create, asked before the record's).
     assert!(
-        out.all().contains("cannot create secrets"),
+        out.all().contains("cannot create configmaps") && out.all().contains("checked before acting"),
         "the message must name the verb and the resource\n{}",
         out.shown
     );
@@ -1602,4 +1604,73 @@ fn base64(text: &str) -> String {
     let mut c = std::process::Command::new("base64");
     c.args(["-w", "0"]);
     run(c, Some(text)).stdout.trim().to_string()
+}
+
+/// The least-privilege Role for an upgrade of this test's chart, as the README derives it
+/// (apiGroup, resource, verbs): the release record, each kind of the release, delete for
+/// the kind of what the upgrade removes, and the pre-upgrade hook's kind as `run` needs it.
+const DEPLOY_ROLE: &[(&str, &str, &[&str])] = &[
+    ("", "secrets", &["get", "list", "create", "update"]),
+    ("", "configmaps", &["get", "list", "watch", "create", "patch", "delete"]),
+    ("apps", "deployments", &["get", "list", "watch", "create", "patch"]),
+    ("batch", "jobs", &["create", "patch", "delete", "list", "watch"]),
+];
+
+fn deploy_role(without: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (group, resource, verbs) in DEPLOY_ROLE {
+        let verbs: Vec<&str> = verbs.iter().copied().filter(|v| without != Some((resource, v))).collect();
+        if !verbs.is_empty() {
+            out.push_str(&format!(
+                "- apiGroups: [\"{group}\"]\n  resources: [\"{resource}\"]\n  verbs: [{}]\n",
+                verbs.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// With exactly that Role (a ServiceAccount token, not cluster-admin) the upgrade works;
+/// with any one of its verbs less it stops before acting: exit 3 naming the verb and the
+/// resource, nothing applied, deleted or stored.
+#[test]
+fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
+    let case = Case::new("least-priv");
+    case.deploy_ok(&json!({"objects": [{"name": "settings"}, {"name": "old"}]}));
+    let next = json!({"objects": [
+        {"name": "settings", "value": "v2"},
+        {"kind": "Deployment", "name": "web"},
+        {"kind": "Job", "name": "migrate", "hook": "pre-upgrade"},
+    ]});
+    let rendered = case.render(&next);
+    let deploy_as = |token: &str| {
+        let b = bed();
+        let mut c = case.helm_cmd();
+        c.args(["--kube-apiserver", &b.server, "--kube-token", token, "hooks", "deploy", "-", "-n", &case.ns]);
+        run(c, Some(&rendered))
+    };
+    let mut n = 0;
+    for (group, resource, verbs) in DEPLOY_ROLE {
+        for verb in *verbs {
+            n += 1;
+            let token = case.token_with_rules(&format!("less-{n}"), &deploy_role(Some((resource, verb))));
+            let out = deploy_as(&token);
+            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
+            let named = if group.is_empty() {
+                format!("cannot {verb} {resource}")
+            } else {
+                format!("cannot {verb} {resource}.{group}")
+            };
+            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
+            assert_eq!(case.history().len(), 1, "without {verb} {resource} a revision was stored");
+            assert_eq!(data_value(&case, "settings"), "v1", "without {verb} {resource} something was applied");
+            assert!(case.exists("configmap/old") && !case.exists("deployment/web") && !case.exists("job/migrate"));
+        }
+    }
+    let token = case.token_with_rules("deployer", &deploy_role(None));
+    let out = deploy_as(&token);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(data_value(&case, "settings"), "v2");
+    assert!(!case.exists("configmap/old") && case.exists("deployment/web"));
+    assert_eq!(case.history().last().map(|h| h.1.as_str()), Some("deployed"));
 }

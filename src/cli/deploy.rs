@@ -248,6 +248,15 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
             (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
         }
     };
+    let install = matches!(operation, Operation::Install);
+    let needs = Needs {
+        crds: if install { &crds } else { &[] },
+        create_namespace: install && args.create_namespace,
+        dry_run: args.dry_run,
+    };
+    if let Err(e) = needs.check(&mut client, driver, &checked, operation, current.as_ref()) {
+        return fail(io, &e, Exit::Cluster);
+    }
     if args.dry_run {
         return dry_run(io, &mut client, &checked, &args, operation, current.as_ref(), revision, &crds);
     }
@@ -338,6 +347,64 @@ fn recover(
     let cluster = matches!(recovery.ended, Ended::Cluster(_));
     report.recovery = Some(Box::new(recovery));
     report.ended = if cluster { Ended::Cluster(message) } else { Ended::Failed(message) };
+}
+
+/// What a deploy or rollback will ask of the API server beyond reading,
+/// checked before anything is applied or stored (docs/design.md §4; the Role:
+/// README, "Permissions").
+struct Needs<'a> {
+    crds: &'a [deploy::crds::Crd],
+    create_namespace: bool,
+    dry_run: bool,
+}
+
+impl Needs<'_> {
+    /// Helm's storage (read; create and update the record); per resource
+    /// kind get, list and watch (waiting) and create and patch (server-side
+    /// apply, also for a dry run); per kind of what the replaced revision
+    /// had and this one has not, delete; the hooks of `operation` as `run`
+    /// needs them; the chart's CRDs and a namespace to create, cluster-wide.
+    fn check(
+        &self,
+        client: &mut Client,
+        driver: Driver,
+        checked: &Checked,
+        operation: Operation,
+        current: Option<&StoredRelease>,
+    ) -> Result<(), kube::KubeError> {
+        let mut needs = kube::access::Needs::default();
+        let ns = client.namespace().to_string();
+        let write: &[&'static str] = if self.dry_run { &[] } else { &["create", "update"] };
+        needs.add(&["get", "list"], "", driver.resource(), Some(&ns));
+        needs.add(write, "", driver.resource(), Some(&ns));
+        for r in &checked.release.resources {
+            let h = &r.head;
+            let verbs = ["get", "list", "watch", "create", "patch"];
+            needs.kind(client, &verbs, &h.api_version, &h.kind, h.namespace.as_deref())?;
+        }
+        if !self.dry_run {
+            for (_, r) in current.map(|c| deploy::removed(c, &checked.release, &ns)).unwrap_or_default() {
+                let h = &r.head;
+                needs.kind(client, &["delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
+            }
+            let hooks: Vec<&crate::hook::Hook> = checked
+                .release
+                .hooks
+                .iter()
+                .filter(|h| h.events.contains(&operation.pre_event()) || h.events.contains(&operation.post_event()))
+                .collect();
+            super::run::hook_needs(&mut needs, client, &hooks, false)?;
+        }
+        if !self.crds.is_empty() {
+            let verbs = ["get", "list", "watch", "create", "patch"];
+            needs.add(&verbs, "apiextensions.k8s.io", "customresourcedefinitions", None);
+        }
+        if self.create_namespace && !self.dry_run {
+            needs.add(&["get", "create", "patch"], "", "namespaces", None);
+        }
+        let why = if self.dry_run { "the plan needs it" } else { "the deploy needs it" };
+        needs.check(client, &format!("{why} (checked before acting; nothing was applied or stored)"))
+    }
 }
 
 /// `deploy --dry-run`: what the deploy would do, against the live cluster
@@ -495,6 +562,11 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let needs = Needs { crds: &[], create_namespace: false, dry_run: false };
+    let operation = Operation::Rollback { to };
+    if let Err(e) = needs.check(&mut client, driver, &checked, operation, Some(&current)) {
+        return fail(io, &e, Exit::Cluster);
+    }
     let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     let revision = current.revision + 1;
     let report = deploy::deploy(

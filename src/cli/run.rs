@@ -194,34 +194,34 @@ fn check_permissions(
     hooks: &[&crate::hook::Hook],
     logs: bool,
 ) -> Result<(), kube::KubeError> {
-    let storage = if stored.driver == Driver::Secret { "secrets" } else { "configmaps" };
-    let mut asks = std::collections::BTreeSet::new();
+    let mut needs = kube::access::Needs::default();
     // (get: a record changed meanwhile is read again before it is written.)
-    for verb in ["get", "update"] {
-        asks.insert((verb, String::new(), storage.to_string(), Some(stored.namespace.clone())));
-    }
+    needs.add(&["get", "update"], "", stored.driver.resource(), Some(&stored.namespace));
+    hook_needs(&mut needs, client, hooks, logs)?;
+    needs.check(client, "the run needs it (checked before acting; nothing was created)")
+}
+
+/// What running `hooks` needs: for each hook's kind create and patch
+/// (server-side apply), delete (delete policies: Helm's default is
+/// before-hook-creation), list and watch (waiting); pods list and pods/log get
+/// where logs may be read (`--logs` for Pod hooks, an output log policy,
+/// `helm.sh/show-output`, a fail-fast hook). Shared with `deploy`.
+pub(crate) fn hook_needs(
+    needs: &mut kube::access::Needs,
+    client: &mut kube::Client,
+    hooks: &[&crate::hook::Hook],
+    logs: bool,
+) -> Result<(), kube::KubeError> {
     for h in hooks {
-        let res = client.resource(&h.head.api_version, &h.head.kind)?;
-        let ns = client.effective_namespace(&res, h.head.namespace.as_deref());
-        for verb in ["create", "patch", "delete", "list", "watch"] {
-            asks.insert((verb, res.group().to_string(), res.plural.clone(), ns.clone()));
-        }
+        let verbs = ["create", "patch", "delete", "list", "watch"];
+        needs.kind(client, &verbs, &h.head.api_version, &h.head.kind, h.head.namespace.as_deref())?;
         let kind = h.head.kind.as_str();
         let reads_logs = (logs && kind == "Pod") || !h.output_log_policies.is_empty() || h.show_output || h.fail_fast;
         if reads_logs && matches!(kind, "Job" | "Pod") {
-            asks.insert(("list", String::new(), "pods".into(), ns.clone()));
-            asks.insert(("get", String::new(), "pods/log".into(), ns.clone()));
-        }
-    }
-    for (verb, group, resource, ns) in asks {
-        if !client.may(verb, &group, &resource, ns.as_deref())? {
-            let resource = if group.is_empty() { resource } else { format!("{resource}.{group}") };
-            return Err(kube::KubeError::Forbidden {
-                verb: verb.to_string(),
-                resource,
-                namespace: ns,
-                message: "the run needs it (checked before acting; nothing was created)".into(),
-            });
+            let res = client.resource(&h.head.api_version, kind)?;
+            let ns = client.effective_namespace(&res, h.head.namespace.as_deref());
+            needs.add(&["list"], "", "pods", ns.as_deref());
+            needs.add(&["get"], "", "pods/log", ns.as_deref());
         }
     }
     Ok(())

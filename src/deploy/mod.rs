@@ -425,9 +425,9 @@ fn delete_removed(
     delete_in_order(client, &old, &old_plan, &removed, deadline, out)
 }
 
-/// What `current` had and `next` has not, as plan references: what an
-/// upgrade would delete (for `deploy --dry-run`).
-pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
+/// What `current` had and `next` has not, in deletion order, with their plan
+/// references: what an upgrade or rollback deletes.
+pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, crate::resource::Resource)> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Vec::new() };
     let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);
@@ -436,9 +436,15 @@ pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) ->
     deletion_batches(&old_plan)
         .into_iter()
         .flatten()
-        .filter(|&i| !keep.contains(&identity(&old.resources[old_plan.items[i].index], namespace)))
-        .map(|i| old_plan.items[i].reference.to_string())
+        .map(|i| (old_plan.items[i].reference.to_string(), &old.resources[old_plan.items[i].index]))
+        .filter(|(_, r)| !keep.contains(&identity(r, namespace)))
+        .map(|(reference, r)| (reference, r.clone()))
         .collect()
+}
+
+/// The references of [`removed`] (for `deploy --dry-run`).
+pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
+    removed(current, next, namespace).into_iter().map(|(reference, _)| reference).collect()
 }
 
 /// `helm hooks uninstall`: pre-delete hooks, the resources in reverse plan

@@ -16,6 +16,7 @@
 //! operations, [`watch`] tracks objects across watch rounds, [`error`] names
 //! what failed.
 
+pub mod access;
 pub mod client;
 pub mod config;
 pub mod error;
