@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|toxiproxy|nelm ...]
+# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
 set -euo pipefail
@@ -121,6 +121,20 @@ build_toxiproxy() {
   stamp toxiproxy-server "$TOXIPROXY_VERSION"
 }
 
+# Distribution (issue 12): the OCI registry and oras of scripts/e2e-dist.sh.
+build_registry() {
+  fresh registry "$REGISTRY_VERSION" && return
+  timed registry env GOBIN="$bin" go install -ldflags "-s -w" \
+    "github.com/distribution/distribution/v3/cmd/registry@$REGISTRY_VERSION"
+  stamp registry "$REGISTRY_VERSION"
+}
+
+build_oras() {
+  fresh oras "$ORAS_VERSION" && return
+  timed oras env GOBIN="$bin" go install -ldflags "-s -w" "oras.land/oras/cmd/oras@$ORAS_VERSION"
+  stamp oras "$ORAS_VERSION"
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs toxiproxy)
+[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs toxiproxy registry oras)
 for t in "${targets[@]}"; do "build_$t"; done

@@ -13,6 +13,10 @@ TOXIPROXY_VERSION=v2.5.0
 # v0.13.1-0.20260616105957-2c00b08fb99e, which it refuses (403). testbed/nelmbin/go.mod
 # must require the same version.
 NELM_VERSION=v1.24.3
+# Distribution (issue 12): the loopback OCI registry of scripts/e2e-dist.sh (CNCF
+# distribution, cmd/registry) and the OCI client that pushes and mirrors the plugin.
+REGISTRY_VERSION=v3.1.2
+ORAS_VERSION=v1.3.6
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
 export HOOKS_CACHE
