@@ -41,7 +41,7 @@ Usage:
                  [--readiness-timeout D] [--ignore-fail-fast] [-o text|json]
   helm hooks rollback RELEASE [REVISION] [same flags as deploy]
   helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D] [-o text|json]
-  helm hooks version
+  helm hooks version [-o text|json]
 
 Input of plan and lint (-, the default): `helm template CHART` output, or a release
 as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin. A
@@ -225,8 +225,26 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
         "rollback" => deploy::rollback(rest, io),
         "uninstall" => deploy::uninstall(rest, io),
         "version" => {
-            let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
-            Exit::Ok
+            let format = match rest {
+                [] => Some("text"),
+                [o, f] if o == "-o" || o == "--output" => Some(f.as_str()),
+                _ => None,
+            };
+            match format {
+                Some("text") => {
+                    let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
+                    Exit::Ok
+                }
+                // For scripts that roll the plugin out and check which version is installed.
+                Some("json") => {
+                    let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
+                    Exit::Ok
+                }
+                _ => {
+                    let _ = writeln!(io.stderr, "Error: version takes only -o text|json\n\n{USAGE}");
+                    Exit::Invalid
+                }
+            }
         }
         "help" | "-h" | "--help" => {
             let _ = io.stdout.write_all(USAGE.as_bytes());
