@@ -15,12 +15,15 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load fuzz clean
+.PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
 	@echo "install    helm plugin install the built plugin into \$$(HELM) ($(HELM))"
 	@echo "package    dist/hooks-$(VERSION).tgz for helm plugin install (SIGN=1 KEY=... to sign)"
+	@echo "release    VERSION=x.y.z KEY=<gpg key> [OCI=host/path/hooks]: signed reproducible"
+	@echo "           tarball, .prov, SHA256SUMS in dist/release/; OCI push when OCI is set"
+	@echo "e2e-dist   distribution end to end: signed installs by URL and OCI, no cluster"
 	@echo "tools      the Wasm target and the pinned Helm, Kubernetes, etcd and kwok builds"
 	@echo "test       everything: unit + property + vectors, then end to end on the test bed"
 	@echo "lint       cargo fmt --check and clippy -D warnings"
@@ -39,10 +42,10 @@ plugin.wasm: $(WASM)
 
 build: plugin.wasm
 
-# The plugin directory Helm installs: plugin.yaml and plugin.wasm only.
-dist/hooks: plugin.wasm plugin.yaml
+# The plugin directory Helm installs: plugin.yaml, plugin.wasm, the shell completion and the licence.
+dist/hooks: plugin.wasm plugin.yaml completion.yaml LICENSE
 	rm -rf dist/hooks && mkdir -p dist/hooks
-	cp plugin.yaml plugin.wasm dist/hooks/
+	cp plugin.yaml plugin.wasm completion.yaml LICENSE dist/hooks/
 
 install: dist/hooks
 	-$(HELM) plugin uninstall hooks >/dev/null 2>&1
@@ -72,7 +75,20 @@ e2e: dist/hooks testbed-build
 	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
 	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults
 
-test: unit e2e
+test: unit e2e e2e-dist
+
+# --- Distribution (issue 12) ---------------------------------------------------------------
+# make release VERSION=x.y.z KEY=<gpg key> [OCI=host/path/hooks PLAIN_HTTP=1]: the signed,
+# reproducible tarball, its .prov and SHA256SUMS in dist/release/, pushed to OCI when set.
+release: dist/hooks
+	KEY='$(KEY)' OCI='$(OCI)' PLAIN_HTTP='$(PLAIN_HTTP)' scripts/release.sh '$(VERSION)'
+
+# Through the real Helm, a loopback HTTP server and a loopback OCI registry (no cluster):
+# signed installs by URL, tag and digest, refusals, upgrade, reproducibility, completion.
+e2e-dist: dist/hooks
+	testbed/build.sh helm registry oras
+	HELM=$(HOOKS_CACHE)/bin/helm scripts/e2e-dist.sh
+# ------------------------------------------------------------------------------------------
 
 lint:
 	cargo fmt --all -- --check

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds everything a release publishes from dist/hooks (make release builds it first):
+#   dist/release/hooks-VERSION.tgz       the plugin, byte-identical for identical sources
+#   dist/release/hooks-VERSION.tgz.prov  Helm's provenance file, signed with GnuPG
+#   dist/release/SHA256SUMS
+# and, when OCI is set, pushes the tarball and .prov as the OCI artifact Helm 4 installs.
+#
+# Usage: scripts/release.sh VERSION
+# Env:   KEY          GnuPG user id or fingerprint to sign with (required)
+#        GNUPGHOME    the GnuPG home holding KEY (default: gpg's own)
+#        OCI          repository to push to, e.g. ghcr.io/org/plugins/hooks (optional);
+#                     its last segment must be the plugin's name, hooks
+#        PLAIN_HTTP   1 to push over plain HTTP (loopback registries)
+#        ORAS         the oras binary (default: $HOOKS_CACHE/bin/oras, else oras)
+#        SOURCE_DATE_EPOCH  the mtime stored in the tarball (default: the last commit's time)
+#        OUT          output folder (default: dist/release)
+set -euo pipefail
+
+version=${1:?usage: scripts/release.sh VERSION}
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=$root/dist/hooks
+out=${OUT:-$root/dist/release}
+: "${KEY:?set KEY to the GnuPG key that signs the release}"
+
+die() { echo "release: $*" >&2; exit 1; }
+
+# One version everywhere: plugin.yaml is what Helm reads, Cargo.toml what `helm hooks version`
+# prints; a release whose three disagree would publish a plugin that misreports itself.
+yaml_version=$(sed -n 's/^version: *//p' "$root/plugin.yaml")
+cargo_version=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml")
+[ "$version" = "$yaml_version" ] || die "VERSION=$version but plugin.yaml says $yaml_version"
+[ "$version" = "$cargo_version" ] || die "VERSION=$version but Cargo.toml says $cargo_version"
+[ -f "$src/plugin.wasm" ] && [ -f "$src/plugin.yaml" ] || die "$src is not built (make dist/hooks)"
+cmp -s "$src/plugin.yaml" "$root/plugin.yaml" || die "$src/plugin.yaml is stale (make dist/hooks)"
+
+epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
+name=hooks-$version.tgz
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Helm's own `helm plugin package` stores each file's mtime, uid, gid and owner names, so
+# two packagings differ. Here every varying field is fixed: the order (sorted names), the
+# mtime (SOURCE_DATE_EPOCH), the owner (0/0, numeric, no names), the modes (0644, dirs
+# 0755), the format (ustar: no atime/ctime), and gzip without a name or timestamp (-n).
+cp -R "$src" "$tmp/hooks"
+tar --sort=name --format=ustar --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
+  --mode='u=rwX,go=rX' -C "$tmp" -cf - hooks | gzip -n -9 >"$tmp/$name"
+
+# The .prov is the message block Helm's signer writes (the plugin's metadata, `...`, then
+# the tarball's sha256 under its file name), clear-signed by gpg rather than by `helm plugin
+# package --sign`: that one needs a legacy secret keyring and packages its own tarball.
+{
+  cat "$src/plugin.yaml"
+  printf '\n...\nfiles:\n  %s: sha256:%s\n' "$name" "$(sha256sum "$tmp/$name" | cut -d' ' -f1)"
+} >"$tmp/block"
+gpg --batch --yes --local-user "$KEY" --digest-algo SHA256 --clearsign \
+  -o "$tmp/$name.prov" "$tmp/block"
+
+mv "$tmp/$name" "$tmp/$name.prov" "$out/"
+(cd "$out" && sha256sum "$name" "$name.prov" >SHA256SUMS)
+ls -l "$out/$name" "$out/$name.prov" "$out/SHA256SUMS" >&2
+
+if [ -n "${OCI:-}" ]; then
+  [ "${OCI##*/}" = hooks ] || die "OCI=$OCI: Helm requires the repository's last segment to be the plugin name, hooks"
+  oras=${ORAS:-$(command -v "${HOOKS_CACHE:-$root/.cache}/bin/oras" || command -v oras)} ||
+    die "oras not found (testbed/build.sh oras)"
+  # Helm 4 finds the plugin by this artifact type and by the layers' titles (the file names,
+  # which oras takes from the paths given, hence the cd).
+  (cd "$out" && "$oras" push ${PLAIN_HTTP:+--plain-http} "$OCI:$version" \
+    --artifact-type application/vnd.helm.plugin.v1+json "$name" "$name.prov")
+fi
