@@ -64,3 +64,16 @@ fn completion_yaml_covers_the_cli() {
         assert_eq!(flags[1].as_str(), Some("o"), "{:?}", c["name"]);
     }
 }
+
+/// Artifact Hub's listing (artifacthub/hooks) names the same version and carries the same
+/// licence as what Helm installs; its `description` is what keeps it out of plugin.yaml.
+#[test]
+fn artifact_hub_listing_matches_the_plugin() {
+    let listing: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("artifacthub/hooks/plugin.yaml")).unwrap();
+    assert_eq!(listing["name"].as_str(), Some("hooks"));
+    assert_eq!(listing["version"].as_str(), Some(env!("CARGO_PKG_VERSION")), "bump artifacthub/hooks/plugin.yaml too");
+    assert!(listing["description"].as_str().is_some_and(|d| !d.is_empty()), "Artifact Hub requires a description");
+    assert_eq!(repo_file("artifacthub/hooks/LICENSE"), repo_file("LICENSE"));
+    let plugin: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("plugin.yaml")).unwrap();
+    assert!(plugin.get("description").is_none(), "Helm 4's v1 loader refuses plugin.yaml with a description");
+}
