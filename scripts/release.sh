@@ -12,13 +12,15 @@
 #                     its last segment must be the plugin's name, hooks
 #        PLAIN_HTTP   1 to push over plain HTTP (loopback registries)
 #        ORAS         the oras binary (default: $HOOKS_CACHE/bin/oras, else oras)
-#        SOURCE_DATE_EPOCH  the mtime stored in the tarball (default: the last commit's time)
+#        SOURCE_DATE_EPOCH  the mtime stored in the tarball (default: the time of the last
+#                     commit that changed the plugin's sources)
 #        OUT          output folder (default: dist/release)
+#        DIST_DIR     the plugin folder to release (default: dist/hooks)
 set -euo pipefail
 
 version=${1:?usage: scripts/release.sh VERSION}
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=$root/dist/hooks
+src=${DIST_DIR:-$root/dist/hooks}
 out=${OUT:-$root/dist/release}
 : "${KEY:?set KEY to the GnuPG key that signs the release}"
 
@@ -30,10 +32,17 @@ yaml_version=$(sed -n 's/^version: *//p' "$root/plugin.yaml")
 cargo_version=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml")
 [ "$version" = "$yaml_version" ] || die "VERSION=$version but plugin.yaml says $yaml_version"
 [ "$version" = "$cargo_version" ] || die "VERSION=$version but Cargo.toml says $cargo_version"
+listing=$root/artifacthub/hooks/plugin.yaml
+[ ! -f "$listing" ] || [ "$(sed -n 's/^version: *//p' "$listing")" = "$version" ] ||
+  die "VERSION=$version but $listing says otherwise"
 [ -f "$src/plugin.wasm" ] && [ -f "$src/plugin.yaml" ] || die "$src is not built (make dist/hooks)"
 cmp -s "$src/plugin.yaml" "$root/plugin.yaml" || die "$src/plugin.yaml is stale (make dist/hooks)"
 
-epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
+# The time of the last commit that changed what dist/hooks is built from, so a commit that
+# touches only docs or tests releases the same bytes.
+epoch=${SOURCE_DATE_EPOCH:-$(cd "$root" && git log -1 --format=%ct -- plugin.yaml completion.yaml \
+  LICENSE Cargo.toml Cargo.lock build.rs src 2>/dev/null || true)}
+epoch=${epoch:-0}
 name=hooks-$version.tgz
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -44,8 +53,9 @@ trap 'rm -rf "$tmp"' EXIT
 # mtime (SOURCE_DATE_EPOCH), the owner (0/0, numeric, no names), the modes (0644, dirs
 # 0755), the format (ustar: no atime/ctime), and gzip without a name or timestamp (-n).
 cp -R "$src" "$tmp/hooks"
+find "$tmp/hooks" -type d -exec chmod 0755 {} + && find "$tmp/hooks" -type f -exec chmod 0644 {} +
 tar --sort=name --format=ustar --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
-  --mode='u=rwX,go=rX' -C "$tmp" -cf - hooks | gzip -n -9 >"$tmp/$name"
+  -C "$tmp" -cf - hooks | gzip -n -9 >"$tmp/$name"
 
 # The .prov is the message block Helm's signer writes (the plugin's metadata, `...`, then
 # the tarball's sha256 under its file name), clear-signed by gpg rather than by `helm plugin
