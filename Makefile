@@ -81,7 +81,7 @@ test: unit e2e e2e-dist
 # make release VERSION=x.y.z KEY=<gpg key> [OCI=host/path/hooks PLAIN_HTTP=1]: the signed,
 # reproducible tarball, its .prov and SHA256SUMS in dist/release/, pushed to OCI when set.
 release: dist/hooks
-	KEY='$(KEY)' OCI='$(OCI)' PLAIN_HTTP='$(PLAIN_HTTP)' scripts/release.sh '$(VERSION)'
+	KEY='$(KEY)' OCI='$(OCI)' PLAIN_HTTP='$(PLAIN_HTTP)' SOURCE_URL='$(SOURCE_URL)' scripts/release.sh '$(VERSION)'
 
 # Through the real Helm, a loopback HTTP server and a loopback OCI registry (no cluster):
 # signed installs by URL, tag and digest, refusals, upgrade, reproducibility, completion.

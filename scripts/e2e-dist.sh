@@ -155,11 +155,13 @@ expect_refused "missing .prov refused" "no provenance file" \
 
 # --- OCI: pushed by the release, installed by tag and digest, mirrored with oras copy ---
 reg=$("$root/testbed/registry.sh" up "$tmp/registry")
-KEY=$fpr OUT=$tmp/rel3 OCI=$reg/plugins/hooks PLAIN_HTTP=1 ORAS=$oras \
+KEY=$fpr OUT=$tmp/rel3 OCI=$reg/plugins/hooks PLAIN_HTTP=1 ORAS=$oras SOURCE_URL=https://example.invalid/helm-hooks \
   "$root/scripts/release.sh" "$version" >/dev/null 2>&1 && pass "release pushes to OCI" || fail "release to OCI"
 expect_ok "install by oci:// tag, verified" \
   "$helm" plugin install "oci://$reg/plugins/hooks:$version" --plain-http --keyring "$tmp/pubring.gpg"
 [ "$(installed_version)" = "$version" ] && pass "OCI install is $version" || fail "OCI install: $("$helm" plugin list 2>&1)"
+"$helm" plugin list | grep -Eq '^hooks\b.*https://example.invalid/helm-hooks' &&
+  pass "SOURCE_URL is the plugin's SOURCE" || fail "no sourceURL: $("$helm" plugin list 2>&1)"
 uninstall "OCI tag"
 digest=$("$oras" resolve --plain-http "$reg/plugins/hooks:$version")
 expect_ok "install by oci:// digest, verified" \

@@ -16,6 +16,8 @@
 #                     commit that changed the plugin's sources)
 #        OUT          output folder (default: dist/release)
 #        DIST_DIR     the plugin folder to release (default: dist/hooks)
+#        SOURCE_URL   written into the released plugin.yaml as sourceURL, which `helm plugin
+#                     list` shows as SOURCE (the project has no public address to commit yet)
 set -euo pipefail
 
 version=${1:?usage: scripts/release.sh VERSION}
@@ -53,6 +55,9 @@ trap 'rm -rf "$tmp"' EXIT
 # mtime (SOURCE_DATE_EPOCH), the owner (0/0, numeric, no names), the modes (0644, dirs
 # 0755), the format (ustar: no atime/ctime), and gzip without a name or timestamp (-n).
 cp -R "$src" "$tmp/hooks"
+if [ -n "${SOURCE_URL:-}" ]; then
+  sed -i "s|^version: .*|&\nsourceURL: $SOURCE_URL|" "$tmp/hooks/plugin.yaml"
+fi
 find "$tmp/hooks" -type d -exec chmod 0755 {} + && find "$tmp/hooks" -type f -exec chmod 0644 {} +
 tar --sort=name --format=ustar --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
   -C "$tmp" -cf - hooks | gzip -n -9 >"$tmp/$name"
@@ -61,7 +66,7 @@ tar --sort=name --format=ustar --mtime="@$epoch" --owner=0 --group=0 --numeric-o
 # the tarball's sha256 under its file name), clear-signed by gpg rather than by `helm plugin
 # package --sign`: that one needs a legacy secret keyring and packages its own tarball.
 {
-  cat "$src/plugin.yaml"
+  cat "$tmp/hooks/plugin.yaml"
   printf '\n...\nfiles:\n  %s: sha256:%s\n' "$name" "$(sha256sum "$tmp/$name" | cut -d' ' -f1)"
 } >"$tmp/block"
 gpg --batch --yes --local-user "$KEY" --digest-algo SHA256 --clearsign \
