@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|kube|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
+# Usage: testbed/build.sh [helm|helm_host|kube|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
 set -euo pipefail
@@ -39,6 +39,28 @@ build_helm() {
     -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" \
     "helm.sh/helm/v4/cmd/helm@$HELM_VERSION"
   stamp helm "$HELM_VERSION"
+}
+
+# -- helm-host: Helm with testbed/helm-patches applied (issue 11, docs/hip-host-functions.md) --
+# The same pinned source as `helm`, from the module cache, patched in a scratch copy and
+# stamped with a hash of the patches: a changed patch rebuilds it. The Go tests the patches
+# add run here, against the patched tree (upstream's other tests in those packages need the
+# git checkout's testdata and exec bits, which the module zip does not keep).
+helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1TimeoutStillInterrupts|TestKubeRequest'
+
+build_helm_host() {
+  local h src dir
+  h=$(cat "$here"/helm-patches/*.patch | sha256sum | cut -c1-16)
+  fresh helm-host "$HELM_VERSION+$h" && return
+  src=$(go mod download -json "helm.sh/helm/v4@$HELM_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { echo "go mod download gave no source for helm $HELM_VERSION" >&2; return 1; }
+  dir="$HOOKS_CACHE/src/helm-host"
+  rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && cp -r "$src" "$dir" && chmod -R u+w "$dir"
+  (cd "$dir" && for p in "$here"/helm-patches/*.patch; do git apply -p1 "$p"; done)
+  (cd "$dir" && timed helm-host go build -o "$bin/helm-host" \
+    -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ./cmd/helm)
+  (cd "$dir" && timed helm-host-test go test -count=1 -run "$helm_host_tests" ./internal/plugin/)
+  stamp helm-host "$HELM_VERSION+$h"
 }
 
 kube_bins="kube-apiserver kube-controller-manager kube-scheduler kubectl"
@@ -136,5 +158,5 @@ build_oras() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm etcd kwok kube podlogs toxiproxy registry oras)
+[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube podlogs toxiproxy registry oras)
 for t in "${targets[@]}"; do "build_$t"; done
