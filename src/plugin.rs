@@ -1,11 +1,13 @@
 //! The entry point Helm 4's `extism/v1` runtime calls.
 //!
-//! Helm sends `{"extraArgs": [...]}` and wants JSON back. It cannot pass on
-//! an exit code: an error set through Extism always makes `helm` exit 1,
-//! and a non-zero return without an error crashes Helm 4.2.4. So a failure
-//! sets an error whose message names the exit code the native CLI would use.
+//! Helm sends `{"extraArgs": [...]}` and wants JSON back. Stock Helm 4.2.4
+//! cannot pass on an exit code: an error set through Extism always makes
+//! `helm` exit 1, and a non-zero return without an error crashes it. So a
+//! failure sets an error whose message names the exit code the native CLI
+//! would use, and returns that code: a Helm with testbed/helm-patches exits
+//! with it (docs/hip-host-functions.md), stock Helm still exits 1.
 
-use extism_pdk::{plugin_fn, Error, FnResult, Json};
+use extism_pdk::{plugin_fn, Error, FnResult, Json, WithReturnCode};
 use serde::Deserialize;
 
 use crate::cli::{self, Exit};
@@ -29,5 +31,5 @@ pub fn helm_plugin_main(Json(input): Json<Input>) -> FnResult<Json<serde_json::V
         Exit::Invalid => "invalid input or arguments (see above)",
         Exit::Cluster => "cluster or permission error (see above)",
     };
-    Err(Error::msg(format!("{what} [exit code {}]", code as i32)).into())
+    Err(WithReturnCode::new(Error::msg(format!("{what} [exit code {}]", code as i32)), code as i32))
 }
