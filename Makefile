@@ -18,9 +18,11 @@ include testbed/testbed.mk
 .PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load fuzz clean
 
 help:
-	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml"
+	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
+	@echo "           plugin-host.wasm (--features host-functions, for a Helm with testbed/helm-patches)"
 	@echo "install    helm plugin install the built plugin into \$$(HELM) ($(HELM))"
-	@echo "package    dist/hooks-$(VERSION).tgz for helm plugin install (SIGN=1 KEY=... to sign)"
+	@echo "package    dist/hooks-$(VERSION).tgz for helm plugin install (SIGN=1 KEY=... to sign), and"
+	@echo "           dist/host/hooks-$(VERSION).tgz, the host-functions build"
 	@echo "release    VERSION=x.y.z KEY=<gpg key> [OCI=host/path/hooks]: signed reproducible"
 	@echo "           tarball, .prov, SHA256SUMS in dist/release/; OCI push when OCI is set"
 	@echo "e2e-dist   distribution end to end: signed installs by URL and OCI, no cluster"
@@ -40,19 +42,45 @@ $(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
 plugin.wasm: $(WASM)
 	cp $(WASM) plugin.wasm
 
-build: plugin.wasm
+build: plugin.wasm plugin-host.wasm
 
 # The plugin directory Helm installs: plugin.yaml, plugin.wasm, the shell completion and the licence.
 dist/hooks: plugin.wasm plugin.yaml completion.yaml LICENSE
 	rm -rf dist/hooks && mkdir -p dist/hooks
 	cp plugin.yaml plugin.wasm completion.yaml LICENSE dist/hooks/
 
+# -- The host-functions build (issue 11, docs/hip-host-functions.md) ----------------------
+# plugin.wasm for a Helm with testbed/helm-patches: Kubernetes through Helm's kube_request
+# (kubeconfig, contexts, exec credentials; event-driven watches). Its own target dir, so
+# that the two builds never overwrite each other's helm_hooks.wasm.
+HOST_TARGET := $(or $(CARGO_TARGET_DIR),target)/host-functions
+HOST_WASM := $(HOST_TARGET)/wasm32-wasip1/release/helm_hooks.wasm
+
+$(HOST_WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+	cargo build --release --target wasm32-wasip1 --lib --features host-functions --target-dir $(HOST_TARGET)
+
+plugin-host.wasm: $(HOST_WASM)
+	cp $(HOST_WASM) plugin-host.wasm
+
+dist/hooks-host: plugin-host.wasm plugin-host.yaml completion.yaml LICENSE
+	rm -rf dist/hooks-host && mkdir -p dist/hooks-host
+	cp plugin-host.yaml dist/hooks-host/plugin.yaml
+	cp plugin-host.wasm dist/hooks-host/plugin.wasm
+	cp completion.yaml LICENSE dist/hooks-host/
+
+# The run and deploy suites again: the patched Helm and dist/hooks-host, with the bed's
+# client-certificate kubeconfig and --kube-context only (tests/common kube_args).
+E2E_HOST_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm-host HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks-host
+E2E_HOST_TESTS := --test e2e_run --test e2e_deploy
+# ------------------------------------------------------------------------------------------
+
 install: dist/hooks
 	-$(HELM) plugin uninstall hooks >/dev/null 2>&1
 	$(HELM) plugin install dist/hooks
 
-package: dist/hooks
+package: dist/hooks dist/hooks-host
 	$(HELM) plugin package dist/hooks -d dist $(if $(SIGN),--sign --key '$(KEY)' $(if $(KEYRING),--keyring '$(KEYRING)'),--sign=false)
+	mkdir -p dist/host && $(HELM) plugin package dist/hooks-host -d dist/host $(if $(SIGN),--sign --key '$(KEY)' $(if $(KEYRING),--keyring '$(KEYRING)'),--sign=false)
 
 tools:
 	rustup target add wasm32-wasip1
@@ -60,6 +88,7 @@ tools:
 
 unit:
 	cargo test
+	cargo test --lib --features host-functions kube::host
 
 # The tests install exactly what `make install` would: dist/hooks.
 E2E_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks
@@ -69,11 +98,14 @@ e2e-helm: dist/hooks
 	$(E2E_ENV) cargo test --features e2e --test e2e_helm
 
 # End to end: the bed is started here and stopped whatever happens.
-e2e: dist/hooks testbed-build
+e2e: dist/hooks dist/hooks-host testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
-	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults
+	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults; \
+	stock=$$?; \
+	$(E2E_HOST_ENV) cargo test --no-fail-fast --features e2e $(E2E_HOST_TESTS); \
+	host=$$?; [ $$stock = 0 ] && [ $$host = 0 ]
 
 test: unit e2e e2e-dist
 
@@ -93,6 +125,8 @@ e2e-dist: dist/hooks
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets --features e2e -- -D warnings
+	cargo clippy --all-targets --features e2e,host-functions -- -D warnings
+	cargo clippy --lib --target wasm32-wasip1 --features host-functions -- -D warnings
 
 fmt:
 	cargo fmt --all
@@ -124,4 +158,4 @@ fuzz:
 	fuzz/run-all.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf target dist plugin.wasm
+	rm -rf target dist plugin.wasm plugin-host.wasm

@@ -118,6 +118,25 @@ impl Connection {
     }
 }
 
+impl Connection {
+    /// The connection when Helm makes the requests (the `host-functions`
+    /// build, docs/hip-host-functions.md): Helm's REST config carries the
+    /// credentials and impersonation, so none are set here; the namespace
+    /// is the one Helm resolved (`--namespace` or the context's).
+    pub fn through_helm(server: &str, var: &dyn Fn(&str) -> Option<String>) -> Connection {
+        Connection {
+            server: server.to_string(),
+            token: None,
+            namespace: var("HELM_NAMESPACE")
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| "default".to_string()),
+            impersonate_user: None,
+            impersonate_group: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

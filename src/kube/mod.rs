@@ -24,6 +24,11 @@ pub mod watch;
 
 #[cfg(target_arch = "wasm32")]
 pub mod extism;
+// Helm's kube_request host function (docs/hip-host-functions.md); natively
+// only its encoding is built, for the unit tests.
+#[cfg(feature = "host-functions")]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod host;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tcp;
 
@@ -116,7 +121,18 @@ pub fn platform_transport() -> Box<dyn Transport> {
 
 /// A client for the cluster Helm's environment names (see
 /// [`Connection::from_env`]), over the platform's transport.
+#[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
 pub fn connect_from_env() -> Result<Client, KubeError> {
     let conn = Connection::from_env(&|k| std::env::var(k).ok())?;
     Ok(Client::new(conn, platform_transport()))
+}
+
+/// A client for the cluster Helm is configured for (kubeconfig, context and
+/// `--kube-*` flags), through Helm's `kube_request` host function: Helm
+/// holds the credentials, the plugin only names API paths.
+#[cfg(all(target_arch = "wasm32", feature = "host-functions"))]
+pub fn connect_from_env() -> Result<Client, KubeError> {
+    let transport = host::HostTransport::connect()?;
+    let conn = Connection::through_helm(transport.server(), &|k| std::env::var(k).ok());
+    Ok(Client::new(conn, Box::new(transport)))
 }
