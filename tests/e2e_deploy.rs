@@ -104,7 +104,7 @@ impl Case {
     fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
         let b = bed();
         let mut c = self.helm_cmd();
-        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks"]).args(args).args(["-n", &self.ns]);
+        c.args(kube_args(&b.server, &b.token)).arg("hooks").args(args).args(["-n", &self.ns]);
         run(c, stdin)
     }
 
@@ -532,7 +532,7 @@ fn a_missing_namespace_is_named_or_created() {
     let b = bed();
     let deploy = |extra: &[&str]| {
         let mut c = case.helm_cmd();
-        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks", "deploy", "-", "-n", &fresh]);
+        c.args(kube_args(&b.server, &b.token)).args(["hooks", "deploy", "-", "-n", &fresh]);
         c.args(extra);
         run(c, Some(&render.stdout))
     };
@@ -1017,7 +1017,7 @@ fn token_without_permission_is_exit_3() {
     let token = case.read_only_token();
     let rendered = case.render(&json!({"objects": [{"name": "cfg"}]}));
     let mut c = case.helm_cmd();
-    c.args(["--kube-apiserver", &bed().server, "--kube-token", &token, "hooks", "deploy", "-", "-n", &case.ns]);
+    c.args(kube_args(&bed().server, &token)).args(["hooks", "deploy", "-", "-n", &case.ns]);
     let out = run(c, Some(&rendered));
     assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
     // Checked before acting: the first write it may not make is named (here the
@@ -1381,7 +1381,7 @@ fn an_interrupted_upgrade_is_refused_then_rolled_back() {
     let good_again = case.render(&good);
     let b = bed();
     let mut c = case.helm_cmd();
-    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks", "deploy", "-", "--wait-for-jobs"]);
+    c.args(kube_args(&b.server, &b.token)).args(["hooks", "deploy", "-", "--wait-for-jobs"]);
     c.args(["-n", &case.ns]).stdin(std::process::Stdio::piped());
     c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
     let mut child = c.spawn().unwrap();

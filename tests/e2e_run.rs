@@ -247,7 +247,7 @@ impl Case {
 
     fn hooks_cmd(&self, server: &str, token: &str, release: &str, args: &[&str]) -> Command {
         let mut c = self.helm_cmd();
-        c.args(["--kube-apiserver", server, "--kube-token", token, "hooks", "run", release, "-n", &self.ns]).args(args);
+        c.args(kube_args(server, token)).args(["hooks", "run", release, "-n", &self.ns]).args(args);
         c
     }
 
@@ -556,8 +556,14 @@ fn plan_reads_the_installed_release() {
     let case = Case::new("plan-release");
     case.install(&[job("a").parallel(), job("b").parallel().after("Job/a")]);
     let mut c = case.helm_cmd();
-    c.args(["--kube-apiserver", &bed().server, "--kube-token", &bed().token, "hooks", "plan", RELEASE, "-n", &case.ns])
-        .args(["--event", "test", "--parallel", "2", "-o", "json"]);
+    c.args(kube_args(&bed().server, &bed().token)).args(["hooks", "plan", RELEASE, "-n", &case.ns]).args([
+        "--event",
+        "test",
+        "--parallel",
+        "2",
+        "-o",
+        "json",
+    ]);
     let out = run(c, None);
     assert_eq!(out.code, 0, "{}", out.shown);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.shown));
@@ -1118,6 +1124,38 @@ impl Forwarder {
     }
 }
 
+/// With the host-functions build, a kubeconfig whose cluster is a closed loopback port:
+/// the plugin's own message names the API server, and helm exits with the plugin's 3.
+/// (Under stock Helm the sandbox cannot read a kubeconfig; the plugin says so, exit 3 in
+/// its message, helm 1: checked elsewhere.)
+#[test]
+fn unreachable_kubeconfig_cluster_is_the_plugins_exit_3() {
+    if !host_functions() {
+        eprintln!(
+            "skipped: the stock build cannot read a kubeconfig (HOOKS_PLUGIN_DIR is not the host-functions build)"
+        );
+        return;
+    }
+    let case = Case::new("unreachable");
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dead = format!("https://127.0.0.1:{port}");
+    let config = std::fs::read_to_string(&bed().kubeconfig).unwrap();
+    let server_line = config.lines().find(|l| l.trim_start().starts_with("server:")).expect("a server line");
+    let rewritten = config.replace(server_line, &format!("    server: {dead}"));
+    let path = case.tmp.0.join("unreachable.kubeconfig");
+    std::fs::write(&path, rewritten).unwrap();
+    let mut c = case.helm_cmd();
+    c.args(["--kubeconfig", path.to_str().unwrap()]).args(kube_args(&bed().server, &bed().token));
+    c.args(["hooks", "run", RELEASE, "-n", &case.ns]);
+    let out = run(c, None);
+    assert_eq!(out.code, 3, "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert!(out.stderr.contains(&format!("cannot reach the API server: {dead}/")), "{}", out.shown);
+    assert!(out.stderr.contains("connection refused"), "{}", out.shown);
+    assert!(!out.all().contains("wasm"), "no Wasm stack trace: {}", out.shown);
+}
+
 fn api_addr() -> SocketAddr {
     let hostport = bed().server.trim_start_matches("https://").trim_end_matches('/').to_string();
     hostport.to_socket_addrs().unwrap().next().unwrap()
@@ -1159,10 +1197,20 @@ fn api_server_stopped_mid_run_then_a_rerun_recovers() {
     {
         problems.push("no error naming the connection problem".into());
     }
-    // Not checked, because the sandbox cannot deliver them (README, Limits):
-    // Extism's http_request panics in the host on a transport error, so the
-    // plugin never sees the error; Helm prints it (with a Wasm stack trace)
-    // and exits 1, and no `[exit code 3]` can be added.
+    // Not checked under stock Helm, because its sandbox cannot deliver them (README,
+    // Limits): Extism's http_request panics in the host on a transport error, so the
+    // plugin never sees the error; Helm prints it (with a Wasm stack trace) and exits 1,
+    // and no `[exit code 3]` can be added. Through the patched Helm's kube_request the
+    // error is a value (docs/hip-host-functions.md): the plugin's own message, naming
+    // the API server, and its exit code 3 from helm itself.
+    if host_functions() {
+        if out.code != 3 || !out.stderr.trim_end().ends_with("[exit code 3]") {
+            problems.push(format!("helm exited {}, not with the plugin's code 3", out.code));
+        }
+        if !all.contains(&format!("cannot reach the API server: {url}")) {
+            problems.push(format!("the plugin's message does not name the API server {url}"));
+        }
+    }
 
     // Back on the same address: a re-run recovers.
     let fwd = Forwarder::start(api_addr(), port);

@@ -77,6 +77,54 @@ pub fn bed() -> &'static Bed {
     })
 }
 
+/// Whether the plugin under test is the host-functions build (its plugin.yaml names
+/// Helm's `kube_request`; docs/hip-host-functions.md), run by a Helm with
+/// testbed/helm-patches. Then Helm reaches the cluster from the kubeconfig alone and
+/// passes the plugin's exit code through.
+pub fn host_functions() -> bool {
+    static HOST: OnceLock<bool> = OnceLock::new();
+    *HOST.get_or_init(|| {
+        env::var_os("HOOKS_PLUGIN_DIR")
+            .and_then(|d| std::fs::read_to_string(PathBuf::from(d).join("plugin.yaml")).ok())
+            .is_some_and(|y| y.contains("kube_request"))
+    })
+}
+
+/// The flags that name the cluster to `helm hooks`: the bed's API server and token for
+/// the stock build (its sandbox cannot read a kubeconfig). For the host-functions build
+/// only kubeconfigs: for the bed's own server and token, `--kube-context` of the bed's
+/// client-certificate kubeconfig (no token, no proxy); for another server or token (a
+/// forwarder, a read-only ServiceAccount), a kubeconfig of its own with that server, the
+/// bed's CA and the token — a `--kube-token` beside the bed's kubeconfig would be
+/// shadowed by its admin client certificate, which the API server checks first.
+pub fn kube_args(server: &str, token: &str) -> Vec<String> {
+    let b = bed();
+    if !host_functions() {
+        return vec!["--kube-apiserver".into(), server.into(), "--kube-token".into(), token.into()];
+    }
+    let config = std::fs::read_to_string(&b.kubeconfig).expect("the bed's kubeconfig");
+    let field = |name: &str| {
+        config
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(name))
+            .map(|c| c.trim().trim_matches('"').to_string())
+            .unwrap_or_else(|| panic!("the bed's kubeconfig has no {name}"))
+    };
+    let context = field("current-context:");
+    if server == b.server && token == b.token {
+        return vec!["--kube-context".into(), context];
+    }
+    let ca = field("certificate-authority:");
+    let path = env::temp_dir().join(format!("helm-hooks-e2e-{}-{}.kubeconfig", std::process::id(), nanos()));
+    let yaml = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: \"{server}\", certificate-authority: \"{ca}\"}}\n\
+         users:\n- name: u\n  user: {{token: \"{token}\"}}\ncontexts:\n- name: {context}\n  context: {{cluster: c, user: u}}\n\
+         current-context: {context}\n"
+    );
+    std::fs::write(&path, yaml).expect("writing a kubeconfig");
+    vec!["--kubeconfig".into(), path.to_string_lossy().into_owned(), "--kube-context".into(), context]
+}
+
 pub fn keep() -> bool {
     env::var_os("E2E_KEEP").is_some_and(|v| !v.is_empty() && v != "0")
 }
@@ -92,6 +140,8 @@ pub struct Out {
 impl Out {
     /// The plugin's exit code as Helm reports it: 0, or N from `[exit code N]` at the end
     /// of stderr; None when helm failed otherwise (e.g. the host aborted the plugin).
+    /// Under a Helm with testbed/helm-patches, also checks that helm itself exited with
+    /// that code.
     pub fn plugin_code(&self) -> Option<i32> {
         if self.code == 0 {
             return Some(0);
@@ -99,7 +149,11 @@ impl Out {
         let tail = self.stderr.trim_end();
         let rest = tail.strip_suffix(']')?;
         let at = rest.rfind("[exit code ")?;
-        rest[at + "[exit code ".len()..].parse().ok()
+        let code = rest[at + "[exit code ".len()..].parse().ok()?;
+        if host_functions() {
+            assert_eq!(self.code, code, "helm should exit with the plugin's code: {}", self.shown);
+        }
+        Some(code)
     }
 
     pub fn all(&self) -> String {
