@@ -15,7 +15,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load fuzz clean
+.PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
@@ -31,7 +31,8 @@ help:
 	@echo "lint       cargo fmt --check and clippy -D warnings"
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
-	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources);"
+	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
+	@echo "           bench-host (stock Helm against the host-functions Helm, side by side);"
 	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
@@ -151,6 +152,10 @@ bench-deploy: dist/hooks testbed-build
 bench-load: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-load.sh
+
+# Stock Helm + dist/hooks against helm-host + dist/hooks-host, side by side (issue 11).
+bench-host: dist/hooks dist/hooks-host testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && scripts/bench-host.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90
