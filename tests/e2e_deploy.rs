@@ -1506,6 +1506,13 @@ fn two_deploys_at_once_one_wins_the_other_is_refused() {
 /// before any connection, for another name of the same server.
 #[test]
 fn allowed_hosts_narrowed_to_the_api_server_refuses_any_other_host() {
+    if host_functions() {
+        // The host-functions build declares allowedHosts: [] and makes no http_request at
+        // all; Helm's kube_request reaches only the configured server
+        // (docs/hip-host-functions.md, and its Go tests).
+        eprintln!("skipped: allowedHosts does not apply to the host-functions build");
+        return;
+    }
     let case = Case::new("allowed-hosts");
     let b = bed();
     let host = b.server.trim_start_matches("https://").split(':').next().unwrap().to_string();
@@ -1568,7 +1575,7 @@ fn no_token_or_secret_value_in_any_output() {
         if debug {
             c.arg("--debug");
         }
-        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks"]).args(args).args(["-n", &case.ns]);
+        c.args(kube_args(&b.server, &b.token)).arg("hooks").args(args).args(["-n", &case.ns]);
         let out = run(c, stdin);
         assert_eq!(out.code, 0, "{}", out.shown);
         printed.push_str(&out.stdout);
