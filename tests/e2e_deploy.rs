@@ -1653,7 +1653,7 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
     let deploy_as = |token: &str| {
         let b = bed();
         let mut c = case.helm_cmd();
-        c.args(["--kube-apiserver", &b.server, "--kube-token", token, "hooks", "deploy", "-", "-n", &case.ns]);
+        c.args(kube_args(&b.server, token)).args(["hooks", "deploy", "-", "-n", &case.ns]);
         run(c, Some(&rendered))
     };
     let mut n = 0;
