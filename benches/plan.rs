@@ -12,8 +12,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::{input, plan};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::{model::input, plan};
 
 /// SplitMix64: deterministic, no dependency.
 struct Rng(u64);

@@ -1,5 +1,5 @@
 //! End-to-end tests of the Kubernetes client (`helm_hooks::kube`) and of Helm's release
-//! storage (`helm_hooks::storage`) against the REAL API server of the test bed, through
+//! storage (`helm_hooks::release::storage`) against the REAL API server of the test bed, through
 //! the native transport (`kube::tcp`) and `kubectl proxy`, and against the real Helm 4
 //! binary (a release it installed is read, changed and written back; `helm status` and
 //! `helm history` must still read it).
@@ -28,10 +28,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
+use helm_hooks::exec::status::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
 use helm_hooks::kube::{Client, Connection, KubeError, ObjectKey, Selector, Tracker};
-use helm_hooks::status::{self, Completion};
-use helm_hooks::storage::{self, Driver, HookPhase, LastRun};
+use helm_hooks::release::storage::{self, Driver, HookPhase, LastRun};
 
 // ---------------------------------------------------------------------------------------
 // The bed.

@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::event::Event;
-use helm_hooks::executor::{Action, Executor, Input, Options, Phase, Report};
-use helm_hooks::input::{self, Release};
+use helm_hooks::exec::executor::{Action, Executor, Input, Options, Phase, Report};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::model::event::Event;
+use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, Phase as PlanPhase};
 use proptest::prelude::*;
 
@@ -111,7 +111,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
             }
             Action::Logs { hook, purpose } => {
                 t.calls.push(("logs".into(), name(hook)));
-                let logs = vec![helm_hooks::executor::ContainerLog {
+                let logs = vec![helm_hooks::exec::executor::ContainerLog {
                     pod: name(hook),
                     container: "c".into(),
                     text: format!("output of {}", name(hook)),
@@ -340,21 +340,21 @@ struct SimCluster {
     refuse_records: bool,
 }
 
-impl helm_hooks::run::Cluster for SimCluster {
+impl helm_hooks::exec::run::Cluster for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
     }
-    fn delete(&mut self, _: &[usize], _: u64) -> Result<(), helm_hooks::run::ClusterError> {
+    fn delete(&mut self, _: &[usize], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
         Ok(())
     }
-    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::run::ClusterError> {
+    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::run::ClusterError> {
         self.records += 1;
         if self.refuse_records {
-            return Err(helm_hooks::run::ClusterError("secrets is forbidden".into()));
+            return Err(helm_hooks::exec::run::ClusterError("secrets is forbidden".into()));
         }
         Ok(())
     }
-    fn create(&mut self, hook: usize) -> Result<(), helm_hooks::run::CreateError> {
+    fn create(&mut self, hook: usize) -> Result<(), helm_hooks::exec::run::CreateError> {
         self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook]).ms);
         Ok(())
     }
@@ -362,7 +362,7 @@ impl helm_hooks::run::Cluster for SimCluster {
         &mut self,
         hooks: &[usize],
         deadline: u64,
-    ) -> Result<Vec<helm_hooks::run::Finished>, helm_hooks::run::ClusterError> {
+    ) -> Result<Vec<helm_hooks::exec::run::Finished>, helm_hooks::exec::run::ClusterError> {
         let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
         self.now = next.min(deadline).max(self.now);
         let now = self.now;
@@ -373,7 +373,7 @@ impl helm_hooks::run::Cluster for SimCluster {
             .map(|h| {
                 self.running.remove(&h);
                 let ok = (self.behaviour)(&self.names[h]).ok;
-                helm_hooks::run::Finished {
+                helm_hooks::exec::run::Finished {
                     hook: h,
                     succeeded: ok,
                     message: if ok { String::new() } else { "exit code 1".into() },
@@ -381,9 +381,16 @@ impl helm_hooks::run::Cluster for SimCluster {
             })
             .collect())
     }
-    fn logs(&mut self, hook: usize) -> Result<Vec<helm_hooks::executor::ContainerLog>, helm_hooks::run::ClusterError> {
+    fn logs(
+        &mut self,
+        hook: usize,
+    ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::run::ClusterError> {
         let text = format!("checking {}\nline two", self.names[hook]);
-        Ok(vec![helm_hooks::executor::ContainerLog { pod: self.names[hook].clone(), container: "main".into(), text }])
+        Ok(vec![helm_hooks::exec::executor::ContainerLog {
+            pod: self.names[hook].clone(),
+            container: "main".into(),
+            text,
+        }])
     }
 }
 
@@ -413,18 +420,18 @@ fn run_prints_fail_fast_and_the_output_block() {
         refuse_records: false,
     };
     let mut out = Vec::new();
-    let s = helm_hooks::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::run::Outcome::Failed);
+    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
     assert_eq!(s.ended_at - s.started_at, 2000);
     let ff = out.find("Fail-fast job failed: preflight\n").expect(&out);
     let block = out.find("Job preflight output:\n  checking preflight\n  line two\n").expect(&out);
     assert!(ff < block, "{out}");
     assert!(!out.contains("slow output"), "the slow sibling is not awaited: {out}");
-    let table = helm_hooks::run::summary_text(&s);
+    let table = helm_hooks::exec::run::summary_text(&s);
     assert!(table.contains("Job/slow") && table.contains("still running"), "{table}");
-    let junit = helm_hooks::run::summary_junit(&s, "demo");
+    let junit = helm_hooks::exec::run::summary_junit(&s, "demo");
     assert!(junit.contains("failures=\"1\"") && junit.contains("<failure message=\"exit code 1\"/>"), "{junit}");
     assert_eq!(cluster.records, 2, "one record at the start, one at the end");
 }
@@ -450,14 +457,14 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
         records: 0,
         refuse_records: false,
     };
-    let s = helm_hooks::run::execute(
+    let s = helm_hooks::exec::run::execute(
         &p.events[0],
         &r.hooks,
         Options { ignore_fail_fast: true, ..opts(1) },
         &mut cluster,
         None,
     );
-    assert_eq!(s.outcome, helm_hooks::run::Outcome::Succeeded);
+    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Succeeded);
 }
 
 // `helm test` stores the release before its deferred clean-up deletes;
@@ -490,9 +497,9 @@ fn a_refused_record_reports_no_start() {
         refuse_records: true,
     };
     let mut out = Vec::new();
-    let s = helm_hooks::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::run::Outcome::ClusterError);
+    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");
     assert!(!out.contains("started"), "{out}");
 }

@@ -2,9 +2,9 @@
 //! against helm-hooks' parser and planner. Each test names the upstream test
 //! it mirrors.
 
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::event::Event;
-use helm_hooks::input::{self, Release};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::model::event::Event;
+use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, Options, Phase};
 
 /// A `helm template`-style stream from (source path, document) pairs.

@@ -8,12 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use helm_hooks::annotation as a;
-use helm_hooks::diagnostic::{Diagnostics, Location};
-use helm_hooks::event::parse_events;
-use helm_hooks::readiness::{Expr, Readiness};
-use helm_hooks::reference::ObjectRef;
-use helm_hooks::{cli, input, manifest, plan, render};
+use helm_hooks::model::annotation as a;
+use helm_hooks::model::diagnostic::{Diagnostics, Location};
+use helm_hooks::model::event::parse_events;
+use helm_hooks::model::readiness::{Expr, Readiness};
+use helm_hooks::model::reference::ObjectRef;
+use helm_hooks::{cli, model::input, model::manifest, plan, render};
 use proptest::prelude::*;
 
 const TEMPLATE: &str = r#"---
@@ -230,7 +230,7 @@ fn exercise(bytes: &[u8]) {
         let Ok((format, release)) = input::parse(bytes, &mut diags) else { return };
         // What deploy and run send to the API server.
         for manifest in release.resources.iter().map(|r| &r.manifest).chain(release.hooks.iter().map(|h| &h.manifest)) {
-            let _ = helm_hooks::yaml::to_json(manifest);
+            let _ = helm_hooks::model::yaml::to_json(manifest);
         }
         let p = plan::build(&release, &[], options, &mut diags);
         let _ = render::json::lint(&diags);
@@ -259,7 +259,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
-        let _ = helm_hooks::yaml::to_json(&String::from_utf8_lossy(&bytes));
+        let _ = helm_hooks::model::yaml::to_json(&String::from_utf8_lossy(&bytes));
         exercise(&bytes);
         let mut wrapped = b"{\"manifest\": ".to_vec();
         wrapped.extend_from_slice(&bytes);
@@ -300,9 +300,9 @@ proptest! {
         let _ = a::parse_policy_list(&v);
         let _ = parse_events(&v);
         // External references print back to what parses the same.
-        if let Ok(list) = helm_hooks::external::parse_list(&v) {
+        if let Ok(list) = helm_hooks::model::external::parse_list(&v) {
             for e in list {
-                assert_eq!(e.to_string().parse::<helm_hooks::external::External>().ok(), Some(e));
+                assert_eq!(e.to_string().parse::<helm_hooks::model::external::External>().ok(), Some(e));
             }
         }
         let _ = v.parse::<ObjectRef>();
@@ -327,9 +327,9 @@ proptest! {
     }
 
     #[test]
-    fn kind_readiness_never_panics(kind in prop::sample::select(helm_hooks::kstatus::KINDS.iter().copied().chain(["Widget"]).collect::<Vec<_>>()), object in json_value()) {
-        let _ = helm_hooks::kstatus::readiness(kind, &object);
-        let _ = helm_hooks::kstatus::readiness(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
+    fn kind_readiness_never_panics(kind in prop::sample::select(helm_hooks::exec::kstatus::KINDS.iter().copied().chain(["Widget"]).collect::<Vec<_>>()), object in json_value()) {
+        let _ = helm_hooks::exec::kstatus::readiness(kind, &object);
+        let _ = helm_hooks::exec::kstatus::readiness(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
     }
 
     #[test]

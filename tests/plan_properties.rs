@@ -21,10 +21,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::event::Event;
-use helm_hooks::input::{self, Release};
-use helm_hooks::kind_order::{install_rank, KindRank};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::model::event::Event;
+use helm_hooks::model::input::{self, Release};
+use helm_hooks::plan::kind_order::{install_rank, KindRank};
 use helm_hooks::plan::{self, EventPlan, Options, Phase, Plan};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -313,7 +313,7 @@ fn release_strategy(max_hooks: usize, new_annotations: bool) -> impl Strategy<Va
 }
 
 // ---------------------------------------------------------------------------
-// The oracle: a model of docs/design.md §4 that shares no code with src/plan.rs.
+// The oracle: a model of docs/design.md §4 that shares no code with src/plan/.
 
 struct Model {
     /// Plan item index → "must finish before" predecessors (plan item indices).

@@ -1,4 +1,4 @@
-//! Property tests of the resource rollout (src/rollout.rs) against a
+//! Property tests of the resource rollout (src/exec/rollout.rs) against a
 //! simulated cluster with a virtual clock.
 //!
 //! Random charts of resource groups (each group depending on earlier ones)
@@ -13,10 +13,10 @@
 //! - without failures every resource ends ready, batch after batch;
 //! - a resource still waiting at its batch's deadline fails, naming it.
 
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::input;
+use helm_hooks::exec::rollout::{Action, Input, Options, Rollout, State};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::model::input;
 use helm_hooks::plan::{self, EventPlan, Phase};
-use helm_hooks::rollout::{Action, Input, Options, Rollout, State};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

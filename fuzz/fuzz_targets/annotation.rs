@@ -3,9 +3,9 @@
 //! references.
 #![no_main]
 
-use helm_hooks::annotation as a;
-use helm_hooks::event::parse_events;
-use helm_hooks::reference::ObjectRef;
+use helm_hooks::model::annotation as a;
+use helm_hooks::model::event::parse_events;
+use helm_hooks::model::reference::ObjectRef;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|value: &str| {
@@ -24,9 +24,9 @@ fuzz_target!(|value: &str| {
     let _ = a::parse_policy_list(value);
     let _ = parse_events(value);
     // External references print back to what parses the same.
-    if let Ok(list) = helm_hooks::external::parse_list(value) {
+    if let Ok(list) = helm_hooks::model::external::parse_list(value) {
         for e in list {
-            assert_eq!(e.to_string().parse::<helm_hooks::external::External>().ok(), Some(e));
+            assert_eq!(e.to_string().parse::<helm_hooks::model::external::External>().ok(), Some(e));
         }
     }
     let _ = value.parse::<ObjectRef>();

@@ -3,8 +3,8 @@
 //! the plan, and every renderer the CLI would call.
 #![no_main]
 
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::{input, plan, render};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::{model::input, plan, render};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

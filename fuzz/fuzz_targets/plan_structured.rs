@@ -5,8 +5,8 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use helm_hooks::diagnostic::Diagnostics;
-use helm_hooks::{input, plan, render};
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::{model::input, plan, render};
 use libfuzzer_sys::fuzz_target;
 
 const KINDS: &[&str] = &["Job", "Pod", "ConfigMap", "Secret", "Service", "Deployment", "Namespace", "CronTab"];

@@ -15,13 +15,13 @@ use serde_json::Value;
 
 use super::{parallel_resources_value, parallel_value, split_flag, Exit, Io};
 use crate::deploy::{self, Checked, Ended, Options, Report};
-use crate::diagnostic::Diagnostics;
-use crate::event::Event;
-use crate::executor::{parse_duration, Millis};
+use crate::exec::executor::{parse_duration, Millis};
 use crate::kube::{self, Client};
-use crate::record::{self, Operation};
+use crate::model::diagnostic::Diagnostics;
+use crate::model::event::Event;
+use crate::release::record::{self, Operation};
+use crate::release::storage::{self, Driver, StoredRelease};
 use crate::render;
-use crate::storage::{self, Driver, StoredRelease};
 
 #[derive(Debug)]
 struct Args {
@@ -105,8 +105,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     } else if o.readiness_timeout_ms > o.timeout_ms {
         return Err(format!(
             "--readiness-timeout ({}) must not exceed --timeout ({})",
-            crate::executor::format_duration(o.readiness_timeout_ms),
-            crate::executor::format_duration(o.timeout_ms)
+            crate::exec::executor::format_duration(o.readiness_timeout_ms),
+            crate::exec::executor::format_duration(o.timeout_ms)
         ));
     }
     Ok(a)
@@ -268,7 +268,7 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
     let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     // Helm installs crds/ on a first install only, before the release exists.
     if matches!(operation, Operation::Install) {
-        match deploy::crds::install(&mut client, &crds, &mut crate::cluster::wall_ms, progress) {
+        match deploy::crds::install(&mut client, &crds, &mut crate::exec::cluster::wall_ms, progress) {
             Ok(()) | Err(Ended::Done) => {}
             Err(Ended::Cluster(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Cluster),
             Err(Ended::Failed(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Failed),
@@ -387,7 +387,7 @@ impl Needs<'_> {
                 let h = &r.head;
                 needs.kind(client, &["delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
             }
-            let hooks: Vec<&crate::hook::Hook> = checked
+            let hooks: Vec<&crate::model::hook::Hook> = checked
                 .release
                 .hooks
                 .iter()

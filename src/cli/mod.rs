@@ -6,8 +6,8 @@
 
 use std::io::{Read, Write};
 
-use crate::diagnostic::Diagnostics;
-use crate::input;
+use crate::model::diagnostic::Diagnostics;
+use crate::model::input;
 use crate::plan::{self, Options, Phase};
 use crate::render;
 
@@ -295,9 +295,9 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Phase::Hooks(event) = e.phase {
-                e.estimate = crate::estimate::estimate(&release, e, args.options.parallel);
+                e.estimate = crate::plan::estimate::estimate(&release, e, args.options.parallel);
                 let (n, all) = (args.options.parallel, args.options.parallel_all);
-                e.hints.extend(crate::estimate::hint(&release, event, e, n, all));
+                e.hints.extend(crate::plan::estimate::hint(&release, event, e, n, all));
             }
         }
     }
@@ -340,10 +340,11 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
 /// the cluster (as `run` reads it): what `plan RELEASE` and `lint RELEASE`
 /// plan, with its hooks' `last_run`.
 fn read_release(name: &str) -> Result<Vec<u8>, (Exit, String)> {
-    let driver = crate::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
+    let driver = crate::release::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
         .map_err(|e| (Exit::Invalid, e.to_string()))?;
     let mut client = crate::kube::connect_from_env().map_err(|e| (Exit::Cluster, e.to_string()))?;
-    let stored = crate::storage::read_latest(&mut client, driver, name).map_err(|e| (Exit::Cluster, e.to_string()))?;
+    let stored =
+        crate::release::storage::read_latest(&mut client, driver, name).map_err(|e| (Exit::Cluster, e.to_string()))?;
     Ok(stored.json())
 }
 

@@ -4,16 +4,16 @@
 use std::io::Write;
 
 use super::{parallel_value, split_flag, Exit, Io};
-use crate::cluster::KubeCluster;
-use crate::diagnostic::Diagnostics;
-use crate::event::Event;
-use crate::executor::{self, parse_duration, Millis};
-use crate::input;
+use crate::exec::cluster::KubeCluster;
+use crate::exec::executor::{self, parse_duration, Millis};
+use crate::exec::run::{self as runner, Outcome};
 use crate::kube;
+use crate::model::diagnostic::Diagnostics;
+use crate::model::event::Event;
+use crate::model::input;
 use crate::plan::{self, Phase};
+use crate::release::storage::{self, Driver};
 use crate::render;
-use crate::run::{self as runner, Outcome};
-use crate::storage::{self, Driver};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Output {
@@ -158,7 +158,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         pod_logs: args.logs,
         record_before_cleanup: args.event == Event::Test,
     };
-    let hooks: Vec<&crate::hook::Hook> = event_plan.items.iter().map(|i| &release.hooks[i.index]).collect();
+    let hooks: Vec<&crate::model::hook::Hook> = event_plan.items.iter().map(|i| &release.hooks[i.index]).collect();
     if let Err(e) = check_permissions(&mut client, &stored, &hooks, args.logs) {
         return fail(io, &e, Exit::Cluster);
     }
@@ -191,7 +191,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
 fn check_permissions(
     client: &mut kube::Client,
     stored: &storage::StoredRelease,
-    hooks: &[&crate::hook::Hook],
+    hooks: &[&crate::model::hook::Hook],
     logs: bool,
 ) -> Result<(), kube::KubeError> {
     let mut needs = kube::access::Needs::default();
@@ -209,7 +209,7 @@ fn check_permissions(
 pub(crate) fn hook_needs(
     needs: &mut kube::access::Needs,
     client: &mut kube::Client,
-    hooks: &[&crate::hook::Hook],
+    hooks: &[&crate::model::hook::Hook],
     logs: bool,
 ) -> Result<(), kube::KubeError> {
     for h in hooks {

@@ -13,19 +13,19 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::executor::{format_duration, Millis};
-use crate::kstatus::{self, Readiness};
+use crate::exec::executor::{format_duration, Millis};
+use crate::exec::kstatus::{self, Readiness};
+use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::model::readiness::Status;
+use crate::model::resource::Resource;
 use crate::plan::EventPlan;
-use crate::readiness::Status;
-use crate::resource::Resource;
-use crate::rollout::{Action, Input, Options, Report, Rollout, State};
 
 pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
 pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
 /// Annotations Helm strips before an object reaches the API server.
-const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::annotation::DEPENDS_ON_RESOURCE_GROUPS];
+const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
 
 /// Pods whose logs a failure shows, at most (a Deployment may have many).
 const MAX_POD_LOGS: usize = 3;
@@ -36,7 +36,7 @@ const PROGRESS_EVERY_MS: Millis = 5_000;
 /// The object to apply for a rendered manifest.
 pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
     let mut object: Value =
-        crate::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
+        crate::model::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
     let meta = object
         .as_object_mut()
         .ok_or("the manifest is not a mapping")?
@@ -116,7 +116,7 @@ pub struct Applier<'a> {
     /// Per plan item: a Job awaited until complete, not just started.
     pub complete_jobs: Vec<bool>,
     /// External dependencies found met already in this deploy.
-    pub external_met: std::collections::BTreeSet<crate::external::External>,
+    pub external_met: std::collections::BTreeSet<crate::model::external::External>,
     pub now: &'a mut dyn FnMut() -> Millis,
 }
 
@@ -150,7 +150,7 @@ impl Applier<'_> {
     }
 
     fn batch_name(&self, b: usize) -> String {
-        format!("batch {}/{} ({})", b + 1, self.plan.batches.len(), crate::batch::describe(&self.plan.batches, b))
+        format!("batch {}/{} ({})", b + 1, self.plan.batches.len(), crate::plan::batch::describe(&self.plan.batches, b))
     }
 
     /// Applies and awaits every resource in plan order; progress to `out`.
@@ -371,10 +371,10 @@ impl Applier<'_> {
             text.push_str("\n  ");
             text.push_str(&line);
         }
-        let logs = crate::cluster::container_logs(self.client, Some(&ns), pods);
+        let logs = crate::exec::cluster::container_logs(self.client, Some(&ns), pods);
         if !logs.is_empty() {
             text.push('\n');
-            text.push_str(crate::run::output_block(&key.kind, &key.name, &logs).trim_end());
+            text.push_str(crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end());
         }
         text
     }

@@ -18,8 +18,8 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::Ended;
-use crate::executor::Millis;
-use crate::kstatus::{self, Readiness};
+use crate::exec::executor::Millis;
+use crate::exec::kstatus::{self, Readiness};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 
 /// Helm waits a fixed minute for new CRDs to be established.
@@ -53,14 +53,14 @@ pub fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
         let text = file
             .get("data")
             .and_then(Value::as_str)
-            .and_then(|d| crate::storage::base64::decode(d.as_bytes()).ok())
+            .and_then(|d| crate::release::storage::base64::decode(d.as_bytes()).ok())
             .and_then(|b| String::from_utf8(b).ok());
         let Some(text) = text else {
             problems.push(format!("{name}: chart.files data is not base64 of UTF-8 text"));
             continue;
         };
-        for doc in crate::manifest::split(&text, name) {
-            match crate::yaml::to_json(&doc.text) {
+        for doc in crate::model::manifest::split(&text, name) {
+            match crate::model::yaml::to_json(&doc.text) {
                 Ok(object) if object.pointer("/metadata/name").and_then(Value::as_str).is_some() => {
                     crds.push(Crd { file: name.to_string(), object })
                 }
@@ -132,7 +132,7 @@ mod tests {
     use serde_json::json;
 
     fn file(name: &str, text: &str) -> Value {
-        json!({"name": name, "data": crate::storage::base64::encode(text.as_bytes())})
+        json!({"name": name, "data": crate::release::storage::base64::encode(text.as_bytes())})
     }
 
     #[test]

@@ -6,10 +6,10 @@
 
 use std::io::Write;
 
-use crate::executor::Millis;
-use crate::external::{External, Wait};
-use crate::kstatus::{self, Readiness};
+use crate::exec::executor::Millis;
+use crate::exec::kstatus::{self, Readiness};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::model::external::{External, Wait};
 
 /// How often, at most, what is still awaited is printed.
 const PROGRESS_EVERY_MS: Millis = 5_000;

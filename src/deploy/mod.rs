@@ -26,17 +26,17 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::cluster::{wall_ms, KubeCluster};
-use crate::diagnostic::Diagnostics;
-use crate::event::Event;
-use crate::executor::{self, format_duration, Millis};
-use crate::input::{self, Release};
+use crate::exec::cluster::{wall_ms, KubeCluster};
+use crate::exec::executor::{self, format_duration, Millis};
+use crate::exec::rollout::{self, deletion_batches};
+use crate::exec::run::{self as runner, Outcome as RunOutcome};
 use crate::kube::{Client, ObjectKey};
+use crate::model::diagnostic::Diagnostics;
+use crate::model::event::Event;
+use crate::model::input::{self, Release};
 use crate::plan::{self, EventPlan, Phase, Plan};
-use crate::record::{self, Operation};
-use crate::rollout::{self, deletion_batches};
-use crate::run::{self as runner, Outcome as RunOutcome};
-use crate::storage::{Driver, StoredRelease};
+use crate::release::record::{self, Operation};
+use crate::release::storage::{Driver, StoredRelease};
 
 /// `helm.sh/resource-policy: keep`: Helm never deletes such a resource.
 const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
@@ -123,7 +123,7 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     let release = match input::from_release_value(&value, &mut diags) {
         Ok(r) => r,
         Err(e) => {
-            diags.push(crate::diagnostic::Diagnostic::error(Default::default(), e.to_string()));
+            diags.push(crate::model::diagnostic::Diagnostic::error(Default::default(), e.to_string()));
             return Err(diags);
         }
     };
@@ -151,13 +151,13 @@ pub(crate) fn event_plan(plan: &Plan, phase: Phase) -> &EventPlan {
 
 /// The objects a release's manifest names, by API group, kind, namespace
 /// and name (how Helm matches resources between revisions).
-fn identity(r: &crate::resource::Resource, namespace: &str) -> (String, String, String, String) {
+fn identity(r: &crate::model::resource::Resource, namespace: &str) -> (String, String, String, String) {
     let group = r.head.api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
     let ns = r.head.namespace.clone().unwrap_or_else(|| namespace.to_string());
     (group, r.head.kind.clone(), ns, r.head.name.clone())
 }
 
-fn key_of(r: &crate::resource::Resource) -> ObjectKey {
+fn key_of(r: &crate::model::resource::Resource) -> ObjectKey {
     ObjectKey::new(&r.head.api_version, &r.head.kind, r.head.namespace.as_deref(), &r.head.name)
 }
 
@@ -283,7 +283,7 @@ pub fn deploy(
         // Another command read the same history and stored this revision first (two
         // deploys at once): refused as Helm refuses a release being changed, before
         // anything of this one was applied: the create is the lock (docs/design.md §4).
-        Err(crate::storage::StorageError::Kube(crate::kube::KubeError::Conflict { .. })) => {
+        Err(crate::release::storage::StorageError::Kube(crate::kube::KubeError::Conflict { .. })) => {
             report.ended = Ended::Failed(
                 "another operation (install/upgrade/rollback) is in progress: another command stored \
                  this revision first; nothing was applied"
@@ -357,7 +357,7 @@ pub fn deploy(
             // that one failed; a rollback leaves a failed one failed
             // (`pkg/action/rollback.go` supersedes `DeployedAll` only).
             let upgrade = matches!(operation, Operation::Upgrade);
-            if let Ok(history) = crate::storage::history(client, driver, &name) {
+            if let Ok(history) = crate::release::storage::history(client, driver, &name) {
                 let replaced = |h: &StoredRelease| {
                     h.revision != revision
                         && (h.status() == "deployed" || (upgrade && Some(h.revision) == current_revision))
@@ -400,7 +400,11 @@ pub fn deploy(
 }
 
 /// Marks a stored revision `superseded`, keeping its description.
-fn supersede(client: &mut Client, mut old: StoredRelease, now_unix: u64) -> Result<(), crate::storage::StorageError> {
+fn supersede(
+    client: &mut Client,
+    mut old: StoredRelease,
+    now_unix: u64,
+) -> Result<(), crate::release::storage::StorageError> {
     let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
     record::set_status(&mut old.release, "superseded", &description);
     old.save(client, now_unix)
@@ -427,7 +431,11 @@ fn delete_removed(
 
 /// What `current` had and `next` has not, in deletion order, with their plan
 /// references: what an upgrade or rollback deletes.
-pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, crate::resource::Resource)> {
+pub fn removed(
+    current: &StoredRelease,
+    next: &Release,
+    namespace: &str,
+) -> Vec<(String, crate::model::resource::Resource)> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Vec::new() };
     let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);

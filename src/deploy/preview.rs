@@ -13,8 +13,8 @@ use serde_json::Value;
 use super::apply::{prepare, MANAGED_BY};
 use super::crds::Crd;
 use super::Checked;
-use crate::event::Event;
 use crate::kube::{Client, KubeError, ObjectKey};
+use crate::model::event::Event;
 use crate::plan::{EventPlan, Phase};
 
 /// Longest value shown in a change before it is cut.
@@ -152,7 +152,7 @@ pub fn preview(
         }
         batches.push(BatchRows {
             batch: b + 1,
-            description: crate::batch::describe(&plan.batches, b),
+            description: crate::plan::batch::describe(&plan.batches, b),
             resources: rows,
         });
     }

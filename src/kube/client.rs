@@ -87,7 +87,7 @@ impl ObjectKey {
             match v {
                 Some(Value::String(s)) if !s.is_empty() => Ok(s),
                 // YAML as Kubernetes reads it makes a plain `y`, `no` or `0644` a boolean
-                // or a number (crate::yaml); Helm refuses such an object too.
+                // or a number (crate::model::yaml); Helm refuses such an object too.
                 Some(v @ (Value::Bool(_) | Value::Number(_))) => {
                     Err(KubeError::NotAString { what, value: v.to_string() })
                 }
@@ -779,8 +779,8 @@ pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
 fn pause(ms: u64) {
     #[cfg(target_arch = "wasm32")]
     {
-        let until = crate::cluster::wall_ms() + ms;
-        while crate::cluster::wall_ms() < until {
+        let until = crate::exec::cluster::wall_ms() + ms;
+        while crate::exec::cluster::wall_ms() < until {
             std::hint::spin_loop();
         }
     }
@@ -806,7 +806,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_name_yaml_reads_as_a_boolean_is_named_as_such() {
-        let o = crate::yaml::to_json("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: y\n").unwrap();
+        let o = crate::model::yaml::to_json("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: y\n").unwrap();
         let e = ObjectKey::of(&o).unwrap_err();
         assert!(e.is_object_fault());
         assert!(e.to_string().contains("metadata.name is true, not a string"), "{e}");

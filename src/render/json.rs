@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::{facts, refs};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
-use crate::input::{Format, Release};
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
+use crate::model::input::{Format, Release};
 use crate::plan::{EventPlan, Phase, Plan, Reason};
 
 #[derive(Serialize)]
@@ -47,7 +47,7 @@ struct EventJson<'a> {
     hints: &'a [String],
     /// Run time if each hook took as long as its last run (release JSON).
     #[serde(skip_serializing_if = "Option::is_none")]
-    estimate: Option<crate::estimate::Estimate>,
+    estimate: Option<crate::plan::estimate::Estimate>,
 }
 
 #[derive(Serialize)]
@@ -91,7 +91,7 @@ struct ItemJson {
 struct ExternalJson {
     #[serde(rename = "ref")]
     reference: String,
-    wait: crate::external::Wait,
+    wait: crate::model::external::Wait,
 }
 
 #[derive(Serialize)]
@@ -105,7 +105,7 @@ struct BatchJson {
     chart: String,
     /// Why the batch exists: `crds-and-namespaces`, `all-at-once`,
     /// `groups` or `unsequenced` (HIP-0025 chart levels).
-    role: crate::batch::Role,
+    role: crate::plan::batch::Role,
     groups: Vec<String>,
     resources: Vec<String>,
 }

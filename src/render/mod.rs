@@ -7,9 +7,9 @@ pub mod mermaid;
 pub mod picture;
 pub mod text;
 
-use crate::input::Release;
+use crate::model::input::Release;
+use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, Phase};
-use crate::reference::ObjectRef;
 
 /// Facts about an item that every renderer shows, read from the release.
 pub(crate) struct ItemFacts<'a> {
@@ -18,8 +18,8 @@ pub(crate) struct ItemFacts<'a> {
     pub show_output: bool,
     pub delete_policies: &'a [String],
     pub output_log_policies: &'a [String],
-    pub readiness: Option<&'a crate::readiness::Readiness>,
-    pub external: &'a [crate::external::External],
+    pub readiness: Option<&'a crate::model::readiness::Readiness>,
+    pub external: &'a [crate::model::external::External],
 }
 
 pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> ItemFacts<'a> {

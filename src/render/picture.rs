@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use petgraph::graph::NodeIndex;
 
 use super::node_id;
-use crate::kind_order::install_rank;
+use crate::plan::kind_order::install_rank;
 use crate::plan::{EventPlan, Node, Phase, Plan, Reason};
 
 /// Levels with more items than this may be folded.
@@ -149,7 +149,7 @@ fn event(e: &EventPlan) -> EventPicture {
         let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
         let members = start..end;
         let label = if install {
-            let what = e.batches.get(l as usize).map(|_| crate::batch::describe(&e.batches, l as usize));
+            let what = e.batches.get(l as usize).map(|_| crate::plan::batch::describe(&e.batches, l as usize));
             format!("batch {}{}", l + 1, what.map(|w| format!(" ({w})")).unwrap_or_default())
         } else {
             format!("weight {l}")
@@ -234,7 +234,7 @@ fn event(e: &EventPlan) -> EventPicture {
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.
 fn kind_counts(e: &EventPlan, members: std::ops::Range<usize>) -> String {
-    let mut counts: BTreeMap<(crate::kind_order::KindRank, &str), usize> = BTreeMap::new();
+    let mut counts: BTreeMap<(crate::plan::kind_order::KindRank, &str), usize> = BTreeMap::new();
     for it in &e.items[members] {
         *counts.entry((install_rank(&it.reference.kind), it.reference.kind.as_str())).or_default() += 1;
     }

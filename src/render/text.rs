@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use super::{facts, refs};
-use crate::diagnostic::Diagnostics;
-use crate::input::Release;
+use crate::model::diagnostic::Diagnostics;
+use crate::model::input::Release;
 use crate::plan::{EventPlan, Phase, Plan, Reason};
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
@@ -77,8 +77,12 @@ fn event(release: &Release, plan: &EventPlan) -> String {
             out.push_str(&super::wrap(&format!("note: {note}"), "  ", "        "));
         }
         for (b, batch) in plan.batches.iter().enumerate() {
-            let line =
-                format!("batch {:<3} {}: {}", b + 1, crate::batch::describe(&plan.batches, b), members(release, batch));
+            let line = format!(
+                "batch {:<3} {}: {}",
+                b + 1,
+                crate::plan::batch::describe(&plan.batches, b),
+                members(release, batch)
+            );
             out.push_str(&super::wrap(&line, "  ", "            "));
         }
         let by_batch = plan.waves.len() == plan.batches.len()
@@ -101,11 +105,11 @@ fn event(release: &Release, plan: &EventPlan) -> String {
             out.push_str(&super::wrap(&line, "  ", "    "));
         }
         if let Some(e) = plan.estimate {
-            let planned = crate::executor::format_duration(e.planned_ms);
+            let planned = crate::exec::executor::format_duration(e.planned_ms);
             let line = if e.planned_ms == e.serial_ms {
                 format!("estimate from the last runs: {planned}")
             } else {
-                let serial = crate::executor::format_duration(e.serial_ms);
+                let serial = crate::exec::executor::format_duration(e.serial_ms);
                 format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
             };
             out.push_str(&super::wrap(&line, "  ", "    "));
@@ -129,16 +133,16 @@ fn waves_lines(plan: &EventPlan, out: &mut String) {
 }
 
 /// A batch's members: their names when few, else a count per kind.
-fn members(release: &Release, batch: &crate::batch::Batch) -> String {
+fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
     let mut members = batch.resources.clone();
-    members.sort_by_cached_key(|&i| crate::kind_order::install_rank(&release.resources[i].head.kind));
+    members.sort_by_cached_key(|&i| crate::plan::kind_order::install_rank(&release.resources[i].head.kind));
     let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
     if refs.len() <= 6 {
         return refs.join(", ");
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
-    sorted.sort_by_key(|k| crate::kind_order::install_rank(k));
+    sorted.sort_by_key(|k| crate::plan::kind_order::install_rank(k));
     for k in sorted {
         match kinds.last_mut() {
             Some((last, count)) if *last == k => *count += 1,
@@ -187,7 +191,7 @@ fn table(release: &Release, plan: &EventPlan) -> String {
                     .map(|(p, _)| format!("{} (depends-on)", plan.items[*p].reference)),
             );
             waits.extend(f.external.iter().map(|e| {
-                let wait = if e.wait == crate::external::Wait::Ready { "ready" } else { "exists" };
+                let wait = if e.wait == crate::model::external::Wait::Ready { "ready" } else { "exists" };
                 format!("{} (external, {wait})", e.object())
             }));
             let mut flags = Vec::new();
@@ -231,12 +235,12 @@ fn plural(n: usize) -> &'static str {
 /// count. `strict` applies lint's severities.
 pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
     let mut out = String::new();
-    let is_error = |d: &crate::diagnostic::Diagnostic| d.is_error() || (strict && d.lint_error);
+    let is_error = |d: &crate::model::diagnostic::Diagnostic| d.is_error() || (strict && d.lint_error);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.0.iter().partition(|d| is_error(d));
     for d in errors.iter().chain(&warnings) {
         let mut d = (*d).clone();
         if is_error(&d) {
-            d.severity = crate::diagnostic::Severity::Error;
+            d.severity = crate::model::diagnostic::Severity::Error;
         }
         let _ = writeln!(out, "{d}");
     }

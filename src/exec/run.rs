@@ -7,10 +7,10 @@
 
 use std::io::Write;
 
-use crate::executor::{
+use crate::exec::executor::{
     format_duration, Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report,
 };
-use crate::hook::Hook;
+use crate::model::hook::Hook;
 use crate::plan::EventPlan;
 
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).

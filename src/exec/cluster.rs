@@ -5,13 +5,13 @@
 
 use serde_json::Value;
 
-use crate::executor::{ContainerLog, Executor, Millis};
-use crate::hook::Hook;
+use crate::exec::executor::{ContainerLog, Executor, Millis};
+use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
+use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::model::hook::Hook;
 use crate::plan::EventPlan;
-use crate::run::{Cluster, ClusterError, CreateError, Finished};
-use crate::status::{hook_completion, Completion};
-use crate::storage::{LastRun, StoredRelease};
+use crate::release::storage::{LastRun, StoredRelease};
 
 /// The label every hook object of a parallel run carries, valued with the
 /// release name, so that one list or watch request covers all running hooks
@@ -108,7 +108,7 @@ impl Cluster for KubeCluster<'_> {
 
     fn create(&mut self, hook: usize) -> Result<(), CreateError> {
         let h = self.hook(hook);
-        let object = crate::yaml::to_json(&h.manifest)
+        let object = crate::model::yaml::to_json(&h.manifest)
             .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };

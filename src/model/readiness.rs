@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::annotation::{self as a, READINESS_FAILURE, READINESS_SUCCESS};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::annotation::{self as a, READINESS_FAILURE, READINESS_SUCCESS};
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {

@@ -14,19 +14,25 @@
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
 
+pub mod batch;
+pub mod dag;
+pub mod estimate;
+pub mod frontier;
+pub mod kind_order;
+
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 
-use crate::annotation::DEPENDS_ON;
-use crate::batch::{self, Batch};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::event::Event;
-use crate::input::Release;
-use crate::kind_order::{install_rank, tier, tier_kinds};
-use crate::reference::ObjectRef;
+use crate::model::annotation::DEPENDS_ON;
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::event::Event;
+use crate::model::input::Release;
+use crate::model::reference::ObjectRef;
+use batch::Batch;
+use kind_order::{install_rank, tier, tier_kinds};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -136,10 +142,10 @@ pub struct EventPlan {
     /// Why the items are ordered as they are, where that is not plain.
     pub notes: Vec<String>,
     /// Advice for `plan` (hooks): what could run in parallel. Filled in by
-    /// the caller that wants it ([`crate::estimate::hint`]).
+    /// the caller that wants it ([`estimate::hint`]).
     pub hints: Vec<String>,
     /// How long the hooks would take, from their last runs.
-    pub estimate: Option<crate::estimate::Estimate>,
+    pub estimate: Option<estimate::Estimate>,
 }
 
 #[derive(Debug, Clone)]
@@ -184,7 +190,7 @@ struct Spec<'a> {
 }
 
 fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
-    let mut specs: Vec<(usize, &crate::hook::Hook)> =
+    let mut specs: Vec<(usize, &crate::model::hook::Hook)> =
         release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
     specs.sort_by_cached_key(|&(_, h)| h.helm_order_key());
     let specs: Vec<Spec> = specs

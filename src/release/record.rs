@@ -1,13 +1,13 @@
 //! The release record's life cycle, as Helm's install, upgrade, rollback and
 //! uninstall write it (`pkg/action`): which status and description a
 //! revision carries at each step, and which revision supersedes which.
-//! Pure functions over the release JSON; [`crate::storage`] writes them.
+//! Pure functions over the release JSON; [`crate::release::storage`] writes them.
 
 use serde_json::Value;
 
-use crate::event::Event;
-use crate::executor::Millis;
-use crate::storage::go_time;
+use crate::exec::executor::Millis;
+use crate::model::event::Event;
+use crate::release::storage::go_time;
 
 /// What a sequenced deploy does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! Helm's own keys keep Helm's tolerance (a bad weight counts as 0); the new
 //! keys are strict, since a typo there would silently change the order.
 
-use crate::reference::{ObjectRef, RefError};
+use crate::model::reference::{ObjectRef, RefError};
 
 pub const HOOK: &str = "helm.sh/hook";
 pub const HOOK_WEIGHT: &str = "helm.sh/hook-weight";

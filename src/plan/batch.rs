@@ -7,16 +7,16 @@
 //!    CRDs before anything else and its kind order puts Namespaces first,
 //!    and nothing that lives in them or is one of their kinds can be
 //!    created before they exist.
-//! 2. The rest is laid out as HIP-0025 does ([`crate::subchart`]) when the
+//! 2. The rest is laid out as HIP-0025 does ([`crate::model::subchart`]) when the
 //!    release declares an order; otherwise it is one batch, applied at once
 //!    and sorted by kind, exactly as stock Helm applies a release. HIP-0025
 //!    sequencing is opt-in (`helm install --wait=ordered`): a chart that
 //!    declares no order would only be slowed down, subchart after
 //!    subchart, by an order its author never asked for.
 
-use crate::diagnostic::Diagnostics;
-use crate::resource::Resource;
-use crate::subchart::{self, ChartMeta};
+use crate::model::diagnostic::Diagnostics;
+use crate::model::resource::Resource;
+use crate::model::subchart::{self, ChartMeta};
 
 /// Why a batch exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -130,7 +130,7 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input;
+    use crate::model::input;
 
     /// Each batch's role and resource names, and the notes.
     fn layout(stream: &str) -> (Vec<(Role, String)>, Vec<String>) {

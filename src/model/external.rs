@@ -18,7 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::annotation::{parse_string_array, ValueError};
+use crate::model::annotation::{parse_string_array, ValueError};
 
 pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 

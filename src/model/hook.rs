@@ -1,12 +1,12 @@
 //! A hook: a document carrying `helm.sh/hook`, with every annotation that
 //! governs when and how it runs parsed once into typed values.
 
-use crate::annotation::{self as a, ValueError};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::event::{parse_events, Event};
-use crate::kind_order::{install_rank, KindRank};
-use crate::manifest::{Document, Head};
-use crate::reference::ObjectRef;
+use crate::model::annotation::{self as a, ValueError};
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::event::{parse_events, Event};
+use crate::model::manifest::{Document, Head};
+use crate::model::reference::ObjectRef;
+use crate::plan::kind_order::{install_rank, KindRank};
 
 /// Helm's delete policies. Unknown values are kept as Helm keeps them (they
 /// simply never match), and `lint` warns about them.
@@ -55,10 +55,10 @@ impl Hook {
                 return None;
             }
         };
-        if ann.contains_key(crate::external::DEPENDS_ON_EXTERNAL) {
+        if ann.contains_key(crate::model::external::DEPENDS_ON_EXTERNAL) {
             diags.push(
                 Diagnostic::error(loc.clone(), "applies to resources only; hooks cannot wait for external objects yet")
-                    .on(crate::external::DEPENDS_ON_EXTERNAL)
+                    .on(crate::model::external::DEPENDS_ON_EXTERNAL)
                     .help("move the wait into the hook itself (an init container), or onto a resource"),
             );
         }
@@ -178,7 +178,7 @@ pub(crate) fn depends_on(
     };
     refs.into_iter()
         .map(|mut r| {
-            if crate::scope::cluster_scoped(&r.kind) && r.namespace.is_some() {
+            if crate::model::scope::cluster_scoped(&r.kind) && r.namespace.is_some() {
                 let plain = ObjectRef::new(&r.kind, None, &r.name);
                 diags.push(
                     Diagnostic::warning(
@@ -213,7 +213,7 @@ fn warn_unknown(values: &[String], known: &[&str], key: &str, loc: &Location, di
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::{parse_head, split};
+    use crate::model::manifest::{parse_head, split};
 
     #[test]
     fn a_namespace_on_a_cluster_scoped_dependency_is_dropped_with_a_warning() {

@@ -13,17 +13,17 @@
 //! Each level then deploys as HIP-0025's reference builder does: its
 //! subcharts in DAG batch order (names sorted inside a batch, each subchart
 //! whole before the next), then undeclared subcharts (sorted), then its own
-//! resource-group batches, then its unsequenced batch. [`crate::batch`]
+//! resource-group batches, then its unsequenced batch. [`crate::plan::batch`]
 //! decides whether a release is laid out this way at all.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
-use crate::batch::{Batch, Role};
-use crate::dag::{self, DagError};
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::resource::Resource;
-use crate::resource_group;
+use crate::model::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::resource::Resource;
+use crate::model::resource_group;
+use crate::plan::batch::{Batch, Role};
+use crate::plan::dag::{self, DagError};
 
 /// Chart metadata, where the input has it (release JSON does; `helm
 /// template` output does not).

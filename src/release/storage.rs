@@ -19,7 +19,7 @@ use std::io::{Read, Write};
 
 use serde_json::{Map, Value};
 
-use crate::executor::{Millis, Phase};
+use crate::exec::executor::{Millis, Phase};
 use crate::kube::{Client, KubeError, ObjectKey, Selector};
 
 /// `helm.sh/release.v1`, the Secret type Helm writes.
@@ -218,7 +218,7 @@ pub struct LastRun {
 }
 
 impl LastRun {
-    /// From [`crate::executor::Executor::last_run`]; `None` for a hook that
+    /// From [`crate::exec::executor::Executor::last_run`]; `None` for a hook that
     /// never started (Helm leaves those untouched).
     pub fn from_executor(
         (started_at, completed_at, phase): (Option<Millis>, Option<Millis>, Phase),
@@ -296,7 +296,7 @@ pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
     if empty {
         hook.insert(
             "delete_policies".into(),
-            Value::Array(vec![Value::String(crate::hook::BEFORE_HOOK_CREATION.into())]),
+            Value::Array(vec![Value::String(crate::model::hook::BEFORE_HOOK_CREATION.into())]),
         );
     }
     true
@@ -330,7 +330,7 @@ pub struct StoredRelease {
 }
 
 impl StoredRelease {
-    /// The release JSON, for [`crate::input::parse`].
+    /// The release JSON, for [`crate::model::input::parse`].
     pub fn json(&self) -> Vec<u8> {
         serde_json::to_vec(&self.release).expect("a Value serialises")
     }
@@ -608,7 +608,7 @@ mod tests {
     /// testbed/charts/hooks-demo` on the test bed, then `kubectl get secret
     /// -o json` (payload: Go's gzip at BestCompression).
     fn helm_secret() -> Value {
-        serde_json::from_str(include_str!("../testdata/storage/helm-secret.json")).expect("the fixture is JSON")
+        serde_json::from_str(include_str!("../../testdata/storage/helm-secret.json")).expect("the fixture is JSON")
     }
 
     #[test]

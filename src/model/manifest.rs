@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::diagnostic::{Diagnostic, Location};
-use crate::reference::ObjectRef;
-use crate::scope;
+use crate::model::diagnostic::{Diagnostic, Location};
+use crate::model::reference::ObjectRef;
+use crate::model::scope;
 
 /// One YAML document of a rendered chart.
 #[derive(Debug, Clone)]

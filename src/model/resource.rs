@@ -1,13 +1,13 @@
 //! A resource: a rendered document without `helm.sh/hook`, deployed by
 //! install and upgrade in HIP-0025 batch order.
 
-use crate::annotation as a;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::external::{self, External};
-use crate::hook::depends_on;
-use crate::manifest::{Document, Head};
-use crate::readiness::Readiness;
-use crate::reference::ObjectRef;
+use crate::model::annotation as a;
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::external::{self, External};
+use crate::model::hook::depends_on;
+use crate::model::manifest::{Document, Head};
+use crate::model::readiness::Readiness;
+use crate::model::reference::ObjectRef;
 
 #[derive(Debug, Clone)]
 pub struct Resource {

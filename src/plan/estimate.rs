@@ -9,9 +9,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::event::Event;
-use crate::frontier::Frontier;
-use crate::input::Release;
+use crate::model::event::Event;
+use crate::model::input::Release;
+use crate::plan::frontier::Frontier;
 use crate::plan::{self, EventPlan};
 
 /// Run times of one event's hooks, if each took as long as its last run.
@@ -77,7 +77,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     if unmarked.len() < 2 {
         return None;
     }
-    let mut scratch = crate::diagnostic::Diagnostics::default();
+    let mut scratch = crate::model::diagnostic::Diagnostics::default();
     let options = plan::Options { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
     let all = plan::build(release, &[plan::Phase::Hooks(event)], options, &mut scratch);
     let all = all.events.first()?;
@@ -94,7 +94,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
         .map(|d| {
             format!(
                 ", and at --parallel {n} the run would take about {}",
-                crate::executor::format_duration(run_time(all, &d, n))
+                crate::exec::executor::format_duration(run_time(all, &d, n))
             )
         })
         .unwrap_or_default();
@@ -166,7 +166,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Diagnostics;
+    use crate::model::diagnostic::Diagnostics;
 
     #[test]
     fn parses_go_times() {
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(parse_time("2026-11-21T05:24:59.123Z"), Some(1_795_238_699_123));
         assert_eq!(parse_time("2026-11-21T05:24:59.123456789Z"), Some(1_795_238_699_123));
         assert_eq!(parse_time("2026-11-21T06:24:59.1+01:00"), Some(1_795_238_699_100));
-        assert_eq!(parse_time(&crate::storage::go_time(1_795_238_699_120)), Some(1_795_238_699_120));
+        assert_eq!(parse_time(&crate::release::storage::go_time(1_795_238_699_120)), Some(1_795_238_699_120));
         for bad in ["", "0001-01-01T00:00:00Z", "2026-11-21 05:24:59Z", "2026-11-21T05:24:59", "x026-11-21T05:24:59Z"] {
             assert_eq!(parse_time(bad), None, "{bad}");
         }
@@ -187,7 +187,7 @@ mod tests {
 
     fn plan_of(stream: &str, parallel: usize) -> (Release, plan::Plan) {
         let mut d = Diagnostics::default();
-        let (_, mut r) = crate::input::parse(stream.as_bytes(), &mut d).unwrap();
+        let (_, mut r) = crate::model::input::parse(stream.as_bytes(), &mut d).unwrap();
         for (i, h) in r.hooks.iter_mut().enumerate() {
             h.last_run_ms = Some(1000 * (i as u64 + 1));
         }

@@ -1,5 +1,5 @@
 //! Deploying a release's resources in plan order, as a state machine
-//! without I/O — the resource counterpart of [`crate::executor`].
+//! without I/O — the resource counterpart of [`crate::exec::executor`].
 //!
 //! A resource starts when its predecessors in the plan (its HIP-0025 batch
 //! barrier and its `helm.sh/depends-on` targets) are ready and fewer than N
@@ -14,8 +14,8 @@
 //! is applied and nothing already applied is awaited, so a failing batch
 //! never lets a later one reach the cluster.
 
-use crate::executor::{format_duration, Millis};
-use crate::frontier::Frontier;
+use crate::exec::executor::{format_duration, Millis};
+use crate::plan::frontier::Frontier;
 use crate::plan::EventPlan;
 
 #[derive(Debug, Clone, Copy)]
@@ -349,8 +349,8 @@ fn install_order(plan: &EventPlan, members: Vec<usize>) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Diagnostics;
-    use crate::input;
+    use crate::model::diagnostic::Diagnostics;
+    use crate::model::input;
     use crate::plan::{self, Phase};
 
     const CHART: &str = r#"---

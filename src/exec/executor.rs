@@ -26,8 +26,8 @@
 
 use std::collections::VecDeque;
 
-use crate::frontier::Frontier;
-use crate::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
+use crate::model::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
+use crate::plan::frontier::Frontier;
 use crate::plan::EventPlan;
 
 /// Wall-clock time in milliseconds since the Unix epoch.

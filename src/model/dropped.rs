@@ -7,10 +7,10 @@
 //! Subcharts' templates are not in a release, and `helm template` output
 //! has no templates at all.
 
-use crate::annotation::HOOK;
-use crate::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::event::parse_events;
-use crate::input::Release;
+use crate::model::annotation::HOOK;
+use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::model::event::parse_events;
+use crate::model::input::Release;
 
 /// One chart template, unrendered: its path in the chart
 /// (`templates/crds.yaml`) and its text.
@@ -180,7 +180,7 @@ mod tests {
     }
 
     fn rendered(stream: &str) -> Release {
-        crate::input::parse(stream.as_bytes(), &mut Diagnostics::default()).unwrap().1
+        crate::model::input::parse(stream.as_bytes(), &mut Diagnostics::default()).unwrap().1
     }
 
     #[test]

@@ -27,7 +27,7 @@
 
 use serde_json::Value;
 
-use crate::status::{pod_completion, Completion};
+use crate::exec::status::{pod_completion, Completion};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Readiness {
