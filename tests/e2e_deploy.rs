@@ -1623,20 +1623,6 @@ const DEPLOY_ROLE: &[(&str, &str, &[&str])] = &[
     ("batch", "jobs", &["create", "patch", "delete", "list", "watch"]),
 ];
 
-fn deploy_role(without: Option<(&str, &str)>) -> String {
-    let mut out = String::new();
-    for (group, resource, verbs) in DEPLOY_ROLE {
-        let verbs: Vec<&str> = verbs.iter().copied().filter(|v| without != Some((resource, v))).collect();
-        if !verbs.is_empty() {
-            out.push_str(&format!(
-                "- apiGroups: [\"{group}\"]\n  resources: [\"{resource}\"]\n  verbs: [{}]\n",
-                verbs.join(", ")
-            ));
-        }
-    }
-    out
-}
-
 /// With exactly that Role (a ServiceAccount token, not cluster-admin) the upgrade works;
 /// with any one of its verbs less it stops before acting: exit 3 naming the verb and the
 /// resource, nothing applied, deleted or stored.
@@ -1660,7 +1646,7 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
     for (group, resource, verbs) in DEPLOY_ROLE {
         for verb in *verbs {
             n += 1;
-            let token = case.token_with_rules(&format!("less-{n}"), &deploy_role(Some((resource, verb))));
+            let token = case.token_with_rules(&format!("less-{n}"), &role_rules(DEPLOY_ROLE, Some((resource, verb))));
             let out = deploy_as(&token);
             assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
             let named = if group.is_empty() {
@@ -1674,7 +1660,7 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
             assert!(case.exists("configmap/old") && !case.exists("deployment/web") && !case.exists("job/migrate"));
         }
     }
-    let token = case.token_with_rules("deployer", &deploy_role(None));
+    let token = case.token_with_rules("deployer", &role_rules(DEPLOY_ROLE, None));
     let out = deploy_as(&token);
     assert_eq!(out.code, 0, "{}", out.shown);
     assert_eq!(data_value(&case, "settings"), "v2");

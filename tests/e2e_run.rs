@@ -891,20 +891,6 @@ const RUN_ROLE: &[(&str, &str, &[&str])] = &[
     ("", "pods/log", &["get"]),
 ];
 
-fn role_rules(role: &[(&str, &str, &[&str])], without: Option<(&str, &str)>) -> String {
-    let mut out = String::new();
-    for (group, resource, verbs) in role {
-        let verbs: Vec<&str> = verbs.iter().copied().filter(|v| without != Some((resource, v))).collect();
-        if !verbs.is_empty() {
-            out.push_str(&format!(
-                "- apiGroups: [\"{group}\"]\n  resources: [\"{resource}\"]\n  verbs: [{}]\n",
-                verbs.join(", ")
-            ));
-        }
-    }
-    out
-}
-
 /// UIDs of the Jobs and Pods in the namespace: what a run created or deleted shows here.
 fn job_and_pod_uids(case: &Case) -> BTreeSet<String> {
     case.get_json("jobs,pods").get("items").arr().iter().map(|o| o.at("metadata/uid").s().to_string()).collect()

@@ -177,6 +177,22 @@ pub fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
     Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
 }
 
+/// A Role's `rules:` in YAML from (apiGroup, resource, verbs), without the one
+/// (resource, verb) `without` names: the least-privilege tests' Roles.
+pub fn role_rules(role: &[(&str, &str, &[&str])], without: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (group, resource, verbs) in role {
+        let verbs: Vec<&str> = verbs.iter().copied().filter(|v| without != Some((resource, v))).collect();
+        if !verbs.is_empty() {
+            out.push_str(&format!(
+                "- apiGroups: [\"{group}\"]\n  resources: [\"{resource}\"]\n  verbs: [{}]\n",
+                verbs.join(", ")
+            ));
+        }
+    }
+    out
+}
+
 /// `text` as JSON, or a panic naming `what` and showing the text.
 pub fn parse_json(text: &str, what: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
