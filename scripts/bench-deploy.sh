@@ -65,8 +65,8 @@ fresh_ns() {
   for _ in $(seq 100); do kubectl -n "$ns" get serviceaccount default >/dev/null 2>&1 && break; sleep 0.1; done
   echo "$ns"
 }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# shellcheck source=scripts/bench/clock.sh
+. scripts/bench/clock.sh
 plugin_conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
 
 stock() { # ns [helm args...]

@@ -70,8 +70,8 @@ fresh_ns() {
   for _ in $(seq 100); do kubectl -n "$ns" get serviceaccount default >/dev/null 2>&1 && break; sleep 0.1; done
   echo "$ns"
 }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# shellcheck source=scripts/bench/clock.sh
+. scripts/bench/clock.sh
 
 echo "machine: $(nproc) cores; helm: $("$HOOKS_CACHE/bin/helm" version --short); bed $HELM_KUBEAPISERVER"
 
@@ -83,21 +83,7 @@ print(json.dumps({"hooks": [{"name": f"t{i:03d}", "duration": f"{secs}s", "kind"
                              "annotations": {"helm.sh/hook-parallel": "true"}} for i in range(1, n + 1)]}))
 EOF
 floor_ns=$(fresh_ns floor)
-t0=$(now)
-kubectl -n "$floor_ns" create -f - >/dev/null <<EOF
-apiVersion: batch/v1
-kind: Job
-metadata: {name: floor}
-spec:
-  backoffLimit: 0
-  template:
-    metadata: {annotations: {hooks-test/duration: "${SECS}s"}}
-    spec:
-      restartPolicy: Never
-      containers: [{name: main, image: registry.invalid/hook:1}]
-EOF
-kubectl -n "$floor_ns" wait --for=condition=Complete job/floor --timeout=120s >/dev/null
-floor=$(elapsed "$t0" "$(now)")
+floor=$(floor_job "$floor_ns")
 waves=$(( (HOOKS + PARALLEL - 1) / PARALLEL ))
 echo "run: $HOOKS Jobs x ${SECS} s at --parallel $PARALLEL; bed floor: one Job ${floor} s, x $waves waves = $(awk -v f="$floor" -v w="$waves" 'BEGIN { printf "%.2f", f * w }') s"
 for r in $(seq "$RUNS"); do

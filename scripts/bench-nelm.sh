@@ -205,8 +205,8 @@ fresh_ns() {
   echo "$ns" >>"$work/namespaces"
   echo "$ns"
 }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# shellcheck source=scripts/bench/clock.sh
+. scripts/bench/clock.sh
 
 # The three ways in. $1: namespace; the rest: the side's values. Output to $log.
 run_stock() { local ns=$1; shift; "$HELM" install "$REL" "$path" -n "$ns" --wait --timeout 5m "$@"; }

@@ -69,46 +69,10 @@ for ns in "$ns_stock" "$ns_plugin"; do
   "$HELM" install bench testdata/charts/run-hooks -n "$ns" -f "$work/values.json" >/dev/null
 done
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+ELAPSED_DIGITS=1
+# shellcheck source=scripts/bench/clock.sh
+. scripts/bench/clock.sh
 
-# The bed's floor: one Job of SECS seconds, creation to Complete.
-floor_job() {
-  local ns=$1 t0 t1
-  t0=$(now)
-  kubectl -n "$ns" create -f - >/dev/null <<EOF
-apiVersion: batch/v1
-kind: Job
-metadata: {name: floor}
-spec:
-  backoffLimit: 0
-  template:
-    metadata: {annotations: {hooks-test/duration: "${SECS}s"}}
-    spec:
-      restartPolicy: Never
-      containers: [{name: main, image: registry.invalid/hook:1}]
-EOF
-  kubectl -n "$ns" wait --for=condition=Complete job/floor --timeout=120s >/dev/null
-  t1=$(now)
-  kubectl -n "$ns" delete job floor --wait=false >/dev/null
-  elapsed "$t0" "$t1"
-}
-floor_pod() {
-  local ns=$1 t0 t1
-  t0=$(now)
-  kubectl -n "$ns" create -f - >/dev/null <<EOF
-apiVersion: v1
-kind: Pod
-metadata: {name: floor, annotations: {hooks-test/duration: "${SECS}s"}}
-spec:
-  restartPolicy: Never
-  containers: [{name: main, image: registry.invalid/hook:1}]
-EOF
-  kubectl -n "$ns" wait --for=jsonpath='{.status.phase}'=Succeeded pod/floor --timeout=120s >/dev/null
-  t1=$(now)
-  kubectl -n "$ns" delete pod floor --wait=false >/dev/null
-  elapsed "$t0" "$t1"
-}
 if [ "$KIND" = Pod ]; then floor=$(floor_pod "$ns_plugin"); else floor=$(floor_job "$ns_plugin"); fi
 
 hooks_run() { # parallel, output file; prints the wall time
