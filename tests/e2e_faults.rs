@@ -321,3 +321,57 @@ fn an_outage_mid_upgrade_leaves_it_pending_and_rollback_recovers() {
     let out = case.plugin_via(&url, &["deploy", "-"], Some(&rendered));
     assert_eq!(out.code, 0, "{}", out.shown);
 }
+
+/// A watch resumed from a resourceVersion the API server has compacted away is answered
+/// `410 Gone` (the bed watches PodTemplates from etcd, compacted every 5 s:
+/// testbed/testdata/kwokctl.yaml). The deploy waits for an external PodTemplate; the proxy
+/// holds the plugin's next watch request while the PodTemplate is created and compacted
+/// past, so the event is lost to that watch and only a fresh list can find it. Passing
+/// means the plugin relisted: a resumed watch would wait out the time limit, and a 410
+/// taken as an error would fail the deploy.
+#[test]
+fn an_expired_watch_is_resumed_by_a_fresh_list_and_misses_nothing() {
+    let case = Case::new("gone");
+    let values = json!({"objects": [{"name": "after-gate", "external": ["PodTemplate/gate:exists"]}]});
+    let rendered = case.render("testdata/charts/sequenced", &values);
+    let mut proxy = Toxiproxy::start();
+    let url = proxy.url.clone();
+    let gate = json!({"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "gate"},
+        "template": {"spec": {"containers": [{"name": "c", "image": "registry.invalid/c:1"}]}}});
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.plugin_via(&url, &["deploy", "-", "--readiness-timeout", "90s"], Some(&rendered)));
+        // The deploy stores its pending record, then waits for the gate in 1 s watch rounds.
+        case.wait_for("secret/sh.helm.release.v1.r.v1");
+        std::thread::sleep(Duration::from_secs(2));
+        proxy.toxic("hold", "latency", "upstream", json!({"latency": 60_000, "jitter": 0}));
+        // The round in flight ends within a second; the next watch request is held.
+        std::thread::sleep(Duration::from_millis(1500));
+        let created = run(case.kubectl(&["create", "-f", "-", "-o", "json"]), Some(&gate.to_string()));
+        assert_eq!(created.code, 0, "{}", created.shown);
+        let rv: u64 = parse_json(&created.stdout, "kubectl create")["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        // Until a watch from just before the gate is refused, other writes move etcd on.
+        let since =
+            format!("/api/v1/namespaces/{}/podtemplates?watch=1&timeoutSeconds=1&resourceVersion={}", case.ns, rv - 1);
+        let t0 = Instant::now();
+        let mut churn = 0;
+        loop {
+            churn += 1;
+            ok(case.kubectl(&["create", "configmap", &format!("churn-{churn}")]));
+            let watched = ok(case.kubectl(&["get", "--raw", &since]));
+            if watched.contains("\"code\":410") {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(45), "etcd was never compacted past the gate: {watched}");
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        proxy.remove("hold");
+        t.join().unwrap()
+    });
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.contains("found     PodTemplate/gate"), "{}", out.shown);
+    assert_eq!(case.history(), [(1, "deployed".to_string())]);
+}
