@@ -375,3 +375,110 @@ fn an_expired_watch_is_resumed_by_a_fresh_list_and_misses_nothing() {
     assert!(out.stdout.contains("found     PodTemplate/gate"), "{}", out.shown);
     assert_eq!(case.history(), [(1, "deployed".to_string())]);
 }
+
+/// 503s served by the API server whose group this test registers as an aggregated API
+/// with no backend, and removed on drop (with the CRD that later serves the group).
+struct Unavailable<'a> {
+    case: &'a Case,
+    group: String,
+}
+
+impl<'a> Unavailable<'a> {
+    fn register(case: &'a Case) -> Unavailable<'a> {
+        let group = format!("{}.hooks-5xx.example", case.ns);
+        let api_service = json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+            "metadata": {"name": format!("v1.{group}")},
+            "spec": {"group": group, "version": "v1", "groupPriorityMinimum": 100, "versionPriority": 10,
+                "insecureSkipTLSVerify": true, "service": {"namespace": case.ns, "name": "absent"}}});
+        let out = run(case.kubectl(&["create", "-f", "-"]), Some(&api_service.to_string()));
+        assert_eq!(out.code, 0, "{}", out.shown);
+        Unavailable { case, group }
+    }
+
+    /// 503s the API server has answered for this group so far (its own count).
+    fn answered_503(&self) -> u64 {
+        let mut c = self.case.kubectl_cmd();
+        c.args(["get", "--raw", "/metrics"]);
+        ok(c)
+            .lines()
+            .filter(|l| l.starts_with("apiserver_request_terminations_total{") && l.contains("code=\"503\""))
+            .filter(|l| l.contains(&format!("\"{}\"", self.group)) || l.contains(&format!("/apis/{}", self.group)))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64
+    }
+
+    /// The group served for real from now on: a CRD for it, and the APIService made
+    /// local, which switches every request from 503 to the CRD in one step.
+    fn serve(&self) {
+        let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": format!("widgets.{}", self.group)},
+            "spec": {"group": self.group, "scope": "Namespaced",
+                "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}});
+        let out = run(self.case.kubectl(&["create", "-f", "-"]), Some(&crd.to_string()));
+        assert_eq!(out.code, 0, "{}", out.shown);
+        ok(self.case.kubectl(&[
+            "wait",
+            "--for=condition=Established",
+            &format!("crd/widgets.{}", self.group),
+            "--timeout=20s",
+        ]));
+        let local = r#"[{"op":"remove","path":"/spec/service"},{"op":"remove","path":"/spec/insecureSkipTLSVerify"}]"#;
+        ok(self.case.kubectl(&["patch", "apiservice", &format!("v1.{}", self.group), "--type=json", "-p", local]));
+    }
+}
+
+impl Drop for Unavailable<'_> {
+    fn drop(&mut self) {
+        let mut c = self.case.kubectl_cmd();
+        c.args(["delete", "--ignore-not-found", "--wait=false"])
+            .arg(format!("crd/widgets.{}", self.group))
+            .arg(format!("apiservice/v1.{}", self.group));
+        let _ = c.output();
+    }
+}
+
+/// The API server answering 503 for real: requests to an aggregated API whose backend
+/// is gone. The deploy waits for an object of that group; its discovery requests (safe to
+/// repeat) are answered 503 and repeated with backoff, and once the group is served (a CRD,
+/// the APIService made local) the deploy finds the object and succeeds. A plugin that took
+/// the first 503 as final fails at once. The report counts the repeats.
+#[test]
+fn a_503_on_a_safe_request_is_repeated_until_the_group_is_served() {
+    let case = Case::new("unavailable");
+    let api = Unavailable::register(&case);
+    let values = json!({"objects": [{"name": "after-widget", "external": [format!("Widget.{}/w:exists", api.group)]}]});
+    let rendered = case.render("testdata/charts/sequenced", &values);
+    let url = bed().server.clone();
+    let widget = json!({"apiVersion": format!("{}/v1", api.group), "kind": "Widget", "metadata": {"name": "w"}});
+    let before = api.answered_503();
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| {
+            case.plugin_via(&url, &["deploy", "-", "-o", "json", "--readiness-timeout", "60s"], Some(&rendered))
+        });
+        // Two 503s within moments: the deploy's discovery, answered and repeated (a deploy
+        // that gives up at the first 503 ends instead, and fails below).
+        let t0 = Instant::now();
+        while api.answered_503() < before + 2 && !t.is_finished() {
+            assert!(t0.elapsed() < Duration::from_secs(30), "no request of the deploy was answered 503");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if t.is_finished() {
+            return t.join().unwrap();
+        }
+        api.serve();
+        // By path: kubectl's aggregated discovery keeps the group's unavailable entry a
+        // while after the switch; the group's own discovery (the plugin's) does not.
+        let path = format!("/apis/{}/v1/namespaces/{}/widgets", api.group, case.ns);
+        let created = run(case.kubectl(&["create", "--raw", &path, "-f", "-"]), Some(&widget.to_string()));
+        assert_eq!(created.code, 0, "{}", created.shown);
+        t.join().unwrap()
+    });
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let report = parse_json(&out.stdout, "deploy -o json");
+    assert_eq!(report["status"], "deployed", "{report:#}");
+    let repeated = report["api_requests_repeated"].as_u64().unwrap();
+    assert!(repeated >= 1, "the deploy repeated no request: {report:#}");
+    eprintln!("{}: {repeated} requests repeated after 503; took {:.1?}", case.ns, out.wall);
+}

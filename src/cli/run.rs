@@ -166,9 +166,9 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release, args.parallel);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let _ = progress.write_all(header.as_bytes());
-    let before = cluster.client.requests();
+    let before = (cluster.client.requests(), cluster.client.repeated());
     let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
-    summary.api_requests = Some(cluster.client.requests() - before);
+    summary.api_requests = Some((cluster.client.requests() - before.0, cluster.client.repeated() - before.1));
     let report = match args.output {
         Output::Text => runner::summary_text(&summary),
         Output::Json => runner::summary_json(&summary),

@@ -79,6 +79,8 @@ pub struct Report {
     pub started_at: Millis,
     pub ended_at: Millis,
     pub api_requests: u64,
+    /// Of those, repeated after a 429 or a gateway error.
+    pub api_requests_repeated: u64,
     pub ended: Ended,
     /// The chart's rendered NOTES.txt, printed after an install or upgrade as
     /// `helm install` and `helm upgrade` print it.
@@ -101,6 +103,7 @@ impl Report {
             started_at,
             ended_at: started_at,
             api_requests: 0,
+            api_requests_repeated: 0,
             ended: Ended::Done,
             notes: String::new(),
             recovery: None,
@@ -260,7 +263,7 @@ pub fn deploy(
     out: &mut dyn Write,
 ) -> Report {
     let started_at = wall_ms();
-    let requests_before = client.requests();
+    let requests_before = (client.requests(), client.repeated());
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     let namespace = client.namespace().to_string();
     let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
@@ -395,7 +398,8 @@ pub fn deploy(
         report.ended = e;
     }
     report.ended_at = wall_ms();
-    report.api_requests = client.requests() - requests_before;
+    report.api_requests = client.requests() - requests_before.0;
+    report.api_requests_repeated = client.repeated() - requests_before.1;
     report
 }
 
@@ -469,7 +473,7 @@ pub fn uninstall(
     out: &mut dyn Write,
 ) -> Report {
     let started_at = wall_ms();
-    let requests_before = client.requests();
+    let requests_before = (client.requests(), client.repeated());
     let plan = event_plan(&checked.plan, Phase::Install).clone();
     let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
     let now_unix = || wall_ms() / 1000;
@@ -509,7 +513,8 @@ pub fn uninstall(
         }
     }
     report.ended_at = wall_ms();
-    report.api_requests = client.requests() - requests_before;
+    report.api_requests = client.requests() - requests_before.0;
+    report.api_requests_repeated = client.repeated() - requests_before.1;
     report
 }
 
@@ -562,8 +567,13 @@ fn outcome_line(r: &Report) -> String {
     let took = format_duration((r.ended_at - r.started_at) / 100 * 100);
     match &r.ended {
         Ended::Done => format!(
-            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({} API requests)\n",
-            r.release, r.operation, r.namespace, r.revision, r.status, r.api_requests
+            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({})\n",
+            r.release,
+            r.operation,
+            r.namespace,
+            r.revision,
+            r.status,
+            crate::render::api_requests(r.api_requests, r.api_requests_repeated)
         ),
         Ended::Failed(e) | Ended::Cluster(e) => format!(
             "Error: release {:?} revision {} is {}: {e}\n",
@@ -587,6 +597,7 @@ struct ReportJson<'a> {
     started_at: Millis,
     ended_at: Millis,
     api_requests: u64,
+    api_requests_repeated: u64,
     resources: &'a [apply::ResourceRow],
     deleted: &'a [String],
     /// `--rollback-on-failure`: the uninstall or rollback that followed.
@@ -615,6 +626,7 @@ fn report_json(r: &Report) -> Value {
         started_at: r.started_at,
         ended_at: r.ended_at,
         api_requests: r.api_requests,
+        api_requests_repeated: r.api_requests_repeated,
         resources: &r.resources,
         deleted: &r.deleted,
         recovery: r.recovery.as_deref().map(report_json),

@@ -69,8 +69,9 @@ pub struct Summary {
     pub outcome: Outcome,
     pub error: Option<String>,
     pub failed_fast: Option<String>,
-    /// Requests sent to the API server during the run, when counted.
-    pub api_requests: Option<u64>,
+    /// Requests sent to the API server during the run, when counted, and
+    /// how many of them were repeats after a 429 or a gateway error.
+    pub api_requests: Option<(u64, u64)>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -256,7 +257,8 @@ pub fn summary_text(s: &Summary) -> String {
     }
     let mut out = crate::render::table(&rows, "");
     let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
-    let requests = s.api_requests.map(|n| format!(" ({n} API requests)")).unwrap_or_default();
+    let requests =
+        s.api_requests.map(|(n, again)| format!(" ({})", crate::render::api_requests(n, again))).unwrap_or_default();
     out.push_str(&format!(
         "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
         s.rows.len(),
@@ -284,6 +286,8 @@ struct SummaryJson<'a> {
     error: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     api_requests: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    api_requests_repeated: Option<u64>,
     hooks: &'a [Row],
 }
 
@@ -299,7 +303,8 @@ pub fn summary_json(s: &Summary) -> String {
         ended_at: s.ended_at,
         failed_fast: s.failed_fast.as_deref(),
         error: s.error.as_deref(),
-        api_requests: s.api_requests,
+        api_requests: s.api_requests.map(|(n, _)| n),
+        api_requests_repeated: s.api_requests.map(|(_, again)| again),
         hooks: &s.rows,
     };
     serde_json::to_string_pretty(&doc).expect("summary serialises") + "\n"

@@ -187,6 +187,8 @@ pub struct Client {
     /// Per group-version: its resources, `None` when it is not served.
     discovery: BTreeMap<String, Option<Vec<ApiResource>>>,
     requests: u64,
+    /// Of those, sent again after a 429 or a gateway error.
+    repeated: u64,
 }
 
 impl fmt::Debug for Client {
@@ -201,7 +203,7 @@ impl fmt::Debug for Client {
 
 impl Client {
     pub fn new(conn: Connection, transport: Box<dyn Transport>) -> Self {
-        Client { conn, transport, discovery: BTreeMap::new(), requests: 0 }
+        Client { conn, transport, discovery: BTreeMap::new(), requests: 0, repeated: 0 }
     }
 
     /// The namespace of objects that name none (`HELM_NAMESPACE`).
@@ -222,6 +224,13 @@ impl Client {
     /// HTTP requests sent so far (for the benchmark: requests per hook).
     pub fn requests(&self) -> u64 {
         self.requests
+    }
+
+    /// Of [`Client::requests`], those sent again because the API server
+    /// (or a gateway before it) answered 429, 502, 503 or 504: a throttled
+    /// or flaky cluster shows in the reports rather than only as slowness.
+    pub fn repeated(&self) -> u64 {
+        self.repeated
     }
 
     // -- requests --------------------------------------------------------
@@ -305,6 +314,7 @@ impl Client {
             let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
             pause(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS));
             tries += 1;
+            self.repeated += 1;
         }
     }
 
@@ -970,7 +980,7 @@ pub(crate) mod tests {
         );
         let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
         c.create(&job).unwrap();
-        assert_eq!(c.requests(), 4);
+        assert_eq!((c.requests(), c.repeated()), (4, 2));
         assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Post));
     }
 
@@ -980,14 +990,14 @@ pub(crate) mod tests {
         let (mut c, _) = client(None, vec![respond(200, BATCH_V1), after(503, Some("0"))]);
         let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
         let e = c.create(&job).unwrap_err();
-        assert_eq!(c.requests(), 2);
+        assert_eq!((c.requests(), c.repeated()), (2, 0));
         assert!(!e.to_string().contains("tries"), "{e}");
         // A read is, RETRIES times; then the error says how often it was tried.
         let mut answers = vec![respond(200, BATCH_V1)];
         answers.extend((0..=RETRIES).map(|_| after(503, Some("0"))));
         let (mut c, _) = client(None, answers);
         let e = c.get(&ObjectKey::new("batch/v1", "Job", None, "j")).unwrap_err();
-        assert_eq!(c.requests(), 2 + u64::from(RETRIES));
+        assert_eq!((c.requests(), c.repeated()), (2 + u64::from(RETRIES), u64::from(RETRIES)));
         assert!(e.to_string().contains(&format!("after {} tries", RETRIES + 1)), "{e}");
     }
 }

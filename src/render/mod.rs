@@ -87,6 +87,15 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// `41 API requests`, or `41 API requests, 3 repeated after 429/5xx`
+/// when the API server throttled or failed some of them.
+pub fn api_requests(sent: u64, repeated: u64) -> String {
+    match repeated {
+        0 => format!("{sent} API requests"),
+        _ => format!("{sent} API requests, {repeated} repeated after 429/5xx"),
+    }
+}
+
 /// Lines of text no wider than [`WIDTH`] (a long word stays whole): the
 /// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
 /// resources stay readable in a terminal.
