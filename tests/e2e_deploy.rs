@@ -1667,3 +1667,58 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
     assert!(!case.exists("configmap/old") && case.exists("deployment/web"));
     assert_eq!(case.history().last().map(|h| h.1.as_str()), Some("deployed"));
 }
+
+/// The least-privilege Role for uninstalling this test's release, as the README derives
+/// it: the release record (read, mark uninstalling, delete every revision), delete with
+/// the list and watch of waiting until gone for each kind of the release, and the
+/// pre-delete hook's kind as `run` needs it.
+const UNINSTALL_ROLE: &[(&str, &str, &[&str])] = &[
+    ("", "secrets", &["get", "list", "update", "delete"]),
+    ("", "configmaps", &["delete", "list", "watch"]),
+    ("apps", "deployments", &["delete", "list", "watch"]),
+    ("batch", "jobs", &["create", "patch", "delete", "list", "watch"]),
+];
+
+/// `uninstall` checks before acting too: with any one verb of its Role less it stops with
+/// exit 3 naming the verb, the hook not run and nothing deleted; with exactly the Role it
+/// uninstalls.
+#[test]
+fn least_privilege_role_uninstalls_and_one_verb_less_is_exit_3_before_acting() {
+    let case = Case::new("least-uninst");
+    case.deploy_ok(&json!({"objects": [
+        {"name": "settings"},
+        {"kind": "Deployment", "name": "web"},
+        {"kind": "Job", "name": "goodbye", "hook": "pre-delete"},
+    ]}));
+    let uninstall_as = |token: &str| {
+        let b = bed();
+        let mut c = case.helm_cmd();
+        c.args(kube_args(&b.server, token)).args(["hooks", "uninstall", RELEASE, "-n", &case.ns]);
+        run(c, None)
+    };
+    let mut n = 0;
+    for (group, resource, verbs) in UNINSTALL_ROLE {
+        for verb in *verbs {
+            n += 1;
+            let token =
+                case.token_with_rules(&format!("less-{n}"), &role_rules(UNINSTALL_ROLE, Some((resource, verb))));
+            let out = uninstall_as(&token);
+            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
+            let named = if group.is_empty() {
+                format!("cannot {verb} {resource}")
+            } else {
+                format!("cannot {verb} {resource}.{group}")
+            };
+            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
+            let stored: Vec<(u64, String)> = case.history().into_iter().map(|(r, s, _)| (r, s)).collect();
+            assert_eq!(stored, [(1, "deployed".to_string())], "without {verb} {resource}");
+            assert!(case.exists("configmap/settings") && case.exists("deployment/web"), "without {verb} {resource}");
+            assert!(!case.exists("job/goodbye"), "without {verb} {resource} the pre-delete hook ran");
+        }
+    }
+    let token = case.token_with_rules("uninstaller", &role_rules(UNINSTALL_ROLE, None));
+    let out = uninstall_as(&token);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(!case.exists("configmap/settings") && !case.exists("deployment/web"));
+    assert!(case.release_secrets().is_empty(), "{:?}", case.release_secrets());
+}

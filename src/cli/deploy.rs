@@ -253,6 +253,8 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
         crds: if install { &crds } else { &[] },
         create_namespace: install && args.create_namespace,
         dry_run: args.dry_run,
+        // --rollback-on-failure of an install uninstalls: it may not stop half way either.
+        uninstall: install && args.rollback_on_failure && !args.dry_run,
     };
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, current.as_ref()) {
         return fail(io, &e, Exit::Cluster);
@@ -356,6 +358,8 @@ struct Needs<'a> {
     crds: &'a [deploy::crds::Crd],
     create_namespace: bool,
     dry_run: bool,
+    /// Also what uninstalling the release would need.
+    uninstall: bool,
 }
 
 impl Needs<'_> {
@@ -401,6 +405,9 @@ impl Needs<'_> {
         }
         if self.create_namespace && !self.dry_run {
             needs.add(&["get", "create", "patch"], "", "namespaces", None);
+        }
+        if self.uninstall {
+            uninstall_needs(&mut needs, client, driver, &checked.release, false)?;
         }
         let why = if self.dry_run { "the plan needs it" } else { "the deploy needs it" };
         needs.check(client, &format!("{why} (checked before acting; nothing was applied or stored)"))
@@ -562,7 +569,7 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let needs = Needs { crds: &[], create_namespace: false, dry_run: false };
+    let needs = Needs { crds: &[], create_namespace: false, dry_run: false, uninstall: false };
     let operation = Operation::Rollback { to };
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, Some(&current)) {
         return fail(io, &e, Exit::Cluster);
@@ -580,6 +587,35 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         progress,
     );
     finish(io, &report, args.json)
+}
+
+/// What an uninstall asks of the API server beyond reading: storage
+/// (update the record; delete every revision unless `keep_history`), per
+/// resource kind delete and the list and watch of waiting until gone (not
+/// for kinds whose every resource Helm keeps), and the delete hooks as `run`
+/// needs them.
+fn uninstall_needs(
+    needs: &mut kube::access::Needs,
+    client: &mut Client,
+    driver: Driver,
+    release: &crate::model::input::Release,
+    keep_history: bool,
+) -> Result<(), kube::KubeError> {
+    let ns = client.namespace().to_string();
+    needs.add(&["get", "list", "update"], "", driver.resource(), Some(&ns));
+    if !keep_history {
+        needs.add(&["delete"], "", driver.resource(), Some(&ns));
+    }
+    for r in release.resources.iter().filter(|r| !deploy::kept(r)) {
+        let h = &r.head;
+        needs.kind(client, &["delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
+    }
+    let hooks: Vec<&crate::model::hook::Hook> = release
+        .hooks
+        .iter()
+        .filter(|h| h.events.contains(&Event::PreDelete) || h.events.contains(&Event::PostDelete))
+        .collect();
+    super::run::hook_needs(needs, client, &hooks, false)
 }
 
 pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
@@ -608,6 +644,12 @@ pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let mut needs = kube::access::Needs::default();
+    let checked_needs = uninstall_needs(&mut needs, &mut client, driver, &checked.release, args.keep_history)
+        .and_then(|()| needs.check(&mut client, "the uninstall needs it (checked before acting; nothing was deleted)"));
+    if let Err(e) = checked_needs {
+        return fail(io, &e, Exit::Cluster);
+    }
     let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     let report = deploy::uninstall(&mut client, latest, history, &checked, &args.options, args.keep_history, progress);
     finish(io, &report, args.json)

@@ -210,6 +210,12 @@ fn run_hooks(
     }
 }
 
+/// Whether Helm leaves `r` in place on uninstall and upgrade
+/// (`helm.sh/resource-policy: keep`).
+pub fn kept(r: &crate::model::resource::Resource) -> bool {
+    r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep")
+}
+
 /// Deletes `items` of `plan` (resources of `release`) in reverse plan order,
 /// each batch gone before the next; resources marked `keep` stay.
 fn delete_in_order(
@@ -228,7 +234,7 @@ fn delete_in_order(
             if !wanted(plan.items[i].index) {
                 continue;
             }
-            if r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep") {
+            if kept(r) {
                 let _ = writeln!(out, "kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
                 continue;
             }
