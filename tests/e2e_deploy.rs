@@ -43,7 +43,7 @@ use common::*;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -1496,6 +1496,57 @@ fn two_deploys_at_once_one_wins_the_other_is_refused() {
         assert!(statuses[..revisions - 1].iter().all(|s| s.1 == "superseded"), "{statuses:?}");
         assert_eq!(data_value(&case, "settings"), format!("round-{round}"));
     }
+}
+
+/// `deploy` and stock `helm upgrade` of one release at the same moment: one wins and the
+/// other is refused having applied nothing — the plugin with Helm's "another operation …
+/// is in progress", stock Helm as it refuses (the same message, or `already exists` when
+/// both read the history before either stored the new revision).
+#[test]
+fn a_deploy_and_a_stock_upgrade_at_once_one_wins_the_other_applies_nothing() {
+    let case = Case::new("vs-stock");
+    case.deploy_ok(&json!({"objects": [{"name": "settings"}]}));
+    let values = |who: &str, round: usize| {
+        json!({"objects": [
+            {"name": "settings", "value": format!("{who}-{round}")},
+            {"kind": "Job", "name": format!("{who}-{round}"), "duration": "4s"}
+        ]})
+    };
+    let mut winners = Vec::new();
+    for round in 0..3 {
+        let rendered = case.render(&values("plugin", round));
+        let stock_values = values("stock", round);
+        let (plugin, stock) = std::thread::scope(|s| {
+            // Round 1 starts the plugin late, so that stock Helm wins one round too.
+            let p = s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(if round == 1 { 1500 } else { 0 }));
+                case.deploy_rendered(&rendered, &["--wait-for-jobs"])
+            });
+            let h = s.spawn(|| {
+                case.helm_chart(&["upgrade"], &stock_values, &["--wait", "--wait-for-jobs", "--timeout", "2m"])
+            });
+            (p.join().unwrap(), h.join().unwrap())
+        });
+        let (winner, loser, lost) = match (plugin.plugin_code(), stock.code) {
+            (Some(0), c) if c != 0 => ("plugin", "stock", &stock),
+            (Some(1), 0) => ("stock", "plugin", &plugin),
+            codes => panic!("round {round}: exit codes {codes:?}\n{}\n{}", plugin.shown, stock.shown),
+        };
+        let refused = ["another operation (install/upgrade/rollback) is in progress", "already exists"];
+        assert!(refused.iter().any(|r| lost.all().contains(r)), "round {round}: {}", lost.shown);
+        if loser == "plugin" {
+            assert!(lost.all().contains(refused[0]), "round {round}: the plugin refuses as Helm: {}", lost.shown);
+        }
+        assert_eq!(data_value(&case, "settings"), format!("{winner}-{round}"), "round {round}");
+        assert!(!case.exists(&format!("job/{loser}-{round}")), "round {round}: the loser applied its Job");
+        let statuses: Vec<(u64, String)> = case.history().into_iter().map(|h| (h.0, h.1)).collect();
+        assert_eq!(statuses.len(), round + 2, "one revision more per round: {statuses:?}");
+        assert_eq!(statuses.last().map(|s| s.1.as_str()), Some("deployed"), "{statuses:?}");
+        assert!(statuses[..round + 1].iter().all(|s| s.1 == "superseded"), "{statuses:?}");
+        eprintln!("round {round}: {winner} won; {loser} said: {}", lost.stderr.trim());
+        winners.push(winner);
+    }
+    assert!(winners.contains(&"stock") && winners.contains(&"plugin"), "{winners:?}");
 }
 
 /// `runtimeConfig.allowedHosts`: Helm 4.2.4 hands plugin.yaml's list to Extism as is
