@@ -23,6 +23,7 @@ use common::*;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -112,7 +113,16 @@ fn curl(args: &[&str]) -> Command {
     c
 }
 
-struct Case(Space);
+/// The tests that restart the bed's API server take this exclusively; the others hold it
+/// shared, so none of them sees that restart (test binaries run one at a time).
+static BED_LOCK: RwLock<()> = RwLock::new(());
+
+enum Hold {
+    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+    Exclusive(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
+}
+
+struct Case(Space, #[allow(dead_code)] Hold);
 
 impl std::ops::Deref for Case {
     type Target = Space;
@@ -123,7 +133,14 @@ impl std::ops::Deref for Case {
 
 impl Case {
     fn new(label: &str) -> Case {
-        Case(Space::new("faults", label))
+        let hold = Hold::Shared(BED_LOCK.read().unwrap_or_else(|e| e.into_inner()));
+        Case(Space::new("faults", label), hold)
+    }
+
+    /// A case no other test of this file runs beside.
+    fn exclusive(label: &str) -> Case {
+        let hold = Hold::Exclusive(BED_LOCK.write().unwrap_or_else(|e| e.into_inner()));
+        Case(Space::new("faults", label), hold)
     }
 
     fn values_file(&self, name: &str, values: &Value) -> String {
@@ -481,4 +498,130 @@ fn a_503_on_a_safe_request_is_repeated_until_the_group_is_served() {
     let repeated = report["api_requests_repeated"].as_u64().unwrap();
     assert!(repeated >= 1, "the deploy repeated no request: {report:#}");
     eprintln!("{}: {repeated} requests repeated after 503; took {:.1?}", case.ns, out.wall);
+}
+
+/// The bed's kube-apiserver, killed and started again with the same command line, as a
+/// crashed API server is restarted by its supervisor.
+struct ApiServer {
+    dir: PathBuf,
+}
+
+impl ApiServer {
+    fn of_bed() -> ApiServer {
+        // kwokctl's cluster folder holds the kubeconfig, pids/ and logs/.
+        let dir = PathBuf::from(&bed().kubeconfig).parent().unwrap().to_path_buf();
+        ApiServer { dir }
+    }
+
+    /// Kills it (SIGKILL: a crash), leaves it down for `down`, starts it again and waits
+    /// until it is ready.
+    fn restart(&self, down: Duration) {
+        let pidfile = self.dir.join("pids/kube-apiserver.pid");
+        let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
+        let proc = PathBuf::from(format!("/proc/{pid}"));
+        let args: Vec<String> = std::fs::read(proc.join("cmdline"))
+            .unwrap()
+            .split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        assert!(args[0].ends_with("kube-apiserver"), "{pidfile:?} names {args:?}");
+        let cwd = std::fs::read_link(proc.join("cwd")).unwrap();
+        let mut kill = Command::new("kill");
+        kill.args(["-KILL", &pid]);
+        let killed = run(kill, None);
+        assert_eq!(killed.code, 0, "{}", killed.shown);
+        let t0 = Instant::now();
+        while proc.exists() && !std::fs::read_to_string(proc.join("stat")).unwrap_or_default().contains(") Z ") {
+            assert!(t0.elapsed() < Duration::from_secs(10), "kube-apiserver {pid} did not die");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(down);
+        // Started by a shell that exits at once, with setsid, as kwokctl starts it: its own
+        // session, and init's child rather than this test's.
+        let log = self.dir.join("logs/kube-apiserver.log");
+        let mut sh = Command::new("sh");
+        sh.current_dir(cwd)
+            .arg("-c")
+            .arg(format!("setsid \"$@\" </dev/null >>'{}' 2>&1 & echo $!", log.display()))
+            .arg("sh")
+            .args(&args);
+        let started = ok(sh);
+        std::fs::write(&pidfile, started.trim()).unwrap();
+        let t0 = Instant::now();
+        loop {
+            let mut c = Command::new(&bed().kubectl);
+            c.env("KUBECONFIG", &bed().kubeconfig).args(["--request-timeout=2s", "get", "--raw", "/readyz"]);
+            if run(c, None).stdout.trim() == "ok" {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(60), "kube-apiserver did not come back");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        eprintln!("kube-apiserver restarted: down {:.1?} in all", t0.elapsed() + down);
+    }
+}
+
+/// The bed's API server crashes and is restarted while hooks run. The host-functions
+/// build repeats its requests until the server is back and finishes the run; the stock
+/// build cannot see a lost connection (Helm's Wasm host aborts the plugin) and stops with
+/// a message. Either way the stored release stays readable, and after a stop a second run
+/// succeeds.
+#[test]
+fn the_api_server_restarted_mid_run() {
+    let case = Case::exclusive("restart-run");
+    case.install_hooks(2, "6s");
+    let url = bed().server.clone();
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.plugin_via(&url, &["run", RELEASE, "--parallel", "2"], None));
+        case.wait_for("job/t0");
+        ApiServer::of_bed().restart(Duration::from_secs(1));
+        t.join().unwrap()
+    });
+    assert_eq!(case.history(), [(1, "deployed".to_string())]);
+    if host_functions() {
+        assert_eq!(out.code, 0, "{}", out.shown);
+        assert!(out.stdout.contains("2 succeeded") && out.stdout.contains("repeated after"), "{}", out.shown);
+        eprintln!("a run through a restart:\n{}", out.stdout);
+    } else {
+        assert_ne!(out.code, 0, "{}", out.shown);
+        eprintln!("what a restart mid-run prints:\n{}", out.stderr);
+        let again = case.plugin_via(&url, &["run", RELEASE, "--parallel", "2"], None);
+        assert_eq!(again.code, 0, "{}", again.shown);
+    }
+}
+
+/// The same during an upgrade: the host-functions build finishes it; the stock build
+/// stops, the release stays `pending-upgrade`, `helm hooks rollback` recovers, and a
+/// deploy then works.
+#[test]
+fn the_api_server_restarted_mid_deploy() {
+    let case = Case::exclusive("restart-deploy");
+    let url = bed().server.clone();
+    let good = case.render("testdata/charts/sequenced", &json!({"objects": [{"name": "settings"}]}));
+    let out = case.plugin_via(&url, &["deploy", "-"], Some(&good));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let slow =
+        json!({"objects": [{"name": "settings", "value": "v2"}, {"kind": "Job", "name": "slow", "duration": "6s"}]});
+    let slow = case.render("testdata/charts/sequenced", &slow);
+    let out = std::thread::scope(|s| {
+        let t = s.spawn(|| case.plugin_via(&url, &["deploy", "-", "--wait-for-jobs"], Some(&slow)));
+        case.wait_for("job/slow");
+        ApiServer::of_bed().restart(Duration::from_secs(1));
+        t.join().unwrap()
+    });
+    if host_functions() {
+        assert_eq!(out.code, 0, "{}", out.shown);
+        assert!(out.stdout.contains("repeated after"), "{}", out.shown);
+        assert_eq!(case.history(), [(1, "superseded".to_string()), (2, "deployed".to_string())]);
+        return;
+    }
+    assert_ne!(out.code, 0, "{}", out.shown);
+    eprintln!("what a restart mid-upgrade prints:\n{}", out.stderr);
+    assert_eq!(case.history(), [(1, "deployed".to_string()), (2, "pending-upgrade".to_string())]);
+    let out = case.plugin_via(&url, &["rollback", RELEASE], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let out = case.plugin_via(&url, &["deploy", "-"], Some(&good));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert_eq!(case.history().last(), Some(&(4, "deployed".to_string())));
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::watch::{parse_watch_body, WatchRound};
-use super::{Method, Request, Response, Transport};
+use super::{Method, Request, Response, Transport, TransportError};
 
 /// Field manager of server-side apply and updates: Helm's own.
 pub const FIELD_MANAGER: &str = "helm";
@@ -293,6 +293,12 @@ impl Client {
     /// `Retry-After` seconds (Helm 4.2.4's host passes response headers;
     /// at most [`MAX_RETRY_WAIT_MS`]), else 250 ms doubling; at most
     /// [`RETRIES`] repeats. Returns the last response and how many were sent.
+    ///
+    /// A lost connection (only a transport that returns it as a value sees
+    /// one: Helm's `kube_request`, the native build) is repeated for up to
+    /// [`RECONNECT_MS`], long enough for an API server to restart: a
+    /// refused connection whatever the method (nothing was sent), any other
+    /// only when safe to repeat, as above.
     fn send_retrying(
         &mut self,
         method: Method,
@@ -301,8 +307,24 @@ impl Client {
         body: Option<Vec<u8>>,
     ) -> Result<(Response, u32), KubeError> {
         let mut tries = 1;
+        let mut lost_since = None;
         loop {
-            let resp = self.send(method, path, content_type, body.clone())?;
+            let resp = match self.send(method, path, content_type, body.clone()) {
+                Ok(resp) => resp,
+                Err(KubeError::Transport(TransportError::Io { url, message })) if may_reconnect(&message, method) => {
+                    let since = *lost_since.get_or_insert_with(crate::exec::cluster::wall_ms);
+                    let waited = crate::exec::cluster::wall_ms().saturating_sub(since);
+                    if waited >= RECONNECT_MS {
+                        let message = format!("{message} (tried {tries} times over {} s)", waited / 1000);
+                        return Err(KubeError::Transport(TransportError::Io { url, message }));
+                    }
+                    pause((250u64 << (tries - 1).min(4)).min(RECONNECT_MS - waited));
+                    tries += 1;
+                    self.repeated += 1;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let again = match resp.status {
                 429 => true,
                 502..=504 => method != Method::Post,
@@ -780,6 +802,31 @@ impl Client {
 
 /// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
 pub const RETRIES: u32 = 5;
+/// How long a lost connection is repeated: an API server restarts in
+/// seconds (2.3 s on the bed, from a kill to ready).
+pub const RECONNECT_MS: u64 = 30_000;
+
+/// Whether a request that got no response may be sent again: only when the
+/// connection was lost (Go's and the OS's words for it, as client-go's
+/// `IsProbableEOF` reads them; not a refused path or an over-long body), and
+/// then always when it was refused (the request never left), else only when
+/// it is safe to repeat (not a POST, which may have been done).
+fn may_reconnect(message: &str, method: Method) -> bool {
+    const LOST: &[&str] = &[
+        "connection reset",
+        "broken pipe",
+        "eof",
+        "unexpected end of file",
+        "connection lost",
+        "server closed idle connection",
+        "use of closed network connection",
+        "no route to host",
+        "i/o timeout",
+        "tls handshake timeout",
+    ];
+    let m = message.to_ascii_lowercase();
+    m.contains("connection refused") || (method != Method::Post && LOST.iter().any(|l| m.contains(l)))
+}
 /// The longest wait before a repeat, whatever `Retry-After` asks.
 pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
 
@@ -826,7 +873,8 @@ pub(crate) mod tests {
     use std::collections::VecDeque;
     use std::rc::Rc;
 
-    /// Replays canned responses and records the requests.
+    /// Replays canned responses and records the requests; a response of
+    /// status 0 stands for a request that got none (its body the error).
     #[derive(Clone, Default)]
     pub(crate) struct Script {
         pub responses: Rc<RefCell<VecDeque<Response>>>,
@@ -836,10 +884,15 @@ pub(crate) mod tests {
     impl Transport for Script {
         fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
             self.seen.borrow_mut().push(req.clone());
-            self.responses
-                .borrow_mut()
-                .pop_front()
-                .ok_or_else(|| TransportError::Io { url: req.url.clone(), message: "no scripted response left".into() })
+            let r = self.responses.borrow_mut().pop_front().ok_or_else(|| TransportError::Protocol {
+                url: req.url.clone(),
+                message: "no scripted response left".into(),
+            })?;
+            if r.status == 0 {
+                let message = String::from_utf8_lossy(&r.body).into_owned();
+                return Err(TransportError::Io { url: req.url.clone(), message });
+            }
+            Ok(r)
         }
     }
 
@@ -982,6 +1035,29 @@ pub(crate) mod tests {
         c.create(&job).unwrap();
         assert_eq!((c.requests(), c.repeated()), (4, 2));
         assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Post));
+    }
+
+    #[test]
+    fn a_lost_connection_is_repeated_only_when_safe() {
+        let refused = || respond(0, "dial tcp 127.0.0.1:6443: connect: connection refused");
+        let reset = || respond(0, "read tcp 127.0.0.1:1->127.0.0.1:6443: read: connection reset by peer");
+        let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
+        let created = || respond(201, r#"{"kind":"Job","metadata":{"name":"j"}}"#);
+        // Refused: the request never left, so even a create is sent again.
+        let (mut c, _) = client(None, vec![respond(200, BATCH_V1), refused(), refused(), created()]);
+        c.create(&job).unwrap();
+        assert_eq!((c.requests(), c.repeated()), (4, 2));
+        // Reset: a create may have been done; a read is safe to repeat.
+        let (mut c, _) = client(None, vec![respond(200, BATCH_V1), reset()]);
+        assert!(c.create(&job).unwrap_err().to_string().contains("connection reset"));
+        assert_eq!(c.repeated(), 0);
+        let (mut c, _) = client(None, vec![respond(200, BATCH_V1), reset(), created()]);
+        c.get(&ObjectKey::new("batch/v1", "Job", None, "j")).unwrap();
+        assert_eq!(c.repeated(), 1);
+        // Not a lost connection: not repeated.
+        let (mut c, _) = client(None, vec![respond(200, BATCH_V1), respond(0, "the path is not allowed")]);
+        assert!(c.get(&ObjectKey::new("batch/v1", "Job", None, "j")).is_err());
+        assert_eq!(c.repeated(), 0);
     }
 
     #[test]

@@ -28,7 +28,8 @@ impl Transport for ExtismTransport {
             Some(body) => extism_pdk::http::request(&r, Some(body.as_slice())),
             None => extism_pdk::http::request::<&[u8]>(&r, None),
         }
-        .map_err(|e| TransportError::Io { url: req.url.clone(), message: e.to_string() })?;
+        // Not a lost connection (those panic in the host, above): nothing to repeat.
+        .map_err(|e| TransportError::Unsupported(format!("{}: {e}", req.url)))?;
         let status = resp.status_code();
         let body = resp.body();
         let headers = resp.headers().iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();

@@ -87,12 +87,12 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// `41 API requests`, or `41 API requests, 3 repeated after 429/5xx`
-/// when the API server throttled or failed some of them.
+/// `41 API requests`, or `41 API requests, 3 repeated after 429/5xx or a
+/// lost connection` when the API server throttled or failed some of them.
 pub fn api_requests(sent: u64, repeated: u64) -> String {
     match repeated {
         0 => format!("{sent} API requests"),
-        _ => format!("{sent} API requests, {repeated} repeated after 429/5xx"),
+        _ => format!("{sent} API requests, {repeated} repeated after 429/5xx or a lost connection"),
     }
 }
 
