@@ -1693,24 +1693,11 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
         c.args(kube_args(&b.server, token)).args(["hooks", "deploy", "-", "-n", &case.ns]);
         run(c, Some(&rendered))
     };
-    let mut n = 0;
-    for (group, resource, verbs) in DEPLOY_ROLE {
-        for verb in *verbs {
-            n += 1;
-            let token = case.token_with_rules(&format!("less-{n}"), &role_rules(DEPLOY_ROLE, Some((resource, verb))));
-            let out = deploy_as(&token);
-            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
-            let named = if group.is_empty() {
-                format!("cannot {verb} {resource}")
-            } else {
-                format!("cannot {verb} {resource}.{group}")
-            };
-            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
-            assert_eq!(case.history().len(), 1, "without {verb} {resource} a revision was stored");
-            assert_eq!(data_value(&case, "settings"), "v1", "without {verb} {resource} something was applied");
-            assert!(case.exists("configmap/old") && !case.exists("deployment/web") && !case.exists("job/migrate"));
-        }
-    }
+    each_verb_less_is_exit_3(&case, DEPLOY_ROLE, &deploy_as, &mut |verb, resource| {
+        assert_eq!(case.history().len(), 1, "without {verb} {resource} a revision was stored");
+        assert_eq!(data_value(&case, "settings"), "v1", "without {verb} {resource} something was applied");
+        assert!(case.exists("configmap/old") && !case.exists("deployment/web") && !case.exists("job/migrate"));
+    });
     let token = case.token_with_rules("deployer", &role_rules(DEPLOY_ROLE, None));
     let out = deploy_as(&token);
     assert_eq!(out.code, 0, "{}", out.shown);
@@ -1747,26 +1734,12 @@ fn least_privilege_role_uninstalls_and_one_verb_less_is_exit_3_before_acting() {
         c.args(kube_args(&b.server, token)).args(["hooks", "uninstall", RELEASE, "-n", &case.ns]);
         run(c, None)
     };
-    let mut n = 0;
-    for (group, resource, verbs) in UNINSTALL_ROLE {
-        for verb in *verbs {
-            n += 1;
-            let token =
-                case.token_with_rules(&format!("less-{n}"), &role_rules(UNINSTALL_ROLE, Some((resource, verb))));
-            let out = uninstall_as(&token);
-            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
-            let named = if group.is_empty() {
-                format!("cannot {verb} {resource}")
-            } else {
-                format!("cannot {verb} {resource}.{group}")
-            };
-            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
-            let stored: Vec<(u64, String)> = case.history().into_iter().map(|(r, s, _)| (r, s)).collect();
-            assert_eq!(stored, [(1, "deployed".to_string())], "without {verb} {resource}");
-            assert!(case.exists("configmap/settings") && case.exists("deployment/web"), "without {verb} {resource}");
-            assert!(!case.exists("job/goodbye"), "without {verb} {resource} the pre-delete hook ran");
-        }
-    }
+    each_verb_less_is_exit_3(&case, UNINSTALL_ROLE, &uninstall_as, &mut |verb, resource| {
+        let stored: Vec<(u64, String)> = case.history().into_iter().map(|(r, s, _)| (r, s)).collect();
+        assert_eq!(stored, [(1, "deployed".to_string())], "without {verb} {resource}");
+        assert!(case.exists("configmap/settings") && case.exists("deployment/web"), "without {verb} {resource}");
+        assert!(!case.exists("job/goodbye"), "without {verb} {resource} the pre-delete hook ran");
+    });
     let token = case.token_with_rules("uninstaller", &role_rules(UNINSTALL_ROLE, None));
     let out = uninstall_as(&token);
     assert_eq!(out.code, 0, "{}", out.shown);

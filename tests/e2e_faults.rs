@@ -202,6 +202,30 @@ impl Case {
         out.stdout
     }
 
+    /// How an upgrade (revision 2) that lost its API server for seconds must end: the
+    /// host-functions build gets the refused connections as values and repeats them until
+    /// the server is back, so the upgrade finishes; the stock build is stopped, the
+    /// release stays `pending-upgrade` (as Helm's upgrade leaves the revision replaced
+    /// `deployed` until the new one is), `helm hooks rollback` recovers it, and a deploy
+    /// of `rendered` works again.
+    fn upgrade_survived_or_recovers(&self, url: &str, out: &Out, what: &str, rendered: &str) {
+        let s = |v: &[(u64, &str)]| v.iter().map(|(r, s)| (*r, s.to_string())).collect::<Vec<_>>();
+        if host_functions() {
+            assert_eq!(out.code, 0, "{}", out.shown);
+            assert!(out.stdout.contains("repeated after"), "{}", out.shown);
+            assert_eq!(self.history(), s(&[(1, "superseded"), (2, "deployed")]));
+            return;
+        }
+        assert_ne!(out.code, 0, "the upgrade went through {what}: {}", out.shown);
+        eprintln!("what {what} mid-upgrade prints:\n{}", out.stderr);
+        assert_eq!(self.history(), s(&[(1, "deployed"), (2, "pending-upgrade")]));
+        let back = self.plugin_via(url, &["rollback", RELEASE], None);
+        assert_eq!(back.code, 0, "{}", back.shown);
+        assert_eq!(self.history(), s(&[(1, "superseded"), (2, "pending-upgrade"), (3, "deployed")]));
+        let again = self.plugin_via(url, &["deploy", "-"], Some(rendered));
+        assert_eq!(again.code, 0, "{}", again.shown);
+    }
+
     /// (revision, status) of every stored revision, read by stock Helm directly.
     fn history(&self) -> Vec<(u64, String)> {
         let out = self.helm(&["history", RELEASE, "-o", "json"]);
@@ -337,26 +361,7 @@ fn an_outage_mid_upgrade_leaves_it_pending_and_rollback_recovers() {
         proxy.post("/proxies/api", &json!({"enabled": true}));
         t.join().unwrap()
     });
-    if host_functions() {
-        // Helm's kube_request returns the refused connections as values: repeated until
-        // the proxy is back, and the upgrade finishes.
-        assert_eq!(out.code, 0, "{}", out.shown);
-        assert!(out.stdout.contains("repeated after"), "{}", out.shown);
-        assert_eq!(case.history(), [(1, "superseded".to_string()), (2, "deployed".to_string())]);
-        return;
-    }
-    assert_ne!(out.code, 0, "the upgrade went through the outage: {}", out.shown);
-    eprintln!("what an outage mid-upgrade prints:\n{}", out.stderr);
-    // As Helm's upgrade: the revision replaced stays deployed until the new one is.
-    assert_eq!(case.history(), [(1, "deployed".to_string()), (2, "pending-upgrade".to_string())]);
-    let out = case.plugin_via(&url, &["rollback", RELEASE], None);
-    assert_eq!(out.code, 0, "{}", out.shown);
-    assert_eq!(
-        case.history(),
-        [(1, "superseded".to_string()), (2, "pending-upgrade".to_string()), (3, "deployed".to_string())]
-    );
-    let out = case.plugin_via(&url, &["deploy", "-"], Some(&rendered));
-    assert_eq!(out.code, 0, "{}", out.shown);
+    case.upgrade_survived_or_recovers(&url, &out, "an outage", &rendered);
 }
 
 /// A watch resumed from a resourceVersion the API server has compacted away is answered
@@ -663,18 +668,5 @@ fn the_api_server_restarted_mid_deploy() {
         assert_eq!(created.code, 0, "{}", created.shown);
         t.join().unwrap()
     });
-    if host_functions() {
-        assert_eq!(out.code, 0, "{}", out.shown);
-        assert!(out.stdout.contains("repeated after"), "{}", out.shown);
-        assert_eq!(case.history(), [(1, "superseded".to_string()), (2, "deployed".to_string())]);
-        return;
-    }
-    assert_ne!(out.code, 0, "{}", out.shown);
-    eprintln!("what a restart mid-upgrade prints:\n{}", out.stderr);
-    assert_eq!(case.history(), [(1, "deployed".to_string()), (2, "pending-upgrade".to_string())]);
-    let out = case.plugin_via(&url, &["rollback", RELEASE], None);
-    assert_eq!(out.code, 0, "{}", out.shown);
-    let out = case.plugin_via(&url, &["deploy", "-"], Some(&good));
-    assert_eq!(out.code, 0, "{}", out.shown);
-    assert_eq!(case.history().last(), Some(&(4, "deployed".to_string())));
+    case.upgrade_survived_or_recovers(&url, &out, "a restart", &good);
 }

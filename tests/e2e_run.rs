@@ -910,20 +910,12 @@ fn least_privilege_role_runs_and_one_verb_less_is_exit_3_before_acting() {
     assert!(out.all().contains("from the pod"), "{}", out.shown);
     let phases = case.status_phases(RELEASE);
     assert_eq!(phases.values().filter(|p| *p == "Succeeded").count(), 2, "{phases:?}");
-    let mut n = 0;
-    for (_, resource, verbs) in RUN_ROLE {
-        for verb in *verbs {
-            n += 1;
-            let token = case.token_with_rules(&format!("less-{n}"), &role_rules(RUN_ROLE, Some((resource, verb))));
-            let before = job_and_pod_uids(&case);
-            let out = case.hooks_at(&bed().server, &token, RELEASE, &["--event", "test", "--logs"]);
-            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
-            let named = format!("cannot {verb} {}", if *resource == "jobs" { "jobs.batch" } else { resource });
-            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
-            assert_eq!(job_and_pod_uids(&case), before, "without {verb} {resource} something was created or deleted");
-            assert_eq!(case.status_phases(RELEASE), phases, "without {verb} {resource}");
-        }
-    }
+    let before = job_and_pod_uids(&case);
+    let act = |token: &str| case.hooks_at(&bed().server, token, RELEASE, &["--event", "test", "--logs"]);
+    each_verb_less_is_exit_3(&case, RUN_ROLE, &act, &mut |verb, resource| {
+        assert_eq!(job_and_pod_uids(&case), before, "without {verb} {resource} something was created or deleted");
+        assert_eq!(case.status_phases(RELEASE), phases, "without {verb} {resource}");
+    });
 }
 
 /// Someone else changes the release record while `run` runs (issue 13): the plugin's write

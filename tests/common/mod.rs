@@ -193,6 +193,33 @@ pub fn role_rules(role: &[(&str, &str, &[&str])], without: Option<(&str, &str)>)
     out
 }
 
+/// With each verb of `role` less in turn (a ServiceAccount token per Role), `act` is
+/// refused before acting: exit 3 naming the verb and the resource; then `nothing_done`
+/// checks (verb, resource) that nothing was done.
+pub fn each_verb_less_is_exit_3(
+    case: &Space,
+    role: &[(&str, &str, &[&str])],
+    act: &dyn Fn(&str) -> Out,
+    nothing_done: &mut dyn FnMut(&str, &str),
+) {
+    let mut n = 0;
+    for (group, resource, verbs) in role {
+        for verb in *verbs {
+            n += 1;
+            let token = case.token_with_rules(&format!("less-{n}"), &role_rules(role, Some((resource, verb))));
+            let out = act(&token);
+            assert_eq!(out.plugin_code(), Some(3), "without {verb} {resource}: {}", out.shown);
+            let named = if group.is_empty() {
+                format!("cannot {verb} {resource}")
+            } else {
+                format!("cannot {verb} {resource}.{group}")
+            };
+            assert!(out.all().contains(&named), "without {verb} {resource}, {named:?} expected: {}", out.shown);
+            nothing_done(verb, resource);
+        }
+    }
+}
+
 /// `text` as JSON, or a panic naming `what` and showing the text.
 pub fn parse_json(text: &str, what: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
