@@ -32,7 +32,7 @@ as_server() {
 env_lines() {
   local port
   port=$(cat "$dir/port")
-  echo "export HELM_DRIVER_SQL_CONNECTION_STRING='host=$(cd "$dir" && pwd -P) port=$port user=helm dbname=helm sslmode=disable'"
+  echo "export HELM_DRIVER_SQL_CONNECTION_STRING='host=$dir port=$port user=helm dbname=helm sslmode=disable'"
 }
 
 running() {
@@ -53,6 +53,8 @@ up)
     [ "$(id -u)" = 0 ] && chown postgres: "$(cd "$dir" && pwd -P)"
     chmod 700 "$(cd "$dir" && pwd -P)"
   fi
+  # The server is given the real path: the symlink's folder may be closed to it.
+  dir=$(cd "$dir" && pwd -P)
   if running; then
     env_lines
     exit 0
@@ -68,21 +70,23 @@ up)
   rm -f "$dir/port.new"
   port=$(cat "$dir/port")
   as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $(cd "$dir" && pwd -P) -c fsync=off" start >/dev/null || {
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off" start >/dev/null || {
     cat "$dir/server.log" >&2
     exit 1
   }
-  if ! as_server "$bindir/psql" -h "$(cd "$dir" && pwd -P)" -p "$port" -U helm -d postgres -tAc \
+  if ! as_server "$bindir/psql" -h "$dir" -p "$port" -U helm -d postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname='helm'" | grep -q 1; then
-    as_server "$bindir/createdb" -h "$(cd "$dir" && pwd -P)" -p "$port" -U helm helm
+    as_server "$bindir/createdb" -h "$dir" -p "$port" -U helm helm
   fi
   env_lines
   ;;
 env)
+  [ -e "$dir" ] && dir=$(cd "$dir" && pwd -P)
   running || { echo "postgres.sh: not running (testbed/postgres.sh up)" >&2; exit 1; }
   env_lines
   ;;
 down)
+  [ -e "$dir" ] && dir=$(cd "$dir" && pwd -P)
   [ -e "$dir/data/postmaster.pid" ] || exit 0
   as_server "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
   ;;

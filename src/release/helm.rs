@@ -70,6 +70,10 @@ pub enum HelmStorageError {
     /// `update` of a revision changed since it was read; the stored one.
     #[error("{message}")]
     Conflict { message: String, current: Box<Record> },
+    /// The storage could not be reached (the API server for the secret and
+    /// configmap drivers, the database for sql).
+    #[error("Helm's release storage cannot be reached: {0}")]
+    Unavailable(String),
     /// Anything else (the driver failed, the request was refused), or no
     /// answer at all.
     #[error("Helm's release storage: {0}")]
@@ -98,6 +102,7 @@ pub(crate) fn interpret(answer: Answer) -> Result<Answer, HelmStorageError> {
         "" if answer.error.is_empty() => Ok(answer),
         "notFound" => Err(HelmStorageError::NotFound(detail(&answer))),
         "exists" => Err(HelmStorageError::Exists(detail(&answer))),
+        "unavailable" => Err(HelmStorageError::Unavailable(detail(&answer))),
         "conflict" => {
             let message = detail(&answer);
             match answer.record {
@@ -109,12 +114,24 @@ pub(crate) fn interpret(answer: Answer) -> Result<Answer, HelmStorageError> {
     }
 }
 
+/// The name of the driver Helm answered from (`Secret`, `ConfigMap`, `SQL`,
+/// `Memory`), once it has answered (failures included): one per invocation,
+/// as Helm's configuration is.
+static DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+pub fn driver_name() -> Option<&'static str> {
+    DRIVER_NAME.get().map(String::as_str)
+}
+
 /// One call of the host function.
 pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
     let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Failed(e.to_string()))?;
     let output = raw_call(input).map_err(HelmStorageError::Failed)?;
     let answer: Answer = serde_json::from_str(&output)
         .map_err(|e| HelmStorageError::Failed(format!("Helm's release_storage answer: {e}")))?;
+    if !answer.driver.is_empty() {
+        let _ = DRIVER_NAME.set(answer.driver.clone());
+    }
     interpret(answer)
 }
 
@@ -179,6 +196,10 @@ mod tests {
 
         let e = parse(r#"{"namespace":"apps","driver":"SQL","code":"notFound","error":"release: not found"}"#);
         assert_eq!(e.unwrap_err().to_string(), r#"release: not found (SQL storage, namespace "apps")"#);
+        assert!(matches!(
+            parse(r#"{"code":"unavailable","error":"dial tcp: connection refused"}"#),
+            Err(HelmStorageError::Unavailable(m)) if m.contains("connection refused")
+        ));
         assert!(matches!(
             parse(r#"{"code":"exists","error":"release: already exists"}"#),
             Err(HelmStorageError::Exists(_))

@@ -36,10 +36,6 @@ pub fn object_name(release: &str, revision: u64) -> String {
     format!("sh.helm.release.v1.{release}.v{revision}")
 }
 
-/// The name of the driver Helm answered from (`Secret`, `ConfigMap`, `SQL`,
-/// `Memory`): one per invocation, as Helm's configuration is.
-static HELM_DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
     Secret,
@@ -82,7 +78,7 @@ impl Driver {
         match self {
             Driver::Secret => Some("secrets"),
             Driver::ConfigMap => Some("configmaps"),
-            Driver::Helm => match HELM_DRIVER_NAME.get().map(String::as_str) {
+            Driver::Helm => match helm::driver_name() {
                 Some("Secret") => Some("secrets"),
                 Some("ConfigMap") => Some("configmaps"),
                 _ => None,
@@ -411,7 +407,7 @@ impl StoredRelease {
     pub fn save(&mut self, client: &mut Client, now_unix: u64) -> Result<(), StorageError> {
         let object = match &self.origin {
             Origin::Object(object) => object.clone(),
-            Origin::Helm(_) => return self.save_through_helm(),
+            Origin::Helm(_) => return self.save_through_helm(client),
         };
         self.save_object(client, object, now_unix)
     }
@@ -466,22 +462,22 @@ impl StoredRelease {
     /// [`Self::save`] through Helm: the update carries the revision as read;
     /// when Helm answers that the stored one differs, the hooks' runs are
     /// carried onto the stored one, as after a 409.
-    fn save_through_helm(&mut self) -> Result<(), StorageError> {
+    fn save_through_helm(&mut self, client: &Client) -> Result<(), StorageError> {
         for _ in 0..4 {
             let Origin::Helm(read) = &self.origin else { unreachable!("read through Helm") };
             let record = Record { release: self.release.clone(), labels: read.labels.clone() };
-            match helm::call(&helm::Request::update(&record, read)) {
+            match helm::call(&helm::Request::update(&record, read)).map_err(|e| unreachable_cluster(client, e)) {
                 Ok(_) => {
                     self.origin = Origin::Helm(record);
                     return Ok(());
                 }
-                Err(HelmStorageError::Conflict { current, .. }) => {
+                Err(StorageError::Helm(HelmStorageError::Conflict { current, .. })) => {
                     let mut release = current.release.clone();
                     carry_hook_runs(&self.release, &mut release);
                     self.release = release;
                     self.origin = Origin::Helm(*current);
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             }
         }
         Err(StorageError::Conflicts { name: object_name(&self.name, self.revision) })
@@ -503,7 +499,7 @@ impl StoredRelease {
         let revision = release.get("version").and_then(Value::as_u64).unwrap_or(0);
         if driver == Driver::Helm {
             let record = Record { release, labels: BTreeMap::new() };
-            helm::call(&helm::Request::create(&record))?;
+            helm::call(&helm::Request::create(&record)).map_err(|e| unreachable_cluster(client, e))?;
             return Ok(StoredRelease {
                 driver,
                 name,
@@ -551,7 +547,8 @@ impl StoredRelease {
     /// Removes this revision's object (Helm's `Storage.Delete`).
     pub fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
         if self.driver == Driver::Helm {
-            helm::call(&helm::Request::delete(&self.name, self.revision))?;
+            helm::call(&helm::Request::delete(&self.name, self.revision))
+                .map_err(|e| unreachable_cluster(client, e))?;
             return Ok(());
         }
         let key =
@@ -646,7 +643,8 @@ fn list_revisions(client: &mut Client, driver: Driver, release: &str) -> Result<
 /// the highest `version`.
 pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result<StoredRelease, StorageError> {
     if driver == Driver::Helm {
-        let (namespace, storage, mut all) = history_through_helm(release)?;
+        let (namespace, storage, mut all) =
+            history_through_helm(release).map_err(|e| unreachable_cluster(client, e))?;
         return all.pop().ok_or(StorageError::NotStored { release: release.to_string(), namespace, driver: storage });
     }
     let ns = client.namespace().to_string();
@@ -662,19 +660,32 @@ pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result
 /// empty when it was never installed.
 pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
     if driver == Driver::Helm {
-        return history_through_helm(release).map(|(_, _, all)| all);
+        return history_through_helm(release).map(|(_, _, all)| all).map_err(|e| unreachable_cluster(client, e));
     }
     list_revisions(client, driver, release)?.into_iter().map(|o| read_object(driver, release, o)).collect()
 }
 
 /// Every revision of `release` as Helm reads it (lowest version first),
 /// with the namespace and the driver Helm answered from.
-fn history_through_helm(release: &str) -> Result<(String, String, Vec<StoredRelease>), StorageError> {
+fn history_through_helm(release: &str) -> Result<(String, String, Vec<StoredRelease>), HelmStorageError> {
     let answer = helm::call(&helm::Request::history(release))?;
-    let _ = HELM_DRIVER_NAME.set(answer.driver.clone());
     let namespace = answer.namespace;
     let all = answer.records.into_iter().map(|r| from_record(release, &namespace, r)).collect();
     Ok((namespace, answer.driver, all))
+}
+
+/// Helm's storage unreachable while its driver keeps the records in the
+/// cluster: the API server is, and the plugin says so as for its own
+/// requests (naming the server, exit code 3).
+fn unreachable_cluster(client: &Client, e: HelmStorageError) -> StorageError {
+    match (e, Driver::Helm.resource()) {
+        (HelmStorageError::Unavailable(message), Some(records)) => {
+            // The records' collection, which Helm's driver was asking for.
+            let url = format!("{}/api/v1/namespaces/{}/{records}", client.connection().server, client.namespace());
+            StorageError::Kube(KubeError::Transport(crate::kube::TransportError::Io { url, message }))
+        }
+        (e, _) => StorageError::Helm(e),
+    }
 }
 
 fn from_record(release: &str, namespace: &str, record: Record) -> StoredRelease {
