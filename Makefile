@@ -72,7 +72,7 @@ dist/hooks-host: plugin-host.wasm plugin-host.yaml completion.yaml LICENSE
 # The run and deploy suites again: the patched Helm and dist/hooks-host, with the bed's
 # client-certificate kubeconfig and --kube-context only (tests/common kube_args).
 E2E_HOST_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm-host HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks-host
-E2E_HOST_TESTS := --test e2e_run --test e2e_deploy --test e2e_faults
+E2E_HOST_TESTS := --test e2e_run --test e2e_deploy --test e2e_faults --test e2e_sql
 # ------------------------------------------------------------------------------------------
 
 install: dist/hooks

@@ -379,8 +379,10 @@ impl Needs<'_> {
         let mut needs = kube::access::Needs::default();
         let ns = client.namespace().to_string();
         let write: &[&'static str] = if self.dry_run { &[] } else { &["create", "update"] };
-        needs.add(&["get", "list"], "", driver.resource(), Some(&ns));
-        needs.add(write, "", driver.resource(), Some(&ns));
+        if let Some(records) = driver.resource() {
+            needs.add(&["get", "list"], "", records, Some(&ns));
+            needs.add(write, "", records, Some(&ns));
+        }
         for r in &checked.release.resources {
             let h = &r.head;
             let verbs = ["get", "list", "watch", "create", "patch"];
@@ -602,9 +604,11 @@ fn uninstall_needs(
     keep_history: bool,
 ) -> Result<(), kube::KubeError> {
     let ns = client.namespace().to_string();
-    needs.add(&["get", "list", "update"], "", driver.resource(), Some(&ns));
-    if !keep_history {
-        needs.add(&["delete"], "", driver.resource(), Some(&ns));
+    if let Some(records) = driver.resource() {
+        needs.add(&["get", "list", "update"], "", records, Some(&ns));
+        if !keep_history {
+            needs.add(&["delete"], "", records, Some(&ns));
+        }
     }
     for r in release.resources.iter().filter(|r| !deploy::kept(r)) {
         let h = &r.head;

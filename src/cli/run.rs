@@ -196,7 +196,9 @@ fn check_permissions(
 ) -> Result<(), kube::KubeError> {
     let mut needs = kube::access::Needs::default();
     // (get: a record changed meanwhile is read again before it is written.)
-    needs.add(&["get", "update"], "", stored.driver.resource(), Some(&stored.namespace));
+    if let Some(records) = stored.driver.resource() {
+        needs.add(&["get", "update"], "", records, Some(&stored.namespace));
+    }
     hook_needs(&mut needs, client, hooks, logs)?;
     needs.check(client, "the run needs it (checked before acting; nothing was created)")
 }

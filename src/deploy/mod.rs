@@ -292,7 +292,7 @@ pub fn deploy(
         // Another command read the same history and stored this revision first (two
         // deploys at once): refused as Helm refuses a release being changed, before
         // anything of this one was applied: the create is the lock (docs/design.md §4).
-        Err(crate::release::storage::StorageError::Kube(crate::kube::KubeError::Conflict { .. })) => {
+        Err(e) if e.is_exists() => {
             report.ended = Ended::Failed(
                 "another operation (install/upgrade/rollback) is in progress: another command stored \
                  this revision first; nothing was applied"

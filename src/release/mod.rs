@@ -1,4 +1,7 @@
-//! Helm's release record: its storage in Secrets or ConfigMaps, and the statuses and descriptions Helm's actions write through its life cycle.
+//! Helm's release record: its storage (in Secrets or ConfigMaps through the API, or through
+//! Helm's own driver in the host-functions build), and the statuses and descriptions Helm's
+//! actions write through its life cycle.
 
+pub mod helm;
 pub mod record;
 pub mod storage;

@@ -13,12 +13,18 @@
 //!
 //! The release stays a `serde_json::Value`, so fields this crate does not
 //! know round-trip unchanged (JSON key order aside, which Go ignores).
+//!
+//! plugin.wasm of the `host-functions` build reads and writes through Helm
+//! instead ([`Driver::Helm`], `super::helm`): whatever driver Helm is
+//! configured for, sql and memory included. Everything that stores a
+//! release goes through the functions below, which pick the backend.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
 use serde_json::{Map, Value};
 
+use super::helm::{self, HelmStorageError, Record};
 use crate::exec::executor::{Millis, Phase};
 use crate::kube::{Client, KubeError, ObjectKey, Selector};
 
@@ -34,13 +40,21 @@ pub fn object_name(release: &str, revision: u64) -> String {
 pub enum Driver {
     Secret,
     ConfigMap,
+    /// Helm's own storage through its `release_storage` host function:
+    /// whatever `HELM_DRIVER` Helm is configured for.
+    Helm,
 }
 
 impl Driver {
     /// From `HELM_DRIVER`, as Helm reads it (`""`, `secret`, `secrets`,
     /// `configmap`, `configmaps`); `memory` and `sql` cannot work from the
-    /// plugin.
+    /// plugin's own client. plugin.wasm of the host-functions build leaves
+    /// the driver to Helm, which knows them all (and refuses an unknown one
+    /// before the plugin runs).
     pub fn from_env(value: Option<&str>) -> Result<Driver, StorageError> {
+        if cfg!(all(target_arch = "wasm32", feature = "host-functions")) {
+            return Ok(Driver::Helm);
+        }
         match value.unwrap_or_default() {
             "" | "secret" | "secrets" => Ok(Driver::Secret),
             "configmap" | "configmaps" => Ok(Driver::ConfigMap),
@@ -52,14 +66,23 @@ impl Driver {
         match self {
             Driver::Secret => "Secret",
             Driver::ConfigMap => "ConfigMap",
+            Driver::Helm => "Helm release",
         }
     }
 
-    /// The API resource of the records, as RBAC names it.
-    pub fn resource(self) -> &'static str {
+    /// The API resource of the records, as RBAC names it. Through Helm:
+    /// Secrets or ConfigMaps when Helm said it answered from that driver
+    /// (with the same kubeconfig identity, so the plugin's permission checks
+    /// still hold); `None` for sql and memory, or before Helm answered.
+    pub fn resource(self) -> Option<&'static str> {
         match self {
-            Driver::Secret => "secrets",
-            Driver::ConfigMap => "configmaps",
+            Driver::Secret => Some("secrets"),
+            Driver::ConfigMap => Some("configmaps"),
+            Driver::Helm => match helm::driver_name() {
+                Some("Secret") => Some("secrets"),
+                Some("ConfigMap") => Some("configmaps"),
+                _ => None,
+            },
         }
     }
 }
@@ -77,6 +100,18 @@ pub enum StorageError {
     Decode { name: String, message: String },
     #[error("release {name}: the API server kept changing it (conflicts on every retry)")]
     Conflicts { name: String },
+    #[error("release {release:?} not found in namespace {namespace:?} (Helm's {driver} storage)")]
+    NotStored { release: String, namespace: String, driver: String },
+    #[error(transparent)]
+    Helm(#[from] HelmStorageError),
+}
+
+impl StorageError {
+    /// A `create` refused because the revision exists: another command
+    /// stored it first.
+    pub fn is_exists(&self) -> bool {
+        matches!(self, StorageError::Kube(KubeError::Conflict { .. }) | StorageError::Helm(HelmStorageError::Exists(_)))
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -324,9 +359,18 @@ pub struct StoredRelease {
     pub namespace: String,
     /// The release (Helm's `Release` JSON).
     pub release: Value,
+    origin: Origin,
+}
+
+/// Where a revision was read from, as an update must find it again.
+#[derive(Debug, Clone)]
+enum Origin {
     /// The Secret or ConfigMap as last read or written, without its payload
-    /// and managed fields.
-    object: Value,
+    /// and managed fields (its resourceVersion makes the update conditional).
+    Object(Value),
+    /// Through Helm: the revision as last read or written (Helm refuses an
+    /// update when the stored one differs from it).
+    Helm(Record),
 }
 
 impl StoredRelease {
@@ -335,13 +379,16 @@ impl StoredRelease {
         serde_json::to_vec(&self.release).expect("a Value serialises")
     }
 
-    /// The Secret or ConfigMap's labels.
+    /// The Secret or ConfigMap's labels; through Helm, the custom labels.
     pub fn labels(&self) -> BTreeMap<String, String> {
-        self.object
-            .pointer("/metadata/labels")
-            .and_then(Value::as_object)
-            .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
-            .unwrap_or_default()
+        match &self.origin {
+            Origin::Object(object) => object
+                .pointer("/metadata/labels")
+                .and_then(Value::as_object)
+                .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect())
+                .unwrap_or_default(),
+            Origin::Helm(read) => read.labels.clone(),
+        }
     }
 
     pub fn find_hook(&self, kind: &str, name: &str, path: &str) -> Option<usize> {
@@ -358,12 +405,21 @@ impl StoredRelease {
     /// the hooks' `last_run` and `delete_policies` are carried over onto
     /// the fresh release, and the write is retried.
     pub fn save(&mut self, client: &mut Client, now_unix: u64) -> Result<(), StorageError> {
+        let object = match &self.origin {
+            Origin::Object(object) => object.clone(),
+            Origin::Helm(_) => return self.save_through_helm(client),
+        };
+        self.save_object(client, object, now_unix)
+    }
+
+    fn save_object(&mut self, client: &mut Client, mut last: Value, now_unix: u64) -> Result<(), StorageError> {
         for _ in 0..4 {
-            let mut object = self.object.clone();
+            let mut object = last.clone();
             let payload = encode_payload(&self.json());
             let data = match self.driver {
                 Driver::Secret => base64::encode(payload.as_bytes()),
-                Driver::ConfigMap => payload,
+                // (Helm's records are never written as objects.)
+                Driver::ConfigMap | Driver::Helm => payload,
             };
             let o = object.as_object_mut().expect("an object");
             let mut d = Map::new();
@@ -379,7 +435,7 @@ impl StoredRelease {
             }
             match client.replace(&object) {
                 Ok(stored) => {
-                    self.object = without_payload(stored);
+                    self.origin = Origin::Object(without_payload(stored));
                     return Ok(());
                 }
                 Err(KubeError::Conflict { .. }) => {
@@ -393,9 +449,35 @@ impl StoredRelease {
                     let mut release = fresh.release;
                     carry_hook_runs(&self.release, &mut release);
                     self.release = release;
-                    self.object = fresh.object;
+                    let Origin::Object(object) = fresh.origin else { unreachable!("read from an object") };
+                    last = object;
+                    self.origin = Origin::Object(last.clone());
                 }
                 Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StorageError::Conflicts { name: object_name(&self.name, self.revision) })
+    }
+
+    /// [`Self::save`] through Helm: the update carries the revision as read;
+    /// when Helm answers that the stored one differs, the hooks' runs are
+    /// carried onto the stored one, as after a 409.
+    fn save_through_helm(&mut self, client: &Client) -> Result<(), StorageError> {
+        for _ in 0..4 {
+            let Origin::Helm(read) = &self.origin else { unreachable!("read through Helm") };
+            let record = Record { release: self.release.clone(), labels: read.labels.clone() };
+            match helm::call(&helm::Request::update(&record, read)).map_err(|e| unreachable_cluster(client, e)) {
+                Ok(_) => {
+                    self.origin = Origin::Helm(record);
+                    return Ok(());
+                }
+                Err(StorageError::Helm(HelmStorageError::Conflict { current, .. })) => {
+                    let mut release = current.release.clone();
+                    carry_hook_runs(&self.release, &mut release);
+                    self.release = release;
+                    self.origin = Origin::Helm(*current);
+                }
+                Err(e) => return Err(e),
             }
         }
         Err(StorageError::Conflicts { name: object_name(&self.name, self.revision) })
@@ -415,6 +497,18 @@ impl StoredRelease {
     ) -> Result<StoredRelease, StorageError> {
         let name = release.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
         let revision = release.get("version").and_then(Value::as_u64).unwrap_or(0);
+        if driver == Driver::Helm {
+            let record = Record { release, labels: BTreeMap::new() };
+            helm::call(&helm::Request::create(&record)).map_err(|e| unreachable_cluster(client, e))?;
+            return Ok(StoredRelease {
+                driver,
+                name,
+                revision,
+                namespace: namespace.to_string(),
+                release: record.release.clone(),
+                origin: Origin::Helm(record),
+            });
+        }
         let status = release.pointer("/info/status").and_then(Value::as_str).unwrap_or("unknown").to_string();
         let payload = encode_payload(&serde_json::to_vec(&release).expect("a Value serialises"));
         let mut object = serde_json::json!({
@@ -437,7 +531,7 @@ impl StoredRelease {
                 object["type"] = Value::String(SECRET_TYPE.into());
                 object["data"] = serde_json::json!({ "release": base64::encode(payload.as_bytes()) });
             }
-            Driver::ConfigMap => object["data"] = serde_json::json!({ "release": payload }),
+            Driver::ConfigMap | Driver::Helm => object["data"] = serde_json::json!({ "release": payload }),
         }
         let stored = client.create(&object)?;
         Ok(StoredRelease {
@@ -446,12 +540,17 @@ impl StoredRelease {
             revision,
             namespace: namespace.to_string(),
             release,
-            object: without_payload(stored),
+            origin: Origin::Object(without_payload(stored)),
         })
     }
 
     /// Removes this revision's object (Helm's `Storage.Delete`).
     pub fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
+        if self.driver == Driver::Helm {
+            helm::call(&helm::Request::delete(&self.name, self.revision))
+                .map_err(|e| unreachable_cluster(client, e))?;
+            return Ok(());
+        }
         let key =
             ObjectKey::new("v1", self.driver.kind(), Some(&self.namespace), &object_name(&self.name, self.revision));
         client.delete(&key)?;
@@ -503,7 +602,7 @@ pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<Store
         object.pointer("/data/release").and_then(Value::as_str).ok_or_else(|| bad("it has no data.release".into()))?;
     let payload = match driver {
         Driver::Secret => base64::decode(data.as_bytes()).map_err(|e| bad(format!("Secret data: {e}")))?,
-        Driver::ConfigMap => data.as_bytes().to_vec(),
+        Driver::ConfigMap | Driver::Helm => data.as_bytes().to_vec(),
     };
     let json = decode_payload(&payload).map_err(bad)?;
     let value: Value = serde_json::from_slice(&json).map_err(|e| bad(format!("release JSON: {e}")))?;
@@ -522,7 +621,7 @@ pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<Store
         revision,
         namespace,
         release: value,
-        object: without_payload(object),
+        origin: Origin::Object(without_payload(object)),
     })
 }
 
@@ -543,6 +642,11 @@ fn list_revisions(client: &mut Client, driver: Driver, release: &str) -> Result<
 /// Helm's `Storage.Last`: every object labelled `owner=helm,name=<release>`,
 /// the highest `version`.
 pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result<StoredRelease, StorageError> {
+    if driver == Driver::Helm {
+        let (namespace, storage, mut all) =
+            history_through_helm(release).map_err(|e| unreachable_cluster(client, e))?;
+        return all.pop().ok_or(StorageError::NotStored { release: release.to_string(), namespace, driver: storage });
+    }
     let ns = client.namespace().to_string();
     let latest = list_revisions(client, driver, release)?.pop().ok_or_else(|| StorageError::NotFound {
         release: release.to_string(),
@@ -555,7 +659,44 @@ pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result
 /// Every revision of `release` (Helm's `Storage.History`), oldest first;
 /// empty when it was never installed.
 pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
+    if driver == Driver::Helm {
+        return history_through_helm(release).map(|(_, _, all)| all).map_err(|e| unreachable_cluster(client, e));
+    }
     list_revisions(client, driver, release)?.into_iter().map(|o| read_object(driver, release, o)).collect()
+}
+
+/// Every revision of `release` as Helm reads it (lowest version first),
+/// with the namespace and the driver Helm answered from.
+fn history_through_helm(release: &str) -> Result<(String, String, Vec<StoredRelease>), HelmStorageError> {
+    let answer = helm::call(&helm::Request::history(release))?;
+    let namespace = answer.namespace;
+    let all = answer.records.into_iter().map(|r| from_record(release, &namespace, r)).collect();
+    Ok((namespace, answer.driver, all))
+}
+
+/// Helm's storage unreachable while its driver keeps the records in the
+/// cluster: the API server is, and the plugin says so as for its own
+/// requests (naming the server, exit code 3).
+fn unreachable_cluster(client: &Client, e: HelmStorageError) -> StorageError {
+    match (e, Driver::Helm.resource()) {
+        (HelmStorageError::Unavailable(message), Some(records)) => {
+            // The records' collection, which Helm's driver was asking for.
+            let url = format!("{}/api/v1/namespaces/{}/{records}", client.connection().server, client.namespace());
+            StorageError::Kube(KubeError::Transport(crate::kube::TransportError::Io { url, message }))
+        }
+        (e, _) => StorageError::Helm(e),
+    }
+}
+
+fn from_record(release: &str, namespace: &str, record: Record) -> StoredRelease {
+    StoredRelease {
+        driver: Driver::Helm,
+        name: release.to_string(),
+        revision: record.release.get("version").and_then(Value::as_u64).unwrap_or(0),
+        namespace: namespace.to_string(),
+        release: record.release.clone(),
+        origin: Origin::Helm(record),
+    }
 }
 
 #[cfg(test)]

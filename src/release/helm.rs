@@ -1,0 +1,232 @@
+//! Release storage through Helm: the `release_storage` host function of a
+//! Helm with testbed/helm-patches (docs/hip-host-functions.md), used by
+//! plugin.wasm built with the `host-functions` feature.
+//!
+//! Helm answers from the storage its own commands use — whatever
+//! `HELM_DRIVER` names (secret, configmap, sql, memory) — in the namespace
+//! it is configured for, so the plugin needs neither the driver's format
+//! nor its credentials. A revision crosses as Helm's release v1 JSON plus
+//! its custom labels (which that JSON leaves out). Helm hides the drivers'
+//! resourceVersions, so an update carries the revision as the plugin last
+//! read it and Helm refuses it (`conflict`, with the stored revision) when
+//! the stored one differs: the plugin then merges and tries again, as after
+//! a 409 of the API server.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One revision as it crosses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub release: Value,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// One call (docs/hip-host-functions.md, "release_storage").
+#[derive(Debug, Serialize, PartialEq)]
+pub(crate) struct Request<'a> {
+    op: &'static str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+    #[serde(skip_serializing_if = "is_zero")]
+    version: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<&'a Record>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<&'a Record>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Answer {
+    #[serde(default)]
+    pub(crate) namespace: String,
+    #[serde(default)]
+    pub(crate) driver: String,
+    #[serde(default)]
+    pub(crate) record: Option<Record>,
+    #[serde(default)]
+    pub(crate) records: Vec<Record>,
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    error: String,
+}
+
+/// Why Helm did not do what was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HelmStorageError {
+    #[error("{0}")]
+    NotFound(String),
+    /// `create` of a revision that exists: another command stored it first.
+    #[error("{0}")]
+    Exists(String),
+    /// `update` of a revision changed since it was read; the stored one.
+    #[error("{message}")]
+    Conflict { message: String, current: Box<Record> },
+    /// The storage could not be reached (the API server for the secret and
+    /// configmap drivers, the database for sql).
+    #[error("Helm's release storage cannot be reached: {0}")]
+    Unavailable(String),
+    /// Anything else (the driver failed, the request was refused), or no
+    /// answer at all.
+    #[error("Helm's release storage: {0}")]
+    Failed(String),
+}
+
+impl<'a> Request<'a> {
+    pub(crate) fn history(name: &'a str) -> Self {
+        Request { op: "history", name, version: 0, record: None, expected: None }
+    }
+    pub(crate) fn create(record: &'a Record) -> Self {
+        Request { op: "create", name: "", version: 0, record: Some(record), expected: None }
+    }
+    pub(crate) fn update(record: &'a Record, expected: &'a Record) -> Self {
+        Request { op: "update", name: "", version: 0, record: Some(record), expected: Some(expected) }
+    }
+    pub(crate) fn delete(name: &'a str, version: u64) -> Self {
+        Request { op: "delete", name, version, record: None, expected: None }
+    }
+}
+
+/// Helm's answer, or the error value it carries.
+pub(crate) fn interpret(answer: Answer) -> Result<Answer, HelmStorageError> {
+    let detail = |a: &Answer| format!("{} ({} storage, namespace {:?})", a.error, a.driver, a.namespace);
+    match answer.code.as_str() {
+        "" if answer.error.is_empty() => Ok(answer),
+        "notFound" => Err(HelmStorageError::NotFound(detail(&answer))),
+        "exists" => Err(HelmStorageError::Exists(detail(&answer))),
+        "unavailable" => Err(HelmStorageError::Unavailable(detail(&answer))),
+        "conflict" => {
+            let message = detail(&answer);
+            match answer.record {
+                Some(current) => Err(HelmStorageError::Conflict { message, current: Box::new(current) }),
+                None => Err(HelmStorageError::Failed(format!("{message}: a conflict without the stored revision"))),
+            }
+        }
+        _ => Err(HelmStorageError::Failed(detail(&answer))),
+    }
+}
+
+/// The name of the driver Helm answered from (`Secret`, `ConfigMap`, `SQL`,
+/// `Memory`), once it has answered (failures included): one per invocation,
+/// as Helm's configuration is.
+static DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+pub fn driver_name() -> Option<&'static str> {
+    DRIVER_NAME.get().map(String::as_str)
+}
+
+/// One call of the host function.
+pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
+    let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Failed(e.to_string()))?;
+    let output = raw_call(input).map_err(HelmStorageError::Failed)?;
+    let answer: Answer = serde_json::from_str(&output)
+        .map_err(|e| HelmStorageError::Failed(format!("Helm's release_storage answer: {e}")))?;
+    if !answer.driver.is_empty() {
+        let _ = DRIVER_NAME.set(answer.driver.clone());
+    }
+    interpret(answer)
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "host-functions"))]
+fn raw_call(input: String) -> Result<String, String> {
+    #[extism_pdk::host_fn]
+    extern "ExtismHost" {
+        fn release_storage(input: String) -> String;
+    }
+    // SAFETY: an import Helm provides when plugin.yaml names it; Helm
+    // refuses to load the plugin otherwise.
+    unsafe { release_storage(input) }.map_err(|e| e.to_string())
+}
+
+/// Outside plugin.wasm of the host-functions build there is no Helm to ask;
+/// `Driver::from_env` never picks this backend there.
+#[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
+fn raw_call(_input: String) -> Result<String, String> {
+    Err("release_storage is a host function of Helm; only plugin.wasm of the host-functions build has it".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rec(version: u64, desc: &str) -> Record {
+        Record {
+            release: json!({"name": "r", "namespace": "apps", "version": version, "info": {"description": desc}}),
+            labels: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn requests_as_the_contract_spells_them() {
+        let r = rec(2, "mine");
+        let mut read = rec(2, "read");
+        read.labels.insert("team".into(), "a".into());
+        let j = |req: Request<'_>| serde_json::to_value(req).unwrap();
+        assert_eq!(j(Request::history("r")), json!({"op": "history", "name": "r"}));
+        assert_eq!(j(Request::delete("r", 3)), json!({"op": "delete", "name": "r", "version": 3}));
+        assert_eq!(j(Request::create(&r)), json!({"op": "create", "record": {"release": r.release}}));
+        assert_eq!(
+            j(Request::update(&r, &read)),
+            json!({"op": "update", "record": {"release": r.release},
+                   "expected": {"release": read.release, "labels": {"team": "a"}}})
+        );
+    }
+
+    #[test]
+    fn answers_and_error_values() {
+        let parse = |s: &str| interpret(serde_json::from_str(s).unwrap());
+        let a = parse(
+            r#"{"namespace":"apps","driver":"SQL","records":[{"release":{"version":1},"labels":{"team":"a"}},{"release":{"version":2}}]}"#,
+        )
+        .unwrap();
+        assert_eq!((a.namespace.as_str(), a.driver.as_str(), a.records.len()), ("apps", "SQL", 2));
+        assert_eq!(a.records[0].labels["team"], "a");
+        assert!(a.records[1].labels.is_empty());
+        // No history: no records field at all.
+        assert!(parse(r#"{"namespace":"apps","driver":"Secret"}"#).unwrap().records.is_empty());
+
+        let e = parse(r#"{"namespace":"apps","driver":"SQL","code":"notFound","error":"release: not found"}"#);
+        assert_eq!(e.unwrap_err().to_string(), r#"release: not found (SQL storage, namespace "apps")"#);
+        assert!(matches!(
+            parse(r#"{"code":"unavailable","error":"dial tcp: connection refused"}"#),
+            Err(HelmStorageError::Unavailable(m)) if m.contains("connection refused")
+        ));
+        assert!(matches!(
+            parse(r#"{"code":"exists","error":"release: already exists"}"#),
+            Err(HelmStorageError::Exists(_))
+        ));
+        match parse(r#"{"code":"conflict","error":"changed","record":{"release":{"version":3},"labels":{"x":"y"}}}"#) {
+            Err(HelmStorageError::Conflict { current, .. }) => {
+                assert_eq!(current.release["version"], 3);
+                assert_eq!(current.labels["x"], "y");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A conflict must carry the stored revision, or the plugin could not merge.
+        assert!(matches!(parse(r#"{"code":"conflict","error":"changed"}"#), Err(HelmStorageError::Failed(_))));
+        for s in [
+            r#"{"code":"failed","error":"pq: connection refused"}"#,
+            r#"{"code":"forbidden","error":"namespace"}"#,
+            r#"{"error":"no code"}"#,
+        ] {
+            assert!(matches!(parse(s), Err(HelmStorageError::Failed(_))), "{s}");
+        }
+    }
+
+    #[test]
+    fn outside_helm_there_is_no_host_function() {
+        #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
+        assert!(
+            matches!(call(&Request::history("r")), Err(HelmStorageError::Failed(m)) if m.contains("only plugin.wasm"))
+        );
+    }
+}
