@@ -35,7 +35,6 @@ use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -176,7 +175,6 @@ fn values(prefix: &str, hooks: &[H]) -> String {
 
 struct Case {
     space: Space,
-    _bed: Option<std::sync::RwLockReadGuard<'static, ()>>,
 }
 
 impl std::ops::Deref for Case {
@@ -186,19 +184,9 @@ impl std::ops::Deref for Case {
     }
 }
 
-/// Every test holds this shared while it uses the bed; the test that restarts the real
-/// kube-apiserver holds it exclusively.
-static BED_LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
-
 impl Case {
     fn new(label: &str) -> Case {
-        let guard = BED_LOCK.read().unwrap_or_else(|e| e.into_inner());
-        Case::build(label, Some(guard))
-    }
-
-    /// Without the shared lock, for a test that holds BED_LOCK exclusively.
-    fn build(label: &str, guard: Option<std::sync::RwLockReadGuard<'static, ()>>) -> Case {
-        Case { space: Space::new("run", label), _bed: guard }
+        Case { space: Space::new("run", label) }
     }
 
     fn get_json(&self, what: &str) -> J {
@@ -1167,10 +1155,16 @@ fn api_server_stopped_mid_run_then_a_rerun_recovers() {
     if out.code == 0 {
         problems.push("helm hooks run exited 0 although the API server went away".to_string());
     }
-    if took > Duration::from_secs(30) {
+    // The host-functions build sees the lost connection and repeats for 30 s (an API
+    // server restarting comes back within that), then gives up.
+    let patience = Duration::from_secs(if host_functions() { 45 } else { 30 });
+    if took > patience {
         problems.push(format!("the plugin took {took:.1?} to give up"));
     }
     let all = out.all();
+    if host_functions() && !all.contains("tried") {
+        problems.push("the message does not say how long the plugin tried".into());
+    }
     if !["connection refused", "cannot reach the API server", "connection reset", "EOF"].iter().any(|s| all.contains(s))
     {
         problems.push("no error naming the connection problem".into());
@@ -1200,97 +1194,6 @@ fn api_server_stopped_mid_run_then_a_rerun_recovers() {
     assert_eq!(phases(&rows), all_ok, "{}", again.shown);
     assert_eq!(case.status_phases(RELEASE), all_ok);
     assert!(problems.is_empty(), "when the API server went away mid-run:\n- {}\n{}", problems.join("\n- "), out.shown);
-}
-
-/// The real kube-apiserver of the bed killed (SIGKILL) in mid-run and started again with
-/// its own command line after a few seconds. Ignored by default: it takes the bed away
-/// from every other test (they wait on BED_LOCK here, but tests in other binaries or
-/// processes would not), and a failed restart leaves the bed broken. Run alone:
-///
-/// ```sh
-/// cargo test --features e2e --test e2e_run -- --ignored real_api_server_restart
-/// ```
-///
-/// Why not `kwokctl stop/start cluster` or SIGTERM: kube-apiserver's graceful shutdown
-/// waits 60 s for open watches; kube-controller-manager and kube-scheduler exit when they
-/// cannot renew their leader lease for 10 s (kwokctl's binary runtime does not restart
-/// them, so Jobs stop completing); and kwokctl picks free ports, so a bed created meanwhile
-/// on the same machine can take the port of a stopped API server. A kill and an immediate
-/// restart keep the outage at a few seconds.
-#[test]
-#[ignore = "restarts the bed's kube-apiserver; run alone with --ignored"]
-fn real_api_server_restart_mid_run_then_a_rerun_recovers() {
-    let _only = BED_LOCK.write().unwrap_or_else(|e| e.into_inner());
-    let case = Case::build("apiserver-restart", None);
-    case.install(&[job("first").secs("2s"), job("second").weight(1).secs("6s"), job("third").weight(2)]);
-    let mut child = case.hooks_cmd(&bed().server, &bed().token, RELEASE, &[]);
-    let child = child.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let start = Instant::now();
-    while run(case.kubectl(&["get", "job", "second"]), None).code != 0 {
-        assert!(start.elapsed() < Duration::from_secs(60), "second never started");
-        sleep(Duration::from_millis(200));
-    }
-    let down = restart_api_server(Duration::from_secs(3));
-    let out = wait_child(child, Duration::from_secs(90));
-    eprintln!("kube-apiserver down for {down:.1?}: helm exited {}\n{}{}", out.code, out.stdout, out.stderr);
-    let again = case.hooks(&["-o", "json"]);
-    assert_eq!(again.code, 0, "the re-run failed\n{}", again.shown);
-    let all_ok = map(&[("first", "Succeeded"), ("second", "Succeeded"), ("third", "Succeeded")]);
-    assert_eq!(case.status_phases(RELEASE), all_ok);
-    assert_ne!(out.code, 0, "{}", out.shown);
-    assert_eq!(out.plugin_code(), Some(3), "a cluster error: [exit code 3]\n{}", out.shown);
-}
-
-/// Kills the bed's kube-apiserver and starts it again with the same command line after
-/// `gap`; returns how long it was unreachable.
-fn restart_api_server(gap: Duration) -> Duration {
-    let cdir = Path::new(&bed().kubeconfig).parent().unwrap().to_path_buf();
-    let pidfile = cdir.join("pids/kube-apiserver.pid");
-    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
-    let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
-        .unwrap_or_else(|e| panic!("kube-apiserver (pid {pid}) is not running: {e}"))
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
-    assert!(argv[0].ends_with("kube-apiserver"), "pid {pid} is not kube-apiserver: {argv:?}");
-    let t0 = Instant::now();
-    ok({
-        let mut c = Command::new("kill");
-        c.args(["-KILL", &pid]);
-        c
-    });
-    sleep(gap);
-    let log = std::fs::OpenOptions::new().append(true).open(cdir.join("logs/kube-apiserver.log")).unwrap();
-    // Not waited for: the API server outlives this test (init reaps it); cluster.sh down
-    // stops it through the pid file written here.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new("setsid")
-        .args(&argv)
-        .current_dir(&cdir)
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("restart kube-apiserver");
-    std::fs::write(&pidfile, child.id().to_string()).unwrap();
-    let b = bed();
-    loop {
-        let up = Command::new("curl")
-            .args(["-fsS", "--max-time", "2", "--cacert", &b.cacert])
-            .args(["-H", &format!("Authorization: Bearer {}", b.token), &format!("{}/readyz", b.server)])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if up {
-            return t0.elapsed();
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "kube-apiserver did not come back: see its log in {}",
-            cdir.display()
-        );
-        sleep(Duration::from_millis(100));
-    }
 }
 
 fn wait_child(mut child: Child, limit: Duration) -> Out {

@@ -833,7 +833,7 @@ pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
 /// Waits `ms` milliseconds. In the sandbox sleep returns at once and a long
 /// poll would be refused too, so the wall clock is watched (docs/design.md
 /// §5); only a throttled or failing API server makes the plugin wait so.
-fn pause(ms: u64) {
+pub(crate) fn pause(ms: u64) {
     #[cfg(target_arch = "wasm32")]
     {
         let until = crate::exec::cluster::wall_ms() + ms;

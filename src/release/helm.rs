@@ -123,8 +123,34 @@ pub fn driver_name() -> Option<&'static str> {
     DRIVER_NAME.get().map(String::as_str)
 }
 
-/// One call of the host function.
+/// One call of the host function, repeated while the storage cannot be
+/// reached, as the plugin's own requests are (`kube::client::RECONNECT_MS`),
+/// when that is safe: reads, and an update (Helm refuses it once the stored
+/// revision differs). A create or a delete may have been done before the
+/// connection was lost: not repeated.
 pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
+    use crate::exec::cluster::wall_ms;
+    use crate::kube::client::{pause, RECONNECT_MS};
+    let (started, mut tries) = (wall_ms(), 1u32);
+    loop {
+        match call_once(req) {
+            Err(HelmStorageError::Unavailable(m)) if matches!(req.op, "history" | "update") => {
+                let waited = wall_ms().saturating_sub(started);
+                if waited >= RECONNECT_MS {
+                    return Err(HelmStorageError::Unavailable(format!(
+                        "{m} (tried {tries} times over {} s)",
+                        waited / 1000
+                    )));
+                }
+                pause((250u64 << (tries - 1).min(4)).min(RECONNECT_MS - waited));
+                tries += 1;
+            }
+            answer => return answer,
+        }
+    }
+}
+
+fn call_once(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
     let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Failed(e.to_string()))?;
     let output = raw_call(input).map_err(HelmStorageError::Failed)?;
     let answer: Answer = serde_json::from_str(&output)
