@@ -100,7 +100,7 @@ e2e-helm: dist/hooks
 
 # End to end: the bed is started here and stopped whatever happens.
 e2e: dist/hooks dist/hooks-host testbed-build
-	@trap 'testbed/cluster.sh down' EXIT; \
+	@trap 'testbed/cluster.sh down; testbed/postgres.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
 	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults; \
