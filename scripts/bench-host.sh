@@ -6,6 +6,8 @@
 # 1. run: HOOKS parallel test Jobs of SECS s (chart testdata/charts/run-hooks),
 #    `helm hooks run --event test --parallel PARALLEL`, against the bed's floor (one
 #    SECS-second Job, created to Complete, kubectl wait) x ceil(HOOKS/PARALLEL) waves;
+#    then MIXED hooks of MIXED_SECS s, Jobs and bare Pods alternately, at --parallel
+#    MIXED_PARALLEL: two kinds running at once, so the plugin waits on two collections;
 # 2. deploy: NGROUPS x PER resources (scripts/bench/groups-chart, sequenced), dry-run
 #    then `helm hooks deploy -`; overhead per batch = (deploy wall - sum over batches of
 #    the time the cluster took to make the batch ready, from a kubectl watch) / batches;
@@ -14,21 +16,33 @@
 # Builds are run alternately (stock, host) within each step, so bed load drifts hit both.
 #
 # Usage: scripts/bench-host.sh   (the bed must be up: testbed/cluster.sh up)
-# Environment: HOOKS (32), SECS (5), PARALLEL (8), NGROUPS (5), PER (10), RUNS (2),
-#   PLAN_HOOKS (10000), PLAN_RESOURCES (10000), PLAN_RUNS (5), KEEP=1 keeps namespaces.
+# Environment: HOOKS (32), SECS (5), PARALLEL (8), MIXED (16, 0 skips), MIXED_SECS (2),
+#   MIXED_PARALLEL (4), NGROUPS (5), PER (10), RUNS (2), PLAN_HOOKS (10000),
+#   PLAN_RESOURCES (10000), PLAN_RUNS (5; 0 skips), KEEP=1 keeps namespaces;
+#   HELM_STOCK_BIN, HELM_HOST_BIN (default: $HOOKS_CACHE/bin/helm, helm-host) and
+#   PLUGIN_DIST (a folder holding hooks/ and hooks-host/; default: `make` dist/) to
+#   compare other builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
 HOOKS=${HOOKS:-32} SECS=${SECS:-5} PARALLEL=${PARALLEL:-8}
+MIXED=${MIXED:-16} MIXED_SECS=${MIXED_SECS:-2} MIXED_PARALLEL=${MIXED_PARALLEL:-4}
 NGROUPS=${NGROUPS:-5} PER=${PER:-10} RUNS=${RUNS:-2}
 PLAN_HOOKS=${PLAN_HOOKS:-10000} PLAN_RESOURCES=${PLAN_RESOURCES:-10000} PLAN_RUNS=${PLAN_RUNS:-5}
 
 eval "$(testbed/cluster.sh env)"
-for b in helm helm-host; do
-  [ -x "$HOOKS_CACHE/bin/$b" ] || { echo "no $HOOKS_CACHE/bin/$b (testbed/build.sh helm helm_host)" >&2; exit 2; }
+helm_stock=${HELM_STOCK_BIN:-$HOOKS_CACHE/bin/helm}
+helm_host=${HELM_HOST_BIN:-$HOOKS_CACHE/bin/helm-host}
+for b in "$helm_stock" "$helm_host"; do
+  [ -x "$b" ] || { echo "no $b (testbed/build.sh helm helm_host)" >&2; exit 2; }
 done
-make -s dist/hooks dist/hooks-host >&2
+if [ -n "${PLUGIN_DIST:-}" ]; then
+  dist=$PLUGIN_DIST
+else
+  make -s dist/hooks dist/hooks-host >&2
+  dist=dist
+fi
 
 work=$(mktemp -d)
 run_id=$(date +%s%N | tail -c 7)
@@ -50,19 +64,19 @@ helm_as() {
   shift
   if [ "$b" = stock ]; then
     HELM_DATA_HOME=$work/$b/data HELM_CONFIG_HOME=$work/$b/config HELM_CACHE_HOME=$work/$b/cache \
-      "$HOOKS_CACHE/bin/helm" "$@"
+      "$helm_stock" "$@"
   else
     env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE \
       HELM_DATA_HOME=$work/$b/data HELM_CONFIG_HOME=$work/$b/config HELM_CACHE_HOME=$work/$b/cache \
-      "$HOOKS_CACHE/bin/helm-host" "$@"
+      "$helm_host" "$@"
   fi
 }
 conn() { # the flags that name the cluster to `helm hooks`
   if [ "$1" = stock ]; then echo "--kube-apiserver $HELM_KUBEAPISERVER --kube-token $HELM_KUBETOKEN"
   else echo "--kube-context $context"; fi
 }
-helm_as stock plugin install dist/hooks >/dev/null
-helm_as host plugin install dist/hooks-host >/dev/null
+helm_as stock plugin install "$dist/hooks" >/dev/null
+helm_as host plugin install "$dist/hooks-host" >/dev/null
 
 fresh_ns() {
   local ns=bench-host-$run_id-$1-$(date +%s%N | tail -c 5)
@@ -73,7 +87,8 @@ fresh_ns() {
 # shellcheck source=scripts/bench/clock.sh
 . scripts/bench/clock.sh
 
-echo "machine: $(nproc) cores; helm: $("$HOOKS_CACHE/bin/helm" version --short); bed $HELM_KUBEAPISERVER"
+echo "machine: $(nproc) cores; helm: $("$helm_stock" version --short); bed $HELM_KUBEAPISERVER"
+echo "builds: $helm_stock + $dist/hooks; $helm_host + $dist/hooks-host"
 
 # -- 1. run ------------------------------------------------------------------------------
 python3 - "$HOOKS" "$SECS" >"$work/values.json" <<'EOF'
@@ -108,6 +123,40 @@ print(f"  {b:5} helm hooks run: {wall:6.2f} s wall, {wall - ideal:+.2f} s over t
 EOF
   done
 done
+
+# -- 1b. run, two kinds at once ---------------------------------------------------------
+if [ "$MIXED" -gt 0 ]; then
+  python3 - "$MIXED" "$MIXED_SECS" >"$work/mixed.json" <<'EOF'
+import json, sys
+n, secs = int(sys.argv[1]), sys.argv[2]
+print(json.dumps({"hooks": [{"name": f"m{i:03d}", "duration": f"{secs}s", "kind": "Job" if i % 2 else "Pod",
+                             "annotations": {"helm.sh/hook-parallel": "true"}} for i in range(1, n + 1)]}))
+EOF
+  floor_ns=$(fresh_ns floor2)
+  fj=$(SECS=$MIXED_SECS floor_job "$floor_ns")
+  fp=$(SECS=$MIXED_SECS floor_pod "$floor_ns")
+  mwaves=$(( (MIXED + MIXED_PARALLEL - 1) / MIXED_PARALLEL ))
+  echo "run, two kinds: $MIXED hooks x ${MIXED_SECS} s, Jobs and Pods alternately, at --parallel $MIXED_PARALLEL ($mwaves waves); bed floor: one Job ${fj} s, one Pod ${fp} s"
+  for r in $(seq "$RUNS"); do
+    for b in stock host; do
+      ns=$(fresh_ns "mixed-$b")
+      helm_as "$b" install bench testdata/charts/run-hooks -n "$ns" -f "$work/mixed.json" >/dev/null
+      t0=$(now)
+      # shellcheck disable=SC2046
+      helm_as "$b" $(conn "$b") hooks run bench -n "$ns" --event test --parallel "$MIXED_PARALLEL" --timeout 10m -o json \
+        >"$work/mixed-$b-$r.json" 2>"$work/mixed-$b-$r.err" || { cat "$work/mixed-$b-$r.err" >&2; exit 1; }
+      wall=$(elapsed "$t0" "$(now)")
+      python3 - "$work/mixed-$b-$r.json" "$MIXED" "$b" "$wall" "$fj" "$mwaves" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n, b, wall, fj, waves = int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+assert d["outcome"] == "succeeded" and len(d["hooks"]) == n and all(h["phase"] == "Succeeded" for h in d["hooks"]), d["outcome"]
+print(f"  {b:5} helm hooks run: {wall:6.2f} s wall, {wall - fj * waves:+.2f} s over the Job floor x waves "
+      f"({fj * waves:.2f} s); {d.get('api_requests', '?')} API requests")
+EOF
+    done
+  done
+fi
 
 # -- 2. deploy ---------------------------------------------------------------------------
 chart=$work/chart
@@ -161,6 +210,7 @@ EOF
   done
 done
 
+[ "$PLAN_RUNS" -gt 0 ] || exit 0
 # -- 3. plan -----------------------------------------------------------------------------
 python3 scripts/bench/gen_release.py --hooks "$PLAN_HOOKS" --resources "$PLAN_RESOURCES" --seed 42 >"$work/release.json"
 echo "plan: $PLAN_HOOKS hooks + $PLAN_RESOURCES resources, $PLAN_RUNS runs each, after one warm-up"

@@ -273,28 +273,64 @@ impl Applier<'_> {
         Ok(ready)
     }
 
+    /// Applies `items` (one batch's, in install order): consecutive items
+    /// of one kind in one batch of requests ([`Client::apply_many`]: at once
+    /// under Helm's `kube_request`), kinds in turn, as Helm applies them.
+    /// Outcomes are handled in item order, as if applied one by one; a
+    /// cluster error ends the batch there (no later kind is sent).
     fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {
-        for &item in items {
+        // Per item: not sent (None), not valid (its message), or the answer.
+        let mut outcomes: Vec<Option<Result<Result<Value, KubeError>, String>>> = Vec::with_capacity(items.len());
+        let mut prepared = Vec::new();
+        for (at, &item) in items.iter().enumerate() {
             let r = self.resource(item);
-            let object = match prepare(&r.manifest, self.release, self.namespace) {
-                Ok(o) => o,
-                Err(message) => {
-                    rollout.handle(Input::Failed { item, message });
-                    continue;
+            match prepare(&r.manifest, self.release, self.namespace) {
+                Ok(o) => {
+                    outcomes.push(None);
+                    prepared.push((at, o));
                 }
-            };
-            match self.client.apply(&object, &[MANAGED_BY]) {
-                Ok(live) => {
-                    let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
-                    if !ready {
-                        let key = self.key(item);
-                        self.client.track_known(tracker, &key, &live)?;
+                Err(message) => outcomes.push(Some(Err(message))),
+            }
+        }
+        // One object at a time when the transport sends one request at a
+        // time: each is handled as soon as it is applied, as always.
+        let runs: Vec<&[(usize, Value)]> = if self.client.at_once() {
+            let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+            crate::kube::client::runs_of_kind(&prepared, kind)
+        } else {
+            prepared.chunks(1).collect()
+        };
+        let mut next = 0;
+        for run in runs {
+            let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
+            let answers = self.client.apply_many(&objects, &[MANAGED_BY]);
+            for (&(at, _), answer) in run.iter().zip(answers) {
+                outcomes[at] = Some(Ok(answer));
+            }
+            // Handled in item order, up to the first not answered.
+            while let Some(Some(_)) = outcomes.get(next) {
+                let item = items[next];
+                match outcomes[next].take().expect("answered") {
+                    Err(message) => rollout.handle(Input::Failed { item, message }),
+                    Ok(Ok(live)) => {
+                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
+                        if !ready {
+                            let key = self.key(item);
+                            self.client.track_known(tracker, &key, &live)?;
+                        }
+                        rollout.advance((self.now)());
+                        rollout.handle(Input::Applied { item, ready });
                     }
-                    rollout.advance((self.now)());
-                    rollout.handle(Input::Applied { item, ready });
+                    Ok(Err(e)) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
+                    Ok(Err(e)) => return Err(e),
                 }
-                Err(e) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
-                Err(e) => return Err(e),
+                next += 1;
+            }
+        }
+        // Items after the last object that could be applied.
+        for (at, outcome) in outcomes.into_iter().enumerate().skip(next) {
+            if let Some(Err(message)) = outcome {
+                rollout.handle(Input::Failed { item: items[at], message });
             }
         }
         Ok(())

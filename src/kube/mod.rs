@@ -93,16 +93,56 @@ pub enum TransportError {
     Io { url: String, message: String },
     #[error("{url}: malformed HTTP response: {message}")]
     Protocol { url: String, message: String },
+    /// A watch of a [`Batch::AnyEvent`] batch that the host stopped before
+    /// the server answered it, because another watch had events: nothing
+    /// was seen, send it again unchanged.
+    #[error("{url}: stopped before it was answered")]
+    Stopped { url: String },
 }
 
-/// Sends one request and returns the whole response.
+/// How a batch of requests ([`Transport::send_batch`]) is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Batch {
+    /// Every request in full.
+    All,
+    /// The requests are watches, answered as soon as any of them has
+    /// events; the host stops the others, which come back with the whole
+    /// events they had so far, or as [`TransportError::Stopped`]. Each is
+    /// resumed from the last resourceVersion it saw, so nothing is lost.
+    AnyEvent,
+}
+
+/// Sends requests and returns whole responses.
 pub trait Transport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError>;
+
+    /// Sends several requests and answers each, in order. By default one
+    /// after another (so a watch of an [`Batch::AnyEvent`] batch lasts its
+    /// `timeoutSeconds`); a transport that can runs them at once.
+    fn send_batch(&mut self, reqs: &[Request], _how: Batch) -> Vec<Result<Response, TransportError>> {
+        reqs.iter().map(|r| self.send(r)).collect()
+    }
+
+    /// Whether [`Transport::send_batch`] sends a batch at once, and answers
+    /// a [`Batch::AnyEvent`] batch on the first event of any watch (so
+    /// several collections are watched at once). When it does not, the
+    /// client sends one request at a time, as it always has.
+    fn at_once(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Transport + ?Sized> Transport for Box<T> {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         (**self).send(req)
+    }
+
+    fn send_batch(&mut self, reqs: &[Request], how: Batch) -> Vec<Result<Response, TransportError>> {
+        (**self).send_batch(reqs, how)
+    }
+
+    fn at_once(&self) -> bool {
+        (**self).at_once()
     }
 }
 
