@@ -6,8 +6,10 @@
 # 1. run: HOOKS parallel test Jobs of SECS s (chart testdata/charts/run-hooks),
 #    `helm hooks run --event test --parallel PARALLEL`, against the bed's floor (one
 #    SECS-second Job, created to Complete, kubectl wait) x ceil(HOOKS/PARALLEL) waves;
-#    then MIXED hooks of MIXED_SECS s, Jobs and bare Pods alternately, at --parallel
-#    MIXED_PARALLEL: two kinds running at once, so the plugin waits on two collections;
+#    then two kinds at once: a chain of CHAIN bare Pods of CHAIN_SECS + i/CHAIN s, each
+#    depending on the one before, beside one Job that outlasts them (--parallel 2), so
+#    the plugin waits on two collections throughout: how late each Pod's end is seen,
+#    against the bed's floor (one Pod, created to Succeeded);
 # 2. deploy: NGROUPS x PER resources (scripts/bench/groups-chart, sequenced), dry-run
 #    then `helm hooks deploy -`; overhead per batch = (deploy wall - sum over batches of
 #    the time the cluster took to make the batch ready, from a kubectl watch) / batches;
@@ -16,8 +18,8 @@
 # Builds are run alternately (stock, host) within each step, so bed load drifts hit both.
 #
 # Usage: scripts/bench-host.sh   (the bed must be up: testbed/cluster.sh up)
-# Environment: HOOKS (32), SECS (5), PARALLEL (8), MIXED (16, 0 skips), MIXED_SECS (2),
-#   MIXED_PARALLEL (4), NGROUPS (5), PER (10), RUNS (2), PLAN_HOOKS (10000),
+# Environment: HOOKS (32; 0 skips), SECS (5), PARALLEL (8), CHAIN (8, 0 skips), CHAIN_SECS (2),
+#   NGROUPS (5; 0 skips), PER (10), RUNS (2), PLAN_HOOKS (10000),
 #   PLAN_RESOURCES (10000), PLAN_RUNS (5; 0 skips), KEEP=1 keeps namespaces;
 #   HELM_STOCK_BIN, HELM_HOST_BIN (default: $HOOKS_CACHE/bin/helm, helm-host) and
 #   PLUGIN_DIST (a folder holding hooks/ and hooks-host/; default: `make` dist/) to
@@ -27,7 +29,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
 HOOKS=${HOOKS:-32} SECS=${SECS:-5} PARALLEL=${PARALLEL:-8}
-MIXED=${MIXED:-16} MIXED_SECS=${MIXED_SECS:-2} MIXED_PARALLEL=${MIXED_PARALLEL:-4}
+CHAIN=${CHAIN:-8} CHAIN_SECS=${CHAIN_SECS:-2}
 NGROUPS=${NGROUPS:-5} PER=${PER:-10} RUNS=${RUNS:-2}
 PLAN_HOOKS=${PLAN_HOOKS:-10000} PLAN_RESOURCES=${PLAN_RESOURCES:-10000} PLAN_RUNS=${PLAN_RUNS:-5}
 
@@ -91,6 +93,7 @@ echo "machine: $(nproc) cores; helm: $("$helm_stock" version --short); bed $HELM
 echo "builds: $helm_stock + $dist/hooks; $helm_host + $dist/hooks-host"
 
 # -- 1. run ------------------------------------------------------------------------------
+if [ "$HOOKS" -gt 0 ]; then
 python3 - "$HOOKS" "$SECS" >"$work/values.json" <<'EOF'
 import json, sys
 n, secs = int(sys.argv[1]), sys.argv[2]
@@ -124,41 +127,56 @@ EOF
   done
 done
 
+fi
+
 # -- 1b. run, two kinds at once ---------------------------------------------------------
-if [ "$MIXED" -gt 0 ]; then
-  python3 - "$MIXED" "$MIXED_SECS" >"$work/mixed.json" <<'EOF'
+# Pod i of the chain runs CHAIN_SECS + i/CHAIN s: the ends fall at every point of a
+# one-second watch round, rather than all at one.
+if [ "$CHAIN" -gt 0 ]; then
+  long=$(( CHAIN * (CHAIN_SECS + 3) + 2 ))
+  python3 - "$CHAIN" "$CHAIN_SECS" "$long" >"$work/chain.json" <<'EOF'
 import json, sys
-n, secs = int(sys.argv[1]), sys.argv[2]
-print(json.dumps({"hooks": [{"name": f"m{i:03d}", "duration": f"{secs}s", "kind": "Job" if i % 2 else "Pod",
-                             "annotations": {"helm.sh/hook-parallel": "true"}} for i in range(1, n + 1)]}))
+n, secs, long = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+par = {"helm.sh/hook-parallel": "true"}
+hooks = [{"name": "long", "kind": "Job", "duration": f"{long}s", "annotations": par}]
+for i in range(n):
+    a = dict(par)
+    if i > 0:
+        a["helm.sh/depends-on"] = json.dumps([f"Pod/p{i - 1}"])
+    hooks.append({"name": f"p{i}", "kind": "Pod", "duration": f"{secs * 1000 + i * 1000 // n}ms", "annotations": a})
+print(json.dumps({"hooks": hooks}))
 EOF
   floor_ns=$(fresh_ns floor2)
-  fj=$(SECS=$MIXED_SECS floor_job "$floor_ns")
-  fp=$(SECS=$MIXED_SECS floor_pod "$floor_ns")
-  mwaves=$(( (MIXED + MIXED_PARALLEL - 1) / MIXED_PARALLEL ))
-  echo "run, two kinds: $MIXED hooks x ${MIXED_SECS} s, Jobs and Pods alternately, at --parallel $MIXED_PARALLEL ($mwaves waves); bed floor: one Job ${fj} s, one Pod ${fp} s"
+  fp=$(SECS=$CHAIN_SECS floor_pod "$floor_ns")
+  echo "run, two kinds at once: a chain of $CHAIN Pods of ${CHAIN_SECS} s + i/$CHAIN s, each depending on the one before, beside one Job of ${long} s (--parallel 2); bed floor: one Pod of ${CHAIN_SECS} s ${fp} s"
   for r in $(seq "$RUNS"); do
     for b in stock host; do
-      ns=$(fresh_ns "mixed-$b")
-      helm_as "$b" install bench testdata/charts/run-hooks -n "$ns" -f "$work/mixed.json" >/dev/null
-      t0=$(now)
+      ns=$(fresh_ns "chain-$b")
+      helm_as "$b" install bench testdata/charts/run-hooks -n "$ns" -f "$work/chain.json" >/dev/null
       # shellcheck disable=SC2046
-      helm_as "$b" $(conn "$b") hooks run bench -n "$ns" --event test --parallel "$MIXED_PARALLEL" --timeout 10m -o json \
-        >"$work/mixed-$b-$r.json" 2>"$work/mixed-$b-$r.err" || { cat "$work/mixed-$b-$r.err" >&2; exit 1; }
-      wall=$(elapsed "$t0" "$(now)")
-      python3 - "$work/mixed-$b-$r.json" "$MIXED" "$b" "$wall" "$fj" "$mwaves" <<'EOF'
+      helm_as "$b" $(conn "$b") hooks run bench -n "$ns" --event test --parallel 2 --timeout 10m -o json \
+        >"$work/chain-$b-$r.json" 2>"$work/chain-$b-$r.err" || { cat "$work/chain-$b-$r.err" >&2; exit 1; }
+      python3 - "$work/chain-$b-$r.json" "$CHAIN" "$CHAIN_SECS" "$b" "$fp" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-n, b, wall, fj, waves = int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
-assert d["outcome"] == "succeeded" and len(d["hooks"]) == n and all(h["phase"] == "Succeeded" for h in d["hooks"]), d["outcome"]
-print(f"  {b:5} helm hooks run: {wall:6.2f} s wall, {wall - fj * waves:+.2f} s over the Job floor x waves "
-      f"({fj * waves:.2f} s); {d.get('api_requests', '?')} API requests")
+n, secs, b, fp = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+assert d["outcome"] == "succeeded" and all(h["phase"] == "Succeeded" for h in d["hooks"]), d["outcome"]
+pods = sorted((h for h in d["hooks"] if h["ref"].startswith("Pod/")), key=lambda h: h["started_at"])
+assert len(pods) == n, len(pods)
+# Pod i's floor: the bed's, plus what it runs longer than the floor's Pod.
+floors = [fp + (i * 1000 // n) / 1000 for i in range(n)]
+late = [(p["completed_at"] - p["started_at"]) / 1000 - f for p, f in zip(pods, floors)]
+span = (pods[-1]["completed_at"] - pods[0]["started_at"]) / 1000
+print(f"  {b:5} chain of {n} Pods: {span:6.2f} s, {span - sum(floors):+.2f} s over the sum of their floors; "
+      f"a Pod's end seen {sum(late) / n:+.2f} s after its floor on average (max {max(late):+.2f}); "
+      f"{d.get('api_requests', '?')} API requests")
 EOF
     done
   done
 fi
 
 # -- 2. deploy ---------------------------------------------------------------------------
+if [ "$NGROUPS" -gt 0 ]; then
 chart=$work/chart
 cp -r scripts/bench/groups-chart "$chart"
 printf 'sequenced: true\nnelm: false\ngroups: %s\nper: %s\n' "$NGROUPS" "$PER" >"$chart/values.yaml"
@@ -209,6 +227,8 @@ print(f"  {b:5} helm hooks deploy: {wall:6.2f} s wall ({deploy:.2f} s plugin clo
 EOF
   done
 done
+
+fi
 
 [ "$PLAN_RUNS" -gt 0 ] || exit 0
 # -- 3. plan -----------------------------------------------------------------------------

@@ -293,15 +293,12 @@ impl Client {
         let reqs: Vec<Request> =
             calls.iter().map(|c| self.request(c.method, &c.path, c.content_type, c.body.clone())).collect();
         self.requests += reqs.len() as u64;
-        let answers = self.transport.send_batch(&reqs, how);
+        let mut answers = self.transport.send_batch(&reqs, how).into_iter();
         let mut out = Vec::with_capacity(calls.len());
-        for (i, c) in calls.iter().enumerate() {
-            let answer = match answers.get(i) {
-                Some(a) => a.clone(),
-                None => {
-                    Err(TransportError::Io { url: reqs[i].url.clone(), message: "the batch was not answered".into() })
-                }
-            };
+        for (c, req) in calls.iter().zip(&reqs) {
+            let answer = answers.next().unwrap_or_else(|| {
+                Err(TransportError::Io { url: req.url.clone(), message: "the batch was not answered".into() })
+            });
             out.push(match answer {
                 Ok(resp) => self.retry_after(c.method, &c.path, c.content_type, c.body.clone(), resp, 1),
                 Err(e) => Err(e.into()),

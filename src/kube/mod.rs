@@ -1,10 +1,13 @@
 //! A Kubernetes REST client for the plugin's I/O layer.
 //!
 //! Everything goes through a [`Transport`]: one HTTP request in, one whole
-//! response out. In plugin.wasm that is Extism's `http_request` (Helm 4's
-//! Wasm host: Go's default HTTP client, system CA roots, bearer tokens only);
-//! natively it is a minimal HTTP/1.1 client for `kubectl proxy` on loopback,
-//! used by the native binary and the end-to-end tests.
+//! response out, or a batch of them ([`Transport::send_batch`]). In
+//! plugin.wasm that is Extism's `http_request` (Helm 4's Wasm host: Go's
+//! default HTTP client, system CA roots, bearer tokens only), one request at
+//! a time; natively it is a minimal HTTP/1.1 client for `kubectl proxy` on
+//! loopback, used by the native binary and the end-to-end tests. The
+//! `host-functions` build's transport, Helm's `kube_request` ([`host`]),
+//! sends a batch at once.
 //!
 //! The host reads each response whole, so a watch returns only when its
 //! `timeoutSeconds` runs out: waiting is done in watch rounds of one second

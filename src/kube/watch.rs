@@ -5,8 +5,9 @@
 //! plugin's way to wait (sleep returns at once in the sandbox). A
 //! [`Tracker`] keeps the latest state of a set of objects: it lists them
 //! once per (resource, namespace), then follows them with one watch round
-//! per (resource, namespace) and call, relisting when the resourceVersion is
-//! too old (410 Gone).
+//! per call — of one (resource, namespace), the others listed; or, under
+//! Helm's `kube_request`, of all of them in one batch that returns on the
+//! first change — relisting when the resourceVersion is too old (410 Gone).
 //!
 //! An object that goes away keeps its final state: a Job with
 //! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
