@@ -6,6 +6,10 @@
 # 1. run: HOOKS parallel test Jobs of SECS s (chart testdata/charts/run-hooks),
 #    `helm hooks run --event test --parallel PARALLEL`, against the bed's floor (one
 #    SECS-second Job, created to Complete, kubectl wait) x ceil(HOOKS/PARALLEL) waves;
+#    then two kinds at once: a chain of CHAIN bare Pods of CHAIN_SECS + i/CHAIN s, each
+#    depending on the one before, beside one Job that outlasts them (--parallel 2), so
+#    the plugin waits on two collections throughout: how late each Pod's end is seen,
+#    against the bed's floor (one Pod, created to Succeeded);
 # 2. deploy: NGROUPS x PER resources (scripts/bench/groups-chart, sequenced), dry-run
 #    then `helm hooks deploy -`; overhead per batch = (deploy wall - sum over batches of
 #    the time the cluster took to make the batch ready, from a kubectl watch) / batches;
@@ -14,21 +18,33 @@
 # Builds are run alternately (stock, host) within each step, so bed load drifts hit both.
 #
 # Usage: scripts/bench-host.sh   (the bed must be up: testbed/cluster.sh up)
-# Environment: HOOKS (32), SECS (5), PARALLEL (8), NGROUPS (5), PER (10), RUNS (2),
-#   PLAN_HOOKS (10000), PLAN_RESOURCES (10000), PLAN_RUNS (5), KEEP=1 keeps namespaces.
+# Environment: HOOKS (32; 0 skips), SECS (5), PARALLEL (8), CHAIN (8, 0 skips), CHAIN_SECS (2),
+#   NGROUPS (5; 0 skips), PER (10), RUNS (2), PLAN_HOOKS (10000),
+#   PLAN_RESOURCES (10000), PLAN_RUNS (5; 0 skips), KEEP=1 keeps namespaces;
+#   HELM_STOCK_BIN, HELM_HOST_BIN (default: $HOOKS_CACHE/bin/helm, helm-host) and
+#   PLUGIN_DIST (a folder holding hooks/ and hooks-host/; default: `make` dist/) to
+#   compare other builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
 HOOKS=${HOOKS:-32} SECS=${SECS:-5} PARALLEL=${PARALLEL:-8}
+CHAIN=${CHAIN:-8} CHAIN_SECS=${CHAIN_SECS:-2}
 NGROUPS=${NGROUPS:-5} PER=${PER:-10} RUNS=${RUNS:-2}
 PLAN_HOOKS=${PLAN_HOOKS:-10000} PLAN_RESOURCES=${PLAN_RESOURCES:-10000} PLAN_RUNS=${PLAN_RUNS:-5}
 
 eval "$(testbed/cluster.sh env)"
-for b in helm helm-host; do
-  [ -x "$HOOKS_CACHE/bin/$b" ] || { echo "no $HOOKS_CACHE/bin/$b (testbed/build.sh helm helm_host)" >&2; exit 2; }
+helm_stock=${HELM_STOCK_BIN:-$HOOKS_CACHE/bin/helm}
+helm_host=${HELM_HOST_BIN:-$HOOKS_CACHE/bin/helm-host}
+for b in "$helm_stock" "$helm_host"; do
+  [ -x "$b" ] || { echo "no $b (testbed/build.sh helm helm_host)" >&2; exit 2; }
 done
-make -s dist/hooks dist/hooks-host >&2
+if [ -n "${PLUGIN_DIST:-}" ]; then
+  dist=$PLUGIN_DIST
+else
+  make -s dist/hooks dist/hooks-host >&2
+  dist=dist
+fi
 
 work=$(mktemp -d)
 run_id=$(date +%s%N | tail -c 7)
@@ -50,19 +66,19 @@ helm_as() {
   shift
   if [ "$b" = stock ]; then
     HELM_DATA_HOME=$work/$b/data HELM_CONFIG_HOME=$work/$b/config HELM_CACHE_HOME=$work/$b/cache \
-      "$HOOKS_CACHE/bin/helm" "$@"
+      "$helm_stock" "$@"
   else
     env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE \
       HELM_DATA_HOME=$work/$b/data HELM_CONFIG_HOME=$work/$b/config HELM_CACHE_HOME=$work/$b/cache \
-      "$HOOKS_CACHE/bin/helm-host" "$@"
+      "$helm_host" "$@"
   fi
 }
 conn() { # the flags that name the cluster to `helm hooks`
   if [ "$1" = stock ]; then echo "--kube-apiserver $HELM_KUBEAPISERVER --kube-token $HELM_KUBETOKEN"
   else echo "--kube-context $context"; fi
 }
-helm_as stock plugin install dist/hooks >/dev/null
-helm_as host plugin install dist/hooks-host >/dev/null
+helm_as stock plugin install "$dist/hooks" >/dev/null
+helm_as host plugin install "$dist/hooks-host" >/dev/null
 
 fresh_ns() {
   local ns=bench-host-$run_id-$1-$(date +%s%N | tail -c 5)
@@ -73,9 +89,11 @@ fresh_ns() {
 # shellcheck source=scripts/bench/clock.sh
 . scripts/bench/clock.sh
 
-echo "machine: $(nproc) cores; helm: $("$HOOKS_CACHE/bin/helm" version --short); bed $HELM_KUBEAPISERVER"
+echo "machine: $(nproc) cores; helm: $("$helm_stock" version --short); bed $HELM_KUBEAPISERVER"
+echo "builds: $helm_stock + $dist/hooks; $helm_host + $dist/hooks-host"
 
 # -- 1. run ------------------------------------------------------------------------------
+if [ "$HOOKS" -gt 0 ]; then
 python3 - "$HOOKS" "$SECS" >"$work/values.json" <<'EOF'
 import json, sys
 n, secs = int(sys.argv[1]), sys.argv[2]
@@ -109,7 +127,56 @@ EOF
   done
 done
 
+fi
+
+# -- 1b. run, two kinds at once ---------------------------------------------------------
+# Pod i of the chain runs CHAIN_SECS + i/CHAIN s: the ends fall at every point of a
+# one-second watch round, rather than all at one.
+if [ "$CHAIN" -gt 0 ]; then
+  long=$(( CHAIN * (CHAIN_SECS + 3) + 2 ))
+  python3 - "$CHAIN" "$CHAIN_SECS" "$long" >"$work/chain.json" <<'EOF'
+import json, sys
+n, secs, long = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+par = {"helm.sh/hook-parallel": "true"}
+hooks = [{"name": "long", "kind": "Job", "duration": f"{long}s", "annotations": par}]
+for i in range(n):
+    a = dict(par)
+    if i > 0:
+        a["helm.sh/depends-on"] = json.dumps([f"Pod/p{i - 1}"])
+    hooks.append({"name": f"p{i}", "kind": "Pod", "duration": f"{secs * 1000 + i * 1000 // n}ms", "annotations": a})
+print(json.dumps({"hooks": hooks}))
+EOF
+  floor_ns=$(fresh_ns floor2)
+  fp=$(SECS=$CHAIN_SECS floor_pod "$floor_ns")
+  echo "run, two kinds at once: a chain of $CHAIN Pods of ${CHAIN_SECS} s + i/$CHAIN s, each depending on the one before, beside one Job of ${long} s (--parallel 2); bed floor: one Pod of ${CHAIN_SECS} s ${fp} s"
+  for r in $(seq "$RUNS"); do
+    for b in stock host; do
+      ns=$(fresh_ns "chain-$b")
+      helm_as "$b" install bench testdata/charts/run-hooks -n "$ns" -f "$work/chain.json" >/dev/null
+      # shellcheck disable=SC2046
+      helm_as "$b" $(conn "$b") hooks run bench -n "$ns" --event test --parallel 2 --timeout 10m -o json \
+        >"$work/chain-$b-$r.json" 2>"$work/chain-$b-$r.err" || { cat "$work/chain-$b-$r.err" >&2; exit 1; }
+      python3 - "$work/chain-$b-$r.json" "$CHAIN" "$CHAIN_SECS" "$b" "$fp" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n, secs, b, fp = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+assert d["outcome"] == "succeeded" and all(h["phase"] == "Succeeded" for h in d["hooks"]), d["outcome"]
+pods = sorted((h for h in d["hooks"] if h["ref"].startswith("Pod/")), key=lambda h: h["started_at"])
+assert len(pods) == n, len(pods)
+# Pod i's floor: the bed's, plus what it runs longer than the floor's Pod.
+floors = [fp + (i * 1000 // n) / 1000 for i in range(n)]
+late = [(p["completed_at"] - p["started_at"]) / 1000 - f for p, f in zip(pods, floors)]
+span = (pods[-1]["completed_at"] - pods[0]["started_at"]) / 1000
+print(f"  {b:5} chain of {n} Pods: {span:6.2f} s, {span - sum(floors):+.2f} s over the sum of their floors; "
+      f"a Pod's end seen {sum(late) / n:+.2f} s after its floor on average (max {max(late):+.2f}); "
+      f"{d.get('api_requests', '?')} API requests")
+EOF
+    done
+  done
+fi
+
 # -- 2. deploy ---------------------------------------------------------------------------
+if [ "$NGROUPS" -gt 0 ]; then
 chart=$work/chart
 cp -r scripts/bench/groups-chart "$chart"
 printf 'sequenced: true\nnelm: false\ngroups: %s\nper: %s\n' "$NGROUPS" "$PER" >"$chart/values.yaml"
@@ -161,6 +228,9 @@ EOF
   done
 done
 
+fi
+
+[ "$PLAN_RUNS" -gt 0 ] || exit 0
 # -- 3. plan -----------------------------------------------------------------------------
 python3 scripts/bench/gen_release.py --hooks "$PLAN_HOOKS" --resources "$PLAN_RESOURCES" --seed 42 >"$work/release.json"
 echo "plan: $PLAN_HOOKS hooks + $PLAN_RESOURCES resources, $PLAN_RUNS runs each, after one warm-up"

@@ -273,28 +273,64 @@ impl Applier<'_> {
         Ok(ready)
     }
 
+    /// Applies `items` (one batch's, in install order): consecutive items
+    /// of one kind in one batch of requests ([`Client::apply_many`]: at once
+    /// under Helm's `kube_request`), kinds in turn, as Helm applies them.
+    /// Outcomes are handled in item order, as if applied one by one; a
+    /// cluster error ends the batch there (no later kind is sent).
     fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {
-        for &item in items {
+        // Per item: not sent (None), not valid (its message), or the answer.
+        let mut outcomes: Vec<Option<Result<Result<Value, KubeError>, String>>> = Vec::with_capacity(items.len());
+        let mut prepared = Vec::new();
+        for (at, &item) in items.iter().enumerate() {
             let r = self.resource(item);
-            let object = match prepare(&r.manifest, self.release, self.namespace) {
-                Ok(o) => o,
-                Err(message) => {
-                    rollout.handle(Input::Failed { item, message });
-                    continue;
+            match prepare(&r.manifest, self.release, self.namespace) {
+                Ok(o) => {
+                    outcomes.push(None);
+                    prepared.push((at, o));
                 }
-            };
-            match self.client.apply(&object, &[MANAGED_BY]) {
-                Ok(live) => {
-                    let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
-                    if !ready {
-                        let key = self.key(item);
-                        self.client.track_known(tracker, &key, &live)?;
+                Err(message) => outcomes.push(Some(Err(message))),
+            }
+        }
+        // One object at a time when the transport sends one request at a
+        // time: each is handled as soon as it is applied, as always.
+        let runs: Vec<&[(usize, Value)]> = if self.client.at_once() {
+            let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+            crate::kube::client::runs_of_kind(&prepared, kind)
+        } else {
+            prepared.chunks(1).collect()
+        };
+        let mut next = 0;
+        for run in runs {
+            let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
+            let answers = self.client.apply_many(&objects, &[MANAGED_BY]);
+            for (&(at, _), answer) in run.iter().zip(answers) {
+                outcomes[at] = Some(Ok(answer));
+            }
+            // Handled in item order, up to the first not answered.
+            while let Some(Some(_)) = outcomes.get(next) {
+                let item = items[next];
+                match outcomes[next].take().expect("answered") {
+                    Err(message) => rollout.handle(Input::Failed { item, message }),
+                    Ok(Ok(live)) => {
+                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
+                        if !ready {
+                            let key = self.key(item);
+                            self.client.track_known(tracker, &key, &live)?;
+                        }
+                        rollout.advance((self.now)());
+                        rollout.handle(Input::Applied { item, ready });
                     }
-                    rollout.advance((self.now)());
-                    rollout.handle(Input::Applied { item, ready });
+                    Ok(Err(e)) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
+                    Ok(Err(e)) => return Err(e),
                 }
-                Err(e) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
-                Err(e) => return Err(e),
+                next += 1;
+            }
+        }
+        // Items after the last object that could be applied.
+        for (at, outcome) in outcomes.into_iter().enumerate().skip(next) {
+            if let Some(Err(message)) = outcome {
+                rollout.handle(Input::Failed { item: items[at], message });
             }
         }
         Ok(())
@@ -415,5 +451,91 @@ mod tests {
         assert!(prepare("kind: X\nmetadata: 3\n", "r", "n").is_err());
         let o = prepare("kind: X\nmetadata:\n  annotations: null\n", "r", "n").unwrap();
         assert_eq!(o["metadata"]["annotations"][RELEASE_NAME], "r");
+    }
+}
+
+#[cfg(test)]
+mod batch_tests {
+    use super::*;
+    use crate::kube::client::tests::{client, host_client, respond, Script};
+    use crate::kube::{Batch, Method};
+    use crate::model::diagnostic::Diagnostics;
+
+    const V1: &str = r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","namespaced":true,"kind":"ConfigMap"},{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
+
+    // One batch: a Secret, then (Helm's install order) two ConfigMaps.
+    const CHART: &str = "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n\
+        ---\n# Source: c/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n\
+        ---\n# Source: c/templates/s.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n";
+
+    /// Deploys CHART over `c`; the lines printed, without their times.
+    fn deploy(c: &mut Client) -> (Vec<String>, Outcome) {
+        let mut d = Diagnostics::default();
+        let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
+        let p = crate::plan::build(&release, &[crate::plan::Phase::Install], Default::default(), &mut d);
+        let plan = p.events.into_iter().next().unwrap();
+        let mut clock = 0;
+        let mut now = || {
+            clock += 1;
+            clock
+        };
+        let mut applier = Applier {
+            client: c,
+            plan: &plan,
+            resources: &release.resources,
+            release: "rel",
+            namespace: "rel",
+            complete_jobs: complete_jobs(&plan, false),
+            external_met: Default::default(),
+            now: &mut now,
+        };
+        let mut out = Vec::new();
+        let options = Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: 300_000 };
+        let outcome = applier.run(options, &mut out);
+        let lines =
+            String::from_utf8(out).unwrap().lines().map(|l| l[l.find(']').unwrap() + 2..].to_string()).collect();
+        (lines, outcome)
+    }
+
+    fn answers() -> Vec<crate::kube::Response> {
+        vec![
+            respond(200, V1),
+            respond(200, r#"{"kind":"Secret","metadata":{"name":"s"}}"#),
+            respond(200, r#"{"kind":"ConfigMap","metadata":{"name":"a"}}"#),
+            respond(422, r#"{"kind":"Status","message":"data: Invalid value"}"#),
+        ]
+    }
+
+    fn patched(script: &Script) -> Vec<String> {
+        let seen = script.seen.borrow();
+        seen.iter()
+            .filter(|r| r.method == Method::Patch)
+            .map(|r| r.url.rsplit('/').next().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_is_applied_one_kind_per_call_with_each_objects_outcome_in_order() {
+        let (mut c, script) = host_client(answers());
+        let (lines, outcome) = deploy(&mut c);
+        // Discovery, then the Secret alone, then both ConfigMaps in one call.
+        assert_eq!(*script.batches.borrow(), vec![(1, Batch::All), (2, Batch::All)]);
+        assert_eq!(
+            patched(&script),
+            ["s?fieldManager=helm&force=true", "a?fieldManager=helm&force=true", "b?fieldManager=helm&force=true"]
+        );
+        assert!(outcome.cluster_error.is_none());
+        let states: Vec<State> = outcome.rows.iter().map(|r| r.state).collect();
+        assert_eq!(states, [State::Ready, State::Ready, State::Failed], "{:?}", outcome.rows);
+        assert!(outcome.rows[2].message.contains("Invalid value"), "{:?}", outcome.rows[2]);
+
+        // The http_request build: one request at a time, the same requests,
+        // the same lines in the same order.
+        let (mut c, script) = client(None, answers());
+        let (stock, _) = deploy(&mut c);
+        assert!(script.batches.borrow().is_empty());
+        assert_eq!(patched(&script).len(), 3);
+        assert_eq!(lines, stock);
+        assert!(lines.iter().any(|l| l.starts_with("failed    ConfigMap/b")), "{lines:?}");
     }
 }

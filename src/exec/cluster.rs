@@ -71,6 +71,32 @@ impl<'a> KubeCluster<'a> {
     }
 }
 
+impl KubeCluster<'_> {
+    /// The object a hook's manifest describes.
+    fn object(&self, hook: usize) -> Result<Value, CreateError> {
+        crate::model::yaml::to_json(&self.hook(hook).manifest)
+            .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))
+    }
+
+    /// Takes the API server's answer to a hook's apply in: a Job or Pod is
+    /// tracked from the state the answer gives.
+    fn created(&mut self, hook: usize, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
+        let live = match answer {
+            Ok(live) => live,
+            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
+            Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
+        };
+        let key = self.key(hook);
+        if matches!(self.hook(hook).head.kind.as_str(), "Job" | "Pod") {
+            self.client
+                .track_known(&mut self.tracker, &key, &live)
+                .map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+        }
+        self.keys[hook] = Some(key);
+        Ok(())
+    }
+}
+
 fn cluster_error(e: KubeError) -> ClusterError {
     ClusterError(e.to_string())
 }
@@ -107,24 +133,65 @@ impl Cluster for KubeCluster<'_> {
     }
 
     fn create(&mut self, hook: usize) -> Result<(), CreateError> {
-        let h = self.hook(hook);
-        let object = crate::model::yaml::to_json(&h.manifest)
-            .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))?;
+        let object = self.object(hook)?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
-        let live = match self.client.apply(&object, labels) {
-            Ok(live) => live,
-            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
-            Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
-        };
-        let key = self.key(hook);
-        if matches!(h.head.kind.as_str(), "Job" | "Pod") {
-            self.client
-                .track_known(&mut self.tracker, &key, &live)
-                .map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+        let answer = self.client.apply(&object, labels);
+        self.created(hook, answer)
+    }
+
+    /// Hooks of one kind in one batch of requests ([`Client::apply_many`]:
+    /// at once under Helm's `kube_request`), kinds in turn.
+    fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
+        if !self.client.at_once() {
+            // One request at a time: one hook after another, as always.
+            let mut out = Vec::with_capacity(hooks.len());
+            for &h in hooks {
+                let r = self.create(h);
+                let stop = matches!(r, Err(CreateError::Cluster(_)));
+                out.push(r);
+                if stop {
+                    break;
+                }
+            }
+            return out;
         }
-        self.keys[hook] = Some(key);
-        Ok(())
+        let mut outcomes: Vec<Option<Result<(), CreateError>>> = Vec::with_capacity(hooks.len());
+        let mut prepared = Vec::new();
+        for (at, &h) in hooks.iter().enumerate() {
+            match self.object(h) {
+                Ok(o) => {
+                    outcomes.push(None);
+                    prepared.push((at, o));
+                }
+                Err(e) => outcomes.push(Some(Err(e))),
+            }
+        }
+        let release = self.release.clone();
+        let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
+        let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+        'runs: for run in crate::kube::client::runs_of_kind(&prepared, kind) {
+            let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
+            let answers = self.client.apply_many(&objects, labels);
+            for (&(at, _), answer) in run.iter().zip(answers) {
+                let r = self.created(hooks[at], answer);
+                let stop = matches!(r, Err(CreateError::Cluster(_)));
+                outcomes[at] = Some(r);
+                if stop {
+                    break 'runs;
+                }
+            }
+        }
+        // In order, up to the first hook not sent or the first cluster error.
+        let mut out = Vec::with_capacity(hooks.len());
+        for r in outcomes.into_iter().map_while(|o| o) {
+            let stop = matches!(r, Err(CreateError::Cluster(_)));
+            out.push(r);
+            if stop {
+                break;
+            }
+        }
+        out
     }
 
     fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {

@@ -44,6 +44,21 @@ pub trait Cluster {
     /// Stores the release with the hooks' `last_run` as the executor has them.
     fn record(&mut self, exec: &Executor) -> Result<(), ClusterError>;
     fn create(&mut self, hook: usize) -> Result<(), CreateError>;
+    /// Creates several hooks the executor starts together; each one's
+    /// outcome, in order. Stops at the first cluster error (its outcome is
+    /// the last). By default one after another.
+    fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
+        let mut out = Vec::with_capacity(hooks.len());
+        for &h in hooks {
+            let r = self.create(h);
+            let stop = matches!(r, Err(CreateError::Cluster(_)));
+            out.push(r);
+            if stop {
+                break;
+            }
+        }
+        out
+    }
     /// Waits until at least one of `hooks` finishes or `deadline` passes.
     fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
     /// The logs of every container (init containers first) of the hook's pods.
@@ -112,8 +127,8 @@ pub fn execute(
             Action::Record => cluster.record(&exec).map(|_| exec.handle(Input::Recorded)),
             Action::Create { hooks: hs } => {
                 let mut r = Ok(());
-                for h in hs {
-                    match cluster.create(h) {
+                for (h, created) in hs.iter().copied().zip(cluster.create_many(&hs)) {
+                    match created {
                         Ok(()) => exec.handle(Input::Created { hook: h }),
                         Err(CreateError::Hook(message)) => exec.handle(Input::Failed { hook: h, message }),
                         Err(CreateError::Cluster(e)) => {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::watch::{parse_watch_body, WatchRound};
-use super::{Method, Request, Response, Transport, TransportError};
+use super::{Batch, Method, Request, Response, Transport, TransportError};
 
 /// Field manager of server-side apply and updates: Helm's own.
 pub const FIELD_MANAGER: &str = "helm";
@@ -179,6 +179,43 @@ pub(crate) fn encode(s: &str, keep_slash: bool) -> String {
     out
 }
 
+/// One request of a batch, before the connection's credentials are added.
+#[derive(Debug, Clone)]
+struct Call {
+    method: Method,
+    path: String,
+    content_type: Option<&'static str>,
+    body: Option<Vec<u8>>,
+}
+
+/// A request on one object, and what to name in its error.
+#[derive(Debug)]
+struct ObjectOp {
+    call: Call,
+    verb: &'static str,
+    resource: String,
+    namespace: Option<String>,
+    name: String,
+}
+
+impl ObjectOp {
+    fn accept(&self, resp: Response, tries: u32) -> Result<Vec<u8>, KubeError> {
+        let doing = Doing {
+            verb: self.verb,
+            resource: self.resource.clone(),
+            namespace: self.namespace.as_deref(),
+            name: Some(&self.name),
+        };
+        Client::accept(resp, tries, &doing)
+    }
+
+    /// The object the API server answered with.
+    fn finish(&self, resp: Response, tries: u32) -> Result<Value, KubeError> {
+        let bytes = self.accept(resp, tries)?;
+        Client::decode(self.call.method, &self.call.path, &bytes)
+    }
+}
+
 /// The Kubernetes client: a connection, a transport, the discovery cache
 /// and the request counter.
 pub struct Client {
@@ -244,6 +281,61 @@ impl Client {
         content_type: Option<&str>,
         body: Option<Vec<u8>>,
     ) -> Result<Response, KubeError> {
+        let req = self.request(method, path_and_query, content_type, body);
+        self.requests += 1;
+        Ok(self.transport.send(&req)?)
+    }
+
+    /// Whether the transport sends a batch of requests at once, and
+    /// watches several collections at once ([`Transport::at_once`]).
+    pub fn at_once(&self) -> bool {
+        self.transport.at_once()
+    }
+
+    /// Sends several requests as one batch ([`Transport::send_batch`]);
+    /// every request is answered, in order, and repeated as
+    /// [`Client::send_retrying`] repeats it.
+    fn send_batch_retrying(&mut self, calls: &[Call], how: Batch) -> Vec<Result<(Response, u32), KubeError>> {
+        if calls.is_empty() {
+            return Vec::new();
+        }
+        let reqs: Vec<Request> =
+            calls.iter().map(|c| self.request(c.method, &c.path, c.content_type, c.body.clone())).collect();
+        self.requests += reqs.len() as u64;
+        let mut answers = self.transport.send_batch(&reqs, how).into_iter();
+        let mut out = Vec::with_capacity(calls.len());
+        // A lost connection is repeated request by request; once one of them
+        // gives up (the server stayed away), the others are not waited for again.
+        let mut gone = false;
+        for (c, req) in calls.iter().zip(&reqs) {
+            let answer = answers.next().unwrap_or_else(|| {
+                Err(TransportError::Protocol { url: req.url.clone(), message: "the batch was not answered".into() })
+            });
+            out.push(match answer {
+                Ok(resp) => self.retry_after(c.method, &c.path, c.content_type, c.body.clone(), resp, 1),
+                Err(TransportError::Io { message, .. }) if !gone && may_reconnect(&message, c.method) => {
+                    self.repeated += 1;
+                    let again = self.send_reconnecting(c.method, &c.path, c.content_type, c.body.clone(), 2).and_then(
+                        |(resp, tries)| {
+                            self.retry_after(c.method, &c.path, c.content_type, c.body.clone(), resp, tries)
+                        },
+                    );
+                    gone = again.is_err();
+                    again
+                }
+                Err(e) => Err(e.into()),
+            });
+        }
+        out
+    }
+
+    fn request(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> Request {
         let mut headers = vec![("Accept".to_string(), "application/json".to_string())];
         if let Some(token) = &self.conn.token {
             headers.push(("Authorization".to_string(), format!("Bearer {token}")));
@@ -257,9 +349,7 @@ impl Client {
         if let Some(ct) = content_type {
             headers.push(("Content-Type".to_string(), ct.to_string()));
         }
-        let req = Request { method, url: format!("{}{path_and_query}", self.conn.server), headers, body };
-        self.requests += 1;
-        Ok(self.transport.send(&req)?)
+        Request { method, url: format!("{}{path_and_query}", self.conn.server), headers, body }
     }
 
     /// Sends and maps an unsuccessful status to an error.
@@ -272,15 +362,7 @@ impl Client {
         doing: &Doing<'_>,
     ) -> Result<Vec<u8>, KubeError> {
         let (resp, tries) = self.send_retrying(method, path, content_type, body)?;
-        if (200..300).contains(&resp.status) {
-            Ok(resp.body)
-        } else {
-            let mut e = from_status(resp.status, &resp.body, doing);
-            if let (KubeError::Status { message, .. }, true) = (&mut e, tries > 1) {
-                message.push_str(&format!(" (after {tries} tries)"));
-            }
-            Err(e)
-        }
+        Self::accept(resp, tries, doing)
     }
 
     // -- retries (docs/design.md §5; README Limits) ------------------------
@@ -306,11 +388,24 @@ impl Client {
         content_type: Option<&str>,
         body: Option<Vec<u8>>,
     ) -> Result<(Response, u32), KubeError> {
-        let mut tries = 1;
+        let (resp, tries) = self.send_reconnecting(method, path, content_type, body.clone(), 1)?;
+        self.retry_after(method, path, content_type, body, resp, tries)
+    }
+
+    /// [`Client::send`], repeated while the connection is lost (see
+    /// [`Client::send_retrying`]); try number `tries` first.
+    fn send_reconnecting(
+        &mut self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+        mut tries: u32,
+    ) -> Result<(Response, u32), KubeError> {
         let mut lost_since = None;
         loop {
-            let resp = match self.send(method, path, content_type, body.clone()) {
-                Ok(resp) => resp,
+            match self.send(method, path, content_type, body.clone()) {
+                Ok(resp) => return Ok((resp, tries)),
                 Err(KubeError::Transport(TransportError::Io { url, message })) if may_reconnect(&message, method) => {
                     let since = *lost_since.get_or_insert_with(crate::exec::cluster::wall_ms);
                     let waited = crate::exec::cluster::wall_ms().saturating_sub(since);
@@ -321,10 +416,24 @@ impl Client {
                     pause((250u64 << (tries - 1).min(4)).min(RECONNECT_MS - waited));
                     tries += 1;
                     self.repeated += 1;
-                    continue;
                 }
                 Err(e) => return Err(e),
-            };
+            }
+        }
+    }
+
+    /// The repeats of [`Client::send_retrying`] after the answer `resp` to
+    /// try number `tries`.
+    fn retry_after(
+        &mut self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Option<Vec<u8>>,
+        mut resp: Response,
+        mut tries: u32,
+    ) -> Result<(Response, u32), KubeError> {
+        loop {
             let again = match resp.status {
                 429 => true,
                 502..=504 => method != Method::Post,
@@ -337,7 +446,26 @@ impl Client {
             pause(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS));
             tries += 1;
             self.repeated += 1;
+            (resp, tries) = self.send_reconnecting(method, path, content_type, body.clone(), tries)?;
         }
+    }
+
+    /// A response's body, or the error its status means (naming the tries).
+    fn accept(resp: Response, tries: u32, doing: &Doing<'_>) -> Result<Vec<u8>, KubeError> {
+        if (200..300).contains(&resp.status) {
+            Ok(resp.body)
+        } else {
+            let mut e = from_status(resp.status, &resp.body, doing);
+            if let (KubeError::Status { message, .. }, true) = (&mut e, tries > 1) {
+                message.push_str(&format!(" (after {tries} tries)"));
+            }
+            Err(e)
+        }
+    }
+
+    fn decode(method: Method, path: &str, bytes: &[u8]) -> Result<Value, KubeError> {
+        serde_json::from_slice(bytes)
+            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), message: e.to_string() })
     }
 
     fn call_json(
@@ -349,8 +477,7 @@ impl Client {
         doing: &Doing<'_>,
     ) -> Result<Value, KubeError> {
         let bytes = self.call(method, path, content_type, body, doing)?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), message: e.to_string() })
+        Self::decode(method, path, &bytes)
     }
 
     // -- discovery -------------------------------------------------------
@@ -472,6 +599,57 @@ impl Client {
     }
 
     fn apply_as(&mut self, object: &Value, labels: &[(&str, &str)], dry_run: bool) -> Result<Value, KubeError> {
+        let op = self.apply_op(object, labels, dry_run)?;
+        let (resp, tries) =
+            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        op.finish(resp, tries)
+    }
+
+    /// [`Client::apply`] of several objects in one batch of requests
+    /// ([`Transport::send_batch`]: at once under Helm's `kube_request`, one
+    /// after another otherwise). Each object's outcome, in order: an
+    /// object's error does not stop the others. Objects that depend on one
+    /// another (a Namespace and what it holds) belong in separate batches,
+    /// as Helm applies kinds in turn.
+    ///
+    /// The answers end with the first that is not the object's fault (a
+    /// cluster or permission error): with a transport that does not send
+    /// [at once](Client::at_once), objects are applied one by one and
+    /// none after it is sent.
+    pub fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
+        let cluster_error = |r: &Result<Value, KubeError>| r.as_ref().is_err_and(|e| !e.is_object_fault());
+        if !self.at_once() {
+            let mut out = Vec::with_capacity(objects.len());
+            for o in objects {
+                let r = self.apply(o, labels);
+                let stop = cluster_error(&r);
+                out.push(r);
+                if stop {
+                    break;
+                }
+            }
+            return out;
+        }
+        let ops: Vec<Result<ObjectOp, KubeError>> = objects.iter().map(|o| self.apply_op(o, labels, false)).collect();
+        let calls: Vec<Call> = ops.iter().filter_map(|op| op.as_ref().ok().map(|op| op.call.clone())).collect();
+        let mut answers = self.send_batch_retrying(&calls, Batch::All).into_iter();
+        let mut out = Vec::with_capacity(objects.len());
+        for op in ops {
+            let r = op.and_then(|op| {
+                let (resp, tries) = answers.next().expect("one answer per call")?;
+                op.finish(resp, tries)
+            });
+            let stop = cluster_error(&r);
+            out.push(r);
+            if stop {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The request of a server-side apply, and how to read its answer.
+    fn apply_op(&mut self, object: &Value, labels: &[(&str, &str)], dry_run: bool) -> Result<ObjectOp, KubeError> {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
@@ -506,7 +684,21 @@ impl Client {
         if dry_run {
             q.push("dryRun", "All");
         }
-        self.send_object(&key, &res, ns.as_deref(), &q, (Method::Patch, "patch", "application/apply-patch+yaml"), &body)
+        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
+        let bytes = serde_json::to_vec(&body)
+            .map_err(|e| KubeError::Decode { what: "the object to patch".into(), message: e.to_string() })?;
+        Ok(ObjectOp {
+            call: Call {
+                method: Method::Patch,
+                path,
+                content_type: Some("application/apply-patch+yaml"),
+                body: Some(bytes),
+            },
+            verb: "patch",
+            resource: res.display_name(),
+            namespace: ns,
+            name: key.name,
+        })
     }
 
     /// Sends `body` to the object's path with the query, and names the
@@ -589,21 +781,56 @@ impl Client {
     /// DELETE with `propagationPolicy=Background`, as Helm deletes hooks.
     /// Returns false when the object was already gone.
     pub fn delete(&mut self, key: &ObjectKey) -> Result<bool, KubeError> {
-        let res = self.resource(&key.api_version, &key.kind)?;
-        let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let path = Self::object_path(&res, ns.as_deref(), &key.name);
-        let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
-        match self.call(
-            Method::Delete,
-            &path,
-            Some("application/json"),
-            Some(body.to_vec()),
-            &Doing { verb: "delete", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
-        ) {
+        let op = self.delete_op(key)?;
+        let (resp, tries) =
+            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        Self::deleted(op.accept(resp, tries))
+    }
+
+    /// [`Client::delete`] of several objects in one batch of requests;
+    /// the first error, if any (in the order of `keys`), else per key
+    /// whether it was there to delete.
+    pub fn delete_many(&mut self, keys: &[ObjectKey]) -> Result<Vec<bool>, KubeError> {
+        if !self.at_once() {
+            return keys.iter().map(|k| self.delete(k)).collect();
+        }
+        let ops = keys.iter().map(|k| self.delete_op(k)).collect::<Result<Vec<_>, _>>()?;
+        let calls: Vec<Call> = ops.iter().map(|op| op.call.clone()).collect();
+        let answers = self.send_batch_retrying(&calls, Batch::All);
+        ops.into_iter()
+            .zip(answers)
+            .map(|(op, answer)| {
+                let (resp, tries) = answer?;
+                Self::deleted(op.accept(resp, tries))
+            })
+            .collect()
+    }
+
+    fn deleted(r: Result<Vec<u8>, KubeError>) -> Result<bool, KubeError> {
+        match r {
             Ok(_) => Ok(true),
             Err(e) if e.is_not_found() => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    fn delete_op(&mut self, key: &ObjectKey) -> Result<ObjectOp, KubeError> {
+        let res = self.resource(&key.api_version, &key.kind)?;
+        let ns = self.effective_namespace(&res, key.namespace.as_deref());
+        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
+        Ok(ObjectOp {
+            call: Call {
+                method: Method::Delete,
+                path,
+                content_type: Some("application/json"),
+                body: Some(body.to_vec()),
+            },
+            verb: "delete",
+            resource: res.display_name(),
+            namespace: ns,
+            name: key.name.clone(),
+        })
     }
 
     /// Deletes the objects (Background propagation) and waits until every
@@ -615,12 +842,8 @@ impl Client {
         deadline: u64,
         now: &mut dyn FnMut() -> u64,
     ) -> Result<Vec<ObjectKey>, KubeError> {
-        let mut present = Vec::new();
-        for key in keys {
-            if self.delete(key)? {
-                present.push(key.clone());
-            }
-        }
+        let was = self.delete_many(keys)?;
+        let present: Vec<ObjectKey> = keys.iter().zip(was).filter(|(_, w)| *w).map(|(k, _)| k.clone()).collect();
         self.wait_deleted(&present, deadline, now)
     }
 
@@ -710,6 +933,51 @@ impl Client {
         resource_version: &str,
         timeout_secs: u32,
     ) -> Result<WatchRound, KubeError> {
+        let path = Self::watch_path(res, ns, selector, resource_version, timeout_secs);
+        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
+        Self::watch_round(resp, res, ns, resource_version, &path)
+    }
+
+    /// One watch round of each `(resource, namespace, selector,
+    /// resourceVersion)` in one batch ([`Batch::AnyEvent`]): under a
+    /// transport that [sends batches at once](Client::at_once), all end
+    /// as soon as any has events, each with the events it had (a watch
+    /// stopped before it was answered: none, from where it was).
+    pub fn watch_all(
+        &mut self,
+        watches: &[(ApiResource, Option<String>, Selector, String)],
+        timeout_secs: u32,
+    ) -> Result<Vec<WatchRound>, KubeError> {
+        let calls: Vec<Call> = watches
+            .iter()
+            .map(|(res, ns, selector, rv)| Call {
+                method: Method::Get,
+                path: Self::watch_path(res, ns.as_deref(), selector, rv, timeout_secs),
+                content_type: None,
+                body: None,
+            })
+            .collect();
+        let answers = self.send_batch_retrying(&calls, Batch::AnyEvent);
+        let mut rounds = Vec::with_capacity(watches.len());
+        for ((call, (res, ns, _, rv)), answer) in calls.iter().zip(watches).zip(answers) {
+            rounds.push(match answer {
+                Ok((resp, _)) => Self::watch_round(resp, res, ns.as_deref(), rv, &call.path)?,
+                Err(KubeError::Transport(TransportError::Stopped { .. })) => {
+                    WatchRound { events: Vec::new(), resource_version: rv.clone(), expired: false }
+                }
+                Err(e) => return Err(e),
+            });
+        }
+        Ok(rounds)
+    }
+
+    fn watch_path(
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        resource_version: &str,
+        timeout_secs: u32,
+    ) -> String {
         let mut q = Query::default();
         q.push("watch", "1");
         selector.query(&mut q);
@@ -717,8 +985,17 @@ impl Client {
             q.push("resourceVersion", resource_version);
         }
         q.push("allowWatchBookmarks", "true").push("timeoutSeconds", &timeout_secs.max(1).to_string());
-        let path = format!("{}{}", Self::collection_path(res, ns), q.0);
-        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
+        format!("{}{}", Self::collection_path(res, ns), q.0)
+    }
+
+    /// The round a watch response holds.
+    fn watch_round(
+        resp: Response,
+        res: &ApiResource,
+        ns: Option<&str>,
+        resource_version: &str,
+        path: &str,
+    ) -> Result<WatchRound, KubeError> {
         if resp.status == 410 {
             return Ok(WatchRound {
                 events: Vec::new(),
@@ -800,6 +1077,24 @@ impl Client {
     }
 }
 
+/// `items` cut into runs of consecutive items of one kind (`kind_of`), in
+/// order: what Helm creates at once (`batchPerform` in pkg/kube/client.go),
+/// kinds in turn, so that a Namespace or a ServiceAccount exists before
+/// what the next kind's objects need of it.
+pub fn runs_of_kind<T>(items: &[T], kind_of: impl Fn(&T) -> String) -> Vec<&[T]> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=items.len() {
+        if i == items.len() || kind_of(&items[i]) != kind_of(&items[start]) {
+            if i > start {
+                runs.push(&items[start..i]);
+            }
+            start = i;
+        }
+    }
+    runs
+}
+
 /// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
 pub const RETRIES: u32 = 5;
 /// How long a lost connection is repeated: an API server restarts in
@@ -873,26 +1168,57 @@ pub(crate) mod tests {
     use std::collections::VecDeque;
     use std::rc::Rc;
 
-    /// Replays canned responses and records the requests; a response of
-    /// status 0 stands for a request that got none (its body the error).
+    /// Replays canned responses and records the requests. A canned status 0
+    /// is a request that got no response: in an [`Batch::AnyEvent`] batch a
+    /// watch stopped before it was answered, else a lost connection (its
+    /// body the error). With `at_once` it stands for Helm's `kube_request`:
+    /// batches are recorded (their size and kind).
     #[derive(Clone, Default)]
     pub(crate) struct Script {
         pub responses: Rc<RefCell<VecDeque<Response>>>,
         pub seen: Rc<RefCell<Vec<Request>>>,
+        pub at_once: bool,
+        pub batches: Rc<RefCell<Vec<(usize, Batch)>>>,
+    }
+
+    impl Script {
+        fn next(&mut self, req: &Request) -> Result<Response, TransportError> {
+            self.seen.borrow_mut().push(req.clone());
+            self.responses.borrow_mut().pop_front().ok_or_else(|| TransportError::Protocol {
+                url: req.url.clone(),
+                message: "no scripted response left".into(),
+            })
+        }
     }
 
     impl Transport for Script {
         fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
-            self.seen.borrow_mut().push(req.clone());
-            let r = self.responses.borrow_mut().pop_front().ok_or_else(|| TransportError::Protocol {
-                url: req.url.clone(),
-                message: "no scripted response left".into(),
-            })?;
+            let r = self.next(req)?;
             if r.status == 0 {
                 let message = String::from_utf8_lossy(&r.body).into_owned();
                 return Err(TransportError::Io { url: req.url.clone(), message });
             }
             Ok(r)
+        }
+
+        fn send_batch(&mut self, reqs: &[Request], how: Batch) -> Vec<Result<Response, TransportError>> {
+            if !self.at_once {
+                return reqs.iter().map(|r| self.send(r)).collect();
+            }
+            self.batches.borrow_mut().push((reqs.len(), how));
+            reqs.iter()
+                .map(|r| match how {
+                    Batch::AnyEvent => match self.next(r) {
+                        Ok(resp) if resp.status == 0 => Err(TransportError::Stopped { url: r.url.clone() }),
+                        other => other,
+                    },
+                    Batch::All => self.send(r),
+                })
+                .collect()
+        }
+
+        fn at_once(&self) -> bool {
+            self.at_once
         }
     }
 
@@ -901,7 +1227,15 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn client(token: Option<&str>, responses: Vec<Response>) -> (Client, Script) {
-        let script = Script::default();
+        client_with(Script::default(), token, responses)
+    }
+
+    /// A client over Helm's `kube_request`, as [`Script`] stands for it.
+    pub(crate) fn host_client(responses: Vec<Response>) -> (Client, Script) {
+        client_with(Script { at_once: true, ..Script::default() }, None, responses)
+    }
+
+    fn client_with(script: Script, token: Option<&str>, responses: Vec<Response>) -> (Client, Script) {
         script.responses.borrow_mut().extend(responses);
         let conn = Connection {
             server: "https://k:6443".into(),
@@ -940,6 +1274,82 @@ pub(crate) mod tests {
         assert_eq!(body["metadata"]["labels"]["hooks.helm.sh/run"], "r1");
         assert_eq!(body["metadata"]["namespace"], "rel");
         assert_eq!(seen[2].url, "https://k:6443/apis/batch/v1/namespaces/other/jobs/k?fieldManager=helm&force=true");
+    }
+
+    fn job(name: &str) -> Value {
+        serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":name}})
+    }
+
+    #[test]
+    fn apply_many_is_one_batch_at_once_and_keeps_each_objects_outcome() {
+        let (mut c, script) = host_client(vec![
+            respond(200, BATCH_V1),
+            respond(200, r#"{"kind":"Job","metadata":{"name":"a"}}"#),
+            respond(422, r#"{"kind":"Status","message":"spec.template: Required value"}"#),
+            respond(200, r#"{"kind":"Job","metadata":{"name":"c"}}"#),
+        ]);
+        let objects = [job("a"), job("b"), serde_json::json!({"kind":"Job"}), job("c")];
+        let got = c.apply_many(&objects, &[("l", "v")]);
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0].as_ref().unwrap()["metadata"]["name"], "a");
+        let e = got[1].as_ref().unwrap_err();
+        assert!(e.is_object_fault() && e.to_string().contains("Required value"), "{e}");
+        assert!(matches!(got[2], Err(KubeError::Incomplete(_))), "never sent: {:?}", got[2]);
+        assert_eq!(got[3].as_ref().unwrap()["metadata"]["name"], "c");
+        assert_eq!(*script.batches.borrow(), vec![(3, Batch::All)], "discovery alone, then one batch");
+        let seen = script.seen.borrow();
+        assert!(seen[1..].iter().all(|r| r.method == Method::Patch && r.url.contains("fieldManager=helm&force=true")));
+        assert!(seen[3].url.ends_with("/namespaces/rel/jobs/c?fieldManager=helm&force=true"), "{}", seen[3].url);
+        assert_eq!(c.requests(), 4);
+    }
+
+    #[test]
+    fn apply_many_ends_at_a_cluster_error() {
+        // At once: all were sent; the answers end with the 403.
+        let forbidden = || respond(403, r#"{"kind":"Status","message":"no"}"#);
+        let (mut c, _) = host_client(vec![respond(200, BATCH_V1), respond(200, "{}"), forbidden(), respond(200, "{}")]);
+        let got = c.apply_many(&[job("a"), job("b"), job("c")], &[]);
+        assert_eq!(got.len(), 2);
+        assert!(matches!(got[1], Err(KubeError::Forbidden { .. })));
+        // One at a time (Extism's http_request): nothing after it is sent.
+        let (mut c, script) = client(None, vec![respond(200, BATCH_V1), forbidden(), respond(200, "{}")]);
+        let got = c.apply_many(&[job("a"), job("b")], &[]);
+        assert_eq!(got.len(), 1);
+        assert_eq!(script.seen.borrow().len(), 2);
+        assert!(script.batches.borrow().is_empty());
+    }
+
+    #[test]
+    fn a_429_in_a_batch_is_repeated_alone() {
+        let (mut c, script) = host_client(vec![
+            respond(200, BATCH_V1),
+            after(429, Some("0")),
+            respond(200, r#"{"metadata":{"name":"b"}}"#),
+            respond(200, r#"{"metadata":{"name":"a"}}"#),
+        ]);
+        let got = c.apply_many(&[job("a"), job("b")], &[]);
+        assert_eq!(got[0].as_ref().unwrap()["metadata"]["name"], "a");
+        assert_eq!(got[1].as_ref().unwrap()["metadata"]["name"], "b");
+        assert_eq!(script.batches.borrow().len(), 1);
+        assert!(script.seen.borrow()[3].url.contains("/jobs/a?"));
+    }
+
+    #[test]
+    fn delete_many_is_one_batch_at_once() {
+        let (mut c, script) =
+            host_client(vec![respond(200, BATCH_V1), respond(200, "{}"), respond(404, r#"{"message":"gone"}"#)]);
+        let keys = [ObjectKey::new("batch/v1", "Job", None, "a"), ObjectKey::new("batch/v1", "Job", None, "b")];
+        assert_eq!(c.delete_many(&keys).unwrap(), vec![true, false]);
+        assert_eq!(*script.batches.borrow(), vec![(2, Batch::All)]);
+        assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Delete));
+    }
+
+    #[test]
+    fn runs_of_kind_keep_order() {
+        let items = ["Namespace", "ServiceAccount", "ServiceAccount", "Deployment", "ServiceAccount"];
+        let runs = runs_of_kind(&items, |k| k.to_string());
+        assert_eq!(runs, vec![&items[0..1], &items[1..3], &items[3..4], &items[4..5]]);
+        assert!(runs_of_kind(&[] as &[&str], |k| k.to_string()).is_empty());
     }
 
     #[test]

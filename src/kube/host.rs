@@ -31,9 +31,16 @@ pub(crate) struct HostRequest {
     return_on_event: bool,
 }
 
+/// At most this many requests a call (docs/hip-host-functions.md).
+pub(crate) const MAX_BATCH: usize = 256;
+
 #[derive(Debug, Serialize)]
-pub(crate) struct Batch<'a> {
+pub(crate) struct HostBatch<'a> {
     requests: &'a [HostRequest],
+    /// Answer as soon as any returnOnEvent watch has its answer; the
+    /// others come back stopped.
+    #[serde(rename = "returnOnAnyEvent", skip_serializing_if = "std::ops::Not::not")]
+    return_on_any_event: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -46,6 +53,8 @@ pub(crate) struct HostResponse {
     body: String,
     #[serde(default)]
     error: String,
+    #[serde(default)]
+    stopped: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -93,19 +102,65 @@ pub(crate) fn to_host(server: &str, req: &Request) -> Result<HostRequest, Transp
     })
 }
 
-/// One response from Helm's answer, or why there was none.
-pub(crate) fn from_host(url: &str, answer: Answer) -> Result<Response, TransportError> {
-    let io = |message: String| TransportError::Io { url: url.to_string(), message };
+/// The responses to the requests at `urls` from Helm's answer, in order,
+/// or why there were none.
+pub(crate) fn from_host(urls: &[&str], answer: Answer) -> Vec<Result<Response, TransportError>> {
+    let io = |url: &str, message: String| TransportError::Io { url: url.to_string(), message };
     if !answer.error.is_empty() {
-        return Err(io(answer.error));
+        return urls.iter().map(|u| Err(io(u, answer.error.clone()))).collect();
     }
-    let Some(r) = answer.responses.into_iter().next() else {
-        return Err(io("Helm's kube_request returned no response".into()));
-    };
-    if !r.error.is_empty() || r.status == 0 {
-        return Err(io(r.error));
+    let mut responses = answer.responses.into_iter();
+    urls.iter()
+        .map(|&url| match responses.next() {
+            None => Err(io(url, "Helm's kube_request returned no response".into())),
+            Some(r) if r.stopped && r.status == 0 && r.error.is_empty() => {
+                Err(TransportError::Stopped { url: url.to_string() })
+            }
+            Some(r) if !r.error.is_empty() || r.status == 0 => Err(io(url, r.error)),
+            Some(r) => Ok(Response { status: r.status, headers: r.headers, body: r.body.into_bytes() }),
+        })
+        .collect()
+}
+
+/// Sends `reqs` in calls of at most [`MAX_BATCH`] through `call`: each
+/// request Helm cannot take is answered by its error, the others are sent.
+pub(crate) fn send_batch(
+    server: &str,
+    reqs: &[Request],
+    how: super::Batch,
+    call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, String>,
+) -> Vec<Result<Response, TransportError>> {
+    let mut out = Vec::with_capacity(reqs.len());
+    for chunk in reqs.chunks(MAX_BATCH) {
+        let mut answers: Vec<Option<Result<Response, TransportError>>> = vec![None; chunk.len()];
+        let mut sent = Vec::new();
+        let mut host = Vec::new();
+        for (i, req) in chunk.iter().enumerate() {
+            match to_host(server, req) {
+                Ok(h) => {
+                    sent.push(i);
+                    host.push(h);
+                }
+                Err(e) => answers[i] = Some(Err(e)),
+            }
+        }
+        if !host.is_empty() {
+            let batch = HostBatch { requests: &host, return_on_any_event: how == super::Batch::AnyEvent };
+            let urls: Vec<&str> = sent.iter().map(|&i| chunk[i].url.as_str()).collect();
+            let got = match call(&batch) {
+                Ok(answer) => from_host(&urls, answer),
+                Err(message) => urls
+                    .iter()
+                    .map(|u| Err(TransportError::Io { url: u.to_string(), message: message.clone() }))
+                    .collect(),
+            };
+            for (i, r) in sent.into_iter().zip(got) {
+                answers[i] = Some(r);
+            }
+        }
+        out.extend(answers.into_iter().map(|a| a.expect("every request answered")));
     }
-    Ok(Response { status: r.status, headers: r.headers, body: r.body.into_bytes() })
+    out
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -119,7 +174,7 @@ mod ffi {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn call(batch: &Batch<'_>) -> Result<Answer, String> {
+fn call(batch: &HostBatch<'_>) -> Result<Answer, String> {
     let input = serde_json::to_string(batch).map_err(|e| e.to_string())?;
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
@@ -127,7 +182,7 @@ fn call(batch: &Batch<'_>) -> Result<Answer, String> {
     serde_json::from_str(&output).map_err(|e| format!("Helm's kube_request answer: {e}"))
 }
 
-/// `kube_request` as a [`super::Transport`]: one request a call.
+/// `kube_request` as a [`super::Transport`]: a request or a batch a call.
 #[cfg(target_arch = "wasm32")]
 #[derive(Debug, Clone)]
 pub struct HostTransport {
@@ -139,7 +194,8 @@ impl HostTransport {
     /// Asks Helm which API server it is configured for (an empty batch
     /// reaches no server), for URLs and messages.
     pub fn connect() -> Result<Self, TransportError> {
-        let answer = call(&Batch { requests: &[] }).map_err(TransportError::Unsupported)?;
+        let answer =
+            call(&HostBatch { requests: &[], return_on_any_event: false }).map_err(TransportError::Unsupported)?;
         if !answer.error.is_empty() {
             return Err(TransportError::Unsupported(answer.error));
         }
@@ -155,9 +211,17 @@ impl HostTransport {
 impl super::Transport for HostTransport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         let one = [to_host(&self.server, req)?];
-        let answer =
-            call(&Batch { requests: &one }).map_err(|message| TransportError::Io { url: req.url.clone(), message })?;
-        from_host(&req.url, answer)
+        let answer = call(&HostBatch { requests: &one, return_on_any_event: false })
+            .map_err(|message| TransportError::Io { url: req.url.clone(), message })?;
+        from_host(&[&req.url], answer).pop().expect("one answer")
+    }
+
+    fn send_batch(&mut self, reqs: &[Request], how: super::Batch) -> Vec<Result<Response, TransportError>> {
+        send_batch(&self.server, reqs, how, &mut call)
+    }
+
+    fn at_once(&self) -> bool {
+        true
     }
 }
 
@@ -210,20 +274,71 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_is_one_call_per_256_and_a_stopped_watch_is_no_answer() {
+        let get = |path: &str| Request {
+            method: Method::Get,
+            url: format!("https://k{path}"),
+            headers: vec![("Accept".into(), "application/json".into())],
+            body: None,
+        };
+        let mut reqs: Vec<Request> = (0..300).map(|i| get(&format!("/api/v1/namespaces/n{i}/pods?watch=1"))).collect();
+        reqs[1].url = "https://elsewhere/api".into();
+        let mut calls: Vec<serde_json::Value> = Vec::new();
+        let mut call = |b: &HostBatch<'_>| -> Result<Answer, String> {
+            calls.push(serde_json::to_value(b).unwrap());
+            // The first watch of each call has events; the second was stopped
+            // before it was answered, the others stopped with nothing.
+            let mut responses = Vec::new();
+            for i in 0..b.requests.len() {
+                let r = match i {
+                    0 => r#"{"status":200,"body":"{\"type\":\"ADDED\"}\n"}"#,
+                    1 => r#"{"stopped":true}"#,
+                    _ => r#"{"status":200,"stopped":true}"#,
+                };
+                responses.push(serde_json::from_str::<HostResponse>(r).unwrap());
+            }
+            Ok(Answer { server: "https://k".into(), responses, error: String::new() })
+        };
+        let got = send_batch("https://k", &reqs, crate::kube::Batch::AnyEvent, &mut call);
+        assert_eq!(got.len(), 300);
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0]["requests"].as_array().unwrap().len(), 255, "the request Helm cannot take is not sent");
+        assert_eq!(calls[1]["requests"].as_array().unwrap().len(), 44);
+        assert_eq!(calls[0]["returnOnAnyEvent"], true);
+        assert_eq!(calls[0]["requests"][0]["returnOnEvent"], true);
+        assert!(matches!(&got[1], Err(TransportError::Unsupported(m)) if m.contains("elsewhere")));
+        assert_eq!(got[0].as_ref().unwrap().body, b"{\"type\":\"ADDED\"}\n");
+        assert!(matches!(&got[2], Err(TransportError::Stopped { url }) if url.contains("/namespaces/n2/")));
+        let r = got[3].as_ref().unwrap();
+        assert_eq!((r.status, r.body.len()), (200, 0), "stopped with nothing: a clean end");
+        assert!(matches!(&got[257], Err(TransportError::Stopped { .. })));
+
+        // Without AnyEvent the option is not sent; a failed call fails each request.
+        let mut failing = |b: &HostBatch<'_>| -> Result<Answer, String> {
+            assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
+            Err("no host".into())
+        };
+        let got = send_batch("https://k", &reqs[..3], crate::kube::Batch::All, &mut failing);
+        assert!(
+            matches!(&got[2], Err(TransportError::Io { url, message }) if url.contains("/n2/") && message == "no host")
+        );
+    }
+
+    #[test]
     fn errors_are_transport_errors_naming_the_url() {
         let answer: Answer = serde_json::from_str(
             r#"{"server":"https://k","responses":[{"error":"dial tcp 127.0.0.1:1: connect: connection refused"}]}"#,
         )
         .unwrap();
-        let e = from_host("https://k/api", answer).unwrap_err();
+        let e = from_host(&["https://k/api"], answer).pop().unwrap().unwrap_err();
         assert_eq!(e.to_string(), "https://k/api: dial tcp 127.0.0.1:1: connect: connection refused");
         let answer: Answer = serde_json::from_str(r#"{"responses":[],"error":"no cluster"}"#).unwrap();
-        assert!(from_host("https://k/api", answer).unwrap_err().to_string().contains("no cluster"));
+        assert!(from_host(&["https://k/api"], answer).pop().unwrap().unwrap_err().to_string().contains("no cluster"));
         let answer: Answer = serde_json::from_str(
             r#"{"responses":[{"status":404,"headers":{"content-type":"application/json"},"body":"{}"}]}"#,
         )
         .unwrap();
-        let r = from_host("https://k/api", answer).unwrap();
+        let r = from_host(&["https://k/api"], answer).pop().unwrap().unwrap();
         assert_eq!(
             (r.status, r.body.as_slice(), r.headers["content-type"].as_str()),
             (404, &b"{}"[..], "application/json")

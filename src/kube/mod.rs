@@ -1,10 +1,13 @@
 //! A Kubernetes REST client for the plugin's I/O layer.
 //!
 //! Everything goes through a [`Transport`]: one HTTP request in, one whole
-//! response out. In plugin.wasm that is Extism's `http_request` (Helm 4's
-//! Wasm host: Go's default HTTP client, system CA roots, bearer tokens only);
-//! natively it is a minimal HTTP/1.1 client for `kubectl proxy` on loopback,
-//! used by the native binary and the end-to-end tests.
+//! response out, or a batch of them ([`Transport::send_batch`]). In
+//! plugin.wasm that is Extism's `http_request` (Helm 4's Wasm host: Go's
+//! default HTTP client, system CA roots, bearer tokens only), one request at
+//! a time; natively it is a minimal HTTP/1.1 client for `kubectl proxy` on
+//! loopback, used by the native binary and the end-to-end tests. The
+//! `host-functions` build's transport, Helm's `kube_request` ([`host`]),
+//! sends a batch at once.
 //!
 //! The host reads each response whole, so a watch returns only when its
 //! `timeoutSeconds` runs out: waiting is done in watch rounds of one second
@@ -93,16 +96,56 @@ pub enum TransportError {
     Io { url: String, message: String },
     #[error("{url}: malformed HTTP response: {message}")]
     Protocol { url: String, message: String },
+    /// A watch of a [`Batch::AnyEvent`] batch that the host stopped before
+    /// the server answered it, because another watch had events: nothing
+    /// was seen, send it again unchanged.
+    #[error("{url}: stopped before it was answered")]
+    Stopped { url: String },
 }
 
-/// Sends one request and returns the whole response.
+/// How a batch of requests ([`Transport::send_batch`]) is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Batch {
+    /// Every request in full.
+    All,
+    /// The requests are watches, answered as soon as any of them has
+    /// events; the host stops the others, which come back with the whole
+    /// events they had so far, or as [`TransportError::Stopped`]. Each is
+    /// resumed from the last resourceVersion it saw, so nothing is lost.
+    AnyEvent,
+}
+
+/// Sends requests and returns whole responses.
 pub trait Transport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError>;
+
+    /// Sends several requests and answers each, in order. By default one
+    /// after another (so a watch of an [`Batch::AnyEvent`] batch lasts its
+    /// `timeoutSeconds`); a transport that can runs them at once.
+    fn send_batch(&mut self, reqs: &[Request], _how: Batch) -> Vec<Result<Response, TransportError>> {
+        reqs.iter().map(|r| self.send(r)).collect()
+    }
+
+    /// Whether [`Transport::send_batch`] sends a batch at once, and answers
+    /// a [`Batch::AnyEvent`] batch on the first event of any watch (so
+    /// several collections are watched at once). When it does not, the
+    /// client sends one request at a time, as it always has.
+    fn at_once(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Transport + ?Sized> Transport for Box<T> {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         (**self).send(req)
+    }
+
+    fn send_batch(&mut self, reqs: &[Request], how: Batch) -> Vec<Result<Response, TransportError>> {
+        (**self).send_batch(reqs, how)
+    }
+
+    fn at_once(&self) -> bool {
+        (**self).at_once()
     }
 }
 

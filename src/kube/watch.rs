@@ -5,8 +5,9 @@
 //! plugin's way to wait (sleep returns at once in the sandbox). A
 //! [`Tracker`] keeps the latest state of a set of objects: it lists them
 //! once per (resource, namespace), then follows them with one watch round
-//! per (resource, namespace) and call, relisting when the resourceVersion is
-//! too old (410 Gone).
+//! per call — of one (resource, namespace), the others listed; or, under
+//! Helm's `kube_request`, of all of them in one batch that returns on the
+//! first change — relisting when the resourceVersion is too old (410 Gone).
 //!
 //! An object that goes away keeps its final state: a Job with
 //! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
@@ -311,16 +312,36 @@ impl Client {
     }
 
     /// Brings a tracker up to date. Groups not listed yet are listed, at
-    /// once; otherwise one group gets a watch round of [`ROUND_SECS`] and
-    /// the others, listed right after it, are as fresh: a response comes
-    /// back only whole, so watching each group in turn would cost a second
-    /// per group. The watched group rotates from call to call. Returns the
-    /// keys whose object changed (appeared, changed or went away).
+    /// once. Otherwise, when the transport [sends batches at
+    /// once](Client::at_once) (Helm's `kube_request`), every group
+    /// gets a watch round of [`ROUND_SECS`] in one batch, which ends as soon
+    /// as any group has events: a change of any tracked object is seen when
+    /// it happens. Else one group gets a watch round and the others, listed
+    /// right after it, are as fresh: a response comes back only whole, so
+    /// watching each group in turn would cost a second per group; the
+    /// watched group rotates from call to call. Returns the keys whose
+    /// object changed (appeared, changed or went away).
     pub fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let listing = t.needs_list();
         let mut changed: BTreeSet<ObjectKey> = BTreeSet::new();
         let n = t.groups.len();
         t.round = t.round.wrapping_add(1);
+        if !listing && self.at_once() {
+            let watched: Vec<usize> = (0..n).filter(|&g| !t.groups[g].names.is_empty()).collect();
+            let watches: Vec<(ApiResource, Option<String>, Selector, String)> = watched
+                .iter()
+                .map(|&g| {
+                    let group = &t.groups[g];
+                    let rv = group.resource_version.clone().unwrap_or_default();
+                    (group.resource.clone(), group.namespace.clone(), t.selector(group), rv)
+                })
+                .collect();
+            let rounds = self.watch_all(&watches, ROUND_SECS)?;
+            for ((&g, (_, _, selector, _)), round) in watched.iter().zip(&watches).zip(rounds) {
+                self.follow(t, g, selector, round, &mut changed)?;
+            }
+            return Ok(changed.into_iter().collect());
+        }
         let first = if n == 0 { 0 } else { t.round % n };
         let mut watched = false;
         for g in (first..n).chain(0..first) {
@@ -330,59 +351,87 @@ impl Client {
             let selector = t.selector(&t.groups[g]);
             let group = &t.groups[g];
             let (res, ns) = (group.resource.clone(), group.namespace.clone());
-            let mut relist = group.resource_version.is_none() || watched;
-            if let Some(rv) = group.resource_version.clone().filter(|_| !watched) {
-                watched = true;
-                let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
-                let group = &mut t.groups[g];
-                let names: Vec<String> = round.events.into_iter().filter_map(|ev| group.apply(ev)).collect();
-                // Expired: the stream since then is lost; list afresh.
-                group.resource_version = (!round.expired).then_some(round.resource_version);
-                relist = round.expired;
-                for name in names {
-                    changed.extend(t.keys_of(g, &name));
+            match group.resource_version.clone().filter(|_| !watched) {
+                Some(rv) => {
+                    watched = true;
+                    let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
+                    self.follow(t, g, &selector, round, &mut changed)?;
                 }
-            }
-            if relist {
-                let since = t.groups[g].resource_version.clone();
-                let list = self.list(&res, ns.as_deref(), &selector)?;
-                let group = &mut t.groups[g];
-                let before = std::mem::take(&mut group.objects);
-                for item in list.items {
-                    let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-                    if group.names.contains(&name) {
-                        group.gone.remove(&name);
-                        group.objects.insert(name, item);
-                    }
-                }
-                group.resource_version = Some(list.resource_version.clone());
-                let vanished: Vec<String> =
-                    before.keys().filter(|n| !group.objects.contains_key(*n)).cloned().collect();
-                for name in &vanished {
-                    group.gone.insert(name.clone(), final_state(before[name].clone()));
-                }
-                // The list shows only that they went away; the stream since
-                // the previous round has how they ended.
-                if let (false, Some(since)) = (vanished.is_empty(), since) {
-                    let replay = self.watch(&res, ns.as_deref(), &selector, &since, ROUND_SECS)?;
-                    let group = &mut t.groups[g];
-                    for ev in replay.events {
-                        let name = ev.name().to_string();
-                        if vanished.contains(&name) && !group.objects.contains_key(&name) {
-                            group.gone.insert(name, final_state(ev.object));
-                        }
-                    }
-                }
-                let names: Vec<String> = t.groups[g].names.iter().cloned().collect();
-                for name in names {
-                    let (old, new) = (before.get(&name), t.groups[g].objects.get(&name));
-                    if old.is_none() || old != new {
-                        changed.extend(t.keys_of(g, &name));
-                    }
-                }
+                None => self.relist(t, g, &selector, &mut changed)?,
             }
         }
         Ok(changed.into_iter().collect())
+    }
+
+    /// Takes a group's watch round in: its events, and where the next
+    /// round starts; a group whose resourceVersion expired is listed afresh.
+    fn follow(
+        &mut self,
+        t: &mut Tracker,
+        g: usize,
+        selector: &Selector,
+        round: WatchRound,
+        changed: &mut BTreeSet<ObjectKey>,
+    ) -> Result<(), KubeError> {
+        let group = &mut t.groups[g];
+        let names: Vec<String> = round.events.into_iter().filter_map(|ev| group.apply(ev)).collect();
+        // Expired: the stream since then is lost; list afresh.
+        group.resource_version = (!round.expired).then_some(round.resource_version);
+        for name in names {
+            changed.extend(t.keys_of(g, &name));
+        }
+        if round.expired {
+            self.relist(t, g, selector, changed)?;
+        }
+        Ok(())
+    }
+
+    /// Lists a group: its objects as they are now, and the resourceVersion
+    /// to watch from.
+    fn relist(
+        &mut self,
+        t: &mut Tracker,
+        g: usize,
+        selector: &Selector,
+        changed: &mut BTreeSet<ObjectKey>,
+    ) -> Result<(), KubeError> {
+        let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
+        let since = t.groups[g].resource_version.clone();
+        let list = self.list(&res, ns.as_deref(), selector)?;
+        let group = &mut t.groups[g];
+        let before = std::mem::take(&mut group.objects);
+        for item in list.items {
+            let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+            if group.names.contains(&name) {
+                group.gone.remove(&name);
+                group.objects.insert(name, item);
+            }
+        }
+        group.resource_version = Some(list.resource_version.clone());
+        let vanished: Vec<String> = before.keys().filter(|n| !group.objects.contains_key(*n)).cloned().collect();
+        for name in &vanished {
+            group.gone.insert(name.clone(), final_state(before[name].clone()));
+        }
+        // The list shows only that they went away; the stream since
+        // the previous round has how they ended.
+        if let (false, Some(since)) = (vanished.is_empty(), since) {
+            let replay = self.watch(&res, ns.as_deref(), selector, &since, ROUND_SECS)?;
+            let group = &mut t.groups[g];
+            for ev in replay.events {
+                let name = ev.name().to_string();
+                if vanished.contains(&name) && !group.objects.contains_key(&name) {
+                    group.gone.insert(name, final_state(ev.object));
+                }
+            }
+        }
+        let names: Vec<String> = t.groups[g].names.iter().cloned().collect();
+        for name in names {
+            let (old, new) = (before.get(&name), t.groups[g].objects.get(&name));
+            if old.is_none() || old != new {
+                changed.extend(t.keys_of(g, &name));
+            }
+        }
+        Ok(())
     }
 
     /// Waits until `done` holds for at least one tracked object (it is
@@ -512,6 +561,51 @@ mod tests {
             .map(|r| (r.url.contains("watch=1"), if r.url.contains("/namespaces/x/") { "x" } else { "y" }))
             .collect();
         assert_eq!(kinds, vec![(false, "y"), (false, "x"), (true, "x"), (false, "y"), (true, "y"), (false, "x")]);
+    }
+
+    #[test]
+    fn at_once_every_group_is_watched_in_one_batch_that_ends_on_any_event() {
+        use crate::kube::client::tests::host_client;
+        use crate::kube::Batch;
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let listed = |rv: &str| format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[]}}"#);
+        let added = r#"{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"8"}}}"#;
+        let stopped = respond(0, "");
+        let (mut c, script) = host_client(vec![
+            respond(200, batch),
+            respond(200, &listed("3")),
+            respond(200, &listed("5")),
+            // Round 1: x's watch has the event; y's was stopped before
+            // the server answered it.
+            respond(200, added),
+            stopped.clone(),
+            // Round 2: y's watch expired (410): y is listed afresh.
+            respond(200, ""),
+            respond(410, r#"{"code":410}"#),
+            respond(200, &listed("9")),
+        ]);
+        let mut t = Tracker::new(Some("run=1"));
+        let (x, y) =
+            (ObjectKey::new("batch/v1", "Job", Some("x"), "a"), ObjectKey::new("batch/v1", "Job", Some("y"), "a"));
+        c.track(&mut t, &x).unwrap();
+        c.track(&mut t, &y).unwrap();
+        c.refresh(&mut t).unwrap();
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![x.clone()]);
+        assert_eq!(t.get(&x).unwrap()["metadata"]["resourceVersion"], "8");
+        c.refresh(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        let urls: Vec<&str> = seen.iter().map(|r| r.url.as_str()).collect();
+        // Each watch resumes where it was: x after its event, y unchanged.
+        // (The first refresh listed y, then x: the rotation of the lists.)
+        for (i, ns, rv) in [(3, "x", "5"), (4, "y", "3"), (5, "x", "8"), (6, "y", "3")] {
+            assert!(urls[i].contains(&format!("/namespaces/{ns}/jobs?watch=1")), "{}", urls[i]);
+            assert!(urls[i].contains(&format!("&resourceVersion={rv}&")), "{}", urls[i]);
+        }
+        assert!(urls[7].contains("/namespaces/y/jobs?") && !urls[7].contains("watch=1"), "{}", urls[7]);
+        assert_eq!(urls.len(), 8);
+        // Lists one at a time; each round's watches in one batch.
+        assert_eq!(*script.batches.borrow(), vec![(2, Batch::AnyEvent), (2, Batch::AnyEvent)]);
+        assert_eq!(t.groups[1].resource_version.as_deref(), Some("9"));
     }
 
     #[test]
