@@ -165,20 +165,7 @@ impl Case {
 
     /// `helm history r -o json`: (revision, status, description).
     fn history(&self) -> Vec<(u64, String, String)> {
-        let out = self.helm(&["history", RELEASE, "-o", "json"]);
-        assert_eq!(out.code, 0, "{}", out.shown);
-        parse_json(&out.stdout, "helm history -o json")
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| {
-                (
-                    h["revision"].as_u64().unwrap(),
-                    h["status"].as_str().unwrap().to_string(),
-                    h["description"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect()
+        self.helm_history(RELEASE)
     }
 
     /// `helm list -o json`: (name, revision, status).

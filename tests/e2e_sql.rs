@@ -99,17 +99,7 @@ impl Case {
 
     /// `helm history r -o json`: (revision, status, description).
     fn history(&self) -> Vec<(u64, String, String)> {
-        let out = self.helm(&["history", RELEASE, "-o", "json"]);
-        assert_eq!(out.code, 0, "{}", out.shown);
-        parse_json(&out.stdout, "helm history -o json")
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| {
-                let s = |k: &str| h[k].as_str().unwrap_or_default().to_string();
-                (h["revision"].as_u64().unwrap(), s("status"), s("description"))
-            })
-            .collect()
+        history_rows(&self.helm(&["history", RELEASE, "-o", "json"]))
     }
 
     fn status(&self) -> Value {

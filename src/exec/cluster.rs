@@ -145,16 +145,7 @@ impl Cluster for KubeCluster<'_> {
     fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
         if !self.client.at_once() {
             // One request at a time: one hook after another, as always.
-            let mut out = Vec::with_capacity(hooks.len());
-            for &h in hooks {
-                let r = self.create(h);
-                let stop = matches!(r, Err(CreateError::Cluster(_)));
-                out.push(r);
-                if stop {
-                    break;
-                }
-            }
-            return out;
+            return super::run::create_one_by_one(hooks, |h| self.create(h));
         }
         let mut outcomes: Vec<Option<Result<(), CreateError>>> = Vec::with_capacity(hooks.len());
         let mut prepared = Vec::new();

@@ -34,6 +34,25 @@ pub struct Finished {
     pub message: String,
 }
 
+/// Creates `hooks` one after another with `create`, stopping after the first
+/// cluster error (its outcome is the last): [`Cluster::create_many`] on a
+/// transport that sends one request at a time.
+pub(crate) fn create_one_by_one(
+    hooks: &[usize],
+    mut create: impl FnMut(usize) -> Result<(), CreateError>,
+) -> Vec<Result<(), CreateError>> {
+    let mut out = Vec::with_capacity(hooks.len());
+    for &h in hooks {
+        let r = create(h);
+        let stop = matches!(r, Err(CreateError::Cluster(_)));
+        out.push(r);
+        if stop {
+            break;
+        }
+    }
+    out
+}
+
 /// What `run` needs of a cluster. Hook numbers index the plan's items;
 /// `hooks[plan.items[i].index]` is the hook.
 pub trait Cluster {
@@ -48,16 +67,7 @@ pub trait Cluster {
     /// outcome, in order. Stops at the first cluster error (its outcome is
     /// the last). By default one after another.
     fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
-        let mut out = Vec::with_capacity(hooks.len());
-        for &h in hooks {
-            let r = self.create(h);
-            let stop = matches!(r, Err(CreateError::Cluster(_)));
-            out.push(r);
-            if stop {
-                break;
-            }
-        }
-        out
+        create_one_by_one(hooks, |h| self.create(h))
     }
     /// Waits until at least one of `hooks` finishes or `deadline` passes.
     fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;

@@ -235,6 +235,21 @@ pub fn each_verb_less_is_exit_3(
     }
 }
 
+/// What `helm history … -o json` printed (it must have succeeded): (revision, status,
+/// description) of each revision.
+pub fn history_rows(out: &Out) -> Vec<(u64, String, String)> {
+    assert_eq!(out.code, 0, "{}", out.shown);
+    parse_json(&out.stdout, "helm history -o json")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |k: &str| h[k].as_str().unwrap_or_default().to_string();
+            (h["revision"].as_u64().unwrap(), s("status"), s("description"))
+        })
+        .collect()
+}
+
 /// `text` as JSON, or a panic naming `what` and showing the text.
 pub fn parse_json(text: &str, what: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}):\n{text}"))
@@ -387,6 +402,11 @@ impl Space {
         let mut c = self.helm_cmd();
         c.args(args).args(["-n", &self.ns]);
         run(c, None)
+    }
+
+    /// `helm history RELEASE -o json`: (revision, status, description).
+    pub fn helm_history(&self, release: &str) -> Vec<(u64, String, String)> {
+        history_rows(&self.helm(&["history", release, "-o", "json"]))
     }
 
     pub fn kubectl_cmd(&self) -> Command {
