@@ -400,21 +400,14 @@ impl Client {
         path: &str,
         content_type: Option<&str>,
         body: Option<Vec<u8>>,
-        mut tries: u32,
+        tries: u32,
     ) -> Result<(Response, u32), KubeError> {
-        let mut lost_since = None;
+        let mut lost = Reconnect::after(tries);
         loop {
             match self.send(method, path, content_type, body.clone()) {
-                Ok(resp) => return Ok((resp, tries)),
+                Ok(resp) => return Ok((resp, lost.tries)),
                 Err(KubeError::Transport(TransportError::Io { url, message })) if may_reconnect(&message, method) => {
-                    let since = *lost_since.get_or_insert_with(crate::exec::cluster::wall_ms);
-                    let waited = crate::exec::cluster::wall_ms().saturating_sub(since);
-                    if waited >= RECONNECT_MS {
-                        let message = format!("{message} (tried {tries} times over {} s)", waited / 1000);
-                        return Err(KubeError::Transport(TransportError::Io { url, message }));
-                    }
-                    pause((250u64 << (tries - 1).min(4)).min(RECONNECT_MS - waited));
-                    tries += 1;
+                    lost.wait(message).map_err(|message| TransportError::Io { url, message })?;
                     self.repeated += 1;
                 }
                 Err(e) => return Err(e),
@@ -1100,6 +1093,34 @@ pub const RETRIES: u32 = 5;
 /// How long a lost connection is repeated: an API server restarts in
 /// seconds (2.3 s on the bed, from a kill to ready).
 pub const RECONNECT_MS: u64 = 30_000;
+
+/// Repeats of a request whose connection was lost, for up to
+/// [`RECONNECT_MS`] from the first loss: 250 ms doubling, at most 4 s.
+pub(crate) struct Reconnect {
+    since: Option<u64>,
+    /// Tries made so far.
+    pub(crate) tries: u32,
+}
+
+impl Reconnect {
+    /// After `tries` tries (the last of which lost its connection).
+    pub(crate) fn after(tries: u32) -> Reconnect {
+        Reconnect { since: None, tries }
+    }
+
+    /// Waits before the next try; or, once the time is up, `message` saying
+    /// how long it was tried.
+    pub(crate) fn wait(&mut self, message: String) -> Result<(), String> {
+        let since = *self.since.get_or_insert_with(crate::exec::cluster::wall_ms);
+        let waited = crate::exec::cluster::wall_ms().saturating_sub(since);
+        if waited >= RECONNECT_MS {
+            return Err(format!("{message} (tried {} times over {} s)", self.tries, waited / 1000));
+        }
+        pause((250u64 << (self.tries - 1).min(4)).min(RECONNECT_MS - waited));
+        self.tries += 1;
+        Ok(())
+    }
+}
 
 /// Whether a request that got no response may be sent again: only when the
 /// connection was lost (Go's and the OS's words for it, as client-go's

@@ -129,21 +129,11 @@ pub fn driver_name() -> Option<&'static str> {
 /// revision differs). A create or a delete may have been done before the
 /// connection was lost: not repeated.
 pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
-    use crate::exec::cluster::wall_ms;
-    use crate::kube::client::{pause, RECONNECT_MS};
-    let (started, mut tries) = (wall_ms(), 1u32);
+    let mut lost = crate::kube::client::Reconnect::after(1);
     loop {
         match call_once(req) {
             Err(HelmStorageError::Unavailable(m)) if matches!(req.op, "history" | "update") => {
-                let waited = wall_ms().saturating_sub(started);
-                if waited >= RECONNECT_MS {
-                    return Err(HelmStorageError::Unavailable(format!(
-                        "{m} (tried {tries} times over {} s)",
-                        waited / 1000
-                    )));
-                }
-                pause((250u64 << (tries - 1).min(4)).min(RECONNECT_MS - waited));
-                tries += 1;
+                lost.wait(m).map_err(HelmStorageError::Unavailable)?;
             }
             answer => return answer,
         }
