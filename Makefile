@@ -1,14 +1,18 @@
 # helm-hooks — build, install and test. `make help` lists the targets.
 #
 # Fresh machine, two commands:
-#   make tools   # wasm32-wasip1 target, pinned Helm 4 and Kubernetes (cached in .cache/)
+#   make tools   # wasm32-wasip1 target, pinned Helm 4 and Kubernetes (cached in ~/.cache/helm-hooks)
 #   make test    # unit, property and vector tests, then end to end on a local cluster
 
 SHELL := bash
 .DEFAULT_GOAL := build
-HOOKS_CACHE ?= $(CURDIR)/.cache
+# One cache per user, outside any checkout (testbed/versions.sh says the same): the pinned
+# Go builds and Cargo's target folder, so that a fresh clone — CI's too — builds warm.
+HOOKS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/helm-hooks
 export HOOKS_CACHE
-WASM := $(or $(CARGO_TARGET_DIR),target)/wasm32-wasip1/release/helm_hooks.wasm
+CARGO_TARGET_DIR ?= $(HOOKS_CACHE)/target
+export CARGO_TARGET_DIR
+WASM := $(CARGO_TARGET_DIR)/wasm32-wasip1/release/helm_hooks.wasm
 # The Helm that `make install` and the tests use: the pinned build when present.
 HELM ?= $(if $(wildcard $(HOOKS_CACHE)/bin/helm),$(HOOKS_CACHE)/bin/helm,helm)
 VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
@@ -54,7 +58,7 @@ dist/hooks: plugin.wasm plugin.yaml completion.yaml LICENSE
 # plugin.wasm for a Helm with testbed/helm-patches: Kubernetes through Helm's kube_request
 # (kubeconfig, contexts, exec credentials; event-driven watches). Its own target dir, so
 # that the two builds never overwrite each other's helm_hooks.wasm.
-HOST_TARGET := $(or $(CARGO_TARGET_DIR),target)/host-functions
+HOST_TARGET := $(CARGO_TARGET_DIR)/host-functions
 HOST_WASM := $(HOST_TARGET)/wasm32-wasip1/release/helm_hooks.wasm
 
 $(HOST_WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
@@ -86,6 +90,17 @@ package: dist/hooks dist/hooks-host
 tools:
 	rustup target add wasm32-wasip1
 	testbed/build.sh
+	$(MAKE) --no-print-directory check-helm-host
+
+# The patched Helm really offers the host functions: it loads dist/hooks-host, whose imports
+# an unpatched Helm cannot satisfy ('plugin requested host function "kube_request" not found').
+check-helm-host: dist/hooks-host
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	export HELM_DATA_HOME=$$d/data HELM_CONFIG_HOME=$$d/config HELM_CACHE_HOME=$$d/cache && \
+	$(HOOKS_CACHE)/bin/helm-host plugin install dist/hooks-host >/dev/null && \
+	out=$$($(HOOKS_CACHE)/bin/helm-host hooks version 2>&1) || { \
+	  echo "$$out" >&2; echo "$(HOOKS_CACHE)/bin/helm-host does not load dist/hooks-host: are testbed/helm-patches applied?" >&2; exit 1; } && \
+	echo "check-helm-host: $$out"
 
 unit:
 	cargo test

@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+export HOOKS_CACHE=${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}
 GROUPS_N=${NGROUPS:-5}
 PER=${PER:-10}
 RUNS=${RUNS:-3}

@@ -27,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+export HOOKS_CACHE=${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}
 HOOKS=${HOOKS:-32} SECS=${SECS:-5} PARALLEL=${PARALLEL:-8}
 CHAIN=${CHAIN:-8} CHAIN_SECS=${CHAIN_SECS:-2}
 NGROUPS=${NGROUPS:-5} PER=${PER:-10} RUNS=${RUNS:-2}

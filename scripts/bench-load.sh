@@ -12,17 +12,17 @@
 #
 # Usage: scripts/bench-load.sh   (or: make bench-load)
 # Environment: HOOKS (500), RESOURCES (1000), GROUP_COUNT (20), SMALL (50), HELM (the bed's),
-#   CARGO_TARGET_DIR (target), KEEP=1 keeps the namespaces.
+#   CARGO_TARGET_DIR ($HOOKS_CACHE/target), KEEP=1 keeps the namespaces.
 # Starts the bed if it is down and leaves it running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+export HOOKS_CACHE=${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}
 HOOKS=${HOOKS:-500}
 RESOURCES=${RESOURCES:-1000}
 GROUP_COUNT=${GROUP_COUNT:-20}
 SMALL=${SMALL:-50}
-target=${CARGO_TARGET_DIR:-$root/target}
+target=${CARGO_TARGET_DIR:-$HOOKS_CACHE/target}
 
 testbed/cluster.sh up >&2
 eval "$(testbed/cluster.sh env)"

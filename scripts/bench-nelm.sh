@@ -45,7 +45,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+export HOOKS_CACHE=${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}
 CHARTS=${CHARTS:-bench hooks16 ingress-nginx cert-manager}
 RUNS=${RUNS:-3}
 NGROUPS=${NGROUPS:-5}

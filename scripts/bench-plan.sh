@@ -11,7 +11,7 @@
 # Usage: scripts/bench-plan.sh            (or: make bench-plan)
 # Environment: HELM (default .cache/bin/helm), RUNS (default 7),
 #   HOOKS / RESOURCES (default 10000 each), SEED (42), QUICK=1 to skip criterion,
-#   CARGO_TARGET_DIR (default target).
+#   CARGO_TARGET_DIR (default $HOOKS_CACHE/target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -20,7 +20,7 @@ RUNS=${RUNS:-7}
 HOOKS=${HOOKS:-10000}
 RESOURCES=${RESOURCES:-10000}
 SEED=${SEED:-42}
-target=${CARGO_TARGET_DIR:-$root/target}
+target=${CARGO_TARGET_DIR:-$HOOKS_CACHE/target}
 [ -x "$HELM" ] || { echo "no Helm 4 at $HELM (make tools, or set HELM)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 

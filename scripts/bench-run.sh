@@ -15,11 +15,11 @@
 # Usage: scripts/bench-run.sh   (or: make bench-run)
 # Starts the bed if it is down (testbed/cluster.sh up) and leaves it running.
 # Environment: KIND (Job; or Pod), HOOKS (32), SECS (5), PARALLEL (8), RUNS (1), SERIAL (0), HELM (the bed's),
-#   CARGO_TARGET_DIR (target), KEEP=1 keeps the namespaces.
+#   CARGO_TARGET_DIR ($HOOKS_CACHE/target), KEEP=1 keeps the namespaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export HOOKS_CACHE=${HOOKS_CACHE:-$root/.cache}
+export HOOKS_CACHE=${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}
 HOOKS=${HOOKS:-32}
 SECS=${SECS:-5}
 PARALLEL=${PARALLEL:-8}
@@ -27,7 +27,7 @@ RUNS=${RUNS:-1}
 SERIAL=${SERIAL:-0}
 KIND=${KIND:-Job}
 case $KIND in Job | Pod) ;; *) echo "KIND must be Job or Pod" >&2; exit 2 ;; esac
-target=${CARGO_TARGET_DIR:-$root/target}
+target=${CARGO_TARGET_DIR:-$HOOKS_CACHE/target}
 
 testbed/cluster.sh up >&2
 eval "$(testbed/cluster.sh env)"

@@ -78,7 +78,7 @@ ls -l "$out/$name" "$out/$name.prov" "$out/SHA256SUMS" >&2
 
 if [ -n "${OCI:-}" ]; then
   [ "${OCI##*/}" = hooks ] || die "OCI=$OCI: Helm requires the repository's last segment to be the plugin name, hooks"
-  oras=${ORAS:-$(command -v "${HOOKS_CACHE:-$root/.cache}/bin/oras" || command -v oras)} ||
+  oras=${ORAS:-$(command -v "${HOOKS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helm-hooks}/bin/oras" || command -v oras)} ||
     die "oras not found (testbed/build.sh oras)"
   # Helm 4 finds the plugin by this artifact type and by the layers' titles (the file names,
   # which oras takes from the paths given, hence the cd).

@@ -6,7 +6,8 @@
 #
 # Usage: testbed/build.sh [helm|helm_host|kube|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
-# Env:   HOOKS_CACHE  cache folder (default: <checkout>/.cache)
+# Env:   HOOKS_CACHE  cache folder (default: ~/.cache/helm-hooks, testbed/versions.sh)
+#        HOOKS_PAIR   compat: the previous Helm and Kubernetes (testbed/versions.sh)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,27 +42,69 @@ build_helm() {
   stamp helm "$HELM_VERSION"
 }
 
-# -- helm-host: Helm with testbed/helm-patches applied (issue 11, docs/hip-host-functions.md) --
-# The same pinned source as `helm`, from the module cache, patched in a scratch copy and
-# stamped with a hash of the patches: a changed patch rebuilds it. The Go tests the patches
-# add run here, against the patched tree (upstream's other tests in those packages need the
-# git checkout's testdata and exec bits, which the module zip does not keep).
-# 0006's tests named as well (the TestKubeRequest prefix already selects them).
-helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1TimeoutStillInterrupts|TestKubeRequest|TestKubeRequestReturnOnAnyEvent|TestReleaseStorage'
+# -- helm-host: Helm with testbed/helm-patches applied (docs/hip-host-functions.md) ----------
+# The pinned source from the module cache, made a git repository of its own and the patches
+# applied as commits with `git am`: a patch that does not apply stops the build and is named.
+# (A bare `git apply` inside another work tree — a cache in a checkout — applies paths
+# relative to that tree's top and skips the rest silently: Helm came out unpatched.)
+# Stamped with a hash of the patches, so a changed patch rebuilds it. The Go tests the
+# patches add run here, against the patched tree, and must run (a selection that matches
+# nothing fails); upstream's other tests in those packages need the git checkout's testdata
+# and exec bits, which the module zip does not keep. `make tools` then loads the host build of
+# the plugin into the result (Makefile: check-helm-host), which fails on an unpatched Helm.
+helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1TimeoutStillInterrupts|TestKubeRequest|TestReleaseStorage'
+helm_host_min_tests=${HELM_HOST_MIN_TESTS:-20}
 
 build_helm_host() {
-  local h src dir
+  local h src dir p n
+  [ "${HOOKS_PAIR:-}" = compat ] && { echo "helm-host: testbed/helm-patches are for $HELM_VERSION of the current pair only" >&2; return 1; }
   h=$(cat "$here"/helm-patches/*.patch | sha256sum | cut -c1-16)
   fresh helm-host "$HELM_VERSION+$h" && return
   src=$(go mod download -json "helm.sh/helm/v4@$HELM_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -d "$src" ] || { echo "go mod download gave no source for helm $HELM_VERSION" >&2; return 1; }
   dir="$HOOKS_CACHE/src/helm-host"
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && cp -r "$src" "$dir" && chmod -R u+w "$dir"
-  (cd "$dir" && for p in "$here"/helm-patches/*.patch; do git apply -p1 "$p"; done)
+  (
+    cd "$dir"
+    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0
+    export GIT_AUTHOR_NAME=helm-hooks GIT_AUTHOR_EMAIL=build@helm-hooks.invalid
+    export GIT_COMMITTER_NAME=helm-hooks GIT_COMMITTER_EMAIL=build@helm-hooks.invalid
+    git init -q . && git add -A && git commit -q -m "helm $HELM_VERSION (module source)"
+    for p in "$here"/helm-patches/*.patch; do
+      git am -q --3way "$p" >/dev/null 2>&1 || {
+        echo "testbed/helm-patches/${p##*/} does not apply to helm $HELM_VERSION:" >&2
+        git am --show-current-patch=diff >/dev/null 2>&1 && git am --abort >/dev/null 2>&1
+        git apply --check -v "$p" 2>&1 | grep -v '^Checking' >&2 || true
+        exit 1
+      }
+    done
+  ) || return 1
   (cd "$dir" && timed helm-host go build -o "$bin/helm-host" \
     -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ./cmd/helm)
-  (cd "$dir" && timed helm-host-test go test -count=1 -run "$helm_host_tests" ./internal/plugin/)
+  (cd "$dir" && timed helm-host-test go test -count=1 -v -run "$helm_host_tests" ./internal/plugin/) \
+    >"$HOOKS_CACHE/timings/helm-host-test.log" 2>&1 || {
+    tail -40 "$HOOKS_CACHE/timings/helm-host-test.log" >&2
+    echo "the patches' Go tests failed (log: $HOOKS_CACHE/timings/helm-host-test.log)" >&2
+    return 1
+  }
+  n=$(grep -c '^--- PASS' "$HOOKS_CACHE/timings/helm-host-test.log" || true)
+  [ "$n" -ge "$helm_host_min_tests" ] || {
+    echo "the patches' Go tests ran $n tests, fewer than $helm_host_min_tests: is testbed/helm-patches applied? (log: $HOOKS_CACHE/timings/helm-host-test.log)" >&2
+    return 1
+  }
+  echo ">> helm-host: $n patch tests passed" >&2
   stamp helm-host "$HELM_VERSION+$h"
+}
+
+# The module file that pins MODULE at VERSION in DIR: go.mod for the current pair, else the
+# go.VERSION.mod kept beside it for the previous one (with its go.VERSION.sum).
+modfile() {
+  local d=$1 m=$2 v=$3 f
+  for f in "$d/go.mod" "$d/go.$v.mod"; do
+    [ -f "$f" ] && grep -Eq "^(require )?[[:space:]]*$m $v( //.*)?\$" "$f" && { echo "$f"; return; }
+  done
+  echo "no module file in $d requires $m $v" >&2
+  return 1
 }
 
 kube_bins="kube-apiserver kube-controller-manager kube-scheduler kubectl"
@@ -74,7 +117,7 @@ build_kube() {
   [ "$all" = 1 ] && return
   local v=k8s.io/component-base/version minor=${KUBE_VERSION#v1.}
   minor=${minor%%.*}
-  (cd "$here/k8sbin" && timed kube go build -o "$bin/" \
+  (cd "$here/k8sbin" && timed kube go build -modfile "$(modfile "$here/k8sbin" k8s.io/kubernetes "$KUBE_VERSION")" -o "$bin/" \
     -ldflags "-s -w -X $v.gitVersion=$KUBE_VERSION -X $v.gitMajor=1 -X $v.gitMinor=$minor -X $v.gitTreeState=clean" \
     ./kube-apiserver ./kube-controller-manager ./kube-scheduler ./kubectl)
   for c in $kube_bins; do stamp "$c" "$KUBE_VERSION"; done
@@ -82,7 +125,7 @@ build_kube() {
 
 build_etcd() {
   fresh etcd "$ETCD_VERSION" && return
-  (cd "$here/etcdbin" && timed etcd go build -ldflags "-s -w" -o "$bin/etcd" .)
+  (cd "$here/etcdbin" && timed etcd go build -modfile "$(modfile "$here/etcdbin" go.etcd.io/etcd/server/v3 "$ETCD_VERSION")" -ldflags "-s -w" -o "$bin/etcd" .)
   stamp etcd "$ETCD_VERSION"
 }
 

@@ -23,7 +23,7 @@
 //!
 //! Environment: the bed's (`make -s cluster-env`: KUBECONFIG, HELM_KUBEAPISERVER,
 //! HELM_KUBETOKEN, SSL_CERT_FILE); `HELM_BIN` (default `$HOOKS_CACHE/bin/helm`, else
-//! `.cache/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_run.rs
+//! `~/.cache/helm-hooks/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_run.rs
 //! (`HOOKS_ALLOW_STALE_WASM=1` skips the staleness check); `E2E_KEEP=1` keeps namespaces
 //! and temporary folders. Without the bed the tests fail rather than skip.
 //!

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Environment:
-//! - `HELM_BIN`: the Helm 4 binary (default `.cache/bin/helm` of this repo).
+//! - `HELM_BIN`: the Helm 4 binary (default `$HOOKS_CACHE/bin/helm`, tests/common).
 //!   A missing binary fails the tests; they never skip.
 //! - `HOOKS_PLUGIN_DIR`: a ready plugin directory (plugin.yaml + plugin.wasm).
 //!   Default: assembled from plugin.yaml and
@@ -28,6 +28,8 @@
 //! Through Helm's Wasm runtime a failing plugin always exits 1; the plugin's
 //! own exit code appears in Helm's message `Error: plugin error: … [exit
 //! code N]`, which is what the tests check.
+
+mod common;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -94,7 +96,7 @@ struct Helm {
 }
 
 fn helm_bin() -> PathBuf {
-    let bin = std::env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache/bin/helm"));
+    let bin = std::env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| common::tool("helm"));
     assert!(
         bin.is_file(),
         "Helm 4 not found at {}: set HELM_BIN to a Helm 4 binary, or build the test bed's Helm (see testbed/ and research/cluster.md); \

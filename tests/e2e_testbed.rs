@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Only std: the tests shell out to `kubectl`, `helm` (from `$HOOKS_CACHE/bin`, else the
-//! checkout's `.cache/bin`, else `PATH`) and `curl`. Every test works in its own namespace,
+//! per-user cache's `bin`, else `PATH`) and `curl`. Every test works in its own namespace,
 //! so they run in parallel.
 
 mod common;

@@ -1,4 +1,4 @@
-// Command etcd is upstream etcd v3.6.10: etcd's own server/go.mod carries
+// Command etcd is upstream etcd (the version testbed/versions.sh pins): etcd's own server/go.mod carries
 // local replaces, so `go install` cannot build it; a module of ours can.
 package main
 

@@ -31,11 +31,22 @@ pub fn required(var: &str) -> String {
     })
 }
 
+/// The test bed's cache folder: `$HOOKS_CACHE`, else the per-user default that
+/// testbed/versions.sh and the Makefile use (`~/.cache/helm-hooks`).
+pub fn hooks_cache() -> PathBuf {
+    if let Some(c) = env::var_os("HOOKS_CACHE").filter(|c| !c.is_empty()) {
+        return PathBuf::from(c);
+    }
+    let base = env::var_os("XDG_CACHE_HOME")
+        .filter(|c| !c.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env::var_os("HOME").expect("HOME is set")).join(".cache"));
+    base.join("helm-hooks")
+}
+
 /// A tool the test bed built (`$HOOKS_CACHE/bin`), else the one on PATH.
 pub fn tool(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let cache = env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| manifest.join(".cache"));
-    let p = cache.join("bin").join(name);
+    let p = hooks_cache().join("bin").join(name);
     if p.is_file() {
         p
     } else {
