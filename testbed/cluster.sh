@@ -12,7 +12,8 @@
 #           HELM_KUBECAFILE, SSL_CERT_FILE, HOOKS_CACHE, PATH
 #   proxy   start `kubectl proxy` on a free loopback port (or reuse it); prints its URL
 #   status  say whether the bed is up
-# Env: HOOKS_CACHE (default <checkout>/.cache)
+# Env: HOOKS_CACHE (default ~/.cache/helm-hooks), HOOKS_PAIR=compat (the previous Helm and
+#      Kubernetes, in a cache folder of their own: testbed/versions.sh)
 set -Eeuo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -399,6 +399,11 @@ fn fidelity(chart: Chart) {
         "{}",
         rollback.shown
     );
+    // Helm 4.3 records the revision rolled back to (`helm history --show-rollback-revision`);
+    // Helm 4.2 has no such field and drops it.
+    let version = case.must(case.helm(&["version", "--template", "{{.Version}}"]), "helm version").stdout;
+    let want = if version.starts_with("v4.2.") { None } else { Some(1) };
+    assert_eq!(status["info"]["rollback_revision"].as_u64(), want, "helm {version}: {}", status["info"]);
     case.must(case.plugin(&["uninstall", RELEASE, "--timeout", "2m"], None), "helm hooks uninstall");
     let plugin_left = case.objects(&refs);
     let d = diff(&stock_left, &plugin_left);

@@ -106,6 +106,13 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
     i.insert("first_deployed".into(), Value::String(first_deployed.map_or_else(|| now.clone(), str::to_string)));
     i.insert("last_deployed".into(), Value::String(now));
     i.remove("deleted");
+    // Helm 4.3 records the revision a rollback went back to (`rollback_revision`,
+    // omitted when zero: pkg/release/v1/info.go) and builds every other revision's
+    // info afresh, so a rolled-back-to revision's own value must not be carried on.
+    match op {
+        Operation::Rollback { to } => i.insert("rollback_revision".into(), Value::from(to)),
+        Operation::Install | Operation::Upgrade => i.remove("rollback_revision"),
+    };
     i.insert("status".into(), Value::String(op.pending_status().into()));
     i.insert("description".into(), Value::String(op.pending_description()));
 }
@@ -156,6 +163,20 @@ mod tests {
         assert_eq!(r["info"]["description"], "Upgrade complete");
         assert_eq!(Operation::Install.failed_description("app", "boom"), "Release \"app\" failed: boom");
         assert_eq!(Operation::Rollback { to: 2 }.pending_description(), "Rollback to 2");
+    }
+
+    #[test]
+    fn a_rollback_records_its_target_and_nothing_else_carries_one_on() {
+        // Revision 3 was itself a rollback to 1; rolling back to it records 3.
+        let stored = json!({"version": 3, "info": {"status": "superseded", "rollback_revision": 1}});
+        let mut r = stored.clone();
+        begin(&mut r, Operation::Rollback { to: 3 }, 5, Some("x"), 0);
+        assert_eq!(r["info"]["rollback_revision"], 3);
+        for op in [Operation::Install, Operation::Upgrade] {
+            let mut r = stored.clone();
+            begin(&mut r, op, 5, Some("x"), 0);
+            assert!(r["info"].get("rollback_revision").is_none(), "{op:?}");
+        }
     }
 
     #[test]
