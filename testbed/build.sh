@@ -66,10 +66,14 @@ build_helm_host() {
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && cp -r "$src" "$dir" && chmod -R u+w "$dir"
   (
     cd "$dir"
-    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0
+    # "@0" alone is no date to git 2.39 ("invalid date format"); with a zone it is.
+    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000'
     export GIT_AUTHOR_NAME=helm-hooks GIT_AUTHOR_EMAIL=build@helm-hooks.invalid
     export GIT_COMMITTER_NAME=helm-hooks GIT_COMMITTER_EMAIL=build@helm-hooks.invalid
-    git init -q . && git add -A && git commit -q -m "helm $HELM_VERSION (module source)"
+    git init -q . && git add -A && git commit -q -m "helm $HELM_VERSION (module source)" || {
+      echo "helm-host: could not make a git repository of the helm $HELM_VERSION source in $dir" >&2
+      exit 1
+    }
     for p in "$here"/helm-patches/*.patch; do
       git am -q --3way "$p" >/dev/null 2>&1 || {
         echo "testbed/helm-patches/${p##*/} does not apply to helm $HELM_VERSION:" >&2
