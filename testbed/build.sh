@@ -52,8 +52,10 @@ build_helm() {
 # nothing fails); upstream's other tests in those packages need the git checkout's testdata
 # and exec bits, which the module zip does not keep. `make tools` then loads the host build of
 # the plugin into the result (Makefile: check-helm-host), which fails on an unpatched Helm.
-helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1TimeoutStillInterrupts|TestKubeRequest|TestReleaseStorage'
-helm_host_min_tests=${HELM_HOST_MIN_TESTS:-20}
+# The patches' tests are in internal/plugin (22) and pkg/cmd (2: TestPluginReleaseStorage*).
+helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1|TestKubeRequest|TestReleaseStorage|TestPrototypePluginManager|TestPluginReleaseStorage'
+helm_host_test_pkgs=(./internal/plugin/ ./pkg/cmd/)
+helm_host_min_tests=${HELM_HOST_MIN_TESTS:-24}
 
 build_helm_host() {
   local h src dir p n
@@ -85,7 +87,7 @@ build_helm_host() {
   ) || return 1
   (cd "$dir" && timed helm-host go build -o "$bin/helm-host" \
     -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ./cmd/helm)
-  (cd "$dir" && timed helm-host-test go test -count=1 -v -run "$helm_host_tests" ./internal/plugin/) \
+  (cd "$dir" && timed helm-host-test go test -count=1 -v -run "$helm_host_tests" "${helm_host_test_pkgs[@]}") \
     >"$HOOKS_CACHE/timings/helm-host-test.log" 2>&1 || {
     tail -40 "$HOOKS_CACHE/timings/helm-host-test.log" >&2
     echo "the patches' Go tests failed (log: $HOOKS_CACHE/timings/helm-host-test.log)" >&2
