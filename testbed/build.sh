@@ -52,8 +52,10 @@ build_helm() {
 # nothing fails); upstream's other tests in those packages need the git checkout's testdata
 # and exec bits, which the module zip does not keep. `make tools` then loads the host build of
 # the plugin into the result (Makefile: check-helm-host), which fails on an unpatched Helm.
-helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1TimeoutStillInterrupts|TestKubeRequest|TestReleaseStorage'
-helm_host_min_tests=${HELM_HOST_MIN_TESTS:-20}
+# The patches' tests are in internal/plugin (22) and pkg/cmd (2: TestPluginReleaseStorage*).
+helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1|TestKubeRequest|TestReleaseStorage|TestPrototypePluginManager|TestPluginReleaseStorage'
+helm_host_test_pkgs=(./internal/plugin/ ./pkg/cmd/)
+helm_host_min_tests=${HELM_HOST_MIN_TESTS:-24}
 
 build_helm_host() {
   local h src dir p n
@@ -66,10 +68,14 @@ build_helm_host() {
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && cp -r "$src" "$dir" && chmod -R u+w "$dir"
   (
     cd "$dir"
-    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0
+    # "@0" alone is no date to git 2.39 ("invalid date format"); with a zone it is.
+    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000'
     export GIT_AUTHOR_NAME=helm-hooks GIT_AUTHOR_EMAIL=build@helm-hooks.invalid
     export GIT_COMMITTER_NAME=helm-hooks GIT_COMMITTER_EMAIL=build@helm-hooks.invalid
-    git init -q . && git add -A && git commit -q -m "helm $HELM_VERSION (module source)"
+    git init -q . && git add -A && git commit -q -m "helm $HELM_VERSION (module source)" || {
+      echo "helm-host: could not make a git repository of the helm $HELM_VERSION source in $dir" >&2
+      exit 1
+    }
     for p in "$here"/helm-patches/*.patch; do
       git am -q --3way "$p" >/dev/null 2>&1 || {
         echo "testbed/helm-patches/${p##*/} does not apply to helm $HELM_VERSION:" >&2
@@ -81,7 +87,7 @@ build_helm_host() {
   ) || return 1
   (cd "$dir" && timed helm-host go build -o "$bin/helm-host" \
     -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ./cmd/helm)
-  (cd "$dir" && timed helm-host-test go test -count=1 -v -run "$helm_host_tests" ./internal/plugin/) \
+  (cd "$dir" && timed helm-host-test go test -count=1 -v -run "$helm_host_tests" "${helm_host_test_pkgs[@]}") \
     >"$HOOKS_CACHE/timings/helm-host-test.log" 2>&1 || {
     tail -40 "$HOOKS_CACHE/timings/helm-host-test.log" >&2
     echo "the patches' Go tests failed (log: $HOOKS_CACHE/timings/helm-host-test.log)" >&2
