@@ -1774,7 +1774,7 @@ fn markdown_reports_of_deploy_rollback_and_uninstall() {
         "{md}"
     );
     assert!(out.stderr.contains("Release \"r\""), "progress goes to stderr: {}", out.shown);
-    keep_report("deploy-batches", md);
+    keep_report("bed-deploy-batches", md);
 
     // The upgrade drops app-info: a deletion section after the batches.
     values["objects"].as_array_mut().unwrap().remove(0);

@@ -1968,6 +1968,8 @@ fn markdown_report_of_a_run_and_its_status() {
     }
     let text = case.plugin(&["status", RELEASE]);
     assert!(text.stdout.contains("5 hooks of test: 5 succeeded, 0 failed, 0 not run"), "{}", text.shown);
+    let junit = case.plugin(&["status", RELEASE, "-o", "junit"]);
+    assert!(junit.stdout.contains("tests=\"5\" failures=\"0\""), "{}", junit.shown);
 
     // The run's own -o markdown: progress on stderr, the report alone on stdout.
     let out = case.hooks(&["--parallel", "4", "-o", "markdown"]);
@@ -1975,7 +1977,7 @@ fn markdown_report_of_a_run_and_its_status() {
     assert!(out.stdout.starts_with("### ✅ helm hooks run: test hooks of `r` succeeded\n"), "{}", out.shown);
     assert!(out.stderr.contains("started"), "{}", out.shown);
     assert!(out.stdout.contains("**5 hooks: 5 succeeded, 0 failed, 0 not run**"), "{}", out.shown);
-    keep_report("run-passed", &out.stdout);
+    keep_report("bed-run-passed", &out.stdout);
 }
 
 /// A fail-fast stop as Markdown: the failed hook red with its output folded in
@@ -1994,10 +1996,10 @@ fn markdown_report_of_a_fail_fast_stop() {
     let bars = gantt_bars(md);
     assert_eq!(gantt_bar(&bars, "Job/pre").1, "crit", "{md}");
     assert_eq!(gantt_bar(&bars, "Job/slow").1, "crit, active", "{md}");
-    assert_eq!(gantt_bar(&bars, "Job/later").1, "milestone", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/later").1, "active, milestone", "{md}");
     assert!(md.contains("<details><summary>Output of Job/pre (failed)</summary>"), "{md}");
     assert!(md.contains("Job pre output:\n  preflight: database unreachable\n  second line\n"), "{md}");
-    keep_report("run-fail-fast", md);
+    keep_report("bed-run-fail-fast", md);
 
     let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
     let stored = gantt_bars(&status.stdout);
@@ -2006,5 +2008,5 @@ fn markdown_report_of_a_fail_fast_stop() {
         let b = gantt_bar(&bars, "Job/pre");
         (b.2, b.3)
     });
-    assert_eq!(gantt_bar(&stored, "Job/later").1, "milestone", "{}", status.stdout);
+    assert_eq!(gantt_bar(&stored, "Job/later").1, "active, milestone", "{}", status.stdout);
 }

@@ -347,7 +347,7 @@ fn each_case_says_what_happened() {
     assert!(ff.starts_with("### ❌ helm hooks run: test hooks of `shop` failed fast"), "{ff}");
     assert_eq!(bar_of(&b, "Job/preflight").1, "crit");
     assert_eq!(bar_of(&b, "Job/api-suite").1, "crit, active");
-    assert_eq!(bar_of(&b, "Job/smoke").1, "milestone");
+    assert_eq!(bar_of(&b, "Job/smoke").1, "active, milestone");
     // The failed hook's output, folded, escaped where it could break the page.
     assert!(ff.contains("<details><summary>Output of Job/preflight (failed)</summary>"), "{ff}");
     assert!(ff.contains("  connecting to db:5432 | user=app <ok>\n"), "logs are verbatim inside the fence: {ff}");

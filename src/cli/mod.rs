@@ -44,7 +44,7 @@ Usage:
   helm hooks rollback RELEASE [REVISION] [same flags as deploy]
   helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D]
                  [-o text|json|markdown]
-  helm hooks status RELEASE [--event E] [--revision N] [-o text|json|markdown]
+  helm hooks status RELEASE [--event E] [--revision N] [-o text|json|junit|markdown]
   helm hooks version [-o text|json]
 
 Input of plan and lint (-, the default): `helm template CHART` output, or a release

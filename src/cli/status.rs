@@ -1,4 +1,4 @@
-//! `helm hooks status RELEASE [--event E] [--revision N] [-o text|json|markdown]`:
+//! `helm hooks status RELEASE [--event E] [--revision N] [-o text|json|junit|markdown]`:
 //! the report of the last run of an event's hooks, from the release record,
 //! without running anything — as `helm status` shows the last test suite
 //! run. The same outputs as `run` (`render::report::stored_summary`).
@@ -18,6 +18,8 @@ use crate::render::report::{self, Command};
 enum Output {
     Text,
     Json,
+    /// For CI: the JUnit file of a run whose own output was the Markdown report.
+    Junit,
     Markdown,
 }
 
@@ -50,8 +52,9 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 output = match v.as_str() {
                     "text" => Output::Text,
                     "json" => Output::Json,
+                    "junit" => Output::Junit,
                     "markdown" => Output::Markdown,
-                    _ => return Err(format!("-o {v} is not available here; use text, json or markdown")),
+                    _ => return Err(format!("-o {v} is not available here; use text, json, junit or markdown")),
                 };
             }
             f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
@@ -112,6 +115,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         }
         Output::Text => runner::summary_text(&summary),
         Output::Json => runner::summary_json(&summary),
+        Output::Junit => runner::summary_junit(&summary, &args.release),
         Output::Markdown => {
             let t = report::from_run(
                 Command::Status,

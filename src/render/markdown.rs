@@ -14,8 +14,8 @@
 //! drawn in the chart's strong colour and everything else that succeeded in
 //! grey (`done`), so the straggler of each group stands out; a failure is
 //! red (`crit`), an item still running when the operation stopped is
-//! outlined red (`crit, active`), and an item never started is a diamond
-//! (`milestone`) where the operation stopped.
+//! outlined red (`crit, active`), and an item never started is a light
+//! diamond (`active, milestone`) where the operation stopped.
 //!
 //! Long releases stay readable as `plan`'s pictures do ([`super::picture`]):
 //! a group of more than [`FOLD_OVER`] items keeps the items that matter (on
@@ -167,7 +167,8 @@ impl Look {
             Look::Done => "done, ",
             Look::Failed => "crit, ",
             Look::CutShort => "crit, active, ",
-            Look::NotRun => "milestone, ",
+            // Light, apart from the strong colour of the critical path.
+            Look::NotRun => "active, milestone, ",
         }
     }
 }
@@ -345,7 +346,7 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
     out.push_str("```\n\n");
     out.push_str(
         "<sub>Strong colour: the critical path, what the operation waited for · grey: done meanwhile · \
-         red: failed · outlined red: stopped while running · ◆: not run</sub>\n\n",
+         red: failed · outlined red: stopped while running · light ◆: not run</sub>\n\n",
     );
 }
 

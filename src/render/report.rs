@@ -195,12 +195,16 @@ impl Timeline {
     ///
     /// Items cut short take no part: their end is only where the operation
     /// stopped, so after a fail-fast stop the path ends on the hook that
-    /// failed.
+    /// failed. Nor do items done the moment they were created (a ConfigMap,
+    /// a Service): they cost nothing, and the next item of their batch
+    /// starting a few milliseconds later only follows them in the order of
+    /// the requests.
     pub fn critical_path(&self) -> BTreeSet<At> {
         let timed: Vec<(At, Millis, Millis)> = self
             .items()
             .filter(|(_, it)| it.state != State::CutShort)
             .filter_map(|(at, it)| Some((at, it.started_at?, it.ended_at?)))
+            .filter(|&(_, start, end)| end > start)
             .collect();
         // The latest end; on a tie the later item in the order the operation has them.
         let Some(mut current) = timed.iter().copied().max_by_key(|&(at, _, end)| (end, at)) else {
