@@ -390,3 +390,59 @@ fn long_releases_fold() {
     assert!(b.iter().any(|x| x.0.starts_with("119 resources more (119 ConfigMap)")), "{b:?}");
     assert_eq!(bar_of(&b, "ConfigMap/cm-119").1, "", "the straggler stays");
 }
+
+/// A deploy whose batch 2 failed, rolled back by `--rollback-on-failure`: the failed
+/// resource red until it failed, batch 3 not run, the error quoted with its pod output
+/// folded, and the recovery's own report below.
+#[test]
+fn a_failed_deploy_and_its_recovery() {
+    let mut report = deploy_report();
+    report.hooks.truncate(1);
+    report.deletions.clear();
+    for r in &mut report.resources {
+        match (r.batch, r.reference.as_str()) {
+            (2, "StatefulSet/db") => {
+                r.state = ResourceState::Failed;
+                r.failed_at = Some(T0 + 70_000);
+                r.ready_at = None;
+                r.message = "not ready after 1m: 0/1 replicas ready".into();
+            }
+            (3, _) => {
+                r.state = ResourceState::Skipped;
+                (r.applied_at, r.ready_at) = (None, None);
+            }
+            _ => {}
+        }
+    }
+    report.ended_at = T0 + 70_500;
+    report.status = "failed".into();
+    report.ended = Ended::Failed("resource StatefulSet/db not ready\nPod db-0 output:\n  FATAL: bad config".into());
+    let mut recovery = deploy_report();
+    recovery.operation = "rolled back";
+    recovery.revision = 8;
+    report.recovery = Some(Box::new(recovery));
+    let md = markdown::render(&report::from_deploy(Command::Deploy, &report));
+    let b = bars(&md);
+    assert!(md.starts_with("### ❌ helm hooks deploy: upgrade of `shop` failed\n"), "{md}");
+    assert_eq!(bar_of(&b, "StatefulSet/db").1, "crit", "{md}");
+    assert_eq!(bar_of(&b, "StatefulSet/db").3, T0 + 70_000, "{md}");
+    assert_eq!(bar_of(&b, "Deployment/api").1, "active, milestone", "{md}");
+    assert!(md.contains("> **Error:** resource StatefulSet/db not ready\n"), "{md}");
+    assert!(
+        md.contains(
+            "<details><summary>The whole error</summary>\n\n```text\nPod db-0 output:\n  FATAL: bad config\n```"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("**`--rollback-on-failure`:**\n\n#### ✅ helm hooks rollback: rollback of `shop` succeeded"),
+        "{md}"
+    );
+    assert!(
+        md.contains("11 resources: 6 ready, 1 failed, 0 stopped while running, 5 not run") || md.contains("1 failed"),
+        "{md}"
+    );
+    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
+        std::fs::write(PathBuf::from(dir).join("deploy-failed.md"), &md).unwrap();
+    }
+}
