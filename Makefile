@@ -19,7 +19,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host fuzz clean
+.PHONY: help build install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host fuzz clean check-mermaid
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
@@ -40,6 +40,9 @@ help:
 	@echo "           bench-host (stock Helm against the host-functions Helm, side by side);"
 	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
+	@echo "check-mermaid  -o markdown's charts rendered by the real Mermaid (opt-in: installs"
+	@echo "           Debian's chromium and npm's mermaid-cli); OUT=dir keeps the PNGs, REPORTS=dir"
+	@echo "           adds the reports e2e tests kept (HOOKS_REPORT_DIR)"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
 
 $(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
@@ -183,6 +186,13 @@ bench-load: dist/hooks testbed-build
 # Stock Helm + dist/hooks against helm-host + dist/hooks-host, side by side (issue 11).
 bench-host: dist/hooks dist/hooks-host testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && scripts/bench-host.sh
+
+# -o markdown's Mermaid charts rendered by the real Mermaid library in a headless Chromium
+# (docs/report.md). Opt-in, not part of `make test`: it installs Debian's chromium and npm's
+# mermaid-cli. The goldens, and with REPORTS=dir the Markdown the e2e tests kept there
+# (HOOKS_REPORT_DIR=dir); OUT=dir keeps the PNGs (docs/report's pictures).
+check-mermaid:
+	$(if $(OUT),OUT='$(OUT)') scripts/check-mermaid.sh tests/golden/report/*.md $(if $(REPORTS),$(wildcard $(REPORTS)/*.md))
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

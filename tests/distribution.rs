@@ -46,7 +46,7 @@ fn completion_yaml_covers_the_cli() {
     let comp: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("completion.yaml")).unwrap();
     let commands = comp["commands"].as_sequence().unwrap();
     let names: Vec<&str> = commands.iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["plan", "lint", "run", "deploy", "rollback", "uninstall", "version"]);
+    assert_eq!(names, ["plan", "lint", "run", "deploy", "rollback", "uninstall", "status", "version"]);
     let all_flags: Vec<&str> =
         commands.iter().flat_map(|c| c["flags"].as_sequence().unwrap().iter().map(|f| f.as_str().unwrap())).collect();
     let (_, usage, _) = run(&["--help"]);

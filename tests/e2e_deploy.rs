@@ -1588,10 +1588,11 @@ fn allowed_hosts_narrowed_to_the_api_server_refuses_any_other_host() {
 }
 
 /// No bearer token and no Secret value in anything the plugin and Helm print (issue 13), at
-/// every verbosity Helm has (default and `--debug`) and in `-o json`: install, a dry-run
-/// upgrade (its server-side diff), upgrades, `run` of a test hook with `--logs`, rollback,
-/// uninstall. The chart's Secret is added to Helm's rendering (`stringData`), so its value
-/// is in the release the plugin reads and stores.
+/// every verbosity Helm has (default and `--debug`) and in `-o json` and `-o markdown`:
+/// install, a dry-run upgrade (its server-side diff), upgrades, `run` of a test hook with
+/// `--logs`, `status` (the record's last run), rollback, uninstall. The chart's Secret is
+/// added to Helm's rendering (`stringData`), so its value is in the release the plugin
+/// reads and stores.
 #[test]
 fn no_token_or_secret_value_in_any_output() {
     let case = Case::new("no-leak");
@@ -1629,12 +1630,16 @@ fn no_token_or_secret_value_in_any_output() {
         plugin(debug, &["deploy", "-", "--dry-run"], Some(&v2));
     }
     plugin(false, &["deploy", "-"], Some(&v2));
-    plugin(true, &["deploy", "-"], Some(&v2));
+    plugin(true, &["deploy", "-", "-o", "markdown"], Some(&v2));
     plugin(false, &["run", RELEASE, "--event", "test", "--logs"], None);
     plugin(true, &["run", RELEASE, "--event", "test", "--logs", "-o", "json"], None);
-    plugin(false, &["rollback", RELEASE, "1"], None);
+    plugin(false, &["run", RELEASE, "--event", "test", "--logs", "-o", "markdown"], None);
+    for output in ["text", "json", "markdown"] {
+        plugin(false, &["status", RELEASE, "-o", output], None);
+    }
+    plugin(false, &["rollback", RELEASE, "1", "-o", "markdown"], None);
     plugin(true, &["rollback", RELEASE, "3"], None);
-    plugin(true, &["uninstall", RELEASE], None);
+    plugin(true, &["uninstall", RELEASE, "-o", "markdown"], None);
     assert!(printed.contains("creds"), "the Secret is named in the output (the test saw it): {printed}");
     for (what, secret) in [
         ("the bed's token", b.token.clone()),
@@ -1734,4 +1739,70 @@ fn least_privilege_role_uninstalls_and_one_verb_less_is_exit_3_before_acting() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert!(!case.exists("configmap/settings") && !case.exists("deployment/web"));
     assert!(case.release_secrets().is_empty(), "{:?}", case.release_secrets());
+}
+
+/// The chart's sections of a Markdown report (`  section NAME`), in order.
+fn gantt_sections(markdown: &str) -> Vec<String> {
+    markdown.lines().filter_map(|l| l.strip_prefix("  section ")).map(str::to_string).collect()
+}
+
+/// `-o markdown` of deploy, rollback and uninstall (issue 23): an install with a
+/// pre-install and a post-install hook and three batches (umbrella subcharts in order), an
+/// upgrade that deletes what it no longer has, a rollback, an uninstall; each report's
+/// chart has a section per hook weight, batch and deletion, in the order they ran.
+#[test]
+fn markdown_reports_of_deploy_rollback_and_uninstall() {
+    let case = Case::new("report");
+    let hooks = json!([
+        {"kind": "Job", "name": "migrate", "hook": "pre-install,pre-upgrade,pre-rollback", "duration": "2s"},
+        {"kind": "Job", "name": "notify", "hook": "post-install", "duration": "1s"},
+    ]);
+    let mut values = json!({"db": {"enabled": true}, "api": {"enabled": true}, "objects": [{"name": "app-info"}]});
+    values["objects"].as_array_mut().unwrap().extend(hooks.as_array().unwrap().iter().cloned());
+    let out = case.deploy(&values, &["-o", "markdown"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let md = &out.stdout;
+    assert!(md.starts_with("### ✅ helm hooks deploy: install of `r` succeeded\n"), "{md}");
+    assert!(md.contains("revision 1 · status `deployed`"), "{md}");
+    assert_eq!(
+        gantt_sections(md),
+        ["pre-install, weight 0", "batch 1", "batch 2", "batch 3", "post-install, weight 0"],
+        "{md}"
+    );
+    assert!(
+        md.contains("**2 hooks: 2 succeeded, 0 failed, 0 not run; 5 resources: 5 ready, 0 failed, 0 not run**"),
+        "{md}"
+    );
+    assert!(out.stderr.contains("Release \"r\""), "progress goes to stderr: {}", out.shown);
+    keep_report("bed-deploy-batches", md);
+
+    // The upgrade drops app-info: a deletion section after the batches.
+    values["objects"].as_array_mut().unwrap().remove(0);
+    let out = case.deploy(&values, &["-o", "markdown"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.starts_with("### ✅ helm hooks deploy: upgrade of `r` succeeded\n"), "{}", out.stdout);
+    let sections = gantt_sections(&out.stdout);
+    assert_eq!(sections.first().map(String::as_str), Some("pre-upgrade, weight 0"), "{}", out.stdout);
+    assert_eq!(sections.last().map(String::as_str), Some("deletion 1"), "{}", out.stdout);
+    assert!(out.stdout.contains("1 resource deleted"), "{}", out.stdout);
+
+    let out = case.plugin(&["rollback", RELEASE, "1", "-o", "markdown", "--timeout", "2m"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.starts_with("### ✅ helm hooks rollback: rollback of `r` succeeded\n"), "{}", out.stdout);
+    assert_eq!(gantt_sections(&out.stdout).first().map(String::as_str), Some("pre-rollback, weight 0"));
+
+    let out = case.plugin(&["uninstall", RELEASE, "-o", "markdown", "--timeout", "2m"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.starts_with("### ✅ helm hooks uninstall: uninstall of `r` succeeded\n"), "{}", out.stdout);
+    let sections = gantt_sections(&out.stdout);
+    assert!(sections.len() >= 3 && sections.iter().all(|s| s.starts_with("deletion ")), "{}", out.stdout);
+}
+
+/// With `HOOKS_REPORT_DIR` set, the Markdown a test got is kept there as NAME.md, for
+/// `scripts/check-mermaid.sh` to render (docs/report.md's pictures come from real runs).
+fn keep_report(name: &str, markdown: &str) {
+    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.md")), markdown).unwrap();
+    }
 }

@@ -1873,3 +1873,140 @@ fn two_releases_in_one_namespace_run_at_once_without_touching_each_other() {
     left.sort();
     assert_eq!(left, ["job.batch/two-h0", "job.batch/two-h1", "job.batch/two-h2", "job.batch/two-h3"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// -o markdown and `helm hooks status` (issue 23, docs/report.md).
+
+/// The chart's bars of a Markdown report: (label, tags, start, end), from
+/// `label :tags, id, start, end`.
+fn gantt_bars(markdown: &str) -> Vec<(String, String, u64, u64)> {
+    let chart = markdown.split("```mermaid\n").nth(1).unwrap_or_else(|| panic!("no chart:\n{markdown}"));
+    chart
+        .split("```")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("    "))
+        .map(|l| {
+            let (label, rest) = l.trim().rsplit_once(" :").unwrap();
+            let parts: Vec<&str> = rest.split(", ").collect();
+            let n = parts.len();
+            (label.to_string(), parts[..n - 3].join(", "), parts[n - 2].parse().unwrap(), parts[n - 1].parse().unwrap())
+        })
+        .collect()
+}
+
+fn gantt_bar<'a>(bars: &'a [(String, String, u64, u64)], reference: &str) -> &'a (String, String, u64, u64) {
+    bars.iter()
+        .find(|b| b.0.split(' ').next() == Some(reference))
+        .unwrap_or_else(|| panic!("no bar for {reference}: {bars:?}"))
+}
+
+/// With `HOOKS_REPORT_DIR` set, the Markdown a test got is kept there as NAME.md, for
+/// `scripts/check-mermaid.sh` to render (docs/report.md's pictures come from real runs).
+fn keep_report(name: &str, markdown: &str) {
+    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.md")), markdown).unwrap();
+    }
+}
+
+impl Case {
+    /// `helm hooks ARGS -n NS` (any command) with the bed's token.
+    fn plugin(&self, args: &[&str]) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(kube_args(&bed().server, &bed().token)).arg("hooks").args(args).args(["-n", &self.ns]);
+        run(c, None)
+    }
+}
+
+fn report_chart() -> Vec<H> {
+    vec![
+        job("db-ready").weight(-5).secs("2s"),
+        job("api-suite").parallel().secs("3s"),
+        job("ui-suite").parallel().secs("7s"),
+        pod("cache-check").parallel().secs("1s"),
+        job("smoke").weight(5).secs("1s"),
+    ]
+}
+
+/// A passing run's Markdown report, and the same run's report from the release record
+/// (`helm hooks status`): the chart's bars carry exactly the times of `run -o json`, the
+/// straggler of the parallel weight is on the critical path, its siblings grey; `status`
+/// in text and JSON says the same as the run did.
+#[test]
+fn markdown_report_of_a_run_and_its_status() {
+    let case = Case::new("report");
+    case.install(&report_chart());
+    let before = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    assert_eq!(before.code, 0, "{}", before.shown);
+    assert!(before.stdout.contains("No test hook of this release has run yet."), "{}", before.shown);
+
+    let out = case.hooks(&["--parallel", "4", "-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    assert_eq!(status.code, 0, "{}", status.shown);
+    let md = &status.stdout;
+    assert!(md.starts_with("### ✅ helm hooks status: last run of the test hooks of `r` succeeded\n"), "{md}");
+    let bars = gantt_bars(md);
+    for (name, row) in &rows {
+        let kind = if name == "cache-check" { "Pod" } else { "Job" };
+        let bar = gantt_bar(&bars, &format!("{kind}/{name}"));
+        assert_eq!((Some(bar.2), Some(bar.3)), (row.started, row.completed), "{name}: {bar:?}\n{md}");
+    }
+    assert_eq!(gantt_bar(&bars, "Job/ui-suite").1, "", "the straggler is on the critical path\n{md}");
+    assert_eq!(gantt_bar(&bars, "Job/api-suite").1, "done", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/smoke").1, "", "{md}");
+    // status -o json: the run's rows, times to the millisecond.
+    let stored = case.plugin(&["status", RELEASE, "-o", "json"]);
+    let (sdoc, srows) = summary(&stored.stdout);
+    assert_eq!(sdoc.get("outcome").s(), "succeeded", "{}", stored.shown);
+    assert_eq!(doc.get("outcome").s(), "succeeded");
+    for (name, row) in &rows {
+        assert_eq!((srows[name].started, srows[name].completed), (row.started, row.completed), "{name}");
+    }
+    let text = case.plugin(&["status", RELEASE]);
+    assert!(text.stdout.contains("5 hooks of test: 5 succeeded, 0 failed, 0 not run"), "{}", text.shown);
+    let junit = case.plugin(&["status", RELEASE, "-o", "junit"]);
+    assert!(junit.stdout.contains("tests=\"5\" failures=\"0\""), "{}", junit.shown);
+
+    // The run's own -o markdown: progress on stderr, the report alone on stdout.
+    let out = case.hooks(&["--parallel", "4", "-o", "markdown"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.starts_with("### ✅ helm hooks run: test hooks of `r` succeeded\n"), "{}", out.shown);
+    assert!(out.stderr.contains("started"), "{}", out.shown);
+    assert!(out.stdout.contains("**5 hooks: 5 succeeded, 0 failed, 0 not run**"), "{}", out.shown);
+    keep_report("bed-run-passed", &out.stdout);
+}
+
+/// A fail-fast stop as Markdown: the failed hook red with its output folded in
+/// `<details>`, the sibling outlined as stopped while running, the next weight a
+/// milestone; the record says the same afterwards.
+#[test]
+fn markdown_report_of_a_fail_fast_stop() {
+    let case = Case::new("report-ff");
+    let mut hooks = fail_fast_chart("40s");
+    hooks[0] = hooks[0].clone().ann("helm.sh/show-output", "true");
+    case.install(&hooks);
+    let out = case.hooks(&["--parallel", "8", "-o", "markdown"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let md = &out.stdout;
+    assert!(md.starts_with("### ❌ helm hooks run: test hooks of `r` failed fast\n"), "{md}");
+    let bars = gantt_bars(md);
+    assert_eq!(gantt_bar(&bars, "Job/pre").1, "crit", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/slow").1, "crit, active", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/later").1, "active, milestone", "{md}");
+    assert!(md.contains("<details><summary>Output of Job/pre (failed)</summary>"), "{md}");
+    assert!(md.contains("Job pre output:\n  preflight: database unreachable\n  second line\n"), "{md}");
+    keep_report("bed-run-fail-fast", md);
+
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    let stored = gantt_bars(&status.stdout);
+    assert_eq!(gantt_bar(&stored, "Job/pre").1, "crit", "{}", status.stdout);
+    assert_eq!((gantt_bar(&stored, "Job/pre").2, gantt_bar(&stored, "Job/pre").3), {
+        let b = gantt_bar(&bars, "Job/pre");
+        (b.2, b.3)
+    });
+    assert_eq!(gantt_bar(&stored, "Job/later").1, "active, milestone", "{}", status.stdout);
+}

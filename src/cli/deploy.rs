@@ -23,11 +23,20 @@ use crate::release::record::{self, Operation};
 use crate::release::storage::{self, Driver, StoredRelease};
 use crate::render;
 
+/// `-o`: the closing report. Progress goes to stderr for all but text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+    /// A report for CI job summaries (`render::markdown`).
+    Markdown,
+}
+
 #[derive(Debug)]
 struct Args {
     positional: Vec<String>,
     options: Options,
-    json: bool,
+    output: Output,
     keep_history: bool,
     create_namespace: bool,
     rollback_on_failure: bool,
@@ -51,7 +60,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             ignore_fail_fast: false,
             wait_for_jobs: false,
         },
-        json: false,
+        output: Output::Text,
         keep_history: false,
         create_namespace: false,
         rollback_on_failure: false,
@@ -87,10 +96,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--dry-run" | "--dry-run=server" => a.dry_run = true,
             "-o" | "--output" => {
                 let v = value("--output")?;
-                a.json = match v.as_str() {
-                    "text" => false,
-                    "json" => true,
-                    _ => return Err(format!("-o {v} is not available here; use text or json")),
+                a.output = match v.as_str() {
+                    "text" => Output::Text,
+                    "json" => Output::Json,
+                    "markdown" => Output::Markdown,
+                    _ => return Err(format!("-o {v} is not available here; use text, json or markdown")),
                 };
             }
             "-" => a.positional.push(arg.clone()),
@@ -131,8 +141,12 @@ fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
     let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
 }
 
-fn finish(io: &mut Io, report: &Report, json: bool) -> Exit {
-    let text = if json { deploy::summary_json(report) } else { deploy::summary_text(report) };
+fn finish(io: &mut Io, report: &Report, output: Output, command: render::report::Command) -> Exit {
+    let text = match output {
+        Output::Text => deploy::summary_text(report),
+        Output::Json => deploy::summary_json(report),
+        Output::Markdown => render::markdown::render(&render::report::from_deploy(command, report)),
+    };
     let _ = io.stdout.write_all(text.as_bytes());
     match report.ended {
         Ended::Done => Exit::Ok,
@@ -267,7 +281,7 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
             return fail(io, &e, Exit::Cluster);
         }
     }
-    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     // Helm installs crds/ on a first install only, before the release exists.
     if matches!(operation, Operation::Install) {
         match deploy::crds::install(&mut client, &crds, &mut crate::exec::cluster::wall_ms, progress) {
@@ -283,7 +297,7 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
     if args.rollback_on_failure && !report.status.is_empty() {
         recover(&mut client, driver, &mut report, operation, &args.options, progress);
     }
-    finish(io, &report, args.json)
+    finish(io, &report, args.output, render::report::Command::Deploy)
 }
 
 /// `--rollback-on-failure` (Helm 4; `--atomic` in Helm 3): a failed install
@@ -445,7 +459,7 @@ fn dry_run(
     let crds = if install { crds } else { &[] };
     match deploy::preview::preview(client, checked, events, revision, crds, namespace_exists, removed) {
         Ok(p) => {
-            let text = if args.json {
+            let text = if args.output == Output::Json {
                 serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
             } else {
                 deploy::preview::text(&p)
@@ -576,7 +590,7 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, Some(&current)) {
         return fail(io, &e, Exit::Cluster);
     }
-    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let revision = current.revision + 1;
     let report = deploy::deploy(
         &mut client,
@@ -588,7 +602,7 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         &args.options,
         progress,
     );
-    finish(io, &report, args.json)
+    finish(io, &report, args.output, render::report::Command::Rollback)
 }
 
 /// What an uninstall asks of the API server beyond reading: storage
@@ -654,7 +668,7 @@ pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
     if let Err(e) = checked_needs {
         return fail(io, &e, Exit::Cluster);
     }
-    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
+    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let report = deploy::uninstall(&mut client, latest, history, &checked, &args.options, args.keep_history, progress);
-    finish(io, &report, args.json)
+    finish(io, &report, args.output, render::report::Command::Uninstall)
 }

@@ -13,6 +13,7 @@ use crate::render;
 
 mod deploy;
 mod run;
+mod status;
 
 /// Exit codes (docs/design.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +37,14 @@ Usage:
                   [--parallel-resources N] [-o text|json|dot|mermaid]
   helm hooks lint [- | RELEASE] [-o text|json]
   helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
-                 [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]... [-o text|json|junit]
+                 [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]...
+                 [-o text|json|junit|markdown]
   helm hooks deploy - [--parallel N] [--parallel-all] [--parallel-resources N] [--timeout D]
-                 [--readiness-timeout D] [--ignore-fail-fast] [-o text|json]
+                 [--readiness-timeout D] [--ignore-fail-fast] [-o text|json|markdown]
   helm hooks rollback RELEASE [REVISION] [same flags as deploy]
-  helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D] [-o text|json]
+  helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D]
+                 [-o text|json|markdown]
+  helm hooks status RELEASE [--event E] [--revision N] [-o text|json|junit|markdown]
   helm hooks version [-o text|json]
 
 Input of plan and lint (-, the default): `helm template CHART` output, or a release
@@ -69,7 +73,13 @@ cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
   --ignore-fail-fast a failing helm.sh/hook-fail-fast hook warns instead of stopping the run
   --logs             print every Pod hook's logs, as `helm test --logs`
   --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
-  -o text|json|junit the report; json and junit write progress to stderr
+  -o text|json|junit|markdown
+                     the report; all but text write progress to stderr. markdown: a
+                     report with a timeline chart for CI job summaries (docs/report.md)
+
+status (the last run of an event's hooks, from the release record; runs nothing):
+  --event E          the event (default test, as helm status shows the last test suite run)
+  --revision N       that revision's record instead of the latest
 
 deploy (install or upgrade in the plan's order; the release Helm rendered, on stdin):
   helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -
@@ -224,6 +234,7 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
         "deploy" => deploy::deploy(rest, io),
         "rollback" => deploy::rollback(rest, io),
         "uninstall" => deploy::uninstall(rest, io),
+        "status" => status::main(rest, io),
         "version" => {
             let format = match rest {
                 [] => Some("text"),

@@ -20,6 +20,8 @@ enum Output {
     Text,
     Json,
     Junit,
+    /// A report for CI job summaries (`render::markdown`).
+    Markdown,
 }
 
 #[derive(Debug)]
@@ -87,7 +89,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     "text" => Output::Text,
                     "json" => Output::Json,
                     "junit" => Output::Junit,
-                    _ => return Err(format!("-o {v} is not available here; use text, json or junit")),
+                    "markdown" => Output::Markdown,
+                    _ => return Err(format!("-o {v} is not available here; use text, json, junit or markdown")),
                 };
             }
             f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
@@ -173,6 +176,17 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
         Output::Text => runner::summary_text(&summary),
         Output::Json => runner::summary_json(&summary),
         Output::Junit => runner::summary_junit(&summary, &args.release),
+        Output::Markdown => {
+            let namespace = Some(stored.namespace.as_str());
+            let t = render::report::from_run(
+                render::report::Command::Run,
+                &summary,
+                &args.release,
+                namespace,
+                release.revision,
+            );
+            render::markdown::render(&t)
+        }
     };
     let _ = io.stdout.write_all(report.as_bytes());
     match summary.outcome {

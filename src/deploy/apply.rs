@@ -91,6 +91,9 @@ pub struct ResourceRow {
     pub state: State,
     pub applied_at: Option<Millis>,
     pub ready_at: Option<Millis>,
+    /// When it failed (applied and not ready in time, or refused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_at: Option<Millis>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
@@ -229,6 +232,7 @@ impl Applier<'_> {
                     state: rollout.state(i),
                     applied_at,
                     ready_at,
+                    failed_at: rollout.failed_at(i),
                     message: if rollout.state(i) == State::Failed {
                         rollout.reason(i).to_string()
                     } else {

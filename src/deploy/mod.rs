@@ -76,6 +76,11 @@ pub struct Report {
     pub status: String,
     pub resources: Vec<apply::ResourceRow>,
     pub deleted: Vec<String>,
+    /// The deletions batch by batch, with their times (for a timeline:
+    /// uninstall, and what an upgrade or rollback removes).
+    pub deletions: Vec<Deletion>,
+    /// Each event's hooks as they ran, in the order the events ran.
+    pub hooks: Vec<runner::Summary>,
     pub started_at: Millis,
     pub ended_at: Millis,
     pub api_requests: u64,
@@ -100,6 +105,8 @@ impl Report {
             status: String::new(),
             resources: Vec::new(),
             deleted: Vec::new(),
+            deletions: Vec::new(),
+            hooks: Vec::new(),
             started_at,
             ended_at: started_at,
             api_requests: 0,
@@ -109,6 +116,15 @@ impl Report {
             recovery: None,
         }
     }
+}
+
+/// One batch of deletions: what was deleted, from the delete request until
+/// every object was gone.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Deletion {
+    pub resources: Vec<String>,
+    pub started_at: Millis,
+    pub ended_at: Millis,
 }
 
 /// The parsed and checked release with its plans: everything is validated
@@ -172,6 +188,7 @@ fn run_hooks(
     event: Event,
     options: &Options,
     out: &mut dyn Write,
+    ran: &mut Vec<runner::Summary>,
 ) -> Result<(), Ended> {
     let plan = event_plan(&checked.plan, Phase::Hooks(event));
     if plan.items.is_empty() {
@@ -188,6 +205,7 @@ fn run_hooks(
     let name = stored.name.clone();
     let mut cluster = KubeCluster::new(client, plan, &checked.release.hooks, stored, &name, options.parallel);
     let summary = runner::execute(plan, &checked.release.hooks, exec_options, &mut cluster, Some(out));
+    ran.push(summary.clone());
     match summary.outcome {
         RunOutcome::Succeeded => Ok(()),
         RunOutcome::ClusterError => Err(Ended::Cluster(summary.error.unwrap_or_default())),
@@ -225,6 +243,7 @@ fn delete_in_order(
     wanted: &dyn Fn(usize) -> bool,
     deadline: Millis,
     out: &mut dyn Write,
+    deletions: &mut Vec<Deletion>,
 ) -> Result<Vec<String>, Ended> {
     let mut deleted = Vec::new();
     for batch in deletion_batches(plan) {
@@ -246,7 +265,9 @@ fn delete_in_order(
         let only: Vec<ObjectKey> = keys.iter().map(|(_, k)| k.clone()).collect();
         let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
         let _ = writeln!(out, "deleting  {}", names.join(", "));
+        let started_at = wall_ms();
         let left = client.delete_and_wait(&only, deadline, &mut wall_ms).map_err(|e| Ended::Cluster(e.to_string()))?;
+        deletions.push(Deletion { resources: names.clone(), started_at, ended_at: wall_ms() });
         if let Some(k) = left.first() {
             return Err(Ended::Failed(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name)));
         }
@@ -322,7 +343,7 @@ pub fn deploy(
 
     let mut rejected = false;
     let result = (|| -> Result<(), Ended> {
-        run_hooks(client, &mut stored, &checked, operation.pre_event(), options, out)?;
+        run_hooks(client, &mut stored, &checked, operation.pre_event(), options, out, &mut report.hooks)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
         let deadline = wall_ms() + options.timeout_ms;
         let outcome = apply::Applier {
@@ -352,9 +373,10 @@ pub fn deploy(
             return Err(Ended::Failed(f));
         }
         if let Some(current) = &current {
-            report.deleted = delete_removed(client, current, &checked.release, &namespace, deadline, out)?;
+            report.deleted =
+                delete_removed(client, current, &checked.release, &namespace, deadline, out, &mut report.deletions)?;
         }
-        run_hooks(client, &mut stored, &checked, operation.post_event(), options, out)
+        run_hooks(client, &mut stored, &checked, operation.post_event(), options, out, &mut report.hooks)
     })();
 
     let now_unix = wall_ms() / 1000;
@@ -429,6 +451,7 @@ fn delete_removed(
     namespace: &str,
     deadline: Millis,
     out: &mut dyn Write,
+    deletions: &mut Vec<Deletion>,
 ) -> Result<Vec<String>, Ended> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
@@ -436,7 +459,7 @@ fn delete_removed(
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
-    delete_in_order(client, &old, &old_plan, &removed, deadline, out)
+    delete_in_order(client, &old, &old_plan, &removed, deadline, out, deletions)
 }
 
 /// What `current` had and `next` has not, in deletion order, with their plan
@@ -486,10 +509,11 @@ pub fn uninstall(
     record::set_status(&mut latest.release, "uninstalling", record::UNINSTALLING_DESCRIPTION);
     let result = (|| -> Result<(), Ended> {
         latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
-        run_hooks(client, &mut latest, checked, Event::PreDelete, options, out)?;
+        run_hooks(client, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
         let deadline = wall_ms() + options.timeout_ms;
-        report.deleted = delete_in_order(client, &checked.release, &plan, &|_| true, deadline, out)?;
-        run_hooks(client, &mut latest, checked, Event::PostDelete, options, out)?;
+        report.deleted =
+            delete_in_order(client, &checked.release, &plan, &|_| true, deadline, out, &mut report.deletions)?;
+        run_hooks(client, &mut latest, checked, Event::PostDelete, options, out, &mut report.hooks)?;
         record::uninstalled(&mut latest.release, wall_ms());
         if keep_history {
             latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
@@ -606,6 +630,12 @@ struct ReportJson<'a> {
     api_requests_repeated: u64,
     resources: &'a [apply::ResourceRow],
     deleted: &'a [String],
+    /// The deletions batch by batch, with their times.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    deletions: &'a [Deletion],
+    /// Each event's hooks as `run -o json` reports them, in the order they ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    hooks: Vec<Value>,
     /// `--rollback-on-failure`: the uninstall or rollback that followed.
     #[serde(skip_serializing_if = "Option::is_none")]
     recovery: Option<Value>,
@@ -635,6 +665,8 @@ fn report_json(r: &Report) -> Value {
         api_requests_repeated: r.api_requests_repeated,
         resources: &r.resources,
         deleted: &r.deleted,
+        deletions: &r.deletions,
+        hooks: r.hooks.iter().map(runner::summary_value).collect(),
         recovery: r.recovery.as_deref().map(report_json),
     };
     serde_json::to_value(&doc).expect("report serialises")

@@ -91,6 +91,8 @@ struct Resource {
     state: State,
     applied_at: Option<Millis>,
     ready_at: Option<Millis>,
+    /// When it failed: the end of its bar in a timeline report.
+    failed_at: Option<Millis>,
     /// Why it is not ready yet, or why it failed.
     reason: String,
 }
@@ -124,7 +126,13 @@ impl<'p> Rollout<'p> {
             plan,
             options: Options { parallel: options.parallel.max(1), ..options },
             resources: vec![
-                Resource { state: State::Pending, applied_at: None, ready_at: None, reason: String::new() };
+                Resource {
+                    state: State::Pending,
+                    applied_at: None,
+                    ready_at: None,
+                    failed_at: None,
+                    reason: String::new()
+                };
                 plan.items.len()
             ],
             frontier: Frontier::new(plan),
@@ -148,6 +156,11 @@ impl<'p> Rollout<'p> {
 
     pub fn times(&self, item: usize) -> (Option<Millis>, Option<Millis>) {
         (self.resources[item].applied_at, self.resources[item].ready_at)
+    }
+
+    /// When the resource failed, if it did.
+    pub fn failed_at(&self, item: usize) -> Option<Millis> {
+        self.resources[item].failed_at
     }
 
     /// The resource whose failure ended the rollout.
@@ -274,6 +287,7 @@ impl<'p> Rollout<'p> {
         self.applied.retain(|&i| i != item);
         let r = &mut self.resources[item];
         r.state = State::Failed;
+        r.failed_at = Some(self.now);
         r.reason = message.clone();
         self.reports.push(Report::Failed { item, at: self.now, message });
         if self.failed.is_none() {

@@ -317,6 +317,11 @@ struct SummaryJson<'a> {
 }
 
 pub fn summary_json(s: &Summary) -> String {
+    serde_json::to_string_pretty(&summary_value(s)).expect("summary serialises") + "\n"
+}
+
+/// The document of [`summary_json`] (also each event's entry in `deploy -o json`'s `hooks`).
+pub fn summary_value(s: &Summary) -> serde_json::Value {
     let doc = SummaryJson {
         event: &s.event,
         outcome: match s.outcome {
@@ -332,7 +337,7 @@ pub fn summary_json(s: &Summary) -> String {
         api_requests_repeated: s.api_requests.map(|(_, again)| again),
         hooks: &s.rows,
     };
-    serde_json::to_string_pretty(&doc).expect("summary serialises") + "\n"
+    serde_json::to_value(&doc).expect("summary serialises")
 }
 
 /// JUnit XML: one test case per hook, for CI systems.

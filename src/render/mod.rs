@@ -1,10 +1,13 @@
 //! Printing a plan or a lint report: text for people, JSON for tools, DOT
-//! and Mermaid for pictures.
+//! and Mermaid for pictures; and what a run or deploy did as a timeline
+//! ([`report`]), in Markdown with a Mermaid chart ([`markdown`]).
 
 pub mod dot;
 pub mod json;
+pub mod markdown;
 pub mod mermaid;
 pub mod picture;
+pub mod report;
 pub mod text;
 
 use crate::model::input::Release;
