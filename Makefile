@@ -33,7 +33,7 @@ help:
 	@echo "tools      the Wasm target and the pinned Helm, Kubernetes, etcd and kwok builds"
 	@echo "test       everything: unit + property + vectors, then end to end on the test bed"
 	@echo "e2e-compat the run, deploy and public-chart suites on the previous Helm and Kubernetes"
-	@echo "lint       cargo fmt --check and clippy -D warnings"
+	@echo "lint       cargo fmt --check, the layer check (tests/layers.rs) and clippy -D warnings"
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
@@ -155,6 +155,7 @@ e2e-dist: dist/hooks
 
 lint:
 	cargo fmt --all -- --check
+	cargo test --quiet --test layers
 	cargo clippy --all-targets --features e2e -- -D warnings
 	cargo clippy --all-targets --features e2e,host-functions -- -D warnings
 	cargo clippy --lib --target wasm32-wasip1 --features host-functions -- -D warnings

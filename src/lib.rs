@@ -11,6 +11,7 @@
 //! [`cli`] ties them together; `plugin` (Wasm only) is the entry point Helm 4
 //! calls.
 
+pub mod base;
 pub mod cli;
 pub mod deploy;
 pub mod exec;
@@ -19,6 +20,7 @@ pub mod model;
 pub mod plan;
 pub mod release;
 pub mod render;
+pub mod run;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

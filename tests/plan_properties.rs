@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::kind_order::{install_rank, KindRank};
+use helm_hooks::model::kind_order::{install_rank, KindRank};
 use helm_hooks::plan::{self, EventPlan, Options, Phase, Plan};
 use proptest::prelude::*;
 use proptest::sample::Index;

@@ -14,8 +14,8 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::{parallel_resources_value, parallel_value, split_flag, Exit, Io};
+use crate::base::time::{parse_duration, Millis};
 use crate::deploy::{self, Checked, Ended, Options, Report};
-use crate::exec::executor::{parse_duration, Millis};
 use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
@@ -115,8 +115,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     } else if o.readiness_timeout_ms > o.timeout_ms {
         return Err(format!(
             "--readiness-timeout ({}) must not exceed --timeout ({})",
-            crate::exec::executor::format_duration(o.readiness_timeout_ms),
-            crate::exec::executor::format_duration(o.timeout_ms)
+            crate::base::time::format_duration(o.readiness_timeout_ms),
+            crate::base::time::format_duration(o.timeout_ms)
         ));
     }
     Ok(a)
@@ -284,7 +284,7 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     // Helm installs crds/ on a first install only, before the release exists.
     if matches!(operation, Operation::Install) {
-        match deploy::crds::install(&mut client, &crds, &mut crate::exec::cluster::wall_ms, progress) {
+        match deploy::crds::install(&mut client, &crds, &mut crate::base::time::wall_ms, progress) {
             Ok(()) | Err(Ended::Done) => {}
             Err(Ended::Cluster(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Cluster),
             Err(Ended::Failed(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Failed),

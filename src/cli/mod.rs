@@ -320,8 +320,8 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
                 if text.is_empty() {
                     format!(
                         "no problems in {} and {}\n",
-                        render::count(release.hooks.len(), "hook"),
-                        render::count(release.resources.len(), "resource")
+                        crate::base::text::count(release.hooks.len(), "hook"),
+                        crate::base::text::count(release.resources.len(), "resource")
                     )
                 } else {
                     text

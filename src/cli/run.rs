@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use super::{parallel_value, split_flag, Exit, Io};
-use crate::exec::cluster::KubeCluster;
-use crate::exec::executor::{self, parse_duration, Millis};
+use crate::base::time::parse_duration;
+use crate::exec::executor::{self, Millis};
 use crate::exec::run::{self as runner, Outcome};
 use crate::kube;
 use crate::model::diagnostic::Diagnostics;
@@ -14,6 +14,7 @@ use crate::model::input;
 use crate::plan::{self, Phase};
 use crate::release::storage::{self, Driver};
 use crate::render;
+use crate::run::cluster::KubeCluster;
 
 #[derive(Debug, PartialEq, Eq)]
 enum Output {

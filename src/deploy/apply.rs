@@ -13,7 +13,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::exec::executor::{format_duration, Millis};
+use crate::base::time::{format_duration, Millis};
 use crate::exec::kstatus::{self, Readiness};
 use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
@@ -411,7 +411,7 @@ impl Applier<'_> {
             text.push_str("\n  ");
             text.push_str(&line);
         }
-        let logs = crate::exec::cluster::container_logs(self.client, Some(&ns), pods);
+        let logs = crate::run::cluster::container_logs(self.client, Some(&ns), pods);
         if !logs.is_empty() {
             text.push('\n');
             text.push_str(crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end());

@@ -53,7 +53,7 @@ pub fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
         let text = file
             .get("data")
             .and_then(Value::as_str)
-            .and_then(|d| crate::release::storage::base64::decode(d.as_bytes()).ok())
+            .and_then(|d| crate::base::base64::decode(d.as_bytes()).ok())
             .and_then(|b| String::from_utf8(b).ok());
         let Some(text) = text else {
             problems.push(format!("{name}: chart.files data is not base64 of UTF-8 text"));
@@ -132,7 +132,7 @@ mod tests {
     use serde_json::json;
 
     fn file(name: &str, text: &str) -> Value {
-        json!({"name": name, "data": crate::release::storage::base64::encode(text.as_bytes())})
+        json!({"name": name, "data": crate::base::base64::encode(text.as_bytes())})
     }
 
     #[test]

@@ -26,8 +26,9 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::exec::cluster::{wall_ms, KubeCluster};
-use crate::exec::executor::{self, format_duration, Millis};
+use crate::base::time::format_duration;
+use crate::base::time::wall_ms;
+use crate::exec::executor::{self, Millis};
 use crate::exec::rollout::{self, deletion_batches};
 use crate::exec::run::{self as runner, Outcome as RunOutcome};
 use crate::kube::{Client, ObjectKey};
@@ -37,6 +38,7 @@ use crate::model::input::{self, Release};
 use crate::plan::{self, EventPlan, Phase, Plan};
 use crate::release::record::{self, Operation};
 use crate::release::storage::{Driver, StoredRelease};
+use crate::run::cluster::KubeCluster;
 
 /// `helm.sh/resource-policy: keep`: Helm never deletes such a resource.
 const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
@@ -194,7 +196,7 @@ fn run_hooks(
     if plan.items.is_empty() {
         return Ok(());
     }
-    let _ = writeln!(out, "Running {} {event}", crate::render::count(plan.items.len(), "hook"));
+    let _ = writeln!(out, "Running {} {event}", crate::base::text::count(plan.items.len(), "hook"));
     let exec_options = executor::Options {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
@@ -330,15 +332,15 @@ pub fn deploy(
         out,
         "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} in {}, {}",
         operation.pending_status().trim_start_matches("pending-"),
-        crate::render::count(resources_plan.items.len(), "resource"),
-        crate::render::count(resources_plan.batches.len(), "batch"),
+        crate::base::text::count(resources_plan.items.len(), "resource"),
+        crate::base::text::count(resources_plan.batches.len(), "batch"),
         match options.parallel_resources {
             None => "each batch applied at once".to_string(),
             Some(n) => format!("at most {n} resources waiting at once"),
         }
     );
     for note in &resources_plan.notes {
-        let _ = out.write_all(crate::render::wrap(&format!("note: {note}"), "  ", "        ").as_bytes());
+        let _ = out.write_all(crate::base::text::wrap(&format!("note: {note}"), "  ", "        ").as_bytes());
     }
 
     let mut rejected = false;
@@ -589,7 +591,7 @@ pub fn resources_table(r: &Report) -> String {
     if r.resources.is_empty() {
         String::new()
     } else {
-        crate::render::table(&rows, "")
+        crate::base::text::table(&rows, "")
     }
 }
 
@@ -603,7 +605,7 @@ fn outcome_line(r: &Report) -> String {
             r.namespace,
             r.revision,
             r.status,
-            crate::render::api_requests(r.api_requests, r.api_requests_repeated)
+            crate::base::text::api_requests(r.api_requests, r.api_requests_repeated)
         ),
         Ended::Failed(e) | Ended::Cluster(e) => format!(
             "Error: release {:?} revision {} is {}: {e}\n",

@@ -320,7 +320,7 @@ pub fn text(p: &Preview) -> String {
     }
     let hooks = |h: &HookRows| match h.hooks.len() {
         0 => format!("{}: no hooks\n", h.event),
-        n => format!("{}: {} ({})\n", h.event, crate::render::count(n, "hook"), h.hooks.join(", ")),
+        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
     };
     out.push_str(&hooks(&p.hooks_before));
     for b in &p.batches {

@@ -30,8 +30,8 @@ use crate::model::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED
 use crate::plan::frontier::Frontier;
 use crate::plan::EventPlan;
 
-/// Wall-clock time in milliseconds since the Unix epoch.
-pub type Millis = u64;
+use crate::base::time::format_duration;
+pub use crate::base::time::Millis;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -506,65 +506,5 @@ impl<'p> Executor<'p> {
         if !self.options.record_before_cleanup {
             self.work.push_back(Work::Do(Action::Record));
         }
-    }
-}
-
-/// Go's duration syntax for whole seconds and milliseconds, as Helm prints it.
-pub fn format_duration(ms: Millis) -> String {
-    let (h, m, s, rest) = (ms / 3_600_000, (ms / 60_000) % 60, (ms / 1000) % 60, ms % 1000);
-    let secs = if rest == 0 { format!("{s}s") } else { format!("{s}.{}s", format!("{rest:03}").trim_end_matches('0')) };
-    match (h, m) {
-        (0, 0) => secs,
-        (0, m) => format!("{m}m{secs}"),
-        (h, m) => format!("{h}h{m}m{secs}"),
-    }
-}
-
-/// Parses Go's duration syntax (`5m`, `90s`, `1m30s`, `1h`, `250ms`).
-pub fn parse_duration(text: &str) -> Option<Millis> {
-    let mut total: f64 = 0.0;
-    let mut rest = text.trim();
-    if rest.is_empty() {
-        return None;
-    }
-    if rest == "0" {
-        return Some(0);
-    }
-    while !rest.is_empty() {
-        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        if num_end == 0 {
-            return None;
-        }
-        let n: f64 = rest[..num_end].parse().ok()?;
-        rest = &rest[num_end..];
-        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
-        let factor = match &rest[..unit_end] {
-            "ms" => 1.0,
-            "s" => 1000.0,
-            "m" => 60_000.0,
-            "h" => 3_600_000.0,
-            _ => return None,
-        };
-        total += n * factor;
-        rest = &rest[unit_end..];
-    }
-    (total.is_finite() && total < 1e15).then_some(total as Millis)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("5m"), Some(300_000));
-        assert_eq!(parse_duration("1m30s"), Some(90_000));
-        assert_eq!(parse_duration("250ms"), Some(250));
-        assert_eq!(parse_duration("1.5s"), Some(1500));
-        assert_eq!(parse_duration("5"), None);
-        assert_eq!(parse_duration("m"), None);
-        assert_eq!(format_duration(300_000), "5m0s");
-        assert_eq!(format_duration(3_000), "3s");
-        assert_eq!(format_duration(1_500), "1.5s");
     }
 }

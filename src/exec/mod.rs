@@ -1,6 +1,8 @@
-//! Running a plan: the sans-IO hook executor and resource rollout, the readiness rules they apply to live objects (kstatus, Helm's hook status), and the `run` driver with its cluster adapter.
+//! Running a plan, without I/O: the sans-IO hook executor and resource
+//! rollout, the readiness rules they apply to live objects (kstatus, Helm's
+//! hook status), and the loop that drives the executor against any
+//! [`run::Cluster`] (the Kubernetes one is [`crate::run::cluster`]).
 
-pub mod cluster;
 pub mod executor;
 pub mod kstatus;
 pub mod rollout;

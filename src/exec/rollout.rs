@@ -14,7 +14,7 @@
 //! is applied and nothing already applied is awaited, so a failing batch
 //! never lets a later one reach the cluster.
 
-use crate::exec::executor::{format_duration, Millis};
+use crate::base::time::{format_duration, Millis};
 use crate::plan::frontier::Frontier;
 use crate::plan::EventPlan;
 

@@ -7,9 +7,8 @@
 
 use std::io::Write;
 
-use crate::exec::executor::{
-    format_duration, Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report,
-};
+use crate::base::time::format_duration;
+use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report};
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
 
@@ -280,10 +279,12 @@ pub fn summary_text(s: &Summary) -> String {
             },
         ]);
     }
-    let mut out = crate::render::table(&rows, "");
+    let mut out = crate::base::text::table(&rows, "");
     let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
-    let requests =
-        s.api_requests.map(|(n, again)| format!(" ({})", crate::render::api_requests(n, again))).unwrap_or_default();
+    let requests = s
+        .api_requests
+        .map(|(n, again)| format!(" ({})", crate::base::text::api_requests(n, again)))
+        .unwrap_or_default();
     out.push_str(&format!(
         "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
         s.rows.len(),

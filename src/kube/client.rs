@@ -1111,8 +1111,8 @@ impl Reconnect {
     /// Waits before the next try; or, once the time is up, `message` saying
     /// how long it was tried.
     pub(crate) fn wait(&mut self, message: String) -> Result<(), String> {
-        let since = *self.since.get_or_insert_with(crate::exec::cluster::wall_ms);
-        let waited = crate::exec::cluster::wall_ms().saturating_sub(since);
+        let since = *self.since.get_or_insert_with(crate::base::time::wall_ms);
+        let waited = crate::base::time::wall_ms().saturating_sub(since);
         if waited >= RECONNECT_MS {
             return Err(format!("{message} (tried {} times over {} s)", self.tries, waited / 1000));
         }
@@ -1152,8 +1152,8 @@ pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
 pub(crate) fn pause(ms: u64) {
     #[cfg(target_arch = "wasm32")]
     {
-        let until = crate::exec::cluster::wall_ms() + ms;
-        while crate::exec::cluster::wall_ms() < until {
+        let until = crate::base::time::wall_ms() + ms;
+        while crate::base::time::wall_ms() < until {
             std::hint::spin_loop();
         }
     }

@@ -4,9 +4,9 @@
 use crate::model::annotation::{self as a, ValueError};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::{parse_events, Event};
+use crate::model::kind_order::{install_rank, KindRank};
 use crate::model::manifest::{Document, Head};
 use crate::model::reference::ObjectRef;
-use crate::plan::kind_order::{install_rank, KindRank};
 
 /// Helm's delete policies. Unknown values are kept as Helm keeps them (they
 /// simply never match), and `lint` warns about them.

@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::model::annotation::HOOK;
+use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::dropped::{self, Template};
 use crate::model::hook::Hook;
 use crate::model::manifest::{self, Document};
 use crate::model::resource::Resource;
-use crate::model::subchart::{ChartMeta, Dependency};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -82,8 +82,8 @@ struct LastRunJson {
 impl LastRunJson {
     /// How long the run took, when both ends are known.
     fn duration_ms(&self) -> Option<u64> {
-        let start = crate::plan::estimate::parse_time(self.started_at.as_deref()?)?;
-        let end = crate::plan::estimate::parse_time(self.completed_at.as_deref()?)?;
+        let start = crate::base::time::parse_time(self.started_at.as_deref()?)?;
+        let end = crate::base::time::parse_time(self.completed_at.as_deref()?)?;
         end.checked_sub(start)
     }
 }
@@ -198,7 +198,7 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
     let templates: Vec<Template> = templates
         .into_iter()
         .filter_map(|t| {
-            let bytes = crate::release::storage::base64::decode(t.data.as_bytes()).ok()?;
+            let bytes = crate::base::base64::decode(t.data.as_bytes()).ok()?;
             Some(Template { name: t.name, text: String::from_utf8(bytes).ok()? })
         })
         .collect();

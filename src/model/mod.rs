@@ -1,17 +1,18 @@
-//! The chart author's contract, parsed once into typed values: documents, annotations, hooks, resources, readiness rules, references, subcharts, and the diagnostics that name where each problem came from.
+//! The chart author's contract, parsed once into typed values: documents, annotations, hooks, resources, readiness rules, references, the chart and its dependencies, and the diagnostics that name where each problem came from.
 
 pub mod annotation;
+pub mod chart;
 pub mod diagnostic;
 pub mod dropped;
 pub mod event;
 pub mod external;
 pub mod hook;
 pub mod input;
+pub mod kind_order;
 pub mod manifest;
 pub mod readiness;
 pub mod reference;
 pub mod resource;
 pub mod resource_group;
 pub mod scope;
-pub mod subchart;
 pub mod yaml;

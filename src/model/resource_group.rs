@@ -9,10 +9,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::base::dag::{self, DagError};
 use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
 use crate::model::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::resource::Resource;
-use crate::plan::dag::{self, DagError};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct GroupBatches {

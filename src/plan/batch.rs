@@ -7,16 +7,17 @@
 //!    CRDs before anything else and its kind order puts Namespaces first,
 //!    and nothing that lives in them or is one of their kinds can be
 //!    created before they exist.
-//! 2. The rest is laid out as HIP-0025 does ([`crate::model::subchart`]) when the
+//! 2. The rest is laid out as HIP-0025 does ([`crate::plan::subchart`]) when the
 //!    release declares an order; otherwise it is one batch, applied at once
 //!    and sorted by kind, exactly as stock Helm applies a release. HIP-0025
 //!    sequencing is opt-in (`helm install --wait=ordered`): a chart that
 //!    declares no order would only be slowed down, subchart after
 //!    subchart, by an order its author never asked for.
 
+use crate::model::chart::ChartMeta;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::resource::Resource;
-use crate::model::subchart::{self, ChartMeta};
+use crate::plan::subchart;
 
 /// Why a batch exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -94,7 +94,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
         .map(|d| {
             format!(
                 ", and at --parallel {n} the run would take about {}",
-                crate::exec::executor::format_duration(run_time(all, &d, n))
+                crate::base::time::format_duration(run_time(all, &d, n))
             )
         })
         .unwrap_or_default();
@@ -111,74 +111,10 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     ))
 }
 
-/// Milliseconds since the Unix epoch of an RFC 3339 time as Go writes it
-/// (`2026-11-23T01:27:42.671493912Z`, `…+01:00`); `None` for anything else,
-/// including Go's zero time.
-pub fn parse_time(s: &str) -> Option<u64> {
-    let b = s.as_bytes();
-    let num = |from: usize, len: usize| -> Option<i64> {
-        let part = s.get(from..from + len)?;
-        part.bytes().all(|c| c.is_ascii_digit()).then(|| part.parse().ok())?
-    };
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't') || b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let (y, mo, d, h, mi, sec) = (num(0, 4)?, num(5, 2)?, num(8, 2)?, num(11, 2)?, num(14, 2)?, num(17, 2)?);
-    let mut at = 19;
-    let mut ms = 0;
-    if b.get(at) == Some(&b'.') {
-        let digits = b[at + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        let frac = &s[at + 1..at + 1 + digits];
-        ms = format!("{frac:0<3}")[..3].parse::<i64>().ok()?;
-        at += 1 + digits;
-    }
-    let offset = match b.get(at)? {
-        b'Z' | b'z' if at + 1 == b.len() => 0,
-        sign @ (b'+' | b'-') if at + 6 == b.len() && b[at + 3] == b':' => {
-            let m = num(at + 1, 2)? * 60 + num(at + 4, 2)?;
-            if *sign == b'+' {
-                m
-            } else {
-                -m
-            }
-        }
-        _ => return None,
-    };
-    if y < 1970 || !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let days = days_from_civil(y, mo, d);
-    let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset * 60;
-    u64::try_from(secs * 1000 + ms).ok()
-}
-
-/// (year, month, day) → days since 1970-01-01, proleptic Gregorian (Howard
-/// Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::diagnostic::Diagnostics;
-
-    #[test]
-    fn parses_go_times() {
-        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(parse_time("2026-11-21T05:24:59.123Z"), Some(1_795_238_699_123));
-        assert_eq!(parse_time("2026-11-21T05:24:59.123456789Z"), Some(1_795_238_699_123));
-        assert_eq!(parse_time("2026-11-21T06:24:59.1+01:00"), Some(1_795_238_699_100));
-        assert_eq!(parse_time(&crate::release::storage::go_time(1_795_238_699_120)), Some(1_795_238_699_120));
-        for bad in ["", "0001-01-01T00:00:00Z", "2026-11-21 05:24:59Z", "2026-11-21T05:24:59", "x026-11-21T05:24:59Z"] {
-            assert_eq!(parse_time(bad), None, "{bad}");
-        }
-    }
 
     fn hook(name: &str, weight: i64, parallel: Option<bool>) -> String {
         let p = parallel.map(|p| format!("\n    helm.sh/hook-parallel: \"{p}\"")).unwrap_or_default();

@@ -15,10 +15,9 @@
 //! instead of the weight, and every resource of a batch may run in parallel.
 
 pub mod batch;
-pub mod dag;
 pub mod estimate;
 pub mod frontier;
-pub mod kind_order;
+pub mod subchart;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
@@ -30,9 +29,9 @@ use crate::model::annotation::DEPENDS_ON;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
 use crate::model::input::Release;
+use crate::model::kind_order::{install_rank, tier, tier_kinds};
 use crate::model::reference::ObjectRef;
 use batch::Batch;
-use kind_order::{install_rank, tier, tier_kinds};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {

@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
+use crate::base::time::go_time;
 use crate::exec::executor::Millis;
 use crate::model::event::Event;
-use crate::release::storage::go_time;
 
 /// What a sequenced deploy does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,6 +19,8 @@
 //! configured for, sql and memory included. Everything that stores a
 //! release goes through the functions below, which pick the backend.
 
+use crate::base::base64;
+use crate::base::time::go_time;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
@@ -117,83 +119,6 @@ impl StorageError {
 // ---------------------------------------------------------------------------
 // Payload encoding.
 
-/// Base64 with the standard alphabet and padding (Go's `StdEncoding`).
-pub mod base64 {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    pub fn encode(data: &[u8]) -> String {
-        let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-        for chunk in data.chunks(3) {
-            let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        out
-    }
-
-    #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-    #[error("invalid base64 at byte {0}")]
-    pub struct Base64Error(pub usize);
-
-    /// Decodes padded standard base64; line breaks are skipped (as Go
-    /// skips them).
-    pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
-        let mut out = Vec::with_capacity(text.len() / 4 * 3);
-        let mut quad = [0u8; 4];
-        let mut n = 0;
-        let mut pad = 0;
-        for (i, &c) in text.iter().enumerate() {
-            let v = match c {
-                b'A'..=b'Z' => c - b'A',
-                b'a'..=b'z' => c - b'a' + 26,
-                b'0'..=b'9' => c - b'0' + 52,
-                b'+' => 62,
-                b'/' => 63,
-                b'\r' | b'\n' => continue,
-                b'=' if n >= 2 => {
-                    pad += 1;
-                    0
-                }
-                _ => return Err(Base64Error(i)),
-            };
-            if pad > 0 && c != b'=' {
-                return Err(Base64Error(i));
-            }
-            quad[n] = v;
-            n += 1;
-            if n == 4 {
-                let x = (u32::from(quad[0]) << 18)
-                    | (u32::from(quad[1]) << 12)
-                    | (u32::from(quad[2]) << 6)
-                    | u32::from(quad[3]);
-                let bytes = [(x >> 16) as u8, (x >> 8) as u8, x as u8];
-                if pad > 2 {
-                    return Err(Base64Error(i));
-                }
-                out.extend_from_slice(&bytes[..3 - pad]);
-                n = 0;
-                if pad > 0 {
-                    // Padding ends the data; only line breaks may follow.
-                    if let Some(j) = text[i + 1..].iter().position(|&b| b != b'\r' && b != b'\n') {
-                        return Err(Base64Error(i + 1 + j));
-                    }
-                    return Ok(out);
-                }
-            }
-        }
-        if n != 0 {
-            return Err(Base64Error(text.len()));
-        }
-        Ok(out)
-    }
-}
-
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
 /// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)).
@@ -279,39 +204,6 @@ impl LastRun {
         m.insert("phase".into(), Value::String(self.phase.as_str().into()));
         Value::Object(m)
     }
-}
-
-/// A wall-clock time as Go's `time.Time` marshals to JSON (RFC 3339 with
-/// nanoseconds, trailing zeros of the fraction dropped), in UTC:
-/// `2026-11-21T05:24:59.123Z`, `2026-11-21T05:24:59Z`.
-pub fn go_time(ms: Millis) -> String {
-    let secs = (ms / 1000) as i64;
-    let frac = ms % 1000;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    let mut s = format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, (rem / 60) % 60, rem % 60);
-    if frac != 0 {
-        s.push('.');
-        s.push_str(format!("{frac:03}").trim_end_matches('0'));
-    }
-    s.push('Z');
-    s
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// Sets a hook's `last_run` in a release's JSON (`hooks[index]`) and fills

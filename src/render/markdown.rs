@@ -37,8 +37,8 @@ use std::fmt::Write;
 
 use super::picture::FOLD_OVER;
 use super::report::{At, Command, Group, Item, Level, Stage, State, Timeline, Verdict};
-use crate::exec::executor::{format_duration, Millis};
-use crate::plan::kind_order::install_rank;
+use crate::base::time::{format_duration, Millis};
+use crate::model::kind_order::install_rank;
 
 /// Bars beyond which uneventful groups are merged.
 pub const MAX_BARS: usize = 60;
@@ -124,7 +124,7 @@ fn heading(out: &mut String, t: &Timeline, depth: usize) {
         facts.push(format!("took {}", duration(t.ended_at.saturating_sub(t.started_at))));
     }
     if let Some((n, again)) = t.api_requests {
-        facts.push(text(&super::api_requests(n, again)));
+        facts.push(text(&crate::base::text::api_requests(n, again)));
     }
     if t.command == Command::Status {
         facts.push("from the release record".to_string());
@@ -137,7 +137,7 @@ fn heading(out: &mut String, t: &Timeline, depth: usize) {
 
 /// `2026-01-02 03:04:05 UTC`.
 fn utc(ms: Millis) -> String {
-    let t = crate::release::storage::go_time(ms / 1000 * 1000);
+    let t = crate::base::time::go_time(ms / 1000 * 1000);
     format!("{} UTC", t.trim_end_matches('Z').replacen('T', " ", 1))
 }
 
@@ -215,7 +215,7 @@ fn bar(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Bar {
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.
 fn kind_counts<'a>(items: impl Iterator<Item = &'a Item>) -> String {
-    let mut counts: BTreeMap<(crate::plan::kind_order::KindRank, String), usize> = BTreeMap::new();
+    let mut counts: BTreeMap<(crate::model::kind_order::KindRank, String), usize> = BTreeMap::new();
     for it in items {
         *counts.entry((install_rank(it.kind()), it.kind().to_string())).or_default() += 1;
     }
@@ -226,7 +226,7 @@ fn kind_counts<'a>(items: impl Iterator<Item = &'a Item>) -> String {
 fn folded(t: &Timeline, g: &Group, members: &[usize], path: &std::collections::BTreeSet<At>, gi: usize) -> Option<Bar> {
     let first = *members.first()?;
     let items = || members.iter().map(|&i| &g.items[i]);
-    let noun = super::count(members.len(), g.noun());
+    let noun = crate::base::text::count(members.len(), g.noun());
     if g.items[first].state == State::NotRun {
         return Some(Bar {
             label: format!("{noun} not run ({})", kind_counts(items())),
@@ -308,7 +308,7 @@ fn merge_quiet(t: &Timeline, sections: Vec<Section>, path: &std::collections::BT
         let on_path = path.iter().any(|(g, _)| run.contains(g));
         let label = format!(
             "{} in {} groups ({}) {}",
-            super::count(items.len(), groups[0].noun()),
+            crate::base::text::count(items.len(), groups[0].noun()),
             groups.len(),
             kind_counts(items.iter().copied()),
             duration(end - start)
@@ -507,7 +507,7 @@ fn counts(t: &Timeline) -> String {
             continue;
         }
         let done = if noun == "hook" { "succeeded" } else { "ready" };
-        let mut p = format!("{}: {} {done}", super::count(total, noun), t.count(noun, State::Succeeded));
+        let mut p = format!("{}: {} {done}", crate::base::text::count(total, noun), t.count(noun, State::Succeeded));
         for (state, word) in
             [(State::Failed, "failed"), (State::CutShort, "stopped while running"), (State::NotRun, "not run")]
         {
@@ -520,7 +520,7 @@ fn counts(t: &Timeline) -> String {
     }
     let deleted: usize = t.groups.iter().filter(|g| g.stage == Stage::Deletion).map(|g| g.items.len()).sum();
     if deleted > 0 {
-        parts.push(format!("{} deleted", super::count(deleted, "resource")));
+        parts.push(format!("{} deleted", crate::base::text::count(deleted, "resource")));
     }
     if parts.is_empty() {
         parts.push("nothing to do".to_string());

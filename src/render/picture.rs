@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use petgraph::graph::NodeIndex;
 
 use super::node_id;
-use crate::plan::kind_order::install_rank;
+use crate::model::kind_order::install_rank;
 use crate::plan::{EventPlan, Node, Phase, Plan, Reason};
 
 /// Levels with more items than this may be folded.
@@ -234,7 +234,7 @@ fn event(e: &EventPlan) -> EventPicture {
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.
 fn kind_counts(e: &EventPlan, members: std::ops::Range<usize>) -> String {
-    let mut counts: BTreeMap<(crate::plan::kind_order::KindRank, &str), usize> = BTreeMap::new();
+    let mut counts: BTreeMap<(crate::model::kind_order::KindRank, &str), usize> = BTreeMap::new();
     for it in &e.items[members] {
         *counts.entry((install_rank(&it.reference.kind), it.reference.kind.as_str())).or_default() += 1;
     }

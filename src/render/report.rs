@@ -405,7 +405,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
                 .and_then(|p| release_json.pointer(&format!("/hooks/{p}/last_run")))
                 .cloned()
                 .unwrap_or(Value::Null);
-            let time = |k: &str| last_run.get(k).and_then(Value::as_str).and_then(crate::plan::estimate::parse_time);
+            let time = |k: &str| last_run.get(k).and_then(Value::as_str).and_then(crate::base::time::parse_time);
             let phase = match last_run.get("phase").and_then(Value::as_str).unwrap_or_default() {
                 "Succeeded" => HookPhase::Succeeded,
                 "Failed" => HookPhase::Failed,
@@ -446,7 +446,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
             let (started_at, completed_at, phase) = runs[i];
             let earlier = matches!((started_at, before[i]), (Some(s), Some(b)) if s < b);
             let (started_at, completed_at, phase, message) = if earlier {
-                let at = crate::release::storage::go_time(started_at.unwrap_or_default());
+                let at = crate::base::time::go_time(started_at.unwrap_or_default());
                 (None, None, HookPhase::Skipped, format!("not reached by the last run; last ran at {at}"))
             } else {
                 (started_at, completed_at, phase, String::new())
@@ -521,7 +521,7 @@ mod tests {
             run("2026-01-01T03:04:09.7Z", "2026-01-01T03:04:10Z", "Succeeded"),
         ]);
         let s = stored_summary(&json, &release, &plan.events[0]);
-        let t0 = crate::plan::estimate::parse_time("2026-01-02T03:04:05.123Z").unwrap();
+        let t0 = crate::base::time::parse_time("2026-01-02T03:04:05.123Z").unwrap();
         assert_eq!((s.started_at, s.ended_at), (t0, t0 + 6_877));
         assert_eq!(s.outcome, Outcome::Failed);
         let phases: Vec<_> = s.rows.iter().map(|r| (r.reference.as_str(), r.phase, r.started_at)).collect();

@@ -69,12 +69,12 @@ fn event(release: &Release, plan: &EventPlan) -> String {
         let _ = writeln!(
             out,
             "{} in {}{}",
-            super::count(n, noun),
-            super::count(batches, "batch"),
+            crate::base::text::count(n, noun),
+            crate::base::text::count(batches, "batch"),
             if batches == 1 { "" } else { ", each ready before the next" }
         );
         for note in &plan.notes {
-            out.push_str(&super::wrap(&format!("note: {note}"), "  ", "        "));
+            out.push_str(&crate::base::text::wrap(&format!("note: {note}"), "  ", "        "));
         }
         for (b, batch) in plan.batches.iter().enumerate() {
             let line = format!(
@@ -83,7 +83,7 @@ fn event(release: &Release, plan: &EventPlan) -> String {
                 crate::plan::batch::describe(&plan.batches, b),
                 members(release, batch)
             );
-            out.push_str(&super::wrap(&line, "  ", "            "));
+            out.push_str(&crate::base::text::wrap(&line, "  ", "            "));
         }
         let by_batch = plan.waves.len() == plan.batches.len()
             && plan.waves.iter().zip(&plan.batches).all(|(w, b)| w.len() == b.resources.len());
@@ -102,20 +102,20 @@ fn event(release: &Release, plan: &EventPlan) -> String {
                 plan.critical_path.len(),
                 summarise(&refs(plan, &plan.critical_path), " -> ")
             );
-            out.push_str(&super::wrap(&line, "  ", "    "));
+            out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
         }
         if let Some(e) = plan.estimate {
-            let planned = crate::exec::executor::format_duration(e.planned_ms);
+            let planned = crate::base::time::format_duration(e.planned_ms);
             let line = if e.planned_ms == e.serial_ms {
                 format!("estimate from the last runs: {planned}")
             } else {
-                let serial = crate::exec::executor::format_duration(e.serial_ms);
+                let serial = crate::base::time::format_duration(e.serial_ms);
                 format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
             };
-            out.push_str(&super::wrap(&line, "  ", "    "));
+            out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
         }
         for hint in &plan.hints {
-            out.push_str(&super::wrap(&format!("hint: {hint}"), "  ", "    "));
+            out.push_str(&crate::base::text::wrap(&format!("hint: {hint}"), "  ", "    "));
         }
         if !in_table_order || !one_at_a_time {
             waves_lines(plan, &mut out);
@@ -128,21 +128,21 @@ fn event(release: &Release, plan: &EventPlan) -> String {
 fn waves_lines(plan: &EventPlan, out: &mut String) {
     for (w, wave) in plan.waves.iter().enumerate() {
         let line = format!("wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
-        out.push_str(&super::wrap(&line, "  ", "            "));
+        out.push_str(&crate::base::text::wrap(&line, "  ", "            "));
     }
 }
 
 /// A batch's members: their names when few, else a count per kind.
 fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
     let mut members = batch.resources.clone();
-    members.sort_by_cached_key(|&i| crate::plan::kind_order::install_rank(&release.resources[i].head.kind));
+    members.sort_by_cached_key(|&i| crate::model::kind_order::install_rank(&release.resources[i].head.kind));
     let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
     if refs.len() <= 6 {
         return refs.join(", ");
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
-    sorted.sort_by_key(|k| crate::plan::kind_order::install_rank(k));
+    sorted.sort_by_key(|k| crate::model::kind_order::install_rank(k));
     for k in sorted {
         match kinds.last_mut() {
             Some((last, count)) if *last == k => *count += 1,
@@ -220,7 +220,7 @@ fn table(release: &Release, plan: &EventPlan) -> String {
         headers.push("RUNS".into());
     }
     headers.extend(["FLAGS".into(), "WAITS FOR".into()]);
-    super::table(&[vec![headers], rows].concat(), "  ")
+    crate::base::text::table(&[vec![headers], rows].concat(), "  ")
 }
 
 fn plural(n: usize) -> &'static str {

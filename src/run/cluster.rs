@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
@@ -18,12 +19,6 @@ use crate::release::storage::{LastRun, StoredRelease};
 /// of a kind and namespace. A serial run (`--parallel 1`) never has two hooks
 /// running, watches each by name, and so creates exactly what Helm creates.
 pub const RUN_LABEL: &str = "helm-hooks.sh/release";
-
-/// The wall clock in milliseconds since the Unix epoch. In Helm's Wasm
-/// sandbox this is the real time; only the monotonic clock is fake.
-pub fn wall_ms() -> Millis {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as Millis)
-}
 
 pub struct KubeCluster<'a> {
     pub client: &'a mut Client,
@@ -145,7 +140,7 @@ impl Cluster for KubeCluster<'_> {
     fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
         if !self.client.at_once() {
             // One request at a time: one hook after another, as always.
-            return super::run::create_one_by_one(hooks, |h| self.create(h));
+            return crate::exec::run::create_one_by_one(hooks, |h| self.create(h));
         }
         let mut outcomes: Vec<Option<Result<(), CreateError>>> = Vec::with_capacity(hooks.len());
         let mut prepared = Vec::new();

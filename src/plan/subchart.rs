@@ -18,38 +18,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::model::chart::{ChartMeta, Dependency};
+
+use crate::base::dag::{self, DagError};
 use crate::model::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::resource::Resource;
 use crate::model::resource_group;
 use crate::plan::batch::{Batch, Role};
-use crate::plan::dag::{self, DagError};
-
-/// Chart metadata, where the input has it (release JSON does; `helm
-/// template` output does not).
-#[derive(Debug, Clone, Default)]
-pub struct ChartMeta {
-    pub name: String,
-    pub annotations: BTreeMap<String, String>,
-    pub dependencies: Vec<Dependency>,
-    /// False for `helm template` input: there is no Chart.yaml to read.
-    pub known: bool,
-}
-
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-pub struct Dependency {
-    pub name: String,
-    #[serde(default)]
-    pub alias: Option<String>,
-    #[serde(default, rename = "depends-on")]
-    pub depends_on: Vec<String>,
-}
-
-impl Dependency {
-    fn effective_name(&self) -> &str {
-        self.alias.as_deref().filter(|a| !a.is_empty()).unwrap_or(&self.name)
-    }
-}
 
 #[derive(Debug, Default)]
 struct Node {

@@ -1,0 +1,76 @@
+//! Base64 with the standard alphabet and padding (Go's `StdEncoding`):
+//! Helm's release payload, Secret data. A few lines of our own rather than a crate.
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+pub fn encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid base64 at byte {0}")]
+pub struct Base64Error(pub usize);
+
+/// Decodes padded standard base64; line breaks are skipped (as Go
+/// skips them).
+pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut quad = [0u8; 4];
+    let mut n = 0;
+    let mut pad = 0;
+    for (i, &c) in text.iter().enumerate() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'\r' | b'\n' => continue,
+            b'=' if n >= 2 => {
+                pad += 1;
+                0
+            }
+            _ => return Err(Base64Error(i)),
+        };
+        if pad > 0 && c != b'=' {
+            return Err(Base64Error(i));
+        }
+        quad[n] = v;
+        n += 1;
+        if n == 4 {
+            let x = (u32::from(quad[0]) << 18)
+                | (u32::from(quad[1]) << 12)
+                | (u32::from(quad[2]) << 6)
+                | u32::from(quad[3]);
+            let bytes = [(x >> 16) as u8, (x >> 8) as u8, x as u8];
+            if pad > 2 {
+                return Err(Base64Error(i));
+            }
+            out.extend_from_slice(&bytes[..3 - pad]);
+            n = 0;
+            if pad > 0 {
+                // Padding ends the data; only line breaks may follow.
+                if let Some(j) = text[i + 1..].iter().position(|&b| b != b'\r' && b != b'\n') {
+                    return Err(Base64Error(i + 1 + j));
+                }
+                return Ok(out);
+            }
+        }
+    }
+    if n != 0 {
+        return Err(Base64Error(text.len()));
+    }
+    Ok(out)
+}

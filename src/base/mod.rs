@@ -1,0 +1,9 @@
+//! What every layer uses and none owns: wall-clock time and Go's time
+//! formats ([`time`]), Base64 ([`base64`]), plain-text layout ([`text`]),
+//! and graphs of named nodes ([`dag`]). It imports nothing of the crate
+//! (docs/design.md §6).
+
+pub mod base64;
+pub mod dag;
+pub mod text;
+pub mod time;

@@ -1,0 +1,138 @@
+//! The crate's layers import one way (docs/design.md §6): each top-level
+//! module of `src/` may name (`crate::…`) only modules of its own layer or
+//! of the layers below it, and no two modules may import each other, even
+//! through others. `make lint` runs this test; it reads the sources as text
+//! (comments left out, so a doc link to a higher layer is no import).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Bottom first. Modules on one line share a layer.
+const LAYERS: &[&[&str]] = &[
+    &["base"],
+    &["model"],
+    &["plan"],
+    &["exec"],
+    &["kube", "release"],
+    &["run", "deploy"],
+    &["render"],
+    &["cli"],
+    // The two entry points: the Wasm export Helm calls, the native binary.
+    &["plugin", "main"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules a file names as `crate::<module>`, outside comments.
+fn imports(source: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for line in source.lines() {
+        let code = match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            let before = rest[..i].chars().last();
+            rest = &rest[i + "crate::".len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue; // `helm_hooks_crate::`, not ours
+            }
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if !name.is_empty() {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+/// module -> (module it imports -> files that do).
+fn graph() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut g: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+        let module = rel.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+        if module == "lib" {
+            continue;
+        }
+        let source = std::fs::read_to_string(&file).unwrap();
+        let entry = g.entry(module.clone()).or_default();
+        for target in imports(&source) {
+            if target != module {
+                entry.entry(target).or_default().insert(rel.clone());
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    let unknown: Vec<String> = graph().keys().filter(|m| layer_of(m).is_none()).cloned().collect();
+    assert!(unknown.is_empty(), "modules missing from LAYERS in tests/layers.rs: {unknown:?}");
+}
+
+#[test]
+fn imports_run_down_the_layers() {
+    let mut wrong = Vec::new();
+    for (from, targets) in graph() {
+        for (to, files) in targets {
+            if let (Some(a), Some(b)) = (layer_of(&from), layer_of(&to)) {
+                if b > a {
+                    wrong.push(format!("{from} imports {to}, a higher layer: {files:?}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports against the layer order (docs/design.md §6):\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_module_imports_itself_through_others() {
+    let g = graph();
+    let mut circles = Vec::new();
+    for start in g.keys() {
+        // Depth-first from each module: a path back to it is a circle.
+        let mut stack: Vec<Vec<&str>> = vec![vec![start.as_str()]];
+        let mut seen = BTreeSet::new();
+        while let Some(path) = stack.pop() {
+            let last = *path.last().unwrap();
+            for next in g.get(last).map(|t| t.keys()).into_iter().flatten() {
+                if next == start {
+                    let mut c = path.clone();
+                    c.push(next);
+                    circles.push(c.join(" -> "));
+                } else if seen.insert(next.as_str()) {
+                    let mut p = path.clone();
+                    p.push(next);
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn the_check_sees_what_it_should() {
+    let found = imports("use crate::plan::x; // crate::cli\n/// [`crate::render`]\nlet a = crate::kube::f(); my_crate::exec");
+    assert_eq!(found, BTreeSet::from(["kube".to_string(), "plan".to_string()]));
+    assert!(layer_of("base") < layer_of("model") && layer_of("kube") == layer_of("release"));
+}
