@@ -132,7 +132,8 @@ fn no_module_imports_itself_through_others() {
 
 #[test]
 fn the_check_sees_what_it_should() {
-    let found = imports("use crate::plan::x; // crate::cli\n/// [`crate::render`]\nlet a = crate::kube::f(); my_crate::exec");
+    let found =
+        imports("use crate::plan::x; // crate::cli\n/// [`crate::render`]\nlet a = crate::kube::f(); my_crate::exec");
     assert_eq!(found, BTreeSet::from(["kube".to_string(), "plan".to_string()]));
     assert!(layer_of("base") < layer_of("model") && layer_of("kube") == layer_of("release"));
 }
