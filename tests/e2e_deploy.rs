@@ -1541,7 +1541,7 @@ fn a_deploy_and_a_stock_upgrade_at_once_one_wins_the_other_applies_nothing() {
 /// `runtimeConfig.allowedHosts`: Helm 4.2.4 hands plugin.yaml's list to Extism as is
 /// (`internal/plugin/runtime_extismv1.go`, `buildManifest`), and Extism matches each
 /// request's host name against it. The shipped plugin cannot know the user's API server, so
-/// it allows every host; narrowed to the API server's host in an installed copy (README,
+/// it allows every host; narrowed to the API server's host in an installed copy (docs/limits.md,
 /// "Security"), the same deploy works against that host and is refused by Helm's host,
 /// before any connection, for another name of the same server.
 #[test]
@@ -1658,7 +1658,7 @@ fn base64(text: &str) -> String {
     run(c, Some(text)).stdout.trim().to_string()
 }
 
-/// The least-privilege Role for an upgrade of this test's chart, as the README derives it
+/// The least-privilege Role for an upgrade of this test's chart, as docs/commands.md derives it
 /// (apiGroup, resource, verbs): the release record, each kind of the release, delete for
 /// the kind of what the upgrade removes, and the pre-upgrade hook's kind as `run` needs it.
 const DEPLOY_ROLE: &[(&str, &str, &[&str])] = &[
@@ -1700,7 +1700,7 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
     assert_eq!(case.history().last().map(|h| h.1.as_str()), Some("deployed"));
 }
 
-/// The least-privilege Role for uninstalling this test's release, as the README derives
+/// The least-privilege Role for uninstalling this test's release, as docs/commands.md derives
 /// it: the release record (read, mark uninstalling, delete every revision), delete with
 /// the list and watch of waiting until gone for each kind of the release, and the
 /// pre-delete hook's kind as `run` needs it.

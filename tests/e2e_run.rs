@@ -870,7 +870,7 @@ fn token_without_permission_is_exit_3_naming_verb_and_resource() {
     assert_eq!(seen.created("hook"), None, "{}", seen.dump());
 }
 
-/// The least-privilege Role for `run` of Job and Pod hooks, as the README gives it:
+/// The least-privilege Role for `run` of Job and Pod hooks, as docs/commands.md gives it:
 /// (apiGroup, resource, verbs).
 const RUN_ROLE: &[(&str, &str, &[&str])] = &[
     ("", "secrets", &["get", "list", "update"]),
@@ -884,7 +884,7 @@ fn job_and_pod_uids(case: &Case) -> BTreeSet<String> {
     case.get_json("jobs,pods").key("items").arr().iter().map(|o| o.at("metadata/uid").s().to_string()).collect()
 }
 
-/// With exactly the README's Role (a ServiceAccount token, not cluster-admin), `run --logs`
+/// With exactly docs/commands.md's Role (a ServiceAccount token, not cluster-admin), `run --logs`
 /// of a Job and a Pod hook succeeds and records the run; with any one verb of it less, it
 /// stops before acting: exit 3 naming the verb and the resource, no object created or
 /// deleted, the stored phases unchanged.
@@ -1169,8 +1169,8 @@ fn api_server_stopped_mid_run_then_a_rerun_recovers() {
     {
         problems.push("no error naming the connection problem".into());
     }
-    // Not checked under stock Helm, because its sandbox cannot deliver them (README,
-    // Limits): Extism's http_request panics in the host on a transport error, so the
+    // Not checked under stock Helm, because its sandbox cannot deliver them
+    // (docs/limits.md): Extism's http_request panics in the host on a transport error, so the
     // plugin never sees the error; Helm prints it (with a Wasm stack trace) and exits 1,
     // and no `[exit code 3]` can be added. Through the patched Helm's kube_request the
     // error is a value (docs/hip-host-functions.md): the plugin's own message, naming

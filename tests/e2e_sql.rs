@@ -17,7 +17,7 @@
 //!
 //! The database: `HELM_DRIVER_SQL_CONNECTION_STRING` when set, else the bed's
 //! (`testbed/postgres.sh up`, idempotent; `.ci/run` stops it). Under the stock build the
-//! test is skipped: its plugin cannot reach Helm's storage drivers (README, Limits).
+//! test is skipped: its plugin cannot reach Helm's storage drivers (docs/limits.md).
 
 #![cfg(feature = "e2e")]
 

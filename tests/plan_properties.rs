@@ -385,7 +385,7 @@ fn kind_rank(kind: &str) -> KindRank {
     install_rank(kind)
 }
 
-/// The tiers of Helm's kind order among parallel hooks (README: a later
+/// The tiers of Helm's kind order among parallel hooks (docs/annotations.md: a later
 /// tier may use an earlier one), written out for the generated kinds.
 fn kind_tier(kind: &str) -> usize {
     match kind {

@@ -367,7 +367,7 @@ fn recover(
 
 /// What a deploy or rollback will ask of the API server beyond reading,
 /// checked before anything is applied or stored (docs/design.md §4; the Role:
-/// README, "Permissions").
+/// docs/commands.md, "Permissions").
 struct Needs<'a> {
     crds: &'a [deploy::crds::Crd],
     create_namespace: bool,

@@ -104,7 +104,7 @@ The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
 
 Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
 3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
-(see the README); the message names the code.
+(see docs/commands.md); the message names the code.
 ";
 
 /// Streams the CLI reads and writes.
@@ -428,7 +428,7 @@ metadata:
         // An event asked for that has no hooks: one line, no empty table.
         let (_, out, _) = run_captured(&["plan", "-", "--event", "post-delete"], release().as_bytes());
         assert!(out.ends_with("\npost-delete: no hooks\n"), "{out}");
-        // lint -o json: each problem with its severity and location (README).
+        // lint -o json: each problem with its severity and location (docs/commands.md).
         let bad = "---\n# Source: c/templates/a.yaml\nkind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: abc\n";
         let (_, out, _) = run_captured(&["lint", "-", "-o", "json"], bad.as_bytes());
         let doc: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -198,7 +198,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
 }
 
 /// Every permission the run needs, asked before anything is created, so that a missing one
-/// stops it with nothing done (docs/design.md §4; the Role: README, "Permissions"): the release
+/// stops it with nothing done (docs/design.md §4; the Role: docs/commands.md, "Permissions"): the release
 /// record's update; for each hook's resource create and patch (server-side apply), delete
 /// (delete policies: Helm's default is before-hook-creation), list and watch (waiting); pods
 /// list and pods/log get where logs may be read (`--logs` for Pod hooks, an output log

@@ -11,7 +11,7 @@
 //!   most a minute, before anything of the release is stored or applied.
 //!
 //! Release JSON carries the top chart's files only, so subcharts' `crds/`
-//! folders cannot be seen here; the README says how to install those.
+//! folders cannot be seen here; docs/limits.md says how to install those.
 
 use std::io::Write;
 

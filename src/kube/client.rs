@@ -365,7 +365,7 @@ impl Client {
         Self::accept(resp, tries, doing)
     }
 
-    // -- retries (docs/design.md §5; README Limits) ------------------------
+    // -- retries (docs/design.md §5; docs/limits.md) ------------------------
 
     /// [`Client::send`], repeated while the API server answers 429 (API
     /// Priority and Fairness or the in-flight limit refused the request

@@ -1,5 +1,5 @@
 //! `plan -o json` and `lint -o json`: the stable schema documented in the
-//! README. Fields are only ever added, never renamed or removed.
+//! docs/commands.md. Fields are only ever added, never renamed or removed.
 
 use serde::Serialize;
 
