@@ -3,6 +3,7 @@
 pub mod annotation;
 pub mod diagnostic;
 pub mod dropped;
+pub mod duplicate;
 pub mod event;
 pub mod external;
 pub mod hook;
