@@ -410,7 +410,12 @@ fn dry_run(
         true
     };
     let removed = current.map(|c| deploy::removed_refs(c, &checked.release, client.namespace())).unwrap_or_default();
-    let events = (if install { "install" } else { "upgrade" }, operation.pre_event(), operation.post_event());
+    let label = match operation {
+        Operation::Install => "install".to_string(),
+        Operation::Upgrade => "upgrade".to_string(),
+        Operation::Rollback { to } => format!("rollback to revision {to}"),
+    };
+    let events = (label, operation.pre_event(), operation.post_event());
     let crds = if install { crds } else { &[] };
     match deploy::preview::preview(client, checked, events, revision, crds, namespace_exists, removed) {
         Ok(p) => {
@@ -540,13 +545,18 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let needs = Needs { crds: &[], create_namespace: false, dry_run: false, uninstall: false };
+    let needs = Needs { crds: &[], create_namespace: false, dry_run: args.dry_run, uninstall: false };
     let operation = Operation::Rollback { to };
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, Some(&current)) {
         return fail(io, &e, Exit::Cluster);
     }
-    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     let revision = current.revision + 1;
+    // As `helm rollback --dry-run`: no revision stored, nothing applied, no hook run;
+    // and what the rollback would do, against the live objects, as deploy's dry run.
+    if args.dry_run {
+        return dry_run(io, &mut client, &checked, &args, operation, Some(&current), revision, &[]);
+    }
+    let progress: &mut dyn Write = if args.json { io.stderr } else { io.stdout };
     let report = deploy::deploy(
         &mut client,
         driver,
@@ -617,6 +627,18 @@ pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    // As `helm uninstall --dry-run`: nothing deleted, no hook run, the history kept.
+    if args.dry_run {
+        let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
+        let p = deploy::preview::uninstall(&checked, client.namespace(), &revisions, args.keep_history);
+        let text = if args.json {
+            serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
+        } else {
+            deploy::preview::uninstall_text(&p)
+        };
+        let _ = io.stdout.write_all(text.as_bytes());
+        return Exit::Ok;
+    }
     let mut needs = kube::access::Needs::default();
     let checked_needs = uninstall_needs(&mut needs, &mut client, driver, &checked.release, args.keep_history)
         .and_then(|()| needs.check(&mut client, "the uninstall needs it (checked before acting; nothing was deleted)"));
