@@ -376,4 +376,12 @@ metadata:
             assert!(err.contains("stdin is a terminal") && err.contains(&format!("| helm hooks {command} -")), "{err}");
         }
     }
+
+    /// "1 wave", not "1 waves" (issue 20).
+    #[test]
+    fn counts_are_singular_when_one() {
+        let (code, out, err) = run_captured(&["plan", "-", "--event", "test", "--parallel", "8"], release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(out.contains("test: 4 hooks in 1 wave\n"), "{out}");
+    }
 }

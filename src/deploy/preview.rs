@@ -424,7 +424,7 @@ pub fn uninstall_text(p: &UninstallPreview) -> String {
     out.push_str(&hooks(&p.hooks_before));
     let total = p.batches.iter().map(|b| b.batch).max().unwrap_or(0);
     for b in &p.batches {
-        out.push_str(&format!("batch {}/{total} ({}), gone before the next\n", b.batch, b.description));
+        out.push_str(&format!("batch {}/{total} ({})\n", b.batch, b.description));
         for r in &b.resources {
             let mark = if r.action == Action::Keep { '=' } else { '-' };
             out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));

@@ -285,8 +285,8 @@ pub fn summary_text(s: &Summary) -> String {
     let requests =
         s.api_requests.map(|(n, again)| format!(" ({})", crate::render::api_requests(n, again))).unwrap_or_default();
     out.push_str(&format!(
-        "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
-        s.rows.len(),
+        "{} of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
+        crate::render::count(s.rows.len(), "hook"),
         s.event,
         count(Phase::Succeeded),
         count(Phase::Failed),
