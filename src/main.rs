@@ -6,7 +6,12 @@ fn main() {
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let code = helm_hooks::cli::main(
         &args,
-        &mut helm_hooks::cli::Io { stdin: &mut stdin.lock(), stdout: &mut stdout.lock(), stderr: &mut stderr.lock() },
+        &mut helm_hooks::cli::Io {
+            stdin: &mut stdin.lock(),
+            stdin_terminal: std::io::IsTerminal::is_terminal(&stdin),
+            stdout: &mut stdout.lock(),
+            stderr: &mut stderr.lock(),
+        },
     );
     std::process::exit(code as i32);
 }

@@ -23,7 +23,12 @@ pub fn helm_plugin_main(Json(input): Json<Input>) -> FnResult<Json<serde_json::V
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let code = cli::main(
         &input.extra_args,
-        &mut cli::Io { stdin: &mut stdin.lock(), stdout: &mut stdout.lock(), stderr: &mut stderr.lock() },
+        &mut cli::Io {
+            stdin: &mut stdin.lock(),
+            stdin_terminal: std::io::IsTerminal::is_terminal(&std::io::stdin()),
+            stdout: &mut stdout.lock(),
+            stderr: &mut stderr.lock(),
+        },
     );
     let what = match code {
         Exit::Ok => return Ok(Json(serde_json::json!({}))),

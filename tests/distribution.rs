@@ -2,12 +2,15 @@
 //! packages, Cargo.toml what `helm hooks version` prints), and completion.yaml names every
 //! subcommand and long flag the CLI accepts.
 
-use helm_hooks::cli::{self, Exit, Io};
+use helm_hooks::cli::{self, spec, Exit, Io};
 
 fn run(args: &[&str]) -> (Exit, String, String) {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
-    let code = cli::main(&args, &mut Io { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr });
+    let code = cli::main(
+        &args,
+        &mut Io { stdin: &mut stdin, stdin_terminal: false, stdout: &mut stdout, stderr: &mut stderr },
+    );
     (code, String::from_utf8(stdout).unwrap(), String::from_utf8(stderr).unwrap())
 }
 
@@ -40,29 +43,87 @@ fn version_prints_text_and_json() {
     assert!(err.contains("-o text|json"), "{err}");
 }
 
-/// Every long flag in the CLI's usage appears in completion.yaml, and every subcommand.
+/// completion.yaml lists every command and, in the table's order, every flag of each
+/// (`output` and `o` first: Helm pairs the first short flag with the first long one).
 #[test]
-fn completion_yaml_covers_the_cli() {
+fn completion_yaml_is_the_flag_table() {
     let comp: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("completion.yaml")).unwrap();
     let commands = comp["commands"].as_sequence().unwrap();
     let names: Vec<&str> = commands.iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["plan", "lint", "run", "deploy", "rollback", "uninstall", "status", "version"]);
-    let all_flags: Vec<&str> =
-        commands.iter().flat_map(|c| c["flags"].as_sequence().unwrap().iter().map(|f| f.as_str().unwrap())).collect();
-    let (_, usage, _) = run(&["--help"]);
-    // Helm's own flags, named in the usage's examples.
-    let helms = ["help", "install", "kube-apiserver", "kube-token", "wait"];
-    for word in usage.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
-        if let Some(flag) = word.strip_prefix("--").filter(|f| f.len() > 1 && !helms.contains(f)) {
-            assert!(all_flags.contains(&flag), "completion.yaml lacks --{flag}");
+    let table: Vec<&str> = spec::COMMANDS.iter().map(|c| c.name).collect();
+    assert_eq!(names, table);
+    for (c, yaml) in spec::COMMANDS.iter().zip(commands) {
+        let listed: Vec<&str> = yaml["flags"].as_sequence().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        let mut want = vec!["output", "o"];
+        want.extend(c.flags.iter().map(|f| f.long).filter(|f| *f != "output"));
+        assert_eq!(listed, want, "completion.yaml, command {}", c.name);
+    }
+}
+
+/// The first code block under a heading of `doc`.
+fn block_after(doc: &str, heading: &str) -> String {
+    let at = doc.find(heading).unwrap_or_else(|| panic!("no {heading:?}"));
+    let rest = &doc[at..];
+    let open = rest.find("```").unwrap();
+    let body = &rest[open..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()].to_string()
+}
+
+/// The README's, docs/commands.md's and docs/design.md's synopses are the table's, and
+/// docs/commands.md, the reference, documents every flag of every command.
+#[test]
+fn readme_and_docs_show_the_flag_table() {
+    let readme = repo_file("README.md");
+    assert_eq!(block_after(&readme, "\n## Commands\n"), spec::synopsis(), "README's ## Commands block");
+    let reference = repo_file("docs/commands.md");
+    assert_eq!(block_after(&reference, "# Commands\n"), spec::synopsis(), "docs/commands.md's block");
+    let design = repo_file("docs/design.md");
+    assert_eq!(block_after(&design, "\n## 2. Commands"), spec::synopsis(), "docs/design.md §2's block");
+    for c in spec::COMMANDS {
+        for f in c.flags {
+            let documented = reference.contains(&format!("`--{}", f.long))
+                || f.short.is_some_and(|s| reference.contains(&format!("`-{s} ")));
+            assert!(documented, "docs/commands.md does not document --{} ({})", f.long, c.name);
         }
     }
-    for c in commands {
-        let flags = c["flags"].as_sequence().unwrap();
-        // Helm pairs the first short flag with the first long one.
-        assert_eq!(flags[0].as_str(), Some("output"), "{:?}", c["name"]);
-        assert_eq!(flags[1].as_str(), Some("o"), "{:?}", c["name"]);
+}
+
+/// `helm help hooks` shows plugin.yaml's longHelp: it lists each command with its summary,
+/// since Helm reads a Wasm plugin's subcommands from completion.yaml, which has no
+/// descriptions (pkg/cmd/load_plugins.go, `pluginCommand`).
+#[test]
+fn plugin_yaml_long_help_lists_the_commands() {
+    for file in ["plugin.yaml", "plugin-host.yaml"] {
+        let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file(file)).unwrap();
+        let long = yaml["config"]["longHelp"].as_str().unwrap();
+        for c in spec::COMMANDS {
+            let line = format!("  {:<12}{}\n", c.name, c.summary);
+            assert!(long.contains(&line), "{file}'s longHelp lacks {line:?}");
+        }
+        let usage = yaml["config"]["usage"].as_str().unwrap();
+        let names: Vec<&str> = spec::COMMANDS.iter().map(|c| c.name).collect();
+        assert_eq!(usage, format!("hooks [{}] [flags]", names.join("|")));
     }
+}
+
+/// `helm hooks COMMAND --help` (and `-h`, and `helm hooks help COMMAND`) prints that
+/// command's help, not the root's.
+#[test]
+fn each_command_has_its_own_help() {
+    let (_, root, _) = run(&["--help"]);
+    for c in spec::COMMANDS {
+        for args in [&[c.name, "--help"][..], &[c.name, "-h"], &["help", c.name], &[c.name, "-", "--help"]] {
+            let (code, out, err) = run(args);
+            assert_eq!((code, out.as_str(), err.as_str()), (Exit::Ok, c.help().as_str(), ""), "{args:?}");
+            assert_ne!(out, root);
+            assert!(out.contains(&format!("helm hooks {} ", c.name)), "{out}");
+        }
+    }
+    // An error points to the command's help.
+    let (code, _, err) = run(&["run", "--nope"]);
+    assert_eq!(code, Exit::Invalid);
+    assert!(err.ends_with("Run 'helm hooks run --help' for usage.\n"), "{err}");
 }
 
 /// Artifact Hub's listing (artifacthub/hooks) names the same version and carries the same

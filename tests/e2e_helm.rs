@@ -895,6 +895,72 @@ fn exit_codes_through_helm() {
     assert!(out.stderr.contains("-o json") && !out.stderr.contains("has no kind"), "{}", out.stderr);
 }
 
+/// The command line through Helm (issue 20): each command's own help, `helm help hooks`
+/// with every command's summary, `--flag=false` read as false, flags a command does not
+/// have refused, input that is not a release (or is Helm's text output) named.
+#[test]
+fn command_line_through_helm() {
+    let helm = Helm::new("command-line");
+    let root = helm.hooks(&["--help"], "");
+    for c in helm_hooks::cli::spec::COMMANDS {
+        let out = helm.hooks(&[c.name, "--help"], "");
+        assert_eq!((out.code, out.stdout.as_str()), (0, c.help().as_str()), "{}", out.stderr);
+        assert_ne!(out.stdout, root.stdout);
+    }
+    let help = helm.run(&["help", "hooks"], None);
+    for c in helm_hooks::cli::spec::COMMANDS {
+        assert!(help.stdout.contains(&format!("  {:<12}{}\n", c.name, c.summary)), "{}", help.stdout);
+    }
+    // --parallel-all=false leaves unannotated hooks serial: 2 waves, not 1.
+    let two = "---\n# Source: c/templates/a.yaml\nkind: Job\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: test\n---\n# Source: c/templates/b.yaml\nkind: Job\nmetadata:\n  name: b\n  annotations:\n    helm.sh/hook: test\n";
+    for (flag, waves) in [
+        ("--parallel-all", " in 1 wave"),
+        ("--parallel-all=true", " in 1 wave"),
+        ("--parallel-all=false", ", one at a time"),
+    ] {
+        let out = helm.hooks(&["plan", "-", "--parallel", "2", flag], two);
+        assert!(
+            out.code == 0 && out.stdout.contains(&format!("test: 2 hooks{waves}\n")),
+            "{flag}: {}{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+    let out = helm.hooks(&["plan", "-", "--parallel-all=maybe"], two);
+    assert!(
+        out.code == 1
+            && out.stderr.contains("invalid argument \"maybe\" for --parallel-all")
+            && out.stderr.contains("[exit code 2]"),
+        "{}",
+        out.stderr
+    );
+    let out = helm.hooks(&["lint", "-", "--parallel", "2"], two);
+    assert!(
+        out.stderr.contains("unknown flag --parallel for helm hooks lint")
+            && out.stderr.contains("Run 'helm hooks lint --help'"),
+        "{}",
+        out.stderr
+    );
+    // Not a release: never "no problems in 0 hooks and 0 resources".
+    for input in ["{}", r#"{"name": "r"}"#, r#"{"kind": "List", "apiVersion": "v1", "items": []}"#] {
+        let out = helm.hooks(&["lint", "-"], input);
+        assert!(
+            out.code == 1 && out.stderr.contains("[exit code 2]") && !out.stdout.contains("no problems"),
+            "{input}: {}{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+    let object = r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "t", "annotations": {"helm.sh/hook": "test", "helm.sh/hook-parallel": "maybe"}}}"#;
+    let out = helm.hooks(&["lint", "-"], object);
+    assert!(out.code == 1 && out.stdout.contains("maybe"), "{}{}", out.stdout, out.stderr);
+    // helm install --dry-run=client without -o json.
+    let text = helm.run(&["install", RELEASE, chart_dir("preflight").to_str().unwrap(), "--dry-run=client"], None);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let out = helm.hooks(&["plan", "-"], &text.stdout);
+    assert!(out.stderr.contains("add -o json") && !out.stderr.contains("has no kind"), "{}", out.stderr);
+}
+
 // ---------------------------------------------------------------------------
 // Public charts (testdata/charts/real, sources and licences in its README): what
 // a chart author sees who uses none of the new annotations.

@@ -374,10 +374,30 @@ fn delete_waits_until_a_running_job_is_gone_and_deadlines_are_kept() {
     c.apply(&job("long", json!({"hooks-test/duration": "5m"})), &[]).unwrap();
     let key = ObjectKey::new("batch/v1", "Job", None, "long");
     // A deadline already passed: one look, and the Job is still there.
-    assert_eq!(c.wait_deleted(std::slice::from_ref(&key), 0, &mut now_ms).unwrap(), vec![key.clone()]);
+    assert_eq!(c.wait_deleted(&[(key.clone(), String::new())], 0, &mut now_ms).unwrap(), vec![key.clone()]);
     let left = c.delete_and_wait(std::slice::from_ref(&key), now_ms() + 60_000, &mut now_ms).unwrap();
     assert!(left.is_empty());
     assert!(c.get_opt(&key).unwrap().is_none());
+}
+
+/// A delete is awaited by the deleted object's UID: an object made again under the same
+/// name (as the ClusterRole aggregation controller re-makes an aggregated ClusterRole the
+/// moment it is deleted) is not the one awaited (issue 20).
+#[test]
+fn delete_waits_for_the_deleted_object_not_its_name() {
+    let ns = Ns::new("uid");
+    let mut c = client_in(&ns);
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "again"}, "data": {"a": "1"}});
+    c.apply(&cm, &[]).unwrap();
+    let key = ObjectKey::new("v1", "ConfigMap", None, "again");
+    let uid = c.delete_many(std::slice::from_ref(&key)).unwrap().remove(0).expect("it was there");
+    assert!(!uid.is_empty(), "the delete's answer names the UID");
+    c.apply(&cm, &[]).unwrap();
+    let start = now_ms();
+    assert_eq!(c.wait_deleted(&[(key.clone(), uid)], start + 20_000, &mut now_ms).unwrap(), vec![]);
+    assert!(now_ms() - start < 10_000, "waited {} ms for an object already gone", now_ms() - start);
+    // The new one, by name only, is still there.
+    assert_eq!(c.wait_deleted(&[(key.clone(), String::new())], 0, &mut now_ms).unwrap(), vec![key]);
 }
 
 #[test]

@@ -18,8 +18,10 @@ fn parse(docs: &[(&str, &str)]) -> (Release, Diagnostics) {
     (r, d)
 }
 
+/// A manifest of one object. Names are quoted: the vectors are Go structs in Helm's tests,
+/// and a plain `y` would be YAML 1.1's true, which Kubernetes (and the plugin) refuse.
 fn obj(kind: &str, name: &str, annotations: &[(&str, &str)]) -> String {
-    let mut s = format!("apiVersion: v1\nkind: {kind}\nmetadata:\n  name: {name}\n");
+    let mut s = format!("apiVersion: v1\nkind: {kind}\nmetadata:\n  name: {name:?}\n");
     if !annotations.is_empty() {
         s.push_str("  annotations:\n");
         for (k, v) in annotations {

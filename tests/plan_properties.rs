@@ -253,6 +253,20 @@ fn release_strategy(max_hooks: usize, new_annotations: bool) -> impl Strategy<Va
             )
         })
         .prop_map(move |(mut hooks, dep_seeds, res, order)| {
+            // Two hooks of one event that are one object in the cluster are refused
+            // (model/duplicate.rs): a repeated name gets a suffix, which keeps names
+            // that tie with another kind or namespace, Helm's tie-breaks.
+            for i in 0..hooks.len() {
+                let same = |a: &GenHook, b: &GenHook| {
+                    a.kind == b.kind
+                        && a.name == b.name
+                        && (helm_hooks::model::scope::cluster_scoped(a.kind) || a.namespace == b.namespace)
+                        && a.events.iter().any(|e| b.events.contains(e))
+                };
+                while (0..i).any(|j| same(&hooks[j], &hooks[i])) {
+                    hooks[i].name.push('x');
+                }
+            }
             if new_annotations {
                 for (i, h) in hooks.iter_mut().enumerate() {
                     h.name = format!("{}-{i}", h.name);

@@ -13,7 +13,8 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{parallel_resources_value, parallel_value, split_flag, Exit, Io};
+use super::args::{ArgError, Args as CliArgs, DEFAULT_TIMEOUT};
+use super::{Exit, Io};
 use crate::base::time::{parse_duration, Millis};
 use crate::deploy::{self, Checked, Ended, Options, Report};
 use crate::kube::{self, Client};
@@ -23,6 +24,8 @@ use crate::release::record::{self, Operation};
 use crate::release::storage::{self, Driver, StoredRelease};
 use crate::render;
 
+/// What deploy, rollback and uninstall read from their flags; a flag a
+/// command does not have is refused by the parser, so here it is false.
 /// `-o`: the closing report. Progress goes to stderr for all but text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Output {
@@ -44,80 +47,49 @@ struct Args {
     dry_run: bool,
 }
 
-fn duration(flag: &str, v: &str) -> Result<Millis, String> {
-    parse_duration(v).ok_or(format!("{flag} takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
+fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
+    let has = |long: &str| args.command.flag(long).is_some();
+    let flag = |long: &str| has(long) && args.bool(long);
+    let timeout_ms = args.timeout("timeout", DEFAULT_TIMEOUT)?.as_millis() as Millis;
+    let readiness_timeout_ms =
+        match args.command.flag("readiness-timeout").and_then(|_| args.value("readiness-timeout")) {
+            None => 0,
+            Some(v) => parse_duration(v).ok_or_else(|| {
+                ArgError::Invalid(format!("--readiness-timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
+            })?,
+        };
     let mut a = Args {
-        positional: Vec::new(),
+        positional: args.operands.clone(),
         options: Options {
-            parallel: 1,
-            parallel_all: false,
-            parallel_resources: None,
-            timeout_ms: 300_000,
-            readiness_timeout_ms: 0,
-            ignore_fail_fast: false,
-            wait_for_jobs: false,
+            parallel: args.parallel()?,
+            parallel_all: flag("parallel-all"),
+            parallel_resources: if has("parallel-resources") { args.parallel_resources()? } else { None },
+            timeout_ms,
+            readiness_timeout_ms,
+            ignore_fail_fast: flag("ignore-fail-fast"),
+            wait_for_jobs: flag("wait-for-jobs"),
         },
-        output: Output::Text,
-        keep_history: false,
-        create_namespace: false,
-        rollback_on_failure: false,
-        skip_crds: false,
-        dry_run: false,
+        output: match args.output(&["text", "json", "markdown"])? {
+            "json" => Output::Json,
+            "markdown" => Output::Markdown,
+            _ => Output::Text,
+        },
+        keep_history: flag("keep-history"),
+        create_namespace: flag("create-namespace"),
+        rollback_on_failure: flag("rollback-on-failure"),
+        skip_crds: flag("skip-crds"),
+        dry_run: has("dry-run") && args.dry_run()?,
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = split_flag(arg);
-        let mut value =
-            |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
-        match flag {
-            "--parallel" => {
-                a.options.parallel = parallel_value(&value("--parallel")?)?;
-            }
-            "--parallel-all" => a.options.parallel_all = true,
-            "--parallel-resources" => {
-                a.options.parallel_resources = Some(parallel_resources_value(&value("--parallel-resources")?)?);
-            }
-            "--timeout" => {
-                let ms = duration("--timeout", &value("--timeout")?)?;
-                a.options.timeout_ms = if ms == 0 { 300_000 } else { ms };
-            }
-            "--readiness-timeout" => a.options.readiness_timeout_ms = duration("--readiness-timeout", &value(flag)?)?,
-            "--ignore-fail-fast" => a.options.ignore_fail_fast = true,
-            "--wait-for-jobs" => a.options.wait_for_jobs = true,
-            "--keep-history" => a.keep_history = true,
-            "--create-namespace" => a.create_namespace = true,
-            // Helm 4's name, and Helm 3's that it still accepts.
-            "--rollback-on-failure" | "--atomic" => a.rollback_on_failure = true,
-            "--skip-crds" => a.skip_crds = true,
-            // Only the server-side form: a client-side plan is `helm hooks plan`.
-            "--dry-run" | "--dry-run=server" => a.dry_run = true,
-            "-o" | "--output" => {
-                let v = value("--output")?;
-                a.output = match v.as_str() {
-                    "text" => Output::Text,
-                    "json" => Output::Json,
-                    "markdown" => Output::Markdown,
-                    _ => return Err(format!("-o {v} is not available here; use text, json or markdown")),
-                };
-            }
-            "-" => a.positional.push(arg.clone()),
-            f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
-            _ => a.positional.push(arg.clone()),
-        }
-    }
     // HIP-0025: 0 means one minute, and it may not exceed --timeout.
     let o = &mut a.options;
     if o.readiness_timeout_ms == 0 {
         o.readiness_timeout_ms = 60_000.min(o.timeout_ms);
     } else if o.readiness_timeout_ms > o.timeout_ms {
-        return Err(format!(
+        return Err(ArgError::Invalid(format!(
             "--readiness-timeout ({}) must not exceed --timeout ({})",
             crate::base::time::format_duration(o.readiness_timeout_ms),
             crate::base::time::format_duration(o.timeout_ms)
-        ));
+        )));
     }
     Ok(a)
 }
@@ -184,8 +156,8 @@ fn refuse_pending(io: &mut Io, latest: Option<&StoredRelease>) -> Result<(), Exi
     }
 }
 
-pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
-    let args = match parse_args(rest) {
+pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
+    let args = match parse_args(cli) {
         Ok(a) if a.positional.iter().all(|p| p == "-") => a,
         Ok(_) => {
             return fail(
@@ -194,7 +166,7 @@ pub fn deploy(rest: &[String], io: &mut Io) -> Exit {
                 Exit::Invalid,
             )
         }
-        Err(e) => return fail(io, &format!("{e}\nRun 'helm hooks --help' for usage."), Exit::Invalid),
+        Err(e) => return super::usage_error(io, "deploy", &e),
     };
     let mut bytes = Vec::new();
     if let Err(e) = io.stdin.read_to_end(&mut bytes) {
@@ -367,7 +339,7 @@ fn recover(
 
 /// What a deploy or rollback will ask of the API server beyond reading,
 /// checked before anything is applied or stored (docs/design.md §4; the Role:
-/// docs/commands.md, "Permissions").
+/// README, "Permissions").
 struct Needs<'a> {
     crds: &'a [deploy::crds::Crd],
     create_namespace: bool,
@@ -455,7 +427,12 @@ fn dry_run(
         true
     };
     let removed = current.map(|c| deploy::removed_refs(c, &checked.release, client.namespace())).unwrap_or_default();
-    let events = (if install { "install" } else { "upgrade" }, operation.pre_event(), operation.post_event());
+    let label = match operation {
+        Operation::Install => "install".to_string(),
+        Operation::Upgrade => "upgrade".to_string(),
+        Operation::Rollback { to } => format!("rollback to revision {to}"),
+    };
+    let events = (label, operation.pre_event(), operation.post_event());
     let crds = if install { crds } else { &[] };
     match deploy::preview::preview(client, checked, events, revision, crds, namespace_exists, removed) {
         Ok(p) => {
@@ -547,11 +524,11 @@ fn release_arg(io: &mut Io, args: &Args, usage: &str, max: usize) -> Result<Stri
     }
 }
 
-pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
+pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
     const USAGE: &str = "helm hooks rollback RELEASE [REVISION]";
-    let args = match parse_args(rest) {
+    let args = match parse_args(cli) {
         Ok(a) => a,
-        Err(e) => return fail(io, &e, Exit::Invalid),
+        Err(e) => return super::usage_error(io, "rollback", &e),
     };
     let name = match release_arg(io, &args, USAGE, 2) {
         Ok(n) => n,
@@ -585,13 +562,18 @@ pub fn rollback(rest: &[String], io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let needs = Needs { crds: &[], create_namespace: false, dry_run: false, uninstall: false };
+    let needs = Needs { crds: &[], create_namespace: false, dry_run: args.dry_run, uninstall: false };
     let operation = Operation::Rollback { to };
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, Some(&current)) {
         return fail(io, &e, Exit::Cluster);
     }
-    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let revision = current.revision + 1;
+    // As `helm rollback --dry-run`: no revision stored, nothing applied, no hook run;
+    // and what the rollback would do, against the live objects, as deploy's dry run.
+    if args.dry_run {
+        return dry_run(io, &mut client, &checked, &args, operation, Some(&current), revision, &[]);
+    }
+    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let report = deploy::deploy(
         &mut client,
         driver,
@@ -636,10 +618,10 @@ fn uninstall_needs(
     super::run::hook_needs(needs, client, &hooks, false)
 }
 
-pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
-    let args = match parse_args(rest) {
+pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
+    let args = match parse_args(cli) {
         Ok(a) => a,
-        Err(e) => return fail(io, &e, Exit::Invalid),
+        Err(e) => return super::usage_error(io, "uninstall", &e),
     };
     let name = match release_arg(io, &args, "helm hooks uninstall RELEASE [--keep-history]", 1) {
         Ok(n) => n,
@@ -662,6 +644,18 @@ pub fn uninstall(rest: &[String], io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    // As `helm uninstall --dry-run`: nothing deleted, no hook run, the history kept.
+    if args.dry_run {
+        let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
+        let p = deploy::preview::uninstall(&checked, client.namespace(), &revisions, args.keep_history);
+        let text = if args.output == Output::Json {
+            serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
+        } else {
+            deploy::preview::uninstall_text(&p)
+        };
+        let _ = io.stdout.write_all(text.as_bytes());
+        return Exit::Ok;
+    }
     let mut needs = kube::access::Needs::default();
     let checked_needs = uninstall_needs(&mut needs, &mut client, driver, &checked.release, args.keep_history)
         .and_then(|()| needs.check(&mut client, "the uninstall needs it (checked before acting; nothing was deleted)"));

@@ -1,18 +1,23 @@
-//! The command line: `helm hooks plan|lint|version`. Parsing is by hand to
-//! keep plugin.wasm small; every mistake gets one message and exit code 2.
+//! The command line: `helm hooks plan|lint|run|deploy|rollback|uninstall|status|version`,
+//! every command and flag defined once (`spec`) and read by one parser
+//! (`args`); every mistake gets one message and exit code 2.
 //!
 //! The same function serves the Wasm plugin (arguments from Helm's
 //! `extraArgs`) and the native binary used by tests and benchmarks.
 
 use std::io::{Read, Write};
 
+use args::{ArgError, Args};
+
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input;
 use crate::plan::{self, Options, Phase};
 use crate::render;
 
+pub mod args;
 mod deploy;
 mod run;
+pub mod spec;
 mod status;
 
 /// Exit codes (docs/design.md §2).
@@ -29,87 +34,12 @@ pub enum Exit {
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-const USAGE: &str = "\
-Run a release's hooks and resources in the order chart authors declare.
-
-Usage:
-  helm hooks plan [- | RELEASE] [--event E | --all-events] [--parallel N] [--parallel-all]
-                  [--parallel-resources N] [-o text|json|dot|mermaid]
-  helm hooks lint [- | RELEASE] [-o text|json]
-  helm hooks run RELEASE [--event E] [--parallel N] [--parallel-all] [--timeout D]
-                 [--ignore-fail-fast] [--logs] [--filter name=X|!name=X]...
-                 [-o text|json|junit|markdown]
-  helm hooks deploy - [--parallel N] [--parallel-all] [--parallel-resources N] [--timeout D]
-                 [--readiness-timeout D] [--ignore-fail-fast] [-o text|json|markdown]
-  helm hooks rollback RELEASE [REVISION] [same flags as deploy]
-  helm hooks uninstall RELEASE [--keep-history] [--parallel N] [--timeout D]
-                 [-o text|json|markdown]
-  helm hooks status RELEASE [--event E] [--revision N] [-o text|json|junit|markdown]
-  helm hooks version [-o text|json]
-
-Input of plan and lint (-, the default): `helm template CHART` output, or a release
-as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin. A
-RELEASE name reads the installed release's latest revision from the cluster instead,
-as run does (-n for its namespace).
-
-Flags:
-  --event E        plan only event E (pre-install, post-install, pre-delete, post-delete,
-                   pre-upgrade, post-upgrade, pre-rollback, post-rollback, test; or install
-                   for the resources). Repeatable. Default: every event the release has.
-  --all-events     plan every event that has hooks, and the resources (the default)
-  --parallel N     hooks: at most N at once; N <= 1 is Helm's serial order (default 1).
-                   Governs hooks only, never resources.
-  --parallel-all   hooks: treat hooks without helm.sh/hook-parallel as parallel
-  --parallel-resources N
-                   resources: at most N applied and not yet ready at once (default: no
-                   limit; each batch is applied at once, as Helm applies a release)
-  -o, --output F   output format
-  -h, --help       this help
-
-run flags (the release's latest revision is read from Helm's storage in the
-cluster: Secrets, or ConfigMaps with HELM_DRIVER=configmap; namespace from -n):
-  --event E          the event whose hooks to run (default test)
-  --timeout D        each hook's wait, Go duration syntax (default 5m, as Helm)
-  --ignore-fail-fast a failing helm.sh/hook-fail-fast hook warns instead of stopping the run
-  --logs             print every Pod hook's logs, as `helm test --logs`
-  --filter name=X    run only hooks named X; !name=X skips X (repeatable, as `helm test`)
-  -o text|json|junit|markdown
-                     the report; all but text write progress to stderr. markdown: a
-                     report with a timeline chart for CI job summaries (docs/report.md)
-
-status (the last run of an event's hooks, from the release record; runs nothing):
-  --event E          the event (default test, as helm status shows the last test suite run)
-  --revision N       that revision's record instead of the latest
-
-deploy (install or upgrade in the plan's order; the release Helm rendered, on stdin):
-  helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -
-  --timeout D            the whole operation, and each hook's wait (default 5m)
-  --readiness-timeout D  each batch's wait for readiness (default 1m; at most --timeout)
-  --parallel N           the hooks, as for run and plan
-  --parallel-resources N the resources, as for plan
-  --create-namespace     create the release namespace if it does not exist (as helm install)
-  --skip-crds            do not install the chart's crds/ folder (installed on first install)
-  --wait-for-jobs        wait for every Job resource to complete (default: a Job that something
-                         is ordered after completes, any other has started, as helm --wait)
-  --rollback-on-failure  on failure, uninstall a first install or roll an upgrade back to the
-                         last successful revision, as Helm (--atomic is the same)
-  --dry-run              print what would be created, updated (the fields, from a server-side
-                         dry-run apply), left unchanged or deleted, batch by batch; apply nothing
-rollback applies a stored revision (default: the one before the latest) the same way;
-uninstall deletes in reverse order, each batch gone before the next.
-
-The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
---kube-token TOKEN, CA in SSL_CERT_FILE) or through `kubectl proxy`
-(--kube-apiserver http://127.0.0.1:8001).
-
-Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
-3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
-(see docs/commands.md); the message names the code.
-";
-
 /// Streams the CLI reads and writes.
 pub struct Io<'a> {
     pub stdin: &'a mut dyn Read,
+    /// Whether stdin is a terminal: `plan` and `lint` then say what to pipe
+    /// instead of waiting for input nobody will type.
+    pub stdin_terminal: bool,
     pub stdout: &'a mut dyn Write,
     pub stderr: &'a mut dyn Write,
 }
@@ -122,167 +52,114 @@ enum Output {
     Mermaid,
 }
 
-#[derive(Debug)]
-struct Args {
-    source: Option<String>,
-    phases: Vec<Phase>,
-    options: Options,
-    output: Output,
-}
-
-#[derive(Debug, thiserror::Error)]
-enum ArgError {
-    #[error("{0} needs a value")]
-    Missing(String),
-    #[error("unknown flag {0}")]
-    UnknownFlag(String),
-    #[error("{0}")]
-    BadParallel(String),
-    #[error("unknown event {0:?}; use one of pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback, test, install")]
-    BadEvent(String),
-    #[error("-o {0} is not available here; use {1}")]
-    BadOutput(String, &'static str),
-    #[error("unexpected argument {0:?}")]
-    Extra(String),
-}
-
-fn parse_args(args: &[String], outputs: &'static str) -> Result<Args, ArgError> {
-    let mut parsed = Args { source: None, phases: Vec::new(), options: Options::default(), output: Output::Text };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = split_flag(arg);
-        let mut value = |name: &str| -> Result<String, ArgError> {
-            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| ArgError::Missing(name.to_string()))
-        };
-        match flag {
-            "--event" => {
-                let v = value("--event")?;
-                let phase = if v == "install" {
-                    Phase::Install
-                } else {
-                    Phase::Hooks(v.parse().map_err(|_| ArgError::BadEvent(v.clone()))?)
-                };
-                if !parsed.phases.contains(&phase) {
-                    parsed.phases.push(phase);
-                }
-            }
-            "--all-events" => parsed.phases.clear(),
-            "--parallel" => {
-                let v = value("--parallel")?;
-                parsed.options.parallel = parallel_value(&v).map_err(ArgError::BadParallel)?;
-            }
-            "--parallel-all" => parsed.options.parallel_all = true,
-            "--parallel-resources" => {
-                let v = value("--parallel-resources")?;
-                parsed.options.parallel_resources = Some(parallel_resources_value(&v).map_err(ArgError::BadParallel)?);
-            }
-            "-o" | "--output" => {
-                let v = value("--output")?;
-                parsed.output = match v.as_str() {
-                    "text" => Output::Text,
-                    "json" => Output::Json,
-                    "dot" if outputs.contains("dot") => Output::Dot,
-                    "mermaid" if outputs.contains("mermaid") => Output::Mermaid,
-                    _ => return Err(ArgError::BadOutput(v, outputs)),
-                };
-            }
-            "-" => parsed.source = Some("-".into()),
-            f if f.starts_with('-') => return Err(ArgError::UnknownFlag(arg.clone())),
-            _ if parsed.source.is_none() => parsed.source = Some(arg.clone()),
-            _ => return Err(ArgError::Extra(arg.clone())),
-        }
-    }
-    Ok(parsed)
-}
-
-/// `--flag=value` as the flag and its value; any other argument whole.
-fn split_flag(arg: &str) -> (&str, Option<String>) {
-    match arg.split_once('=') {
-        Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-        _ => (arg, None),
-    }
-}
-
-/// `--parallel N`: a whole number; below 1 means 1 (Helm's serial order).
-fn parallel_value(v: &str) -> Result<usize, String> {
-    let n: i64 = v.parse().map_err(|_| format!("--parallel takes a whole number, not {v:?}"))?;
-    Ok(n.clamp(1, 1 << 20) as usize)
-}
-
-/// `--parallel-resources N`: a whole number of at least 1.
-fn parallel_resources_value(v: &str) -> Result<usize, String> {
-    match v.parse::<i64>() {
-        Ok(n) if n >= 1 => Ok(n.min(1 << 20) as usize),
-        _ => Err(format!("--parallel-resources takes a whole number of at least 1, not {v:?}")),
-    }
+fn usage_error(io: &mut Io, command: &str, e: &dyn std::fmt::Display) -> Exit {
+    let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks {command} --help' for usage.");
+    Exit::Invalid
 }
 
 /// Runs one command and returns its exit code.
 pub fn main(args: &[String], io: &mut Io) -> Exit {
-    let (command, rest) = match args.split_first() {
-        Some((c, rest)) => (c.as_str(), rest),
-        None => ("help", &[][..]),
+    let Some((name, rest)) = args.split_first() else {
+        let _ = io.stdout.write_all(spec::root_help().as_bytes());
+        return Exit::Ok;
     };
-    if rest.iter().any(|a| a == "-h" || a == "--help") {
-        let _ = io.stdout.write_all(USAGE.as_bytes());
+    if matches!(name.as_str(), "help" | "-h" | "--help") {
+        // `helm hooks help run`, as `helm help install`.
+        let help = match rest.first().and_then(|c| spec::command(c)) {
+            Some(c) => c.help(),
+            None => spec::root_help(),
+        };
+        let _ = io.stdout.write_all(help.as_bytes());
         return Exit::Ok;
     }
-    match command {
-        "plan" => plan_or_lint(rest, io, false),
-        "lint" => plan_or_lint(rest, io, true),
-        "run" => run::main(rest, io),
-        "deploy" => deploy::deploy(rest, io),
-        "rollback" => deploy::rollback(rest, io),
-        "uninstall" => deploy::uninstall(rest, io),
-        "status" => status::main(rest, io),
-        "version" => {
-            let format = match rest {
-                [] => Some("text"),
-                [o, f] if o == "-o" || o == "--output" => Some(f.as_str()),
-                _ => None,
-            };
-            match format {
-                Some("text") => {
-                    let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
-                    Exit::Ok
-                }
-                // For scripts that roll the plugin out and check which version is installed.
-                Some("json") => {
-                    let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
-                    Exit::Ok
-                }
-                _ => {
-                    let _ = writeln!(io.stderr, "Error: version takes only -o text|json\n\n{USAGE}");
-                    Exit::Invalid
-                }
-            }
-        }
-        "help" | "-h" | "--help" => {
-            let _ = io.stdout.write_all(USAGE.as_bytes());
-            Exit::Ok
-        }
-        other => {
-            let _ = writeln!(io.stderr, "Error: unknown command {other:?}\n\n{USAGE}");
-            Exit::Invalid
-        }
+    let Some(command) = spec::command(name) else {
+        let _ =
+            writeln!(io.stderr, "Error: unknown command {name:?} for helm hooks\nRun 'helm hooks --help' for usage.");
+        return Exit::Invalid;
+    };
+    let parsed = match args::parse(command, rest) {
+        Ok(p) => p,
+        Err(e) => return usage_error(io, name, &e),
+    };
+    if parsed.help {
+        let _ = io.stdout.write_all(command.help().as_bytes());
+        return Exit::Ok;
+    }
+    match command.name {
+        "plan" => plan_or_lint(&parsed, io, false),
+        "lint" => plan_or_lint(&parsed, io, true),
+        "run" => run::main(&parsed, io),
+        "deploy" => deploy::deploy(&parsed, io),
+        "rollback" => deploy::rollback(&parsed, io),
+        "uninstall" => deploy::uninstall(&parsed, io),
+        "status" => status::main(&parsed, io),
+        _ => version(&parsed, io),
     }
 }
 
-fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
-    let outputs = if lint { "text or json" } else { "text, json, dot or mermaid" };
-    let args = match parse_args(rest, outputs) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = writeln!(
-                io.stderr,
-                "Error: {e}\nRun 'helm hooks {} --help' for usage.",
-                if lint { "lint" } else { "plan" }
-            );
-            return Exit::Invalid;
+fn version(args: &Args, io: &mut Io) -> Exit {
+    match args.output(&["text", "json"]) {
+        Ok("json") => {
+            // For scripts that roll the plugin out and check which version is installed.
+            let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
+            Exit::Ok
         }
+        Ok(_) => {
+            let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
+            Exit::Ok
+        }
+        Err(e) => usage_error(io, "version", &e),
+    }
+}
+
+/// `plan` and `lint` options from their flags.
+fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Phase>, Options, Output), ArgError> {
+    if lint {
+        let output = if args.output(&["text", "json"])? == "json" { Output::Json } else { Output::Text };
+        return Ok((Vec::new(), Options::default(), output));
+    }
+    let mut phases = Vec::new();
+    for (flag, v) in args.given() {
+        match *flag {
+            "event" => {
+                let phase = if v == "install" {
+                    Phase::Install
+                } else {
+                    Phase::Hooks(v.parse().map_err(|_| {
+                        ArgError::Invalid(format!("unknown event {v:?}; use one of {}, install", spec::events()))
+                    })?)
+                };
+                if !phases.contains(&phase) {
+                    phases.push(phase);
+                }
+            }
+            // Every event again, as before the first --event.
+            "all-events" if v == "true" => phases.clear(),
+            _ => {}
+        }
+    }
+    let options = Options {
+        parallel: args.parallel()?,
+        parallel_all: args.bool("parallel-all"),
+        parallel_resources: args.parallel_resources()?,
+    };
+    let output = match args.output(&["text", "json", "dot", "mermaid"])? {
+        "json" => Output::Json,
+        "dot" => Output::Dot,
+        "mermaid" => Output::Mermaid,
+        _ => Output::Text,
+    };
+    Ok((phases, options, output))
+}
+
+fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
+    let command = if lint { "lint" } else { "plan" };
+    let (phases, options, output) = match plan_args(args, lint) {
+        Ok(a) => a,
+        Err(e) => return usage_error(io, command, &e),
     };
     let mut bytes = Vec::new();
-    if let Some(name) = args.source.as_deref().filter(|s| *s != "-") {
+    if let Some(name) = args.operands.first().filter(|s| *s != "-") {
         match read_release(name) {
             Ok(b) => bytes = b,
             Err((code, e)) => {
@@ -290,6 +167,15 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
                 return code;
             }
         }
+    } else if io.stdin_terminal {
+        let _ = writeln!(
+            io.stderr,
+            "Error: helm hooks {command} reads the chart from stdin, and stdin is a terminal: pipe it in\n  \
+             helm template NAME CHART | helm hooks {command} -\n  \
+             helm install NAME CHART --dry-run=client -o json | helm hooks {command} -\n\
+             or name an installed release: helm hooks {command} RELEASE"
+        );
+        return Exit::Invalid;
     } else if let Err(e) = io.stdin.read_to_end(&mut bytes) {
         let _ = writeln!(io.stderr, "Error: cannot read stdin: {e}");
         return Exit::Invalid;
@@ -302,18 +188,18 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    let mut plan = plan::build(&release, &args.phases, args.options, &mut diags);
+    let mut plan = plan::build(&release, &phases, options, &mut diags);
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Phase::Hooks(event) = e.phase {
-                e.estimate = crate::plan::estimate::estimate(&release, e, args.options.parallel);
-                let (n, all) = (args.options.parallel, args.options.parallel_all);
+                e.estimate = crate::plan::estimate::estimate(&release, e, options.parallel);
+                let (n, all) = (options.parallel, options.parallel_all);
                 e.hints.extend(crate::plan::estimate::hint(&release, event, e, n, all));
             }
         }
     }
     if lint {
-        let report = match args.output {
+        let report = match output {
             Output::Json => render::json::lint(&diags),
             _ => {
                 let text = render::text::diagnostics(&diags, true);
@@ -337,7 +223,7 @@ fn plan_or_lint(rest: &[String], io: &mut Io, lint: bool) -> Exit {
         let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
         return Exit::Invalid;
     }
-    let out = match args.output {
+    let out = match output {
         Output::Text => render::text::plan(&release, &plan),
         Output::Json => render::json::plan(&release, format, &plan, &diags),
         Output::Dot => render::dot::plan(&plan),
@@ -364,7 +250,7 @@ pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = stdin;
-    let code = main(&args, &mut Io { stdin: &mut input, stdout: &mut out, stderr: &mut err });
+    let code = main(&args, &mut Io { stdin: &mut input, stdin_terminal: false, stdout: &mut out, stderr: &mut err });
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }
 
@@ -428,7 +314,7 @@ metadata:
         // An event asked for that has no hooks: one line, no empty table.
         let (_, out, _) = run_captured(&["plan", "-", "--event", "post-delete"], release().as_bytes());
         assert!(out.ends_with("\npost-delete: no hooks\n"), "{out}");
-        // lint -o json: each problem with its severity and location (docs/commands.md).
+        // lint -o json: each problem with its severity and location (README).
         let bad = "---\n# Source: c/templates/a.yaml\nkind: ClusterRole\nmetadata:\n  name: x\n  namespace: ns\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: abc\n";
         let (_, out, _) = run_captured(&["lint", "-", "-o", "json"], bad.as_bytes());
         let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -453,7 +339,51 @@ metadata:
         let (code, _, err) = run_captured(&["plan", "-", "--parallel-resources", "0"], release().as_bytes());
         assert_eq!(code, Exit::Invalid);
         assert!(err.contains("--parallel-resources takes a whole number of at least 1"), "{err}");
-        let (_, help, _) = run_captured(&["--help"], b"");
+        let (_, help, _) = run_captured(&["plan", "--help"], b"");
         assert!(help.contains("Governs hooks only") && help.contains("resources: at most N applied"), "{help}");
+    }
+
+    /// `--parallel-all=false` is false (issue 20): unannotated hooks stay serial.
+    #[test]
+    fn boolean_flags_read_false() {
+        let serial = "---\n# Source: c/templates/a.yaml\nkind: Job\nmetadata:\n  name: a\n  annotations:\n    helm.sh/hook: test\n---\n# Source: c/templates/b.yaml\nkind: Job\nmetadata:\n  name: b\n  annotations:\n    helm.sh/hook: test\n";
+        let waves = |flags: &[&str]| {
+            let (code, out, err) =
+                run_captured(&[&["plan", "-", "-o", "json", "--parallel", "2"], flags].concat(), serial.as_bytes());
+            assert_eq!(code, Exit::Ok, "{err}");
+            let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+            doc["events"][0]["waves"].as_array().unwrap().len()
+        };
+        assert_eq!(waves(&[]), 2);
+        assert_eq!(waves(&["--parallel-all"]), 1);
+        assert_eq!(waves(&["--parallel-all=true"]), 1);
+        assert_eq!(waves(&["--parallel-all=false"]), 2);
+        assert_eq!(waves(&["--parallel-all=0"]), 2);
+        let (code, _, err) = run_captured(&["plan", "-", "--parallel-all=yes"], serial.as_bytes());
+        assert_eq!(code, Exit::Invalid);
+        assert!(err.contains("invalid argument \"yes\" for --parallel-all"), "{err}");
+    }
+
+    /// `plan` and `lint` on a terminal say what to pipe instead of waiting.
+    #[test]
+    fn a_terminal_on_stdin_is_named() {
+        for command in ["plan", "lint"] {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let mut stdin: &[u8] = b"";
+            let args = [command.to_string()];
+            let code =
+                main(&args, &mut Io { stdin: &mut stdin, stdin_terminal: true, stdout: &mut out, stderr: &mut err });
+            let err = String::from_utf8(err).unwrap();
+            assert_eq!(code, Exit::Invalid);
+            assert!(err.contains("stdin is a terminal") && err.contains(&format!("| helm hooks {command} -")), "{err}");
+        }
+    }
+
+    /// "1 wave", not "1 waves" (issue 20).
+    #[test]
+    fn counts_are_singular_when_one() {
+        let (code, out, err) = run_captured(&["plan", "-", "--event", "test", "--parallel", "8"], release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(out.contains("test: 4 hooks in 1 wave\n"), "{out}");
     }
 }

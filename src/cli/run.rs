@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
-use super::{parallel_value, split_flag, Exit, Io};
-use crate::base::time::parse_duration;
+use super::args::{ArgError, Args, DEFAULT_TIMEOUT};
+use super::{spec, Exit, Io};
 use crate::exec::executor::{self, Millis};
 use crate::exec::run::{self as runner, Outcome};
 use crate::kube;
@@ -26,7 +26,7 @@ enum Output {
 }
 
 #[derive(Debug)]
-struct Args {
+struct RunArgs {
     release: String,
     event: Event,
     parallel: usize,
@@ -39,77 +39,50 @@ struct Args {
     output: Output,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut release = None;
-    let mut a = Args {
-        release: String::new(),
-        event: Event::Test,
-        parallel: 1,
-        parallel_all: false,
-        timeout_ms: 300_000,
-        ignore_fail_fast: false,
-        logs: false,
-        include: Vec::new(),
-        exclude: Vec::new(),
-        output: Output::Text,
+fn run_args(args: &Args) -> Result<RunArgs, ArgError> {
+    let event = match args.value("event") {
+        None => Event::Test,
+        Some(v) => {
+            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))?
+        }
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = split_flag(arg);
-        let mut value =
-            |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
-        match flag {
-            "--event" => {
-                let v = value("--event")?;
-                a.event = v.parse().map_err(|_| format!("unknown event {v:?}; use pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback or test"))?;
-            }
-            "--parallel" => {
-                a.parallel = parallel_value(&value("--parallel")?)?;
-            }
-            "--parallel-all" => a.parallel_all = true,
-            "--timeout" => {
-                let v = value("--timeout")?;
-                let ms = parse_duration(&v)
-                    .ok_or(format!("--timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))?;
-                // Helm: a zero timeout means the status watcher's default.
-                a.timeout_ms = if ms == 0 { 30_000 } else { ms };
-            }
-            "--ignore-fail-fast" => a.ignore_fail_fast = true,
-            "--logs" => a.logs = true,
-            "--filter" => {
-                let v = value("--filter")?;
-                match v.split_once('=') {
-                    Some(("name", n)) => a.include.push(n.to_string()),
-                    Some(("!name", n)) => a.exclude.push(n.to_string()),
-                    _ => return Err(format!("--filter takes name=NAME or !name=NAME, not {v:?}")),
-                }
-            }
-            "-o" | "--output" => {
-                let v = value("--output")?;
-                a.output = match v.as_str() {
-                    "text" => Output::Text,
-                    "json" => Output::Json,
-                    "junit" => Output::Junit,
-                    "markdown" => Output::Markdown,
-                    _ => return Err(format!("-o {v} is not available here; use text, json, junit or markdown")),
-                };
-            }
-            f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
-            _ if release.is_none() => release = Some(arg.clone()),
-            _ => return Err(format!("unexpected argument {arg:?}")),
+    let (mut include, mut exclude) = (Vec::new(), Vec::new());
+    for v in args.values("filter") {
+        match v.split_once('=') {
+            Some(("name", n)) => include.push(n.to_string()),
+            Some(("!name", n)) => exclude.push(n.to_string()),
+            _ => return Err(ArgError::Invalid(format!("--filter takes name=NAME or !name=NAME, not {v:?}"))),
         }
     }
-    a.release = release.ok_or("the release name is missing: helm hooks run RELEASE")?;
-    Ok(a)
+    let output = match args.output(&["text", "json", "junit", "markdown"])? {
+        "json" => Output::Json,
+        "markdown" => Output::Markdown,
+        "junit" => Output::Junit,
+        _ => Output::Text,
+    };
+    let release = args
+        .operands
+        .first()
+        .cloned()
+        .ok_or(ArgError::Invalid("the release name is missing: helm hooks run RELEASE".to_string()))?;
+    Ok(RunArgs {
+        release,
+        event,
+        parallel: args.parallel()?,
+        parallel_all: args.bool("parallel-all"),
+        timeout_ms: args.timeout("timeout", DEFAULT_TIMEOUT)?.as_millis() as Millis,
+        ignore_fail_fast: args.bool("ignore-fail-fast"),
+        logs: args.bool("logs"),
+        include,
+        exclude,
+        output,
+    })
 }
 
-pub fn main(rest: &[String], io: &mut Io) -> Exit {
-    let args = match parse_args(rest) {
+pub fn main(args: &Args, io: &mut Io) -> Exit {
+    let args = match run_args(args) {
         Ok(a) => a,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks --help' for usage.");
-            return Exit::Invalid;
-        }
+        Err(e) => return super::usage_error(io, "run", &e),
     };
     let fail = |io: &mut Io, e: &dyn std::fmt::Display, code: Exit| {
         let _ = writeln!(io.stderr, "Error: {e}");
@@ -198,7 +171,7 @@ pub fn main(rest: &[String], io: &mut Io) -> Exit {
 }
 
 /// Every permission the run needs, asked before anything is created, so that a missing one
-/// stops it with nothing done (docs/design.md §4; the Role: docs/commands.md, "Permissions"): the release
+/// stops it with nothing done (docs/design.md §4; the Role: README, "Permissions"): the release
 /// record's update; for each hook's resource create and patch (server-side apply), delete
 /// (delete policies: Helm's default is before-hook-creation), list and watch (waiting); pods
 /// list and pods/log get where logs may be read (`--logs` for Pod hooks, an output log

@@ -3,7 +3,8 @@
 //! without running anything — as `helm status` shows the last test suite
 //! run. The same outputs as `run` (`render::report::stored_summary`).
 
-use super::{split_flag, Exit, Io};
+use super::args::{ArgError, Args};
+use super::{spec, Exit, Io};
 use crate::exec::run as runner;
 use crate::kube;
 use crate::model::diagnostic::Diagnostics;
@@ -24,55 +25,44 @@ enum Output {
 }
 
 #[derive(Debug)]
-struct Args {
+struct StatusArgs {
     release: String,
     event: Event,
     revision: Option<u64>,
     output: Output,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let (mut release, mut event, mut revision, mut output) = (None, Event::Test, None, Output::Text);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = split_flag(arg);
-        let mut value =
-            |name: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{name} needs a value"));
-        match flag {
-            "--event" => {
-                let v = value("--event")?;
-                event = v.parse().map_err(|_| format!("unknown event {v:?}; use pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, pre-rollback, post-rollback or test"))?;
-            }
-            "--revision" => {
-                let v = value("--revision")?;
-                revision = Some(v.parse().map_err(|_| format!("--revision takes a revision number, not {v:?}"))?);
-            }
-            "-o" | "--output" => {
-                let v = value("--output")?;
-                output = match v.as_str() {
-                    "text" => Output::Text,
-                    "json" => Output::Json,
-                    "junit" => Output::Junit,
-                    "markdown" => Output::Markdown,
-                    _ => return Err(format!("-o {v} is not available here; use text, json, junit or markdown")),
-                };
-            }
-            f if f.starts_with('-') => return Err(format!("unknown flag {arg}")),
-            _ if release.is_none() => release = Some(arg.clone()),
-            _ => return Err(format!("unexpected argument {arg:?}")),
+fn status_args(args: &Args) -> Result<StatusArgs, ArgError> {
+    let event = match args.value("event") {
+        None => Event::Test,
+        Some(v) => {
+            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))?
         }
-    }
-    let release = release.ok_or("the release name is missing: helm hooks status RELEASE")?;
-    Ok(Args { release, event, revision, output })
+    };
+    let revision = match args.value("revision") {
+        None => None,
+        Some(v) => {
+            Some(v.parse().map_err(|_| ArgError::Invalid(format!("--revision takes a revision number, not {v:?}")))?)
+        }
+    };
+    let output = match args.output(&["text", "json", "junit", "markdown"])? {
+        "json" => Output::Json,
+        "junit" => Output::Junit,
+        "markdown" => Output::Markdown,
+        _ => Output::Text,
+    };
+    let release = args
+        .operands
+        .first()
+        .cloned()
+        .ok_or_else(|| ArgError::Invalid("the release name is missing: helm hooks status RELEASE".into()))?;
+    Ok(StatusArgs { release, event, revision, output })
 }
 
-pub fn main(rest: &[String], io: &mut Io) -> Exit {
-    let args = match parse_args(rest) {
+pub fn main(parsed: &Args, io: &mut Io) -> Exit {
+    let args = match status_args(parsed) {
         Ok(a) => a,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks --help' for usage.");
-            return Exit::Invalid;
-        }
+        Err(e) => return super::usage_error(io, "status", &e),
     };
     let fail = |io: &mut Io, e: &dyn std::fmt::Display, code: Exit| {
         let _ = writeln!(io.stderr, "Error: {e}");

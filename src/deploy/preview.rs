@@ -1,11 +1,12 @@
-//! `helm hooks deploy - --dry-run`: the plan against the live cluster.
+//! `helm hooks deploy - --dry-run` and `rollback --dry-run`: the plan
+//! against the live cluster; `uninstall --dry-run`: what would be deleted.
 //!
 //! Batch by batch, what the deploy would do to each resource — create it,
 //! update it (with the fields that change, from a server-side apply with
 //! `dryRun=All`, so defaults, admission webhooks and other managers' fields
 //! are the API server's own), leave it unchanged, or fail (the API server
 //! refuses it) — then what it would delete and which hooks would run.
-//! Nothing is applied or stored (docs/design.md §4).
+//! Nothing is applied or stored, and no hook runs (docs/design.md §4).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -29,6 +30,8 @@ pub enum Action {
     Delete,
     /// The API server refused the dry-run apply: the deploy would fail here.
     Fail,
+    /// `helm.sh/resource-policy: keep`: an uninstall leaves it.
+    Keep,
 }
 
 impl Action {
@@ -39,6 +42,7 @@ impl Action {
             Action::Unchanged => "unchanged",
             Action::Delete => "delete",
             Action::Fail => "would fail",
+            Action::Keep => "keep",
         }
     }
 }
@@ -81,7 +85,8 @@ pub struct HookRows {
 pub struct Preview {
     pub release: String,
     pub namespace: String,
-    pub operation: &'static str,
+    /// `install`, `upgrade`, or `rollback to revision N`.
+    pub operation: String,
     pub revision: u64,
     /// `--create-namespace` would create the release namespace first.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -113,7 +118,7 @@ impl Preview {
 pub fn preview(
     client: &mut Client,
     checked: &Checked,
-    (operation, pre, post): (&'static str, Event, Event),
+    (operation, pre, post): (String, Event, Event),
     revision: u64,
     crds: &[Crd],
     namespace_exists: bool,
@@ -298,6 +303,7 @@ pub fn text(p: &Preview) -> String {
                 Action::Unchanged => '=',
                 Action::Delete => '-',
                 Action::Fail => '!',
+                Action::Keep => '=',
             };
             out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));
             if !r.message.is_empty() {
@@ -344,6 +350,100 @@ pub fn text(p: &Preview) -> String {
             n => format!(", {n} the API server refuses: the deploy would fail"),
         }
     ));
+    out
+}
+
+/// What `helm hooks uninstall --dry-run` would do: the delete hooks it
+/// would run, what it would delete batch by batch (in deletion order) or
+/// keep, and what becomes of the stored revisions. Read from the stored
+/// release alone, so it needs no permission beyond reading it.
+#[derive(Debug, Clone, Serialize)]
+pub struct UninstallPreview {
+    pub release: String,
+    pub namespace: String,
+    pub revision: u64,
+    pub hooks_before: HookRows,
+    /// Deletion order: the last batch first.
+    pub batches: Vec<BatchRows>,
+    pub hooks_after: HookRows,
+    /// The revisions removed from Helm's storage (none with --keep-history,
+    /// which marks the latest `uninstalled`).
+    pub revisions_deleted: Vec<u64>,
+    pub keep_history: bool,
+}
+
+pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_history: bool) -> UninstallPreview {
+    let plan = event_plan(checked, Phase::Install);
+    let mut batches = Vec::new();
+    for batch in crate::exec::rollout::deletion_batches(plan) {
+        let level = plan.items[batch[0]].level as usize;
+        let resources = batch
+            .iter()
+            .map(|&i| {
+                let keep = super::kept(&checked.release.resources[plan.items[i].index]);
+                Row {
+                    reference: plan.items[i].reference.to_string(),
+                    action: if keep { Action::Keep } else { Action::Delete },
+                    changes: Vec::new(),
+                    message: if keep { "helm.sh/resource-policy: keep".into() } else { String::new() },
+                }
+            })
+            .collect();
+        batches.push(BatchRows {
+            batch: level + 1,
+            description: crate::plan::batch::describe(&plan.batches, level),
+            resources,
+        });
+    }
+    let hooks = |event: Event| HookRows {
+        event: event.to_string(),
+        hooks: event_plan(checked, Phase::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
+    };
+    UninstallPreview {
+        release: checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+        namespace: namespace.to_string(),
+        revision: revisions.last().copied().unwrap_or_default(),
+        hooks_before: hooks(Event::PreDelete),
+        batches,
+        hooks_after: hooks(Event::PostDelete),
+        revisions_deleted: if keep_history { Vec::new() } else { revisions.to_vec() },
+        keep_history,
+    }
+}
+
+/// The uninstall preview as text.
+pub fn uninstall_text(p: &UninstallPreview) -> String {
+    let mut out = format!(
+        "Plan: uninstall release {:?} in namespace {:?}, revision {} (dry run: nothing deleted, no hook run)\n",
+        p.release, p.namespace, p.revision
+    );
+    let hooks = |h: &HookRows| match h.hooks.len() {
+        0 => format!("{}: no hooks\n", h.event),
+        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
+    };
+    out.push_str(&hooks(&p.hooks_before));
+    let total = p.batches.iter().map(|b| b.batch).max().unwrap_or(0);
+    for b in &p.batches {
+        out.push_str(&format!("batch {}/{total} ({})\n", b.batch, b.description));
+        for r in &b.resources {
+            let mark = if r.action == Action::Keep { '=' } else { '-' };
+            out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));
+            if !r.message.is_empty() {
+                out.push_str(&format!(" ({})", r.message));
+            }
+            out.push('\n');
+        }
+    }
+    out.push_str(&hooks(&p.hooks_after));
+    let rows = || p.batches.iter().flat_map(|b| b.resources.iter());
+    let (delete, keep) =
+        (rows().filter(|r| r.action == Action::Delete).count(), rows().filter(|r| r.action == Action::Keep).count());
+    let history = if p.keep_history {
+        format!("revision {} kept, marked uninstalled (--keep-history)", p.revision)
+    } else {
+        format!("{} deleted from Helm's storage", crate::base::text::count(p.revisions_deleted.len(), "revision"))
+    };
+    out.push_str(&format!("{delete} to delete, {keep} kept; {history}\n"));
     out
 }
 

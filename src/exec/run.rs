@@ -286,8 +286,8 @@ pub fn summary_text(s: &Summary) -> String {
         .map(|(n, again)| format!(" ({})", crate::base::text::api_requests(n, again)))
         .unwrap_or_default();
     out.push_str(&format!(
-        "{} hooks of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
-        s.rows.len(),
+        "{} of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
+        crate::base::text::count(s.rows.len(), "hook"),
         s.event,
         count(Phase::Succeeded),
         count(Phase::Failed),

@@ -774,18 +774,26 @@ impl Client {
     /// DELETE with `propagationPolicy=Background`, as Helm deletes hooks.
     /// Returns false when the object was already gone.
     pub fn delete(&mut self, key: &ObjectKey) -> Result<bool, KubeError> {
+        self.delete_uid(key).map(|uid| uid.is_some())
+    }
+
+    /// [`Client::delete`], with what was deleted: `None` when nothing was
+    /// there, else the deleted object's UID (empty when the answer did not
+    /// say), so that a wait follows that object and not a later one of the
+    /// same name.
+    fn delete_uid(&mut self, key: &ObjectKey) -> Result<Option<String>, KubeError> {
         let op = self.delete_op(key)?;
         let (resp, tries) =
             self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
         Self::deleted(op.accept(resp, tries))
     }
 
-    /// [`Client::delete`] of several objects in one batch of requests;
-    /// the first error, if any (in the order of `keys`), else per key
-    /// whether it was there to delete.
-    pub fn delete_many(&mut self, keys: &[ObjectKey]) -> Result<Vec<bool>, KubeError> {
+    /// [`Client::delete_uid`] of several objects in one batch of requests;
+    /// the first error, if any (in the order of `keys`), else per key what
+    /// was deleted.
+    pub fn delete_many(&mut self, keys: &[ObjectKey]) -> Result<Vec<Option<String>>, KubeError> {
         if !self.at_once() {
-            return keys.iter().map(|k| self.delete(k)).collect();
+            return keys.iter().map(|k| self.delete_uid(k)).collect();
         }
         let ops = keys.iter().map(|k| self.delete_op(k)).collect::<Result<Vec<_>, _>>()?;
         let calls: Vec<Call> = ops.iter().map(|op| op.call.clone()).collect();
@@ -799,10 +807,16 @@ impl Client {
             .collect()
     }
 
-    fn deleted(r: Result<Vec<u8>, KubeError>) -> Result<bool, KubeError> {
+    /// A delete's answer is the object (still finalizing, `metadata.uid`) or
+    /// a Status of success (`details.uid`).
+    fn deleted(r: Result<Vec<u8>, KubeError>) -> Result<Option<String>, KubeError> {
         match r {
-            Ok(_) => Ok(true),
-            Err(e) if e.is_not_found() => Ok(false),
+            Ok(body) => {
+                let answer: Value = serde_json::from_slice(&body).unwrap_or_default();
+                let uid = answer.pointer("/metadata/uid").or_else(|| answer.pointer("/details/uid"));
+                Ok(Some(uid.and_then(Value::as_str).unwrap_or_default().to_string()))
+            }
+            Err(e) if e.is_not_found() => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -835,27 +849,41 @@ impl Client {
         deadline: u64,
         now: &mut dyn FnMut() -> u64,
     ) -> Result<Vec<ObjectKey>, KubeError> {
-        let was = self.delete_many(keys)?;
-        let present: Vec<ObjectKey> = keys.iter().zip(was).filter(|(_, w)| *w).map(|(k, _)| k.clone()).collect();
+        let deleted = self.delete_many(keys)?;
+        let present: Vec<(ObjectKey, String)> =
+            keys.iter().zip(deleted).filter_map(|(k, uid)| Some((k.clone(), uid?))).collect();
         self.wait_deleted(&present, deadline, now)
     }
 
     /// Waits until none of the objects exists, in watch rounds of one
     /// second, or until `now()` reaches `deadline`. Returns the keys still
     /// present then (empty: all gone).
+    ///
+    /// Each key comes with the UID of the object deleted under it: an object
+    /// of the same name with another UID is a new one, not the one awaited
+    /// (the ClusterRole aggregation controller re-creates a deleted
+    /// aggregated ClusterRole at once, bare); an empty UID awaits any.
     pub fn wait_deleted(
         &mut self,
-        keys: &[ObjectKey],
+        keys: &[(ObjectKey, String)],
         deadline: u64,
         now: &mut dyn FnMut() -> u64,
     ) -> Result<Vec<ObjectKey>, KubeError> {
         let mut tracker = super::Tracker::new(None);
-        for key in keys {
+        for (key, _) in keys {
             self.track(&mut tracker, key)?;
         }
         loop {
             self.refresh(&mut tracker)?;
-            let left: Vec<ObjectKey> = keys.iter().filter(|k| tracker.get(k).is_some()).cloned().collect();
+            let left: Vec<ObjectKey> = keys
+                .iter()
+                .filter(|(k, uid)| {
+                    tracker.get(k).is_some_and(|o| {
+                        uid.is_empty() || o.pointer("/metadata/uid").and_then(Value::as_str) == Some(uid)
+                    })
+                })
+                .map(|(k, _)| k.clone())
+                .collect();
             if left.is_empty() || now() >= deadline {
                 return Ok(left);
             }
@@ -1357,11 +1385,17 @@ pub(crate) mod tests {
 
     #[test]
     fn delete_many_is_one_batch_at_once() {
-        let (mut c, script) =
-            host_client(vec![respond(200, BATCH_V1), respond(200, "{}"), respond(404, r#"{"message":"gone"}"#)]);
-        let keys = [ObjectKey::new("batch/v1", "Job", None, "a"), ObjectKey::new("batch/v1", "Job", None, "b")];
-        assert_eq!(c.delete_many(&keys).unwrap(), vec![true, false]);
-        assert_eq!(*script.batches.borrow(), vec![(2, Batch::All)]);
+        let (mut c, script) = host_client(vec![
+            respond(200, BATCH_V1),
+            respond(200, r#"{"kind":"Status","status":"Success","details":{"name":"a","uid":"u-a"}}"#),
+            respond(404, r#"{"message":"gone"}"#),
+            respond(200, r#"{"kind":"Job","metadata":{"name":"c","uid":"u-c","finalizers":["f"]}}"#),
+        ]);
+        let job = |n: &str| ObjectKey::new("batch/v1", "Job", None, n);
+        let keys = [job("a"), job("b"), job("c")];
+        // What was deleted, by UID: a Status names it, a finalizing object is it.
+        assert_eq!(c.delete_many(&keys).unwrap(), vec![Some("u-a".into()), None, Some("u-c".into())]);
+        assert_eq!(*script.batches.borrow(), vec![(3, Batch::All)]);
         assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Delete));
     }
 

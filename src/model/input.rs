@@ -43,6 +43,16 @@ pub enum InputError {
     BadJson(String),
     #[error("the input is a Helm release as YAML (`-o yaml`); pipe it as JSON instead: `helm install NAME CHART --dry-run=client -o json`, or `helm template NAME CHART`")]
     YamlRelease,
+    #[error("the input is Helm's text output (NAME:, STATUS:, MANIFEST:); add -o json: `helm install NAME CHART --dry-run=client -o json | helm hooks …`, or pipe `helm template NAME CHART`")]
+    HelmText,
+    #[error("the JSON input is not a Helm release:\n{}\nA release as JSON is what `helm install NAME CHART --dry-run=client -o json` (or `helm upgrade --install NAME CHART --dry-run=server -o json`) prints; for an installed release name it instead: `helm hooks plan RELEASE`", missing_lines(.0))]
+    NotARelease(Vec<&'static str>),
+    #[error("the JSON input is a {0} of Kubernetes objects; pipe the chart instead: `helm template NAME CHART`, or `helm install NAME CHART --dry-run=client -o json`")]
+    KubeList(String),
+}
+
+fn missing_lines(missing: &[&str]) -> String {
+    missing.iter().map(|m| format!("  {m}")).collect::<Vec<_>>().join("\n")
 }
 
 #[derive(Deserialize)]
@@ -124,11 +134,16 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
         return Err(InputError::Empty);
     }
     if trimmed.starts_with('{') {
-        let json: ReleaseJson = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
-        return Ok((Format::ReleaseJson, from_release_json(json, diags)));
-    }
-    if is_yaml_release(text) {
+        let value: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
+        // One object as JSON (`kubectl get … -o json`) is a manifest of one
+        // document: YAML reads JSON.
+        if !is_kube_object(&value)? {
+            return Ok((Format::ReleaseJson, from_release_value(&value, diags)?));
+        }
+    } else if is_yaml_release(text) {
         return Err(InputError::YamlRelease);
+    } else if is_helm_text(text) {
+        return Err(InputError::HelmText);
     }
     let docs = manifest::split(text, "<stdin>");
     let mut release = Release::default();
@@ -137,6 +152,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     // position in the file (helm template prints resources sorted by kind).
     release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
     release.resources.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    crate::model::duplicate::check(&release, diags);
     release.chart.name = release
         .hooks
         .iter()
@@ -149,10 +165,73 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     Ok((Format::Template, release))
 }
 
-/// A release as stored by Helm (decoded from its Secret or ConfigMap).
+/// A release as Helm prints or stores it (`-o json`, or decoded from its
+/// Secret or ConfigMap).
 pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) -> Result<Release, InputError> {
+    check_release_fields(value)?;
     let json = ReleaseJson::deserialize(value).map_err(|e| InputError::BadJson(e.to_string()))?;
     Ok(from_release_json(json, diags))
+}
+
+/// What every release Helm prints or stores has and a JSON object that is
+/// something else lacks: its name and its chart's. Without them `{}` would
+/// be an empty release, planned as nothing and linted clean.
+fn check_release_fields(value: &serde_json::Value) -> Result<(), InputError> {
+    let text =
+        |pointer: &str| value.pointer(pointer).and_then(serde_json::Value::as_str).is_some_and(|s| !s.is_empty());
+    let mut missing = Vec::new();
+    if !value.is_object() {
+        return Err(InputError::NotARelease(vec!["it is not a JSON object"]));
+    }
+    if !text("/name") {
+        missing.push("it has no \"name\" (the release's name)");
+    }
+    if !value.get("chart").is_some_and(serde_json::Value::is_object) {
+        missing.push("it has no \"chart\" (the chart the release was made from)");
+    } else if !text("/chart/metadata/name") {
+        missing.push("it has no \"chart.metadata.name\" (the chart's name)");
+    }
+    for (field, kind) in [("manifest", "a string"), ("hooks", "a list")] {
+        let ok = match value.get(field) {
+            None | Some(serde_json::Value::Null) => true,
+            Some(v) if field == "manifest" => v.is_string(),
+            Some(v) => v.is_array(),
+        };
+        if !ok {
+            missing.push(if kind == "a string" {
+                "its \"manifest\" is not a string (the rendered resources)"
+            } else {
+                "its \"hooks\" is not a list (the rendered hooks)"
+            });
+        }
+    }
+    match missing.is_empty() {
+        true => Ok(()),
+        false => Err(InputError::NotARelease(missing)),
+    }
+}
+
+/// A Kubernetes object rather than a release: a `kind` and an `apiVersion`
+/// or `metadata`, and none of a release's own fields. A list of objects is
+/// refused: its items have no template paths to report problems against.
+fn is_kube_object(value: &serde_json::Value) -> Result<bool, InputError> {
+    let Some(kind) = value.get("kind").and_then(serde_json::Value::as_str) else { return Ok(false) };
+    let release_field = ["manifest", "chart", "info", "hooks"].iter().any(|f| value.get(f).is_some());
+    if release_field || !(value.get("apiVersion").is_some() || value.get("metadata").is_some()) {
+        return Ok(false);
+    }
+    if kind.ends_with("List") && value.get("items").is_some() {
+        return Err(InputError::KubeList(kind.to_string()));
+    }
+    Ok(true)
+}
+
+/// `helm install`'s, `upgrade`'s or `status`' text output (no `-o json`):
+/// its first lines are `NAME:`, `LAST DEPLOYED:`, `NAMESPACE:`, `STATUS:`.
+fn is_helm_text(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    lines.next().is_some_and(|l| l.starts_with("NAME: "))
+        && lines.take(5).any(|l| l.starts_with("STATUS: ") || l.starts_with("LAST DEPLOYED: "))
 }
 
 fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
@@ -203,6 +282,7 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
         })
         .collect();
     dropped::check(&release.chart.name, &templates, &release, diags);
+    crate::model::duplicate::check(&release, diags);
     release
 }
 
@@ -267,5 +347,48 @@ mod tests {
         let yaml = b"apply_method: ssa\nchart:\n  metadata:\n    name: c\nhooks:\n- kind: Job\ninfo:\n  status: pending-install\nmanifest: |+\n  ---\n  kind: ConfigMap\nname: r\nversion: 1\n";
         let e = parse(yaml, &mut d).unwrap_err();
         assert!(matches!(e, InputError::YamlRelease) && e.to_string().contains("-o json"), "{e}");
+    }
+
+    /// JSON that is not a release is never an empty release (issue 20).
+    #[test]
+    fn json_that_is_not_a_release_says_what_it_lacks() {
+        let mut d = Diagnostics::default();
+        let e = parse(b"{}", &mut d).unwrap_err().to_string();
+        assert!(
+            e.contains("no \"name\"") && e.contains("no \"chart\"") && e.contains("--dry-run=client -o json"),
+            "{e}"
+        );
+        let e = parse(br#"{"name": "r", "chart": {}, "manifest": 5}"#, &mut d).unwrap_err().to_string();
+        assert_eq!(
+            e.lines().skip(1).take(2).collect::<Vec<_>>(),
+            [
+                "  it has no \"chart.metadata.name\" (the chart's name)",
+                "  its \"manifest\" is not a string (the rendered resources)"
+            ]
+        );
+        assert!(matches!(parse(br#"{"foo": 1}"#, &mut d), Err(InputError::NotARelease(_))));
+        assert!(matches!(
+            parse(b"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": []}", &mut d),
+            Err(InputError::KubeList(_))
+        ));
+        assert!(d.0.is_empty());
+    }
+
+    /// One object as JSON is read as a manifest of one document, and checked.
+    #[test]
+    fn one_object_as_json_is_planned() {
+        let mut d = Diagnostics::default();
+        let json = br#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "t", "annotations": {"helm.sh/hook": "test", "helm.sh/hook-parallel": "maybe"}}}"#;
+        let (f, r) = parse(json, &mut d).unwrap();
+        assert_eq!((f, r.hooks.len()), (Format::Template, 1));
+        assert!(d.0.iter().any(|d| d.is_error() && d.message.contains("maybe")), "{:?}", d.0);
+    }
+
+    #[test]
+    fn helm_text_output_asks_for_json() {
+        let mut d = Diagnostics::default();
+        let text = b"NAME: r\nLAST DEPLOYED: Tue Nov 24 09:59:14 2026\nNAMESPACE: default\nSTATUS: pending-install\nREVISION: 1\nHOOKS:\n---\n# Source: demo/templates/t.yaml\nkind: Pod\nmetadata:\n  name: t\n";
+        let e = parse(text, &mut d).unwrap_err();
+        assert!(matches!(e, InputError::HelmText) && e.to_string().contains("add -o json"), "{e}");
     }
 }

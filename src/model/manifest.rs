@@ -182,6 +182,7 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
             None => d,
         })
     };
+    crate::model::yaml::check_depth(&doc.text).map_err(|e| fail(e, None))?;
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
     let raw: RawHead = match head_text(&doc.text).and_then(|t| serde_yaml_ng::from_str(&t).ok()) {
@@ -211,6 +212,33 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
             Some("set metadata.name; hooks and resources are referred to by Kind/name"),
         )
     })?;
+    // serde_yaml_ng reads YAML 1.2, where a plain `yes` is a string; Kubernetes
+    // reads manifests as YAML 1.1, where it is true, and Helm then fails with
+    // "cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of
+    // type string". Only a plain scalar resolves so: `"yes"` stays a name.
+    for (field, value) in [("name", Some(&name)), ("namespace", namespace.as_ref())] {
+        let Some(read) = value.and_then(|v| crate::model::yaml::plain_non_string(v)) else { continue };
+        let pointer = format!("/metadata/{field}");
+        let plain =
+            crate::model::yaml::to_json(&doc.text).is_ok_and(|v| v.pointer(&pointer).is_some_and(|v| !v.is_string()));
+        if plain {
+            let value = value.map(String::as_str).unwrap_or_default();
+            return Err(fail(
+                format!(
+                    "metadata.{field} {value} is not a string as Kubernetes reads YAML: unquoted, it is {read} \
+                     (YAML 1.1), and Helm refuses the object (cannot unmarshal {} into ObjectMeta.metadata.{field})",
+                    if read.is_boolean() {
+                        "bool"
+                    } else if read.is_null() {
+                        "null"
+                    } else {
+                        "number"
+                    }
+                ),
+                Some(&format!("quote it: {field}: \"{value}\"")),
+            ));
+        }
+    }
     let mut annotations = BTreeMap::new();
     for (key, value) in raw_annotations {
         match value {
@@ -298,6 +326,23 @@ mod tests {
         let long = format!("just a string {}\n", "a".repeat(10_000));
         let err = parse_head(&split(&long, "s")[0]).unwrap_err();
         assert!(err.message.len() < 400 && !err.message.contains("RawHead"), "{}", err.message);
+    }
+
+    /// Helm 4.3.1 refuses a plain `name: yes` (`cannot unmarshal bool into Go
+    /// struct field ObjectMeta.metadata.name of type string`); a quoted one is a name.
+    #[test]
+    fn a_name_yaml_reads_as_a_boolean_is_an_error() {
+        for name in ["yes", "y", "on", "Off", "1_000"] {
+            let doc = &split(&format!("kind: Pod\nmetadata:\n  name: {name}\n"), "s")[0];
+            let e = parse_head(doc).unwrap_err();
+            assert!(e.message.starts_with(&format!("metadata.name {name} is not a string")), "{}", e.message);
+        }
+        let doc = &split("kind: Pod\nmetadata:\n  name: y\n  namespace: on\n", "s")[0];
+        assert!(parse_head(doc).is_err());
+        for quoted in ["\"yes\"", "'on'", "!!str y"] {
+            let doc = &split(&format!("kind: Pod\nmetadata:\n  name: {quoted}\n"), "s")[0];
+            assert!(parse_head(doc).is_ok(), "{quoted}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod annotation;
 pub mod chart;
 pub mod diagnostic;
 pub mod dropped;
+pub mod duplicate;
 pub mod event;
 pub mod external;
 pub mod hook;

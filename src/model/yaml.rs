@@ -34,9 +34,44 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use serde_json::{Map, Number, Value};
 
+/// How deep a document may nest. The YAML scanners here (saphyr-parser's,
+/// and libyaml's under serde_yaml_ng) look at every open flow level for
+/// each token, so time grows with the square of the depth: 100,000 levels
+/// of `[` took minutes. And [`to_json`] recurses once per level, on Wasm's
+/// one-megabyte stack. No Kubernetes object nests this deep; serde_yaml_ng,
+/// which reads every object's head, gives up at 128.
+pub const MAX_DEPTH: usize = 256;
+
+/// Refuses a document whose `[`/`{` nest deeper than [`MAX_DEPTH`],
+/// in one pass before any YAML scanner sees it. Brackets are counted
+/// everywhere, quoted or not: real text that leaves a thousand of them
+/// open does not exist, and a count that never undercounts needs no YAML.
+pub fn check_depth(text: &str) -> Result<(), String> {
+    let mut depth = 0usize;
+    let mut line = 1;
+    for b in text.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(format!(
+                        "nests [ and {{ more than {MAX_DEPTH} levels deep (line {line}); no Kubernetes \
+                         object does, and reading it would take minutes"
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The first document of `text` as JSON, with Kubernetes' YAML rules.
 pub fn to_json(text: &str) -> Result<Value, String> {
-    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new() };
+    check_depth(text)?;
+    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new(), depth: 0 };
     loop {
         match reader.next()? {
             Event::StreamEnd => return Ok(Value::Null),
@@ -54,6 +89,9 @@ pub fn to_json(text: &str) -> Result<Value, String> {
 struct Reader<'a> {
     parser: Parser<'a, saphyr_parser::StrInput<'a>>,
     anchors: HashMap<usize, Value>,
+    /// Nodes open around the current one: `node` recurses, and block
+    /// nesting (indentation) is not bounded by [`check_depth`].
+    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -67,6 +105,16 @@ impl<'a> Reader<'a> {
 
     /// The node that `event` starts.
     fn node(&mut self, event: Event<'a>) -> Result<Value, String> {
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("nests more than {MAX_DEPTH} levels deep"));
+        }
+        self.depth += 1;
+        let value = self.node_within(event);
+        self.depth -= 1;
+        value
+    }
+
+    fn node_within(&mut self, event: Event<'a>) -> Result<Value, String> {
         let (value, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => (scalar(&text, style, tag.as_deref())?, anchor),
             Event::SequenceStart(anchor, _) => {
@@ -149,6 +197,12 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, St
         _ => return Ok(Value::String(text.to_string())),
     }
     Ok(resolve(text).unwrap_or_else(|| Value::String(text.to_string())))
+}
+
+/// What Kubernetes reads `s` as when it is written unquoted, if that is not
+/// the string itself (`yes` is true, `0644` is 420, `~` null).
+pub fn plain_non_string(s: &str) -> Option<Value> {
+    resolve(s).filter(|v| !v.is_string())
 }
 
 /// goyaml v2's resolution of a plain scalar; `None`: a string.
@@ -321,6 +375,22 @@ mod tests {
         assert!(to_json("a: [1, 2").is_err());
         assert!(to_json("a: *nothing\n").is_err());
         assert!(to_json("? [1]\n: x\n").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_at_once() {
+        let depth = 100_000;
+        let flow = format!("kind: A\nmetadata:\n  labels: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+        let start = std::time::Instant::now();
+        let e = to_json(&flow).unwrap_err();
+        assert!(e.contains("more than 256 levels deep (line 3)"), "{e}");
+        // Block nesting, which indentation spells out, meets the reader's own bound.
+        let block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        assert!(to_json(&block).unwrap_err().contains("levels deep"));
+        assert!(start.elapsed() < std::time::Duration::from_secs(1), "{:?}", start.elapsed());
+        // 250 levels still read.
+        let ok = format!("a: {}1{}\n", "[".repeat(250), "]".repeat(250));
+        assert!(to_json(&ok).is_ok());
     }
 
     #[test]

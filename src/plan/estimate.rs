@@ -104,9 +104,12 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     } else {
         names.join(", ")
     };
+    let hooks = |n: usize| if n == 1 { "1 hook".to_string() } else { format!("{n} hooks") };
+    let (run, they) = if names.len() == 1 { ("runs", "it does") } else { ("run", "they do") };
     Some(format!(
-        "{} hooks run one at a time only because they do not set helm.sh/hook-parallel ({shown}); marked \"true\" (or with --parallel-all), the longest chain would be {shorter} hooks instead of {}{faster}",
-        names.len(),
+        "{} {run} one at a time only because {they} not set helm.sh/hook-parallel ({shown}); marked \"true\" (or with --parallel-all), the longest chain would be {} instead of {}{faster}",
+        hooks(names.len()),
+        hooks(shorter),
         plan.critical_path.len()
     ))
 }

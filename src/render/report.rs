@@ -497,6 +497,7 @@ mod tests {
                 "events": ["test"], "last_run": run})
         };
         let json = serde_json::json!({"name": "r", "namespace": "ns", "version": 3, "manifest": "",
+            "chart": {"metadata": {"name": "c"}},
             "hooks": [hook("a", 0, &runs[0]), hook("b", 1, &runs[1]), hook("c", 1, &runs[2])]});
         let mut diags = Diagnostics::default();
         let release = crate::model::input::from_release_value(&json, &mut diags).unwrap();

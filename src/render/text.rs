@@ -94,7 +94,7 @@ fn event(release: &Release, plan: &EventPlan) -> String {
         let _ = match (n, one_at_a_time) {
             (1, _) => writeln!(out, "1 {noun}"),
             (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
-            _ => writeln!(out, "{n} {noun}s in {waves} waves"),
+            _ => writeln!(out, "{n} {noun}s in {}", crate::base::text::count(waves, "wave")),
         };
         if plan.critical_path.len() > 1 && !one_at_a_time {
             let line = format!(

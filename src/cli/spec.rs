@@ -1,0 +1,532 @@
+//! One definition of every command and flag (issue 22, item 4): parsing
+//! (`cli::args`), each command's `--help`, the root help and the synopsis
+//! all come from this table, and `tests/distribution.rs` holds the README,
+//! docs/design.md, plugin.yaml and completion.yaml to it.
+//!
+//! A hand-written table rather than a parsing crate: it is all plugin.wasm
+//! needs, and every byte of it runs under Helm's wazero.
+
+/// What a flag takes after its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// A boolean, as pflag's: `--x` is true, `--x=false` false; never the
+    /// next argument.
+    Bool,
+    /// A value, `--x V` or `--x=V`; the name is what the help shows.
+    Value(&'static str),
+    /// Helm's `--dry-run`: alone it means yes; a value only after `=`.
+    DryRun,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Flag {
+    pub long: &'static str,
+    pub short: Option<char>,
+    pub takes: Takes,
+    /// May be given more than once, each time adding a value.
+    pub repeats: bool,
+    /// Another name of `alias_of` (Helm 3's `--atomic`).
+    pub alias_of: Option<&'static str>,
+    pub help: &'static str,
+}
+
+#[derive(Debug)]
+pub struct Command {
+    pub name: &'static str,
+    /// What follows the command before its flags, as the synopsis shows it.
+    pub operands: &'static str,
+    /// Most operands the command takes.
+    pub max_operands: usize,
+    /// One line, for the root help and `helm help hooks`.
+    pub summary: &'static str,
+    /// The paragraph `helm hooks COMMAND --help` opens with.
+    pub about: &'static str,
+    pub flags: &'static [Flag],
+}
+
+const fn flag(long: &'static str, takes: Takes, help: &'static str) -> Flag {
+    Flag { long, short: None, takes, repeats: false, alias_of: None, help }
+}
+
+const fn output(formats: &'static str) -> Flag {
+    Flag {
+        long: "output",
+        short: Some('o'),
+        takes: Takes::Value("FORMAT"),
+        repeats: false,
+        alias_of: None,
+        help: formats,
+    }
+}
+
+const EVENTS: &str = "pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, \
+                      pre-rollback, post-rollback, test";
+
+const PARALLEL: Flag = flag(
+    "parallel",
+    Takes::Value("N"),
+    "hooks: at most N at once; N <= 1 is Helm's serial order (default 1). Governs hooks only, never resources",
+);
+const PARALLEL_ALL: Flag =
+    flag("parallel-all", Takes::Bool, "hooks: treat hooks without helm.sh/hook-parallel as parallel");
+const PARALLEL_RESOURCES: Flag = flag(
+    "parallel-resources",
+    Takes::Value("N"),
+    "resources: at most N applied and not yet ready at once (default: no limit; each batch is applied \
+     at once, as Helm applies a release)",
+);
+/// `--timeout 0` is Helm 4's too: its status waiter gives a zero timeout
+/// `DefaultStatusWatcherTimeout` (pkg/kube/statuswait.go), 30 s.
+const TIMEOUT_HOOKS: Flag = flag(
+    "timeout",
+    Takes::Value("D"),
+    "each hook's wait, Go duration syntax (default 5m, as Helm; 0 means 30s, as Helm's waiter)",
+);
+const TIMEOUT_DEPLOY: Flag = flag(
+    "timeout",
+    Takes::Value("D"),
+    "the whole operation after the pre-hooks, and each hook's wait, Go duration syntax (default 5m, \
+     as Helm; 0 means 30s, as Helm's waiter)",
+);
+const READINESS_TIMEOUT: Flag =
+    flag("readiness-timeout", Takes::Value("D"), "each batch's wait for readiness (default 1m, at most --timeout)");
+const IGNORE_FAIL_FAST: Flag =
+    flag("ignore-fail-fast", Takes::Bool, "a failing helm.sh/hook-fail-fast hook warns instead of stopping the run");
+const WAIT_FOR_JOBS: Flag = flag(
+    "wait-for-jobs",
+    Takes::Bool,
+    "wait for every Job resource to complete (default: a Job that something is ordered after completes, \
+     any other has started, as helm --wait)",
+);
+
+const PLAN_FLAGS: &[Flag] = &[
+    output("text, json, dot or mermaid (default text)"),
+    Flag {
+        long: "event",
+        short: None,
+        takes: Takes::Value("E"),
+        repeats: true,
+        alias_of: None,
+        help: "plan only event E (pre-install, post-install, pre-delete, post-delete, pre-upgrade, \
+               post-upgrade, pre-rollback, post-rollback, test; or install for the resources). \
+               Repeatable. Default: every event the release has",
+    },
+    flag("all-events", Takes::Bool, "plan every event that has hooks, and the resources (the default)"),
+    PARALLEL,
+    PARALLEL_ALL,
+    PARALLEL_RESOURCES,
+];
+
+const LINT_FLAGS: &[Flag] = &[output("text or json (default text)")];
+
+const RUN_FLAGS: &[Flag] = &[
+    output(
+        "text, json, junit or markdown (default text); all but text write progress to stderr. markdown: a \
+         report with a timeline chart for CI job summaries (docs/report.md)",
+    ),
+    flag("event", Takes::Value("E"), "the event whose hooks to run (default test)"),
+    PARALLEL,
+    PARALLEL_ALL,
+    TIMEOUT_HOOKS,
+    IGNORE_FAIL_FAST,
+    flag("logs", Takes::Bool, "print every Pod hook's logs, as helm test --logs"),
+    Flag {
+        long: "filter",
+        short: None,
+        takes: Takes::Value("name=X|!name=X"),
+        repeats: true,
+        alias_of: None,
+        help: "run only hooks named X; !name=X skips X (repeatable, as helm test)",
+    },
+];
+
+const DEPLOY_FLAGS: &[Flag] = &[
+    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    PARALLEL,
+    PARALLEL_ALL,
+    PARALLEL_RESOURCES,
+    TIMEOUT_DEPLOY,
+    READINESS_TIMEOUT,
+    IGNORE_FAIL_FAST,
+    flag("create-namespace", Takes::Bool, "create the release namespace if it does not exist (as helm install)"),
+    flag("skip-crds", Takes::Bool, "do not install the chart's crds/ folder (installed on a first install only)"),
+    WAIT_FOR_JOBS,
+    flag(
+        "rollback-on-failure",
+        Takes::Bool,
+        "on failure, uninstall a first install or roll an upgrade back to the last successful revision, as Helm",
+    ),
+    Flag {
+        long: "atomic",
+        short: None,
+        takes: Takes::Bool,
+        repeats: false,
+        alias_of: Some("rollback-on-failure"),
+        help: "the same as --rollback-on-failure (Helm 3's name)",
+    },
+    flag(
+        "dry-run",
+        Takes::DryRun,
+        "print what would be created, updated (the fields, from a server-side dry-run apply), left unchanged \
+         or deleted, batch by batch, and the hooks; apply and store nothing",
+    ),
+];
+
+const ROLLBACK_FLAGS: &[Flag] = &[
+    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    PARALLEL,
+    PARALLEL_ALL,
+    PARALLEL_RESOURCES,
+    TIMEOUT_DEPLOY,
+    READINESS_TIMEOUT,
+    IGNORE_FAIL_FAST,
+    WAIT_FOR_JOBS,
+    flag(
+        "dry-run",
+        Takes::DryRun,
+        "print what the rollback would create, update, leave unchanged or delete, and the hooks it would run; \
+         change nothing (no revision stored, nothing applied, no hook run)",
+    ),
+];
+
+const UNINSTALL_FLAGS: &[Flag] = &[
+    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    flag("keep-history", Takes::Bool, "keep every revision, the latest marked uninstalled (as helm uninstall)"),
+    PARALLEL,
+    PARALLEL_ALL,
+    TIMEOUT_HOOKS,
+    IGNORE_FAIL_FAST,
+    flag(
+        "dry-run",
+        Takes::DryRun,
+        "print the hooks that would run and what would be deleted, batch by batch; change nothing",
+    ),
+];
+
+const STATUS_FLAGS: &[Flag] = &[
+    output("text, json, junit or markdown (default text)"),
+    flag(
+        "event",
+        Takes::Value("E"),
+        "the event whose last run to show (default test, as helm status shows the last test suite run)",
+    ),
+    flag("revision", Takes::Value("N"), "that revision's record instead of the latest"),
+];
+
+const VERSION_FLAGS: &[Flag] = &[output("text or json (default text)")];
+
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "plan",
+        operands: "[- | RELEASE]",
+        max_operands: 1,
+        summary: "show what runs when, and why, without touching the cluster",
+        about: "Plan a release's hooks and resources: per event, the hooks in waves with what each waits for \
+                and why, and the resources in batches. The input is `helm template CHART` output or a release \
+                as JSON (`helm install NAME CHART --dry-run=client -o json`) on stdin (-, the default), or an \
+                installed release's latest revision read from the cluster (RELEASE; -n for its namespace).",
+        flags: PLAN_FLAGS,
+    },
+    Command {
+        name: "lint",
+        operands: "[- | RELEASE]",
+        max_operands: 1,
+        summary: "list every problem in the annotations; exit 2 on errors",
+        about: "Lint a release's annotations: every problem, errors first, each with its template path, \
+                object, annotation and how to fix it; exit 2 when there are errors. Input as for plan.",
+        flags: LINT_FLAGS,
+    },
+    Command {
+        name: "run",
+        operands: "RELEASE",
+        max_operands: 1,
+        summary: "run an installed release's hooks for one event (default test), in parallel where allowed",
+        about: "Run one event's hooks of an installed release (its latest revision, read from Helm's storage \
+                in the cluster; -n for its namespace), in the plan's order, at most --parallel at once, as \
+                `helm test` runs the test hooks.",
+        flags: RUN_FLAGS,
+    },
+    Command {
+        name: "deploy",
+        operands: "-",
+        max_operands: 1,
+        summary: "install or upgrade the release Helm rendered, batch by batch in the plan's order",
+        about: "Install or upgrade in the plan's order: the release Helm rendered, on stdin:\n\
+                \x20 helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+        flags: DEPLOY_FLAGS,
+    },
+    Command {
+        name: "rollback",
+        operands: "RELEASE [REVISION]",
+        max_operands: 2,
+        summary: "roll back to a stored revision (default: the previous one) in the plan's order",
+        about: "Roll a release back to a stored revision (default, or 0: the one before the latest), applied \
+                as deploy applies a release, as a new revision.",
+        flags: ROLLBACK_FLAGS,
+    },
+    Command {
+        name: "uninstall",
+        operands: "RELEASE",
+        max_operands: 1,
+        summary: "uninstall in reverse order, each batch gone before the next",
+        about: "Uninstall a release: its pre-delete hooks, its resources in reverse plan order (each batch \
+                gone before the next; helm.sh/resource-policy: keep honoured), its post-delete hooks, then \
+                its stored revisions.",
+        flags: UNINSTALL_FLAGS,
+    },
+    Command {
+        name: "status",
+        operands: "RELEASE",
+        max_operands: 1,
+        summary: "report the last run of an event's hooks from the release record, running nothing",
+        about: "Report the last run of an event's hooks (default test) as the release record keeps it, \
+                without running anything, as `helm status` shows the last test suite run: the same \
+                outputs as run (-o markdown for CI job summaries, junit for test reports).",
+        flags: STATUS_FLAGS,
+    },
+    Command {
+        name: "version",
+        operands: "",
+        max_operands: 0,
+        summary: "print the plugin's version",
+        about: "Print the plugin's version.",
+        flags: VERSION_FLAGS,
+    },
+];
+
+/// The events `--event` names, for messages.
+pub fn events() -> &'static str {
+    EVENTS
+}
+
+pub fn command(name: &str) -> Option<&'static Command> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+impl Command {
+    /// The flag a name given on the command line means (a long name, or a
+    /// short one as one character), aliases resolved to their own entry.
+    pub fn flag(&self, name: &str) -> Option<&'static Flag> {
+        let flags: &'static [Flag] = self.flags;
+        flags.iter().find(|f| f.long == name || (name.chars().count() == 1 && f.short == name.chars().next()))
+    }
+
+    /// The other commands that take a flag of this name: for the message
+    /// that refuses it here.
+    pub fn others_with(&self, name: &str) -> Vec<&'static str> {
+        COMMANDS.iter().filter(|c| c.name != self.name && c.flag(name).is_some()).map(|c| c.name).collect()
+    }
+
+    /// `helm hooks plan [- | RELEASE] [--event E]... [-o text|json|dot|mermaid]`,
+    /// wrapped at `width` with continuation lines indented under the operands.
+    pub fn synopsis(&self, width: usize) -> String {
+        let head = format!("helm hooks {}", self.name);
+        let mut words: Vec<String> = Vec::new();
+        if !self.operands.is_empty() {
+            words.push(self.operands.to_string());
+        }
+        let mut i = 0;
+        while i < self.flags.len() {
+            let f = &self.flags[i];
+            if f.alias_of.is_some() {
+                i += 1;
+                continue;
+            }
+            // An alias shows beside its flag: [--rollback-on-failure|--atomic].
+            let aliases: Vec<&str> = self.flags.iter().filter(|a| a.alias_of == Some(f.long)).map(|a| a.long).collect();
+            let mut w = String::from("[");
+            match (f.short, f.takes) {
+                (Some(s), Takes::Value(_)) => w.push_str(&format!("-{s} {}", output_choices(f.help))),
+                (_, Takes::Value(v)) => w.push_str(&format!("--{} {v}", f.long)),
+                _ => w.push_str(&format!("--{}", f.long)),
+            }
+            for a in aliases {
+                w.push_str(&format!("|--{a}"));
+            }
+            w.push(']');
+            if f.repeats {
+                w.push_str("...");
+            }
+            words.push(w);
+            i += 1;
+        }
+        // The output flag comes last in the synopsis, as readers look for it there.
+        if let Some(pos) = words.iter().position(|w| w.starts_with("[-o ")) {
+            let o = words.remove(pos);
+            words.push(o);
+        }
+        let indent = " ".repeat(head.len() + 1);
+        let mut out = head.clone();
+        let mut line_len = head.len();
+        for w in words {
+            if line_len + 1 + w.len() > width && line_len > indent.len() {
+                out.push('\n');
+                out.push_str(&indent);
+                out.push_str(&w);
+                line_len = indent.len() + w.len();
+            } else {
+                out.push(' ');
+                out.push_str(&w);
+                line_len += 1 + w.len();
+            }
+        }
+        out
+    }
+
+    /// `helm hooks COMMAND --help`.
+    pub fn help(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&wrap(self.about, 90));
+        s.push_str("\n\nUsage:\n  helm hooks ");
+        s.push_str(self.name);
+        if !self.operands.is_empty() {
+            s.push(' ');
+            s.push_str(self.operands);
+        }
+        s.push_str(" [flags]\n\nFlags:\n");
+        let mut rows: Vec<(String, &str)> = self
+            .flags
+            .iter()
+            .map(|f| {
+                let short = f.short.map_or("    ".to_string(), |c| format!("-{c}, "));
+                let takes = match f.takes {
+                    Takes::Value(v) => format!(" {v}"),
+                    Takes::Bool | Takes::DryRun => String::new(),
+                };
+                (format!("  {short}--{}{takes}", f.long), f.help)
+            })
+            .collect();
+        rows.push(("  -h, --help".to_string(), "this help"));
+        let col = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0) + 3;
+        for (left, help) in rows {
+            s.push_str(&left);
+            s.push_str(&" ".repeat(col - left.len()));
+            s.push_str(&wrap(help, 100 - col).replace('\n', &format!("\n{}", " ".repeat(col))));
+            s.push('\n');
+        }
+        if self.flags.iter().any(|f| f.takes == Takes::Bool) {
+            s.push_str("\nA boolean flag takes =true or =false (also 1, 0, t, f), as Helm's flags do.\n");
+        }
+        s.push_str(
+            "\nHelm's own flags (-n, --kube-apiserver, --kube-token, --kube-context, --debug) go to helm\n\
+             itself; run 'helm hooks --help' for how the plugin reaches the cluster and its exit codes.\n",
+        );
+        s
+    }
+}
+
+/// `text|json|dot|mermaid` from the output flag's help, which lists them.
+fn output_choices(help: &str) -> String {
+    let list = help.split(" (").next().unwrap_or(help);
+    list.replace(", ", "|").replace(" or ", "|")
+}
+
+/// The synopsis of every command, as the README's "Commands" section shows it.
+pub fn synopsis() -> String {
+    COMMANDS.iter().map(|c| c.synopsis(100) + "\n").collect()
+}
+
+/// `helm hooks --help`.
+pub fn root_help() -> String {
+    let mut s = String::from(
+        "Run a release's hooks and resources in the order chart authors declare.\n\nUsage:\n  helm hooks COMMAND [flags]\n\nCommands:\n",
+    );
+    let width = COMMANDS.iter().map(|c| c.name.len()).max().unwrap_or(0) + 3;
+    for c in COMMANDS {
+        s.push_str(&format!("  {:width$}{}\n", c.name, c.summary));
+    }
+    s.push_str(&format!("\nSynopsis:\n{}", indent_lines(&synopsis(), "  ")));
+    s.push_str(
+        "\n\
+Input of plan and lint (-, the default): `helm template CHART` output, or a release
+as JSON (`helm install NAME CHART --dry-run=client -o json`), piped on stdin. A
+RELEASE name reads the installed release's latest revision from the cluster instead,
+as run does (-n for its namespace).
+
+The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
+--kube-token TOKEN, CA in SSL_CERT_FILE) or through `kubectl proxy`
+(--kube-apiserver http://127.0.0.1:8001).
+
+Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
+3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
+(see the README); the message names the code.
+
+Run 'helm hooks COMMAND --help' for a command's flags.
+",
+    );
+    s
+}
+
+fn indent_lines(text: &str, prefix: &str) -> String {
+    text.lines().map(|l| format!("{prefix}{l}\n")).collect()
+}
+
+/// Wraps `text` at `width` columns; explicit newlines are kept.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for (n, para) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        // A line that starts with spaces is an example: kept as written.
+        if para.starts_with(' ') {
+            out.push_str(para);
+            continue;
+        }
+        let mut len = 0;
+        for word in para.split_whitespace() {
+            if len > 0 && len + 1 + word.len() > width {
+                out.push('\n');
+                len = 0;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(word);
+            len += word.len();
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_flag_is_named_once_per_command() {
+        for c in COMMANDS {
+            for (i, f) in c.flags.iter().enumerate() {
+                assert!(c.flags[..i].iter().all(|g| g.long != f.long), "{} has --{} twice", c.name, f.long);
+                if let Some(target) = f.alias_of {
+                    assert!(c.flags.iter().any(|g| g.long == target), "{}: --{} aliases nothing", c.name, f.long);
+                }
+            }
+            // Helm's completion pairs the first short flag with the first long one.
+            assert_eq!(c.flags[0].long, "output", "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn synopsis_lines_fit_and_name_every_flag() {
+        for c in COMMANDS {
+            let s = c.synopsis(100);
+            assert!(s.lines().all(|l| l.len() <= 100), "{s}");
+            for f in c.flags {
+                assert!(s.contains(&format!("--{}", f.long)) || f.short.is_some(), "{s} lacks --{}", f.long);
+            }
+        }
+        assert!(command("plan").unwrap().synopsis(100).ends_with("[-o text|json|dot|mermaid]"));
+    }
+
+    #[test]
+    fn help_lists_every_flag_of_its_command_only() {
+        let deploy = command("deploy").unwrap().help();
+        for f in DEPLOY_FLAGS {
+            assert!(deploy.contains(&format!("--{}", f.long)), "{deploy}");
+        }
+        let run = command("run").unwrap().help();
+        assert!(!run.contains("--create-namespace") && run.contains("--filter name=X|!name=X"), "{run}");
+        assert!(run.starts_with("Run one event's hooks"), "{run}");
+    }
+}
