@@ -786,6 +786,45 @@ fn uninstall_deletes_in_reverse_order() {
     assert!(out.code != 0 && out.stderr.contains("not found"), "{}", out.shown);
 }
 
+/// Helm 4.3's uninstall deletes only what the release owns (helm/helm#31584): an object
+/// re-annotated to another release stays, one already gone is passed over, and Helm lists
+/// the kept one after the uninstall. Stock `helm uninstall` and the plugin's, on the same
+/// chart and the same tampering, leave the same objects and print the same block.
+#[test]
+fn uninstall_deletes_only_what_the_release_owns_as_stock_helm() {
+    let case = Case::new("owned");
+    let values = json!({"objects": [{"name": "own-a"}, {"name": "own-b"}, {"name": "own-c"}]});
+    let tamper = || {
+        ok(case.kubectl(&["annotate", "configmap/own-b", "--overwrite", "meta.helm.sh/release-name=someone-else"]));
+        ok(case.kubectl(&["delete", "configmap/own-c", "--wait"]));
+    };
+    let block = "1 resource(s) were not deleted because they are not owned by this release:\n[ConfigMap] own-b\n";
+
+    let out = case.helm_chart(&["install"], &values, &["--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "stock helm install: {}", out.shown);
+    tamper();
+    let stock = case.helm(&["uninstall", RELEASE]);
+    assert_eq!(stock.code, 0, "stock helm uninstall: {}", stock.shown);
+    let stock_left = case.objects("configmaps");
+    ok(case.kubectl(&["delete", "configmap/own-b", "--ignore-not-found", "--wait"]));
+
+    case.deploy_ok(&values);
+    tamper();
+    let ours = case.plugin(&["uninstall", RELEASE, "--timeout", "2m"], None);
+    assert_eq!(ours.code, 0, "helm hooks uninstall: {}", ours.shown);
+    let kept = vec!["configmap/own-b".to_string()];
+    assert_eq!(case.objects("configmaps"), kept, "left behind: {}", ours.shown);
+    assert!(ours.stdout.contains(block), "{}", ours.shown);
+    // Helm 4.2 deleted whatever the release named; the plugin follows 4.3.
+    let helm_version = case.helm(&["version", "--template", "{{.Version}}"]).stdout;
+    if !helm_version.starts_with("v4.2.") {
+        assert_eq!(stock_left, kept, "stock Helm {helm_version}: {}", stock.shown);
+        assert!(stock.stdout.contains(block), "stock Helm {helm_version} no longer says:\n{block}\n{}", stock.shown);
+    }
+    assert!(ours.stdout.contains("kept      ConfigMap/own-b (not owned by this release)"), "{}", ours.shown);
+    assert_eq!(case.list(), vec![], "helm list still shows the release");
+}
+
 const AGGREGATED_CHART: &str = "testdata/charts/aggregated-clusterroles";
 
 /// Uninstalling a release with an aggregated ClusterRole (Kyverno's shape): the
@@ -1871,13 +1910,13 @@ fn least_privilege_role_deploys_and_one_verb_less_is_exit_3_before_acting() {
 }
 
 /// The least-privilege Role for uninstalling this test's release, as docs/commands.md derives
-/// it: the release record (read, mark uninstalling, delete every revision), delete with
-/// the list and watch of waiting until gone for each kind of the release, and the
-/// pre-delete hook's kind as `run` needs it.
+/// it: the release record (read, mark uninstalling, delete every revision), for each kind of
+/// the release the get of its ownership check and delete with the list and watch of waiting
+/// until gone, and the pre-delete hook's kind as `run` needs it.
 const UNINSTALL_ROLE: &[(&str, &str, &[&str])] = &[
     ("", "secrets", &["get", "list", "update", "delete"]),
-    ("", "configmaps", &["delete", "list", "watch"]),
-    ("apps", "deployments", &["delete", "list", "watch"]),
+    ("", "configmaps", &["get", "delete", "list", "watch"]),
+    ("apps", "deployments", &["get", "delete", "list", "watch"]),
     ("batch", "jobs", &["create", "patch", "delete", "list", "watch"]),
 ];
 

@@ -228,6 +228,7 @@ fn deploy_report() -> Report {
         api_requests_repeated: 2,
         ended: Ended::Done,
         notes: String::new(),
+        not_deleted: String::new(),
         recovery: None,
     }
 }

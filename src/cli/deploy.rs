@@ -377,7 +377,14 @@ impl Needs<'_> {
         if !self.dry_run {
             for (_, r) in current.map(|c| deploy::removed(c, &checked.release, &ns)).unwrap_or_default() {
                 let h = &r.head;
-                needs.kind(client, &["delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
+                // get: ownership is read before deleting, as Helm 4.3 reads it (deploy::ownership).
+                needs.kind(
+                    client,
+                    &["get", "delete", "list", "watch"],
+                    &h.api_version,
+                    &h.kind,
+                    h.namespace.as_deref(),
+                )?;
             }
             let hooks: Vec<&crate::model::hook::Hook> = checked
                 .release
@@ -608,7 +615,8 @@ fn uninstall_needs(
     }
     for r in release.resources.iter().filter(|r| !deploy::kept(r)) {
         let h = &r.head;
-        needs.kind(client, &["delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
+        // get: ownership is read before deleting, as Helm 4.3 reads it (deploy::ownership).
+        needs.kind(client, &["get", "delete", "list", "watch"], &h.api_version, &h.kind, h.namespace.as_deref())?;
     }
     let hooks: Vec<&crate::model::hook::Hook> = release
         .hooks

@@ -19,6 +19,7 @@
 pub mod apply;
 pub mod crds;
 pub mod external;
+pub mod ownership;
 pub mod preview;
 pub mod stuck;
 
@@ -92,6 +93,10 @@ pub struct Report {
     /// The chart's rendered NOTES.txt, printed after an install or upgrade as
     /// `helm install` and `helm upgrade` print it.
     pub notes: String,
+    /// What an uninstall did not delete because the release does not own it
+    /// or its ownership could not be verified, in Helm 4.3's words
+    /// (`ownership::kept_text`), printed before the outcome as `helm uninstall` does.
+    pub not_deleted: String,
     /// What `--rollback-on-failure` did after this operation failed: the
     /// uninstall or rollback, with its own outcome.
     pub recovery: Option<Box<Report>>,
@@ -115,6 +120,7 @@ impl Report {
             api_requests_repeated: 0,
             ended: Ended::Done,
             notes: String::new(),
+            not_deleted: String::new(),
             recovery: None,
         }
     }
@@ -276,6 +282,43 @@ fn delete_in_order(
         deleted.extend(names);
     }
     Ok(deleted)
+}
+
+/// The resources (by index) an uninstall may delete: those the release
+/// owns, read one by one as Helm 4.3 reads them before deleting
+/// (`ownership`), and Helm's words for the rest. Resources kept by
+/// `helm.sh/resource-policy: keep` are not read: they stay anyway.
+fn owned_resources(
+    client: &mut Client,
+    release: &Release,
+    plan: &EventPlan,
+    name: &str,
+    namespace: &str,
+    out: &mut dyn Write,
+) -> (std::collections::BTreeSet<usize>, String) {
+    let mut owned = std::collections::BTreeSet::new();
+    let mut kept = Vec::new();
+    for item in &plan.items {
+        let r = &release.resources[item.index];
+        if self::kept(r) {
+            continue;
+        }
+        match ownership::check(client, &key_of(r), name, namespace) {
+            ownership::Ownership::Owned => {
+                owned.insert(item.index);
+            }
+            ownership::Ownership::Gone => {}
+            other => {
+                let why = match &other {
+                    ownership::Ownership::Unverifiable(e) => format!("its ownership could not be verified: {e}"),
+                    _ => "not owned by this release".to_string(),
+                };
+                let _ = writeln!(out, "kept      {} ({why})", item.reference);
+                kept.push((r.head.kind.clone(), r.head.name.clone(), other));
+            }
+        }
+    }
+    (owned, ownership::kept_text(&kept))
 }
 
 /// Install, upgrade or roll back to `checked` as revision `revision`, on
@@ -512,9 +555,19 @@ pub fn uninstall(
     let result = (|| -> Result<(), Ended> {
         latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
         run_hooks(client, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
+        let (owned, not_deleted) =
+            owned_resources(client, &checked.release, &plan, &latest.name, &latest.namespace, out);
+        report.not_deleted = not_deleted;
         let deadline = wall_ms() + options.timeout_ms;
-        report.deleted =
-            delete_in_order(client, &checked.release, &plan, &|_| true, deadline, out, &mut report.deletions)?;
+        report.deleted = delete_in_order(
+            client,
+            &checked.release,
+            &plan,
+            &|i| owned.contains(&i),
+            deadline,
+            out,
+            &mut report.deletions,
+        )?;
         run_hooks(client, &mut latest, checked, Event::PostDelete, options, out, &mut report.hooks)?;
         record::uninstalled(&mut latest.release, wall_ms());
         if keep_history {
@@ -565,6 +618,7 @@ pub fn summary_text(r: &Report) -> String {
         return out;
     }
     let mut out = resources_table(r);
+    out.push_str(&r.not_deleted);
     out.push_str(&outcome_line(r));
     if matches!(r.ended, Ended::Done) && !r.notes.is_empty() {
         out.push_str(&format!("NOTES:\n{}\n", r.notes));

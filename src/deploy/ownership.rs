@@ -1,0 +1,112 @@
+//! Whether the release owns an object before uninstall deletes it, as Helm
+//! 4.3 decides (`pkg/action/validate.go` `verifyOwnershipBeforeDelete`,
+//! helm/helm#31584; docs/design.md §8): an object is deleted only when it
+//! carries `app.kubernetes.io/managed-by: Helm` and the release's
+//! `meta.helm.sh/release-name` and `meta.helm.sh/release-namespace`. One
+//! that lacks them is kept, so is one whose read fails other than by 404
+//! (ownership cannot be verified), and one already gone needs nothing.
+
+use serde_json::Value;
+
+use crate::kube::{Client, KubeError, ObjectKey};
+
+/// What a read of one of the release's objects found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ownership {
+    Owned,
+    NotOwned,
+    /// The read failed (a 403, the server away): kept, with why.
+    Unverifiable(String),
+    /// Already deleted: nothing to do, nothing to say.
+    Gone,
+}
+
+/// Does `object` carry this release's ownership metadata?
+pub fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
+    let meta = &object["metadata"];
+    meta["labels"]["app.kubernetes.io/managed-by"] == "Helm"
+        && meta["annotations"]["meta.helm.sh/release-name"] == release
+        && meta["annotations"]["meta.helm.sh/release-namespace"] == namespace
+}
+
+/// Reads the object behind `key` and says whether the release owns it.
+pub fn check(client: &mut Client, key: &ObjectKey, release: &str, namespace: &str) -> Ownership {
+    match client.get(key) {
+        Ok(object) if owned_by(&object, release, namespace) => Ownership::Owned,
+        Ok(_) => Ownership::NotOwned,
+        Err(KubeError::NotFound { .. }) => Ownership::Gone,
+        Err(e) => Ownership::Unverifiable(e.to_string()),
+    }
+}
+
+/// Helm's words for what uninstall did not delete (`helm uninstall` prints
+/// them before `release "…" uninstalled`), from `(kind, name, ownership)`.
+pub fn kept_text(kept: &[(String, String, Ownership)]) -> String {
+    let not_owned: Vec<_> = kept.iter().filter(|(_, _, o)| *o == Ownership::NotOwned).collect();
+    let unverifiable: Vec<_> = kept
+        .iter()
+        .filter_map(|(k, n, o)| match o {
+            Ownership::Unverifiable(e) => Some((k, n, e)),
+            _ => None,
+        })
+        .collect();
+    let mut out = String::new();
+    if !not_owned.is_empty() {
+        out.push_str(&format!(
+            "{} resource(s) were not deleted because they are not owned by this release:\n",
+            not_owned.len()
+        ));
+        for (kind, name, _) in &not_owned {
+            out.push_str(&format!("[{kind}] {name}\n"));
+        }
+    }
+    if !unverifiable.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "{} resource(s) were not deleted because their ownership could not be verified:\n",
+            unverifiable.len()
+        ));
+        for (kind, name, e) in &unverifiable {
+            out.push_str(&format!("[{kind}] {name}: {e}\n"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn object(managed: &str, release: &str, namespace: &str) -> Value {
+        json!({"metadata": {"labels": {"app.kubernetes.io/managed-by": managed},
+            "annotations": {"meta.helm.sh/release-name": release, "meta.helm.sh/release-namespace": namespace}}})
+    }
+
+    #[test]
+    fn owned_only_with_all_three_marks_of_this_release() {
+        assert!(owned_by(&object("Helm", "r", "ns"), "r", "ns"));
+        assert!(!owned_by(&object("Helm", "other", "ns"), "r", "ns"));
+        assert!(!owned_by(&object("Helm", "r", "elsewhere"), "r", "ns"));
+        assert!(!owned_by(&object("kubectl", "r", "ns"), "r", "ns"));
+        assert!(!owned_by(&json!({"metadata": {}}), "r", "ns"));
+    }
+
+    #[test]
+    fn kept_text_is_helms() {
+        let kept = vec![
+            ("ConfigMap".to_string(), "a".to_string(), Ownership::NotOwned),
+            ("Secret".to_string(), "b".to_string(), Ownership::Unverifiable("forbidden".into())),
+            ("ConfigMap".to_string(), "c".to_string(), Ownership::NotOwned),
+        ];
+        assert_eq!(
+            kept_text(&kept),
+            "2 resource(s) were not deleted because they are not owned by this release:\n[ConfigMap] a\n\
+             [ConfigMap] c\n\n1 resource(s) were not deleted because their ownership could not be verified:\n\
+             [Secret] b: forbidden\n"
+        );
+        assert_eq!(kept_text(&[]), "");
+    }
+}
