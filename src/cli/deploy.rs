@@ -20,7 +20,8 @@ use crate::deploy::{self, Checked, Ended, Options, Report};
 use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::release::record::{self, Operation};
+use crate::release::record::Operation;
+use crate::release::status::Status;
 use crate::release::storage::{self, Driver, StoredRelease};
 use crate::render;
 
@@ -133,8 +134,8 @@ fn finish(io: &mut Io, report: &Report, output: Output, command: render::report:
 /// stands). Helm's message, then the way out when nobody else is at work.
 fn refuse_pending(io: &mut Io, latest: Option<&StoredRelease>) -> Result<(), Exit> {
     match latest {
-        Some(l) if record::is_pending(l.status()) => {
-            let recovery = if !matches!(l.status(), "pending-install" | "uninstalling") {
+        Some(l) if l.status().is_pending() => {
+            let recovery = if !matches!(l.status(), Status::PendingInstall | Status::Uninstalling) {
                 format!("helm hooks rollback {0} (or helm rollback {0})", l.name)
             } else {
                 format!("helm hooks uninstall {0} (or helm uninstall {0})", l.name)
@@ -228,9 +229,9 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     let revision = history.last().map_or(1, |l| l.revision + 1);
     let (operation, current) = match history.last() {
         None => (Operation::Install, None),
-        Some(l) if l.status() == "uninstalled" => (Operation::Install, None),
+        Some(l) if l.status() == Status::Uninstalled => (Operation::Install, None),
         Some(_) => {
-            let deployed = history.iter().rev().find(|h| h.status() == "deployed").cloned();
+            let deployed = history.iter().rev().find(|h| h.status() == Status::Deployed).cloned();
             (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
         }
     };
@@ -312,7 +313,7 @@ fn recover(
         let message = recovery_message(&r.ended, &name, &original, ("uninstalled", "uninstalling", "install"));
         (r, message)
     } else {
-        let good = history.iter().rev().find(|h| matches!(h.status(), "deployed" | "superseded")).cloned();
+        let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
         let (Some(target), Some(current)) = (good, history.last().cloned()) else {
             report.ended = Ended::Failed(format!(
                 "unable to find a previously successful release when attempting to rollback. original upgrade error: {original}"
@@ -645,7 +646,7 @@ pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
         Err(e) => return fail(io, &e, Exit::Cluster),
     };
     let latest = history.last().cloned().expect("history is not empty");
-    if latest.status() == "uninstalled" {
+    if latest.status() == Status::Uninstalled {
         return fail(io, &format!("the release named {name:?} is already deleted"), Exit::Failed);
     }
     let checked = match stored_checked(io, &latest, &[Event::PreDelete, Event::PostDelete], &args.options) {

@@ -38,6 +38,7 @@ use crate::model::event::Event;
 use crate::model::input::{self, Release};
 use crate::plan::{self, EventPlan, Phase, Plan};
 use crate::release::record::{self, Operation};
+use crate::release::status::Status;
 use crate::release::storage::{Driver, StoredRelease};
 use crate::run::cluster::KubeCluster;
 
@@ -374,7 +375,7 @@ pub fn deploy(
     let _ = writeln!(
         out,
         "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} in {}, {}",
-        operation.pending_status().trim_start_matches("pending-"),
+        operation.pending_status().as_str().trim_start_matches("pending-"),
         crate::base::text::count(resources_plan.items.len(), "resource"),
         crate::base::text::count(resources_plan.batches.len(), "batch"),
         match options.parallel_resources {
@@ -436,7 +437,7 @@ pub fn deploy(
             if let Ok(history) = crate::release::storage::history(client, driver, &name) {
                 let replaced = |h: &StoredRelease| {
                     h.revision != revision
-                        && (h.status() == "deployed" || (upgrade && Some(h.revision) == current_revision))
+                        && (h.status() == Status::Deployed || (upgrade && Some(h.revision) == current_revision))
                 };
                 for old in history.into_iter().filter(replaced) {
                     if let Err(e) = supersede(client, old, now_unix) {
@@ -444,7 +445,7 @@ pub fn deploy(
                     }
                 }
             }
-            record::set_status(&mut stored.release, "deployed", &operation.done_description());
+            record::set_status(&mut stored.release, Status::Deployed, &operation.done_description());
         }
         Err(Ended::Failed(e) | Ended::Cluster(e)) => {
             // Helm's rollback: an apply the API server refused supersedes the
@@ -454,7 +455,7 @@ pub fn deploy(
                 Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, e),
                 _ => operation.failed_description(&name, e),
             };
-            record::set_status(&mut stored.release, "failed", &description);
+            record::set_status(&mut stored.release, Status::Failed, &description);
             if let (Operation::Rollback { .. }, true, Some(cur)) = (operation, rejected, current) {
                 let _ = supersede(client, cur, now_unix);
             }
@@ -483,7 +484,7 @@ fn supersede(
     now_unix: u64,
 ) -> Result<(), crate::release::storage::StorageError> {
     let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
-    record::set_status(&mut old.release, "superseded", &description);
+    record::set_status(&mut old.release, Status::Superseded, &description);
     old.save(client, now_unix)
 }
 
@@ -551,7 +552,7 @@ pub fn uninstall(
     let plan = event_plan(&checked.plan, Phase::Install).clone();
     let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
     let now_unix = || wall_ms() / 1000;
-    record::set_status(&mut latest.release, "uninstalling", record::UNINSTALLING_DESCRIPTION);
+    record::set_status(&mut latest.release, Status::Uninstalling, record::UNINSTALLING_DESCRIPTION);
     let result = (|| -> Result<(), Ended> {
         latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
         run_hooks(client, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
@@ -589,7 +590,7 @@ pub fn uninstall(
             };
             record::set_status(
                 &mut latest.release,
-                "failed",
+                Status::Failed,
                 &format!("uninstallation completed with 1 error(s): {message}"),
             );
             let _ = latest.save(client, now_unix());

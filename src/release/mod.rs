@@ -4,4 +4,5 @@
 
 pub mod helm;
 pub mod record;
+pub mod status;
 pub mod storage;

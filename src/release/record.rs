@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::base::time::go_time;
 use crate::exec::executor::Millis;
 use crate::model::event::Event;
+use crate::release::status::Status;
 
 /// What a sequenced deploy does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,11 +38,11 @@ impl Operation {
         }
     }
 
-    pub fn pending_status(self) -> &'static str {
+    pub fn pending_status(self) -> Status {
         match self {
-            Operation::Install => "pending-install",
-            Operation::Upgrade => "pending-upgrade",
-            Operation::Rollback { .. } => "pending-rollback",
+            Operation::Install => Status::PendingInstall,
+            Operation::Upgrade => Status::PendingUpgrade,
+            Operation::Rollback { .. } => Status::PendingRollback,
         }
     }
 
@@ -113,21 +114,21 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
         Operation::Rollback { to } => i.insert("rollback_revision".into(), Value::from(to)),
         Operation::Install | Operation::Upgrade => i.remove("rollback_revision"),
     };
-    i.insert("status".into(), Value::String(op.pending_status().into()));
+    i.insert("status".into(), Value::String(op.pending_status().as_str().into()));
     i.insert("description".into(), Value::String(op.pending_description()));
 }
 
 /// Sets `info.status` and `info.description`.
-pub fn set_status(release: &mut Value, status: &str, description: &str) {
+pub fn set_status(release: &mut Value, status: Status, description: &str) {
     let i = info(release);
-    i.insert("status".into(), Value::String(status.into()));
+    i.insert("status".into(), Value::String(status.as_str().into()));
     i.insert("description".into(), Value::String(description.into()));
 }
 
 /// Helm's uninstall: `uninstalling` while it runs, then `uninstalled` with
 /// the deletion time.
 pub fn uninstalled(release: &mut Value, now: Millis) {
-    set_status(release, "uninstalled", "Uninstallation complete");
+    set_status(release, Status::Uninstalled, "Uninstallation complete");
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
@@ -136,11 +137,6 @@ pub const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently fa
 /// `info.first_deployed` of a stored release.
 pub fn first_deployed(release: &Value) -> Option<&str> {
     release.pointer("/info/first_deployed").and_then(Value::as_str)
-}
-
-/// Statuses during which Helm refuses another operation on the release.
-pub fn is_pending(status: &str) -> bool {
-    matches!(status, "pending-install" | "pending-upgrade" | "pending-rollback" | "uninstalling")
 }
 
 #[cfg(test)]
@@ -159,7 +155,7 @@ mod tests {
         assert_eq!(r["info"]["description"], "Preparing upgrade");
         assert_eq!(r["info"]["first_deployed"], "2026-01-01T00:00:00Z");
         assert_eq!(r["info"]["last_deployed"], "2026-11-18T11:06:40Z");
-        set_status(&mut r, "deployed", &Operation::Upgrade.done_description());
+        set_status(&mut r, Status::Deployed, &Operation::Upgrade.done_description());
         assert_eq!(r["info"]["description"], "Upgrade complete");
         assert_eq!(Operation::Install.failed_description("app", "boom"), "Release \"app\" failed: boom");
         assert_eq!(Operation::Rollback { to: 2 }.pending_description(), "Rollback to 2");
@@ -185,6 +181,5 @@ mod tests {
         uninstalled(&mut r, 0);
         assert_eq!(r["info"]["status"], "uninstalled");
         assert_eq!(r["info"]["deleted"], "1970-01-01T00:00:00Z");
-        assert!(is_pending("uninstalling") && !is_pending("failed"));
     }
 }

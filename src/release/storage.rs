@@ -21,6 +21,7 @@
 
 use crate::base::base64;
 use crate::base::time::go_time;
+use crate::release::status::Status;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
@@ -450,8 +451,8 @@ impl StoredRelease {
     }
 
     /// `info.status` of the stored release.
-    pub fn status(&self) -> &str {
-        self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default()
+    pub fn status(&self) -> Status {
+        Status::parse(self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default())
     }
 }
 
