@@ -1552,6 +1552,248 @@ fn install_and_upgrade_hooks_as_stock_helm() {
     assert_eq!(plugin.status_phases(RELEASE), helm.status_phases(RELEASE), "helm status of revision 2");
 }
 
+/// SIGTERM to `helm` during `run`: Helm 4 does not catch signals for plugins, so the
+/// plugin ends where it stands and the hook it started goes on in the cluster. The next
+/// `run` replaces it (its `before-hook-creation` policy, as Helm's own hook runs do) and
+/// succeeds; the stored release then records the new run.
+#[test]
+fn an_interrupted_run_is_run_again() {
+    let case = Case::new("interrupted");
+    case.install(&[job("slow").secs("6s")]);
+    let mut c = case.hooks_cmd(&bed().server, &bed().token, RELEASE, &[]);
+    c.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    let uid = loop {
+        let out = run(case.kubectl(&["get", "job", "slow", "-o", "jsonpath={.metadata.uid}"]), None);
+        if out.code == 0 && !out.stdout.is_empty() {
+            break out.stdout;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "the run never created Job/slow");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let mut kill = Command::new("kill");
+    kill.args(["-TERM", &child.id().to_string()]);
+    ok(kill);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "helm ended well after SIGTERM: {status:?}");
+    assert!(t0.elapsed() < Duration::from_secs(6), "helm did not stop on SIGTERM before the hook ended");
+
+    let out = case.hooks(&[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let again = ok(case.kubectl(&["get", "job", "slow", "-o", "jsonpath={.metadata.uid}"]));
+    assert_ne!(again, uid, "the second run did not replace the interrupted run's Job");
+    assert_eq!(case.status_phases(RELEASE), map(&[("slow", "Succeeded")]));
+}
+
+/// Load, sized for CI (the 500-hook run is scripts/bench-load.sh): 100 parallel Pod hooks
+/// of 0 s and 1 s at --parallel 50, every other one `hook-succeeded`. Every hook is
+/// accounted for — succeeded in the report and in the stored release, the
+/// `hook-succeeded` ones deleted and the others left, as Helm's policies say — and the
+/// API requests stay within 4 per hook (no request storm: about 2.7 measured).
+#[test]
+fn a_hundred_hooks_at_parallel_50_are_all_accounted_for() {
+    let case = Case::new("load");
+    let hooks: Vec<H> = (0..100)
+        .map(|i| {
+            let h = pod(&format!("t{i:03}")).secs(if i % 2 == 0 { "1s" } else { "0s" }).parallel();
+            if i % 2 == 1 {
+                h.policy("hook-succeeded")
+            } else {
+                h
+            }
+        })
+        .collect();
+    case.install(&hooks);
+    let out = case.hooks(&["--parallel", "50", "-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    assert_eq!(rows.len(), 100);
+    assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    let stored = case.status_phases(RELEASE);
+    assert_eq!(stored.values().filter(|p| *p == "Succeeded").count(), 100, "{stored:?}");
+    let left = case.hook_objects();
+    let want: Vec<String> = (0..100).step_by(2).map(|i| format!("Pod/t{i:03}")).collect();
+    assert_eq!(left, want, "the pods left are not those without hook-succeeded");
+    let requests = doc.key("api_requests").num().unwrap();
+    eprintln!("100 hooks at --parallel 50: {:.1?}, {requests} API requests", out.wall);
+    assert!(requests <= 400.0, "{requests} API requests for 100 hooks");
+}
+
+/// Two `run`s of different releases in one namespace at the same moment, both parallel
+/// (so each watches its hooks by the label `helm-hooks.sh/release`): each reports and
+/// records exactly its own hooks, and each one's delete policies touch only its own
+/// objects.
+#[test]
+fn two_releases_in_one_namespace_run_at_once_without_touching_each_other() {
+    let case = Case::new("two-releases");
+    let hooks = |keep_policy: &str| -> Vec<H> {
+        (0..4).map(|i| job(&format!("h{i}")).secs("2s").parallel().policy(keep_policy)).collect()
+    };
+    case.install_as("one", "one-", &hooks("hook-succeeded"));
+    case.install_as("two", "two-", &hooks("before-hook-creation"));
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| case.hooks_at(&bed().server, &bed().token, "one", &["--parallel", "4", "-o", "json"]));
+        let b = s.spawn(|| case.hooks_at(&bed().server, &bed().token, "two", &["--parallel", "4", "-o", "json"]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for (out, prefix) in [(&a, "one-"), (&b, "two-")] {
+        assert_eq!(out.code, 0, "{}", out.shown);
+        let (_, rows) = summary(&out.stdout);
+        let names: Vec<&String> = rows.keys().collect();
+        assert_eq!(names.len(), 4, "{}", out.stdout);
+        assert!(names.iter().all(|n| n.starts_with(prefix)), "{prefix} run reported {names:?}");
+        assert!(rows.values().all(|r| r.phase == "Succeeded"), "{}", out.stdout);
+    }
+    let ok4 = |p: &str| -> BTreeMap<String, String> {
+        (0..4).map(|i| (format!("{p}h{i}"), "Succeeded".to_string())).collect()
+    };
+    assert_eq!(case.status_phases("one"), ok4("one-"));
+    assert_eq!(case.status_phases("two"), ok4("two-"));
+    // one's hook-succeeded deleted its own Jobs only; two's are all there.
+    let jobs = ok(case.kubectl(&["get", "jobs", "-o", "name"]));
+    let mut left: Vec<&str> = jobs.lines().collect();
+    left.sort();
+    assert_eq!(left, ["job.batch/two-h0", "job.batch/two-h1", "job.batch/two-h2", "job.batch/two-h3"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// -o markdown and `helm hooks status` (issue 23, docs/report.md).
+
+/// The chart's bars of a Markdown report: (label, tags, start, end), from
+/// `label :tags, id, start, end`.
+fn gantt_bars(markdown: &str) -> Vec<(String, String, u64, u64)> {
+    let chart = markdown.split("```mermaid\n").nth(1).unwrap_or_else(|| panic!("no chart:\n{markdown}"));
+    chart
+        .split("```")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("    "))
+        .map(|l| {
+            let (label, rest) = l.trim().rsplit_once(" :").unwrap();
+            let parts: Vec<&str> = rest.split(", ").collect();
+            let n = parts.len();
+            (label.to_string(), parts[..n - 3].join(", "), parts[n - 2].parse().unwrap(), parts[n - 1].parse().unwrap())
+        })
+        .collect()
+}
+
+fn gantt_bar<'a>(bars: &'a [(String, String, u64, u64)], reference: &str) -> &'a (String, String, u64, u64) {
+    bars.iter()
+        .find(|b| b.0.split(' ').next() == Some(reference))
+        .unwrap_or_else(|| panic!("no bar for {reference}: {bars:?}"))
+}
+
+/// With `HOOKS_REPORT_DIR` set, the Markdown a test got is kept there as NAME.md, for
+/// `scripts/check-mermaid.sh` to render (docs/report.md's pictures come from real runs).
+fn keep_report(name: &str, markdown: &str) {
+    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.md")), markdown).unwrap();
+    }
+}
+
+impl Case {
+    /// `helm hooks ARGS -n NS` (any command) with the bed's token.
+    fn plugin(&self, args: &[&str]) -> Out {
+        let mut c = self.helm_cmd();
+        c.args(kube_args(&bed().server, &bed().token)).arg("hooks").args(args).args(["-n", &self.ns]);
+        run(c, None)
+    }
+}
+
+fn report_chart() -> Vec<H> {
+    vec![
+        job("db-ready").weight(-5).secs("2s"),
+        job("api-suite").parallel().secs("3s"),
+        job("ui-suite").parallel().secs("7s"),
+        pod("cache-check").parallel().secs("1s"),
+        job("smoke").weight(5).secs("1s"),
+    ]
+}
+
+/// A passing run's Markdown report, and the same run's report from the release record
+/// (`helm hooks status`): the chart's bars carry exactly the times of `run -o json`, the
+/// straggler of the parallel weight is on the critical path, its siblings grey; `status`
+/// in text and JSON says the same as the run did.
+#[test]
+fn markdown_report_of_a_run_and_its_status() {
+    let case = Case::new("report");
+    case.install(&report_chart());
+    let before = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    assert_eq!(before.code, 0, "{}", before.shown);
+    assert!(before.stdout.contains("No test hook of this release has run yet."), "{}", before.shown);
+
+    let out = case.hooks(&["--parallel", "4", "-o", "json"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (doc, rows) = summary(&out.stdout);
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    assert_eq!(status.code, 0, "{}", status.shown);
+    let md = &status.stdout;
+    assert!(md.starts_with("### ✅ helm hooks status: last run of the test hooks of `r` succeeded\n"), "{md}");
+    let bars = gantt_bars(md);
+    for (name, row) in &rows {
+        let kind = if name == "cache-check" { "Pod" } else { "Job" };
+        let bar = gantt_bar(&bars, &format!("{kind}/{name}"));
+        assert_eq!((Some(bar.2), Some(bar.3)), (row.started, row.completed), "{name}: {bar:?}\n{md}");
+    }
+    assert_eq!(gantt_bar(&bars, "Job/ui-suite").1, "", "the straggler is on the critical path\n{md}");
+    assert_eq!(gantt_bar(&bars, "Job/api-suite").1, "done", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/smoke").1, "", "{md}");
+    // status -o json: the run's rows, times to the millisecond.
+    let stored = case.plugin(&["status", RELEASE, "-o", "json"]);
+    let (sdoc, srows) = summary(&stored.stdout);
+    assert_eq!(sdoc.key("outcome").s(), "succeeded", "{}", stored.shown);
+    assert_eq!(doc.key("outcome").s(), "succeeded");
+    for (name, row) in &rows {
+        assert_eq!((srows[name].started, srows[name].completed), (row.started, row.completed), "{name}");
+    }
+    let text = case.plugin(&["status", RELEASE]);
+    assert!(text.stdout.contains("5 hooks of test: 5 succeeded, 0 failed, 0 not run"), "{}", text.shown);
+    let junit = case.plugin(&["status", RELEASE, "-o", "junit"]);
+    assert!(junit.stdout.contains("tests=\"5\" failures=\"0\""), "{}", junit.shown);
+
+    // The run's own -o markdown: progress on stderr, the report alone on stdout.
+    let out = case.hooks(&["--parallel", "4", "-o", "markdown"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.starts_with("### ✅ helm hooks run: test hooks of `r` succeeded\n"), "{}", out.shown);
+    assert!(out.stderr.contains("started"), "{}", out.shown);
+    assert!(out.stdout.contains("**5 hooks: 5 succeeded, 0 failed, 0 not run**"), "{}", out.shown);
+    keep_report("bed-run-passed", &out.stdout);
+}
+
+/// A fail-fast stop as Markdown: the failed hook red with its output folded in
+/// `<details>`, the sibling outlined as stopped while running, the next weight a
+/// milestone; the record says the same afterwards.
+#[test]
+fn markdown_report_of_a_fail_fast_stop() {
+    let case = Case::new("report-ff");
+    let mut hooks = fail_fast_chart("40s");
+    hooks[0] = hooks[0].clone().ann("helm.sh/show-output", "true");
+    case.install(&hooks);
+    let out = case.hooks(&["--parallel", "8", "-o", "markdown"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let md = &out.stdout;
+    assert!(md.starts_with("### ❌ helm hooks run: test hooks of `r` failed fast\n"), "{md}");
+    let bars = gantt_bars(md);
+    assert_eq!(gantt_bar(&bars, "Job/pre").1, "crit", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/slow").1, "crit, active", "{md}");
+    assert_eq!(gantt_bar(&bars, "Job/later").1, "active, milestone", "{md}");
+    assert!(md.contains("<details><summary>Output of Job/pre (failed)</summary>"), "{md}");
+    assert!(md.contains("Job pre output:\n  preflight: database unreachable\n  second line\n"), "{md}");
+    keep_report("bed-run-fail-fast", md);
+
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    let stored = gantt_bars(&status.stdout);
+    assert_eq!(gantt_bar(&stored, "Job/pre").1, "crit", "{}", status.stdout);
+    assert_eq!((gantt_bar(&stored, "Job/pre").2, gantt_bar(&stored, "Job/pre").3), {
+        let b = gantt_bar(&bars, "Job/pre");
+        (b.2, b.3)
+    });
+    assert_eq!(gantt_bar(&stored, "Job/later").1, "active, milestone", "{}", status.stdout);
+}
+
 // ---------------------------------------------------------------------------------------
 // Lenient reads of JSON, as the checks want them: a missing key or index reads as null.
 
