@@ -19,7 +19,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host fuzz clean
+.PHONY: help build install package release e2e-dist tools test unit e2e e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real fuzz clean
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
@@ -36,7 +36,8 @@ help:
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
-	@echo "           bench-host (stock Helm against the host-functions Helm, side by side);"
+	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
+	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe);"
 	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
@@ -171,6 +172,12 @@ bench-load: dist/hooks testbed-build
 # Stock Helm + dist/hooks against helm-host + dist/hooks-host, side by side (issue 11).
 bench-host: dist/hooks dist/hooks-host testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && scripts/bench-host.sh
+
+# The public charts of testdata/charts/real: stock helm install --wait against the README's
+# pipe, alternating, with API requests and the plugin's own share (started and stopped here).
+bench-real: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-real.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

@@ -19,6 +19,7 @@ pub mod model;
 pub mod plan;
 pub mod release;
 pub mod render;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

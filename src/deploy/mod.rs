@@ -177,6 +177,7 @@ fn run_hooks(
     if plan.items.is_empty() {
         return Ok(());
     }
+    let _span = crate::trace::span(|| format!("{event} hooks"));
     let _ = writeln!(out, "Running {} {event}", crate::render::count(plan.items.len(), "hook"));
     let exec_options = executor::Options {
         parallel: options.parallel,

@@ -415,7 +415,9 @@ impl StoredRelease {
     fn save_object(&mut self, client: &mut Client, mut last: Value, now_unix: u64) -> Result<(), StorageError> {
         for _ in 0..4 {
             let mut object = last.clone();
+            let span = crate::trace::span(|| "encode the release record".into());
             let payload = encode_payload(&self.json());
+            drop(span);
             let data = match self.driver {
                 Driver::Secret => base64::encode(payload.as_bytes()),
                 // (Helm's records are never written as objects.)
@@ -510,7 +512,9 @@ impl StoredRelease {
             });
         }
         let status = release.pointer("/info/status").and_then(Value::as_str).unwrap_or("unknown").to_string();
+        let span = crate::trace::span(|| "encode the release record".into());
         let payload = encode_payload(&serde_json::to_vec(&release).expect("a Value serialises"));
+        drop(span);
         let mut object = serde_json::json!({
             "apiVersion": "v1",
             "kind": driver.kind(),
