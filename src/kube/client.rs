@@ -1133,6 +1133,31 @@ impl Client {
 
     // -- permissions (docs/design.md §4) -----------------------------------
 
+    /// The RBAC rules of this token in `namespace` (a SelfSubjectRulesReview,
+    /// which every authenticated user may create): `resourceRules`, or
+    /// `None` when the API server says they are incomplete (an authorizer
+    /// that cannot list rules, such as a webhook, is configured) or does not
+    /// answer the review. They are what RBAC grants; only an access review
+    /// says what is refused.
+    pub fn rules(&mut self, namespace: &str) -> Result<Option<Vec<Value>>, KubeError> {
+        let review = serde_json::json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectRulesReview",
+            "spec": {"namespace": namespace},
+        });
+        let path = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+        let (resp, _) =
+            self.send_retrying(Method::Post, path, Some("application/json"), Some(review.to_string().into_bytes()))?;
+        if !(200..300).contains(&resp.status) {
+            return Ok(None);
+        }
+        let answer = Self::decode(Method::Post, path, &resp.body)?;
+        if answer.pointer("/status/incomplete").and_then(Value::as_bool).unwrap_or(false) {
+            return Ok(None);
+        }
+        Ok(Some(answer.pointer("/status/resourceRules").and_then(Value::as_array).cloned().unwrap_or_default()))
+    }
+
     /// Whether this token may `verb` `resource` (`jobs`, `pods/log`) of
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every
     /// authenticated user may create. Commands ask before acting, so that a

@@ -3,5 +3,6 @@
 //! actions write through its life cycle.
 
 pub mod helm;
+pub mod payload;
 pub mod record;
 pub mod storage;

@@ -25,6 +25,7 @@ use std::io::{Read, Write};
 use serde_json::{Map, Value};
 
 use super::helm::{self, HelmStorageError, Record};
+use super::payload::Encoder;
 use crate::exec::executor::{Millis, Phase};
 use crate::kube::{Client, KubeError, ObjectKey, Selector};
 
@@ -360,6 +361,8 @@ pub struct StoredRelease {
     /// The release (Helm's `Release` JSON).
     pub release: Value,
     origin: Origin,
+    /// The payload as last written, to reuse what did not change.
+    payload: Encoder,
 }
 
 /// Where a revision was read from, as an update must find it again.
@@ -416,13 +419,13 @@ impl StoredRelease {
         for _ in 0..4 {
             let mut object = last.clone();
             let span = crate::trace::span(|| "encode the release record".into());
-            let payload = encode_payload(&self.json());
-            drop(span);
+            let payload = self.payload.encode(&self.release);
             let data = match self.driver {
                 Driver::Secret => base64::encode(payload.as_bytes()),
                 // (Helm's records are never written as objects.)
                 Driver::ConfigMap | Driver::Helm => payload,
             };
+            drop(span);
             let o = object.as_object_mut().expect("an object");
             let mut d = Map::new();
             d.insert("release".into(), Value::String(data));
@@ -509,11 +512,13 @@ impl StoredRelease {
                 namespace: namespace.to_string(),
                 release: record.release.clone(),
                 origin: Origin::Helm(record),
+                payload: Encoder::default(),
             });
         }
         let status = release.pointer("/info/status").and_then(Value::as_str).unwrap_or("unknown").to_string();
         let span = crate::trace::span(|| "encode the release record".into());
-        let payload = encode_payload(&serde_json::to_vec(&release).expect("a Value serialises"));
+        let mut encoder = Encoder::default();
+        let payload = encoder.encode(&release);
         drop(span);
         let mut object = serde_json::json!({
             "apiVersion": "v1",
@@ -545,6 +550,7 @@ impl StoredRelease {
             namespace: namespace.to_string(),
             release,
             origin: Origin::Object(without_payload(stored)),
+            payload: encoder,
         })
     }
 
@@ -626,6 +632,7 @@ pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<Store
         namespace,
         release: value,
         origin: Origin::Object(without_payload(object)),
+        payload: Encoder::default(),
     })
 }
 
@@ -669,6 +676,32 @@ pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec
     list_revisions(client, driver, release)?.into_iter().map(|o| read_object(driver, release, o)).collect()
 }
 
+/// The revisions of `release` that `wanted` picks by revision and status
+/// (`None`: a record without Helm's `status` label, picked to be read),
+/// oldest first: as [`history`], without decoding the others. Helm's
+/// storage queries records by the same labels (`Storage.DeployedAll`).
+pub fn history_where(
+    client: &mut Client,
+    driver: Driver,
+    release: &str,
+    wanted: &dyn Fn(u64, Option<&str>) -> bool,
+) -> Result<Vec<StoredRelease>, StorageError> {
+    if driver == Driver::Helm {
+        let all = history(client, driver, release)?;
+        return Ok(all.into_iter().filter(|h| wanted(h.revision, Some(h.status()))).collect());
+    }
+    let label =
+        |o: &Value, l: &str| o.pointer(&format!("/metadata/labels/{l}")).and_then(Value::as_str).map(str::to_string);
+    list_revisions(client, driver, release)?
+        .into_iter()
+        .filter(|o| {
+            let revision = label(o, "version").and_then(|v| v.parse().ok()).unwrap_or_default();
+            wanted(revision, label(o, "status").as_deref())
+        })
+        .map(|o| read_object(driver, release, o))
+        .collect()
+}
+
 /// Every revision of `release` as Helm reads it (lowest version first),
 /// with the namespace and the driver Helm answered from.
 fn history_through_helm(release: &str) -> Result<(String, String, Vec<StoredRelease>), HelmStorageError> {
@@ -700,6 +733,7 @@ fn from_record(release: &str, namespace: &str, record: Record) -> StoredRelease 
         namespace: namespace.to_string(),
         release: record.release.clone(),
         origin: Origin::Helm(record),
+        payload: Encoder::default(),
     }
 }
 
