@@ -13,9 +13,11 @@
 # a request-counting proxy (scripts/bench/count_proxy.py in front of `kubectl proxy`)
 # gives the API requests, and a timeline of each request (`requests-*.log`); every pipe
 # run writes the plugin's own timeline (HELM_HOOKS_TRACE=1: each request and step, on
-# stderr, in `<chart>-pipe-<run>.log`), from which the plugin's own share is computed:
-# the deploy's wall time minus the time its API requests took, and Helm's start of it
-# (from the pipe's launch to the plugin's first line).
+# stderr, in `<chart>-pipe-<run>.log`): scripts/bench/profile.py reads from it where the
+# plugin's time went (Helm's start of it, the wait for the dry-run, parsing, each step),
+# and from the counted stock run's request log where stock Helm's went. Last, the API
+# budget while waiting: a pre-install hook Job of 1 s and of 61 s through each side,
+# counted; the difference is a minute of waiting.
 #
 # Charts (CHARTS): ingress-nginx (IngressClass renamed <release>-nginx), cert-manager
 # (crds.enabled=true), vault, argo-cd, prometheus (persistence off: the bed has no volume
@@ -31,7 +33,8 @@
 # Starts the bed if it is down and leaves it running.
 # Environment: CHARTS, RUNS (3), HELM (the bed's), HOOKS_PLUGIN_DIR (a built plugin
 #   directory; default: build dist/hooks), OUT (folder for every output; default: a new
-#   folder under /tmp, kept), COUNT=0 skips the counted runs, KEEP=1 keeps the namespaces.
+#   folder under /tmp, kept), COUNT=0 skips the counted runs, BUDGET=0 the minute of
+#   waiting (below), KEEP=1 keeps the namespaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -129,7 +132,18 @@ for d in yaml.safe_load_all(sys.stdin):
 # Stored objects that are not live (hooks deleted by their policy excepted: stock and the
 # plugin delete the same ones, checked by tests/e2e_real.rs).
 missing() { # ns
-  "$HELM" get manifest "$REL" -n "$1" 2>/dev/null | kubectl get -n "$1" -f - -o name 2>&1 >/dev/null | grep -v '^$' || true
+  "$HELM" get manifest "$REL" -n "$1" 2>/dev/null | python3 -c '
+import subprocess, sys, yaml
+ns = sys.argv[1]
+by_ns = {}
+for d in yaml.safe_load_all(sys.stdin):
+    if d and "kind" in d:
+        by_ns.setdefault(d["metadata"].get("namespace", ns), []).append(d)
+for n, docs in by_ns.items():
+    r = subprocess.run(["kubectl", "get", "-n", n, "-f", "-", "-o", "name"], input=yaml.safe_dump_all(docs),
+                       text=True, capture_output=True)
+    sys.stdout.write(r.stderr)
+' "$1"
 }
 
 uninstall() { # ns
@@ -246,6 +260,7 @@ for chart in $CHARTS; do
         via_proxy bash -c "$(declare -f run_pipe now); HELM='$HELM' REL='$REL' path='$path' work='$work'; args=(\"\${@:4}\"); run_pipe \"\$1\" \"\$2\" --kube-apiserver \"\$3\"" _ "$ns" "$log" "http://127.0.0.1:$cport" "${args[@]}" || true
       fi
       c1=$(count)
+      now >"$log.end"
       cp "$work/requests.log" "$OUT/requests-$chart-$side.log"
       echo "$t0" >"$log.start"
       if [ "$side" = pipe ]; then
@@ -258,40 +273,49 @@ for chart in $CHARTS; do
       if [ "$clustered" = 1 ]; then uninstall "$ns"; else kubectl delete namespace "$ns" --wait=false >/dev/null; fi
     done
   fi
-  python3 - "$OUT" "$chart" "$RUNS" "${stock_t[*]}" "${pipe_t[*]}" "${dry_t[*]}" <<'EOF' | tee -a "$OUT/summary.txt"
-import re, statistics, sys
-out, chart, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-stock = [float(x) for x in sys.argv[4].split()]
-pipe = [float(x) for x in sys.argv[5].split()]
-dry = [float(x) for x in sys.argv[6].split()]
+  python3 - "${stock_t[*]}" "${pipe_t[*]}" "${dry_t[*]}" <<'EOF' | tee -a "$OUT/summary.txt"
+import statistics, sys
+stock, pipe, dry = ([float(x) for x in a.split()] for a in sys.argv[1:4])
 med = statistics.median
 if stock and pipe:
     print(f"   median: stock {med(stock):.2f} s, pipe {med(pipe):.2f} s (dry-run {med(dry):.2f} s): "
           f"{med(pipe) / med(stock):.2f}x")
-# The plugin's own share, from its timeline: per run, Helm's start of it (launch to its
-# first line), its requests' time, and the rest (its own work).
-line = re.compile(r"^\[trace (\d+) \+(\d+)\] (.*?)(?: \((\d+) ms\))?$")
-for run in range(1, runs + 1):
-    try:
-        start = float(open(f"{out}/{chart}-pipe-{run}.log.start").read()) * 1000
-        lines = [line.match(l.rstrip("\n")) for l in open(f"{out}/{chart}-pipe-{run}.log")]
-    except OSError:
-        continue
-    lines = [m for m in lines if m]
-    if not lines:
-        continue
-    first, last = int(lines[0].group(1)), int(lines[-1].group(1))
-    req = sum(int(m.group(4)) for m in lines if m.group(4) and re.match(r"(GET|PUT|PATCH|POST|DELETE) ", m.group(3)))
-    n = sum(1 for m in lines if m.group(4) and re.match(r"(GET|PUT|PATCH|POST|DELETE) ", m.group(3)))
-    waits = sum(int(m.group(4)) for m in lines if m.group(4) and m.group(3).startswith("wait for"))
-    steps = {}
-    for m in lines:
-        if m.group(4) and not re.match(r"(GET|PUT|PATCH|POST|DELETE|batch) ", m.group(3)):
-            key = re.sub(r"\d+", "N", m.group(3).split(" (")[0])
-            steps[key] = steps.get(key, 0) + int(m.group(4))
-    print(f"   pipe run {run}: plugin started {(first - start) / 1000:.2f} s after launch, ran {(last - first) / 1000:.2f} s: "
-          f"{n} requests {req / 1000:.2f} s, own work {(last - first - req) / 1000:.2f} s; waits {waits / 1000:.2f} s; "
-          + ", ".join(f"{k} {v / 1000:.2f}" for k, v in sorted(steps.items(), key=lambda kv: -kv[1])[:6]))
 EOF
+  for run in $(seq "$RUNS") count; do
+    f=$OUT/$chart-pipe-$run.log
+    [ ! -f "$f" ] || echo "   pipe $run: $(python3 scripts/bench/profile.py plugin "$f" "$(cat "$f.start")")" | tee -a "$OUT/summary.txt"
+  done
+  f=$OUT/requests-$chart-stock.log
+  [ ! -f "$f" ] || echo "   stock count: $(python3 scripts/bench/profile.py stock "$f" "$(cat "$OUT/$chart-stock-count.log.start")" "$(cat "$OUT/$chart-stock-count.log.end")")" | tee -a "$OUT/summary.txt"
 done
+# The API budget while waiting: one pre-install hook Job of 1 s, then of 61 s (run-hooks'
+# chart), installed by each side through the counting proxy; the difference is one minute
+# of waiting for a Job, in requests.
+if [ "${BUDGET:-1}" != 0 ] && [ "${COUNT:-1}" != 0 ]; then
+  path=$root/testdata/charts/run-hooks clustered=0 crds=""
+  echo "== waiting: a pre-install hook Job of 1 s, then of 61 s" | tee -a "$OUT/summary.txt"
+  declare -A budget
+  for secs in 1 61; do
+    args=(--set "hooks[0].name=wait" --set "hooks[0].event=pre-install" --set "hooks[0].duration=${secs}s")
+    for side in stock pipe; do
+      ns=$(fresh_ns "wait$secs-$side")
+      log=$OUT/wait$secs-$side.log
+      : >"$work/requests.log"
+      c0=$(count)
+      if [ "$side" = stock ]; then
+        via_proxy bash -c "$(declare -f run_stock); HELM='$HELM' REL='$REL' path='$path'; args=(\"\${@:3}\"); run_stock \"\$1\" \"\$2\"" _ "$ns" "$log" "${args[@]}" || true
+      else
+        via_proxy bash -c "$(declare -f run_pipe now); HELM='$HELM' REL='$REL' path='$path' work='$work'; args=(\"\${@:4}\"); run_pipe \"\$1\" \"\$2\" --kube-apiserver \"\$3\"" _ "$ns" "$log" "http://127.0.0.1:$cport" "${args[@]}" || true
+      fi
+      c1=$(count)
+      cp "$work/requests.log" "$OUT/requests-wait$secs-$side.log"
+      budget[$side-$secs]=$((c1 - c0))
+      kubectl delete namespace "$ns" --wait=false >/dev/null
+    done
+  done
+  for side in stock pipe; do
+    echo "   $side: ${budget[$side-1]} requests with a 1-s hook, ${budget[$side-61]} with a 61-s one: $((budget[$side-61] - budget[$side-1])) a minute of waiting" |
+      tee -a "$OUT/summary.txt"
+  done
+fi
 echo "outputs in $OUT"
