@@ -374,7 +374,15 @@ pub fn deploy(
                 rev != revision
                     && (status.is_none_or(|s| s == "deployed") || (upgrade && Some(rev) == current_revision))
             };
-            if let Ok(history) = crate::release::storage::history_where(client, driver, &name, &candidate) {
+            // Revision 1 has nothing to supersede: the history was empty, and any
+            // other command's revision 1 would have made this one's create fail.
+            let first = revision == 1;
+            let history = if first {
+                Ok(Vec::new())
+            } else {
+                crate::release::storage::history_where(client, driver, &name, &candidate)
+            };
+            if let Ok(history) = history {
                 let replaced = |h: &StoredRelease| {
                     h.revision != revision
                         && (h.status() == "deployed" || (upgrade && Some(h.revision) == current_revision))

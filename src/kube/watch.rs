@@ -1,13 +1,16 @@
-//! Watch rounds and a tracker of objects across them.
+//! Long polls, watch rounds and a tracker of objects across them.
 //!
 //! Helm's Wasm host reads a response whole, so a watch request returns only
-//! when its `timeoutSeconds` expires: a watch round of one second is the
-//! plugin's way to wait (sleep returns at once in the sandbox). A
-//! [`Tracker`] keeps the latest state of a set of objects: it lists them
-//! once per (resource, namespace), then follows them with one watch round
-//! per call — of one (resource, namespace), the others listed; or, under
-//! Helm's `kube_request`, of all of them in one batch that returns on the
-//! first change — relisting when the resourceVersion is too old (410 Gone).
+//! when its `timeoutSeconds` expires, and sleep returns at once in the
+//! sandbox. A [`Tracker`] keeps the latest state of a set of objects: it
+//! lists them once per (resource, namespace), then follows them — in the
+//! stock build by looks ([`Client::look`]: a list the API server holds until
+//! the cluster has written past what was seen, then lists of the others as
+//! of then); under Helm's `kube_request` by watch rounds of all of them in
+//! one batch that returns on the first change; where no watch cache serves
+//! a resource, by watch rounds of a second, one (resource, namespace)
+//! watched and the others listed — relisting when the resourceVersion is
+//! too old (410 Gone).
 //!
 //! An object that goes away keeps its final state: a Job with
 //! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
@@ -534,7 +537,7 @@ impl Client {
     /// reached yet ([`Client::list_fresh`]) — of one group, which the API
     /// server answers once the cluster has written that far, then a list of
     /// each other group as of its answer. The revision asked for is the
-    /// latest seen plus what the cluster writes in [`LOOK_MS`] ([`Pace`]),
+    /// latest seen plus what the cluster writes in [`LOOK_MS`] (`Pace`),
     /// so a change is seen within about that, at most one look per write on
     /// a quiet cluster and about four a second on a busy one; the server
     /// holds the request, the plugin spends no CPU. A group whose resource

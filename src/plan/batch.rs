@@ -68,7 +68,7 @@ pub struct Layout {
 }
 
 /// Is this kind applied before everything else? (A CRD only when the
-/// release uses it: [`defines_one_of`].)
+/// release uses it: `defines_one_of`.)
 pub fn comes_first(kind: &str) -> bool {
     matches!(kind, "CustomResourceDefinition" | "Namespace")
 }

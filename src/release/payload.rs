@@ -4,10 +4,10 @@
 //! (as Helm's own actions store it, `pkg/action/hooks.go`, `install.go`),
 //! and between two writes only its `info` and its hooks' `last_run` change.
 //!
-//! Under Helm's Wasm runtime, compressing a release with large CRDs costs a
+//! Under Helm's Wasm runtime, compressing a release with large CRDs cost a
 //! third of a second a write (cert-manager's 2.7 MB of JSON: 0.22 s of
-//! deflate and 0.07 s of serialising, docs/benchmarks.md), where stock Helm
-//! pays a few tens of milliseconds natively. So an [`Encoder`] deflates each
+//! deflate at level 6 and 0.07 s of serialising, docs/benchmarks.md), where
+//! stock Helm pays a few tens of milliseconds natively. So an [`Encoder`] deflates each
 //! large top-level field of the release (the chart, the manifest) on its
 //! own, keeps what it made, and reuses it while the field is unchanged:
 //! each segment is deflated by a fresh compressor and ended with a sync
@@ -134,11 +134,11 @@ impl Encoder {
     }
 }
 
-/// Raw deflate of `input` by a fresh compressor (Helm's gzip level aside:
-/// the default level, as `encode_payload`): ended with a sync flush, so
-/// that more segments may follow, or, `last`, with the final block.
+/// Raw deflate of `input` by a fresh compressor at `encode_payload`'s level:
+/// ended with a sync flush, so that more segments may follow, or, `last`,
+/// with the final block.
 fn deflate(input: &[u8], last: bool) -> Vec<u8> {
-    let mut c = Compress::new(Compression::default(), false);
+    let mut c = Compress::new(Compression::new(super::storage::LEVEL), false);
     let mut out = Vec::with_capacity(input.len() / 4 + 1024);
     let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
     loop {
