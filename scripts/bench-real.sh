@@ -178,8 +178,11 @@ while i < len(text):
     # shellcheck disable=SC2086
     kubectl delete $line --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   done <<<"$objs"
-  kubectl delete namespace "$1" --wait=false >/dev/null 2>&1 || true
+  settle "$1"
 }
+# Deletes a run's namespace and waits until it is gone: the namespace controller's deletes
+# would otherwise load the bed during the next run, whichever side it is.
+settle() { kubectl delete namespace "$1" --wait=true --timeout=120s >/dev/null 2>&1 || true; }
 # CRDs with fixed names: wait until no one else's release holds them.
 wait_crds_free() {
   [ -n "$crds" ] || return 0
@@ -237,7 +240,7 @@ for chart in $CHARTS; do
       fi
       m=$(missing "$ns")
       [ -z "$m" ] || echo "   $side run $run: not live: $m" | tee -a "$OUT/summary.txt"
-      if [ "$clustered" = 1 ]; then uninstall "$ns"; else kubectl delete namespace "$ns" --wait=false >/dev/null; fi
+      if [ "$clustered" = 1 ]; then uninstall "$ns"; else settle "$ns"; fi
     done
     if cmp -s "$work/$chart-stock.objects" "$work/$chart-pipe.objects"; then same=same; else
       same="DIFFERENT: $(diff "$work/$chart-stock.objects" "$work/$chart-pipe.objects" | grep '^[<>]' | tr '\n' ' ')"
@@ -270,7 +273,7 @@ for chart in $CHARTS; do
       else
         echo "   stock API requests: $((c1 - c0))" | tee -a "$OUT/summary.txt"
       fi
-      if [ "$clustered" = 1 ]; then uninstall "$ns"; else kubectl delete namespace "$ns" --wait=false >/dev/null; fi
+      if [ "$clustered" = 1 ]; then uninstall "$ns"; else settle "$ns"; fi
     done
   fi
   python3 - "${stock_t[*]}" "${pipe_t[*]}" "${dry_t[*]}" <<'EOF' | tee -a "$OUT/summary.txt"
@@ -310,7 +313,7 @@ if [ "${BUDGET:-1}" != 0 ] && [ "${COUNT:-1}" != 0 ]; then
       c1=$(count)
       cp "$work/requests.log" "$OUT/requests-wait$secs-$side.log"
       budget[$side-$secs]=$((c1 - c0))
-      kubectl delete namespace "$ns" --wait=false >/dev/null
+      settle "$ns"
     done
   done
   for side in stock pipe; do
