@@ -19,7 +19,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host fuzz clean check-mermaid
+.PHONY: help build install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real fuzz clean check-mermaid
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
@@ -37,7 +37,8 @@ help:
 	@echo "bench      benchmarks: bench-plan (plan under Helm, criterion) and bench-run"
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
-	@echo "           bench-host (stock Helm against the host-functions Helm, side by side);"
+	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
+	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe);"
 	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "check-mermaid  -o markdown's charts rendered by the real Mermaid (opt-in: installs"
@@ -194,6 +195,12 @@ bench-host: dist/hooks dist/hooks-host testbed-build
 # (HOOKS_REPORT_DIR=dir); OUT=dir keeps the PNGs (docs/report's pictures).
 check-mermaid:
 	$(if $(OUT),OUT='$(OUT)') scripts/check-mermaid.sh tests/golden/report/*.md $(if $(REPORTS),$(wildcard $(REPORTS)/*.md))
+
+# The public charts of testdata/charts/real: stock helm install --wait against the README's
+# pipe, alternating, with API requests and the plugin's own share (started and stopped here).
+bench-real: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-real.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

@@ -21,6 +21,7 @@ pub mod plan;
 pub mod release;
 pub mod render;
 pub mod run;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// Bottom first. Modules on one line share a layer.
 const LAYERS: &[&[&str]] = &[
-    &["base"],
+    // `trace`: the HELM_HOOKS_TRACE timeline any layer may write to.
+    &["base", "trace"],
     &["model"],
     &["plan"],
     &["exec"],

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """A plain-HTTP forwarding proxy that counts requests, for benchmarks.
 
-Usage: count_proxy.py UPSTREAM_PORT COUNT_FILE
+Usage: count_proxy.py UPSTREAM_PORT COUNT_FILE [LOG_FILE]
 Listens on a kernel-picked loopback port (printed on stdout as the first
 line), forwards every connection to 127.0.0.1:UPSTREAM_PORT (kubectl proxy),
 and keeps COUNT_FILE holding the number of HTTP requests seen so far. Request
 heads are parsed (Content-Length bodies; clients here send no chunked bodies);
-responses, watches included, are piped through untouched.
+responses, watches included, are piped through untouched. With LOG_FILE, each
+request is also logged as a line `<unix time> <method> <path>`, for a timeline of
+who asked what when (the bench's profiles, docs/benchmarks.md).
 """
 import asyncio
 import sys
+import time
 
 UPSTREAM = int(sys.argv[1])
 COUNT_FILE = sys.argv[2]
+LOG = open(sys.argv[3], "a", buffering=1) if len(sys.argv) > 3 else None
 count = 0
 
 
@@ -27,6 +31,8 @@ async def requests(reader, writer):
     while True:
         head = await reader.readuntil(b"\r\n\r\n")
         bump()
+        if LOG:
+            LOG.write(f"{time.time():.3f} {head.split(b' ', 2)[0].decode()} {head.split(b' ', 2)[1].decode()}\n")
         length = 0
         for line in head.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")

@@ -169,10 +169,14 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         }
         Err(e) => return super::usage_error(io, "deploy", &e),
     };
+    crate::trace::begin("deploy");
     let mut bytes = Vec::new();
+    let span = crate::trace::span(|| "read stdin".into());
     if let Err(e) = io.stdin.read_to_end(&mut bytes) {
         return fail(io, &format!("cannot read stdin: {e}"), Exit::Invalid);
     }
+    drop(span);
+    let span = crate::trace::span(|| format!("parse the release JSON ({} bytes)", bytes.len()));
     let value: Value = match serde_json::from_slice(&bytes) {
         Ok(v @ Value::Object(_)) => v,
         _ => {
@@ -191,7 +195,9 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
             Exit::Invalid,
         );
     }
+    drop(span);
     let namespace = value.get("namespace").and_then(Value::as_str).map(str::to_string);
+    let span = crate::trace::span(|| "check and plan".into());
     // Validate, then act: install and upgrade hooks and every resource are
     // planned before the cluster is touched.
     let events = [Event::PreInstall, Event::PostInstall, Event::PreUpgrade, Event::PostUpgrade];
@@ -215,14 +221,17 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
             return fail(io, &"the chart's crds/ folder has errors; nothing was applied or stored.", Exit::Invalid);
         }
     };
+    drop(span);
     let (mut client, driver) = match connect(io, namespace.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let span = crate::trace::span(|| "read the history".into());
     let history = match storage::history(&mut client, driver, &name) {
         Ok(h) => h,
         Err(e) => return fail(io, &e, Exit::Cluster),
     };
+    drop(span);
     if let Err(code) = refuse_pending(io, history.last()) {
         return code;
     }
@@ -243,9 +252,11 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         // --rollback-on-failure of an install uninstalls: it may not stop half way either.
         uninstall: install && args.rollback_on_failure && !args.dry_run,
     };
+    let span = crate::trace::span(|| "check permissions".into());
     if let Err(e) = needs.check(&mut client, driver, &checked, operation, current.as_ref()) {
         return fail(io, &e, Exit::Cluster);
     }
+    drop(span);
     if args.dry_run {
         return dry_run(io, &mut client, &checked, &args, operation, current.as_ref(), revision, &crds);
     }

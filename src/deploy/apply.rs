@@ -170,13 +170,16 @@ impl Applier<'_> {
                 Action::Done => break,
                 Action::Apply { items } => {
                     let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
+                    let _span = crate::trace::span(|| format!("apply {} resources", items.len()));
                     match self.await_external(&mut rollout, &items, deadline, out, &stamp) {
                         Ok(ready) => self.apply(&mut rollout, &mut tracker, &ready),
                         Err(e) => Err(e),
                     }
                 }
                 Action::Await { items, deadline } => {
+                    let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
                     let r = self.wait(&mut rollout, &mut tracker, &items, deadline.min(now + PROGRESS_EVERY_MS));
+                    drop(span);
                     let now = (self.now)();
                     if r.is_ok() && now >= last_progress + PROGRESS_EVERY_MS {
                         last_progress = now;

@@ -203,6 +203,7 @@ fn run_hooks(
     if plan.items.is_empty() {
         return Ok(());
     }
+    let _span = crate::trace::span(|| format!("{event} hooks"));
     let _ = writeln!(out, "Running {} {event}", crate::base::text::count(plan.items.len(), "hook"));
     let exec_options = executor::Options {
         parallel: options.parallel,
@@ -212,7 +213,8 @@ fn run_hooks(
         record_before_cleanup: false,
     };
     let name = stored.name.clone();
-    let mut cluster = KubeCluster::new(client, plan, &checked.release.hooks, stored, &name, options.parallel);
+    let mut cluster =
+        KubeCluster::new(client, plan, &checked.release.hooks, stored, &name, options.parallel).storing_after();
     let summary = runner::execute(plan, &checked.release.hooks, exec_options, &mut cluster, Some(out));
     ran.push(summary.clone());
     match summary.outcome {
@@ -434,7 +436,21 @@ pub fn deploy(
             // that one failed; a rollback leaves a failed one failed
             // (`pkg/action/rollback.go` supersedes `DeployedAll` only).
             let upgrade = matches!(operation, Operation::Upgrade);
-            if let Ok(history) = crate::release::storage::history(client, driver, &name) {
+            // Only those to supersede are read whole (a release with large CRDs takes
+            // 0.2 s to decode under Helm's Wasm runtime); by their labels, as Helm finds them.
+            let candidate = |rev: u64, status: Option<&str>| {
+                rev != revision
+                    && (status.is_none_or(|s| s == "deployed") || (upgrade && Some(rev) == current_revision))
+            };
+            // Revision 1 has nothing to supersede: the history was empty, and any
+            // other command's revision 1 would have made this one's create fail.
+            let first = revision == 1;
+            let history = if first {
+                Ok(Vec::new())
+            } else {
+                crate::release::storage::history_where(client, driver, &name, &candidate)
+            };
+            if let Ok(history) = history {
                 let replaced = |h: &StoredRelease| {
                     h.revision != revision
                         && (h.status() == Status::Deployed || (upgrade && Some(h.revision) == current_revision))

@@ -271,6 +271,12 @@ impl<'p> Executor<'p> {
     }
 
     /// Reports since the last call, oldest first.
+    /// Whether the run has ended: what is left to do is its clean-up and
+    /// last record.
+    pub fn is_over(&self) -> bool {
+        self.stage == Stage::Over
+    }
+
     pub fn drain_reports(&mut self) -> Vec<Report> {
         std::mem::take(&mut self.reports)
     }

@@ -144,6 +144,31 @@ impl Selector {
     }
 }
 
+/// What [`Client::list_fresh`] got.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fresh {
+    /// The list, as of the API server's resourceVersion (at least the one
+    /// asked for).
+    Listed(ObjectList),
+    /// The API server could not answer as of that resourceVersion: its
+    /// watch cache waited 3 s for it (`cached`), or the resource has no
+    /// watch cache and its storage does not wait.
+    NotYet { cached: bool },
+}
+
+/// A "Too large resource version" sooner than this, and without a
+/// `Retry-After`, came from storage without a watch cache.
+const UNCACHED_MS: u64 = 1_500;
+
+/// Whether a 504's body is the API server's "Too large resource version"
+/// (reason `Timeout`, cause `ResourceVersionTooLarge`).
+fn too_large_resource_version(body: &[u8]) -> bool {
+    let Ok(status) = serde_json::from_slice::<Value>(body) else { return false };
+    let causes = status.pointer("/details/causes").and_then(Value::as_array);
+    causes.is_some_and(|c| c.iter().any(|c| c.get("reason").and_then(Value::as_str) == Some("ResourceVersionTooLarge")))
+        || status.get("message").and_then(Value::as_str).is_some_and(|m| m.contains("Too large resource version"))
+}
+
 /// A list's items and the resourceVersion to watch from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectList {
@@ -283,7 +308,13 @@ impl Client {
     ) -> Result<Response, KubeError> {
         let req = self.request(method, path_and_query, content_type, body);
         self.requests += 1;
-        Ok(self.transport.send(&req)?)
+        let mut span = crate::trace::span(|| format!("{} {path_and_query}", method.as_str()));
+        let resp = self.transport.send(&req);
+        span.note(|| match &resp {
+            Ok(r) => format!("-> {} ({} bytes)", r.status, r.body.len()),
+            Err(e) => format!("-> {e}"),
+        });
+        Ok(resp?)
     }
 
     /// Whether the transport sends a batch of requests at once, and
@@ -302,7 +333,11 @@ impl Client {
         let reqs: Vec<Request> =
             calls.iter().map(|c| self.request(c.method, &c.path, c.content_type, c.body.clone())).collect();
         self.requests += reqs.len() as u64;
+        let span = crate::trace::span(|| {
+            format!("batch of {} ({how:?}): {} {}", reqs.len(), calls[0].method.as_str(), calls[0].path)
+        });
         let mut answers = self.transport.send_batch(&reqs, how).into_iter();
+        drop(span);
         let mut out = Vec::with_capacity(calls.len());
         // A lost connection is repeated request by request; once one of them
         // gives up (the server stayed away), the others are not waited for again.
@@ -895,6 +930,40 @@ impl Client {
     /// Lists a resource in a namespace (`None`: cluster-scoped, or all
     /// namespaces), page by page.
     pub fn list(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<ObjectList, KubeError> {
+        match self.list_pages(res, ns, selector, None)? {
+            Fresh::Listed(list) => Ok(list),
+            Fresh::NotYet { .. } => unreachable!("only a list from a resourceVersion waits for it"),
+        }
+    }
+
+    /// [`Client::list`] as of `resource_version` or later
+    /// (`resourceVersionMatch=NotOlderThan`): a long poll, not a watch. An
+    /// API server answers it from its watch cache once the cache has seen
+    /// that revision of the cluster — any write, of any resource: while a
+    /// request waits, the cache asks etcd for its revision every 100 ms —
+    /// and after 3 s without one answers 504 "Too large resource version"
+    /// (kube-apiserver v1.37.2, `storage/cacher/watch_cache.go`
+    /// `waitUntilFreshAndBlock`, `blockTimeout`). A resource served without
+    /// a watch cache answers that 504 at once. Either way: [`Fresh::NotYet`],
+    /// with how long it took; it is not repeated (a 504 otherwise is, after
+    /// its `Retry-After`).
+    pub fn list_fresh(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        resource_version: &str,
+    ) -> Result<Fresh, KubeError> {
+        self.list_pages(res, ns, selector, Some(resource_version))
+    }
+
+    fn list_pages(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        not_older_than: Option<&str>,
+    ) -> Result<Fresh, KubeError> {
         let base = Self::collection_path(res, ns);
         let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
         let mut out = ObjectList::default();
@@ -904,10 +973,34 @@ impl Client {
             let mut q = Query::default();
             selector.query(&mut q);
             q.push("limit", &PAGE.to_string());
-            if let Some(c) = &cont {
-                q.push("continue", c);
+            match (&cont, not_older_than) {
+                (Some(c), _) => {
+                    q.push("continue", c);
+                }
+                (None, Some(rv)) => {
+                    q.push("resourceVersion", rv).push("resourceVersionMatch", "NotOlderThan");
+                }
+                (None, None) => {}
             }
-            let page = match self.call_json(Method::Get, &format!("{base}{}", q.0), None, None, &doing) {
+            let path = format!("{base}{}", q.0);
+            let answer = if cont.is_none() && not_older_than.is_some() {
+                let sent = crate::base::time::wall_ms();
+                let (resp, tries) = self.send_reconnecting(Method::Get, &path, None, None, 1)?;
+                if resp.status == 504 && too_large_resource_version(&resp.body) {
+                    // A watch cache waited 3 s and asks to be tried again in 1 s; storage
+                    // without one answers at once and asks for nothing.
+                    let waited_ms = crate::base::time::wall_ms().saturating_sub(sent);
+                    let retry = resp.headers.contains_key("retry-after")
+                        || serde_json::from_slice::<Value>(&resp.body)
+                            .is_ok_and(|s| s.pointer("/details/retryAfterSeconds").is_some());
+                    return Ok(Fresh::NotYet { cached: retry || waited_ms >= UNCACHED_MS });
+                }
+                let (resp, tries) = self.retry_after(Method::Get, &path, None, None, resp, tries)?;
+                Self::accept(resp, tries, &doing).and_then(|bytes| Self::decode(Method::Get, &path, &bytes))
+            } else {
+                self.call_json(Method::Get, &path, None, None, &doing)
+            };
+            let page = match answer {
                 // The continue token expired: start over, once.
                 Err(KubeError::Status { code: 410, .. }) if cont.is_some() && !restarted => {
                     restarted = true;
@@ -936,7 +1029,7 @@ impl Client {
                 .filter(|c| !c.is_empty())
                 .map(str::to_string);
             if cont.is_none() {
-                return Ok(out);
+                return Ok(Fresh::Listed(out));
             }
         }
     }
@@ -1067,6 +1160,31 @@ impl Client {
     }
 
     // -- permissions (docs/design.md §4) -----------------------------------
+
+    /// The RBAC rules of this token in `namespace` (a SelfSubjectRulesReview,
+    /// which every authenticated user may create): `resourceRules`, or
+    /// `None` when the API server says they are incomplete (an authorizer
+    /// that cannot list rules, such as a webhook, is configured) or does not
+    /// answer the review. They are what RBAC grants; only an access review
+    /// says what is refused.
+    pub fn rules(&mut self, namespace: &str) -> Result<Option<Vec<Value>>, KubeError> {
+        let review = serde_json::json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectRulesReview",
+            "spec": {"namespace": namespace},
+        });
+        let path = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+        let (resp, _) =
+            self.send_retrying(Method::Post, path, Some("application/json"), Some(review.to_string().into_bytes()))?;
+        if !(200..300).contains(&resp.status) {
+            return Ok(None);
+        }
+        let answer = Self::decode(Method::Post, path, &resp.body)?;
+        if answer.pointer("/status/incomplete").and_then(Value::as_bool).unwrap_or(false) {
+            return Ok(None);
+        }
+        Ok(Some(answer.pointer("/status/resourceRules").and_then(Value::as_array).cloned().unwrap_or_default()))
+    }
 
     /// Whether this token may `verb` `resource` (`jobs`, `pods/log`) of
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every

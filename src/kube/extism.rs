@@ -34,7 +34,7 @@ impl Transport for ExtismTransport {
         let body = resp.body();
         let headers = resp.headers().iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();
         // The response lives in Extism's memory until freed; a run makes
-        // many requests (a watch round a second).
+        // many requests (several looks a second while it waits).
         let memory = resp.into_memory();
         if memory.offset() != 0 {
             memory.free();

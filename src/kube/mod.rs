@@ -10,9 +10,10 @@
 //! sends a batch at once.
 //!
 //! The host reads each response whole, so a watch returns only when its
-//! `timeoutSeconds` runs out: waiting is done in watch rounds of one second
-//! (server-side long polls), never with sleep — sleep returns at once in the
-//! sandbox. See [`Tracker`].
+//! `timeoutSeconds` runs out: waiting is done by server-side long polls (a
+//! list not older than a revision the cluster has yet to reach, or a watch
+//! round of a second), never with sleep — sleep returns at once in the
+//! sandbox. See [`Tracker`] and [`Client::look`].
 //!
 //! Layout: [`config`] reads the connection from Helm's environment,
 //! [`client`] maps kinds to resources by discovery and performs the

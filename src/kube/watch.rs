@@ -1,13 +1,16 @@
-//! Watch rounds and a tracker of objects across them.
+//! Long polls, watch rounds and a tracker of objects across them.
 //!
 //! Helm's Wasm host reads a response whole, so a watch request returns only
-//! when its `timeoutSeconds` expires: a watch round of one second is the
-//! plugin's way to wait (sleep returns at once in the sandbox). A
-//! [`Tracker`] keeps the latest state of a set of objects: it lists them
-//! once per (resource, namespace), then follows them with one watch round
-//! per call — of one (resource, namespace), the others listed; or, under
-//! Helm's `kube_request`, of all of them in one batch that returns on the
-//! first change — relisting when the resourceVersion is too old (410 Gone).
+//! when its `timeoutSeconds` expires, and sleep returns at once in the
+//! sandbox. A [`Tracker`] keeps the latest state of a set of objects: it
+//! lists them once per (resource, namespace), then follows them — in the
+//! stock build by looks ([`Client::look`]: a list the API server holds until
+//! the cluster has written past what was seen, then lists of the others as
+//! of then); under Helm's `kube_request` by watch rounds of all of them in
+//! one batch that returns on the first change; where no watch cache serves
+//! a resource, by watch rounds of a second, one (resource, namespace)
+//! watched and the others listed — relisting when the resourceVersion is
+//! too old (410 Gone).
 //!
 //! An object that goes away keeps its final state: a Job with
 //! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
@@ -20,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::client::{ApiResource, Client, ObjectKey, Selector};
+use super::client::{ApiResource, Client, Fresh, ObjectKey, ObjectList, Selector};
 use super::error::KubeError;
 
 /// Length of one watch round, in seconds.
@@ -146,6 +149,10 @@ struct Group {
     objects: BTreeMap<String, Value>,
     /// Final states of tracked objects that went away.
     gone: BTreeMap<String, Value>,
+    /// The API server answered a list "not older than" a future
+    /// resourceVersion at once: no watch cache serves this resource, so it
+    /// cannot be long-polled ([`Client::look`]).
+    uncached: bool,
 }
 
 impl Group {
@@ -177,6 +184,53 @@ pub struct Tracker {
     keys: BTreeMap<ObjectKey, (usize, String)>,
     /// Refresh count, to rotate the watched group.
     round: usize,
+    /// How far ahead of the cluster the long polls of [`Client::look`] ask.
+    pace: Pace,
+}
+
+/// The cluster's revision (a resourceVersion read as a number) as seen
+/// over time, to pace [`Client::look`]: a long poll asks to be answered
+/// once the cluster has written what it writes in [`LOOK_MS`] at the rate
+/// seen so far — at least one revision: on a quiet cluster the next write,
+/// on a busy one about [`LOOK_MS`] later, whatever the writes.
+#[derive(Debug, Clone, Default)]
+struct Pace {
+    /// The first answer of this tracker's looks: (revision, wall ms).
+    first: Option<(u64, u64)>,
+    /// The latest.
+    last: Option<(u64, u64)>,
+}
+
+/// A change of a tracked object is seen this soon after it happens, on
+/// average half of it (issue 21: within about 0.25 s).
+pub const LOOK_MS: u64 = 250;
+
+/// The rate is trusted once it spans this long: a deploy's own burst of
+/// writes, right after its applies, is not the cluster's pace.
+const PACE_WINDOW_MS: u64 = 1_000;
+
+impl Pace {
+    /// Revisions to wait for after `rv`.
+    fn ahead(&self) -> u64 {
+        match (self.first, self.last) {
+            (Some((r0, t0)), Some((r1, t1))) if t1 >= t0 + PACE_WINDOW_MS => {
+                ((r1.saturating_sub(r0)) * LOOK_MS / (t1 - t0)).max(1)
+            }
+            _ => 1,
+        }
+    }
+
+    fn answered(&mut self, rv: u64, at: u64) {
+        self.first.get_or_insert((rv, at));
+        self.last = Some((rv, at));
+    }
+
+    /// 3 s without the revisions asked for: the cluster went quiet; its
+    /// pace is measured afresh.
+    fn quiet(&mut self) {
+        self.first = None;
+        self.last = None;
+    }
 }
 
 impl Tracker {
@@ -270,6 +324,7 @@ impl Client {
                     resource_version: None,
                     objects: BTreeMap::new(),
                     gone: BTreeMap::new(),
+                    uncached: false,
                 });
                 t.groups.len() - 1
             }
@@ -396,8 +451,22 @@ impl Client {
         changed: &mut BTreeSet<ObjectKey>,
     ) -> Result<(), KubeError> {
         let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
-        let since = t.groups[g].resource_version.clone();
         let list = self.list(&res, ns.as_deref(), selector)?;
+        self.take_list(t, g, selector, list, changed)
+    }
+
+    /// Takes a list of a group in: its objects as they are now (one that is
+    /// gone keeps its final state), and the resourceVersion to go on from.
+    fn take_list(
+        &mut self,
+        t: &mut Tracker,
+        g: usize,
+        selector: &Selector,
+        list: ObjectList,
+        changed: &mut BTreeSet<ObjectKey>,
+    ) -> Result<(), KubeError> {
+        let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
+        let since = t.groups[g].resource_version.clone();
         let group = &mut t.groups[g];
         let before = std::mem::take(&mut group.objects);
         for item in list.items {
@@ -453,8 +522,74 @@ impl Client {
             if !finished.is_empty() || t.is_empty() || now() >= deadline {
                 return Ok(finished);
             }
-            self.refresh(t)?;
+            if self.at_once() {
+                self.refresh(t)?;
+            } else {
+                self.look(t)?;
+            }
         }
+    }
+
+    /// Brings a tracker up to date as [`Client::refresh`] does, sooner,
+    /// where requests go one at a time and a watch answers only when its
+    /// round of a second ends (Helm's `http_request`, docs/design.md §5): a
+    /// long poll — a list "not older than" a revision the cluster has not
+    /// reached yet ([`Client::list_fresh`]) — of one group, which the API
+    /// server answers once the cluster has written that far, then a list of
+    /// each other group as of its answer. The revision asked for is the
+    /// latest seen plus what the cluster writes in [`LOOK_MS`] (`Pace`),
+    /// so a change is seen within about that, at most one look per write on
+    /// a quiet cluster and about four a second on a busy one; the server
+    /// holds the request, the plugin spends no CPU. A group whose resource
+    /// has no watch cache (answered at once) falls back to watch rounds;
+    /// one that cannot be read as numbers too (resourceVersions are opaque
+    /// to clients; every API server in use numbers them by etcd revision).
+    pub fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
+        let live: Vec<usize> = (0..t.groups.len()).filter(|&g| !t.groups[g].names.is_empty()).collect();
+        let revision = |g: &Group| g.resource_version.as_deref().and_then(|rv| rv.parse::<u64>().ok());
+        let pollable: Vec<usize> =
+            live.iter().copied().filter(|&g| !t.groups[g].uncached && revision(&t.groups[g]).is_some()).collect();
+        if pollable.is_empty() || live.iter().any(|&g| revision(&t.groups[g]).is_none()) {
+            return self.refresh(t);
+        }
+        let lead = pollable[t.round % pollable.len()];
+        t.round = t.round.wrapping_add(1);
+        let seen = live.iter().filter_map(|&g| revision(&t.groups[g])).max().unwrap_or_default();
+        let wanted = seen.saturating_add(t.pace.ahead());
+        let selector = t.selector(&t.groups[lead]);
+        let (res, ns) = (t.groups[lead].resource.clone(), t.groups[lead].namespace.clone());
+        let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string())? {
+            Fresh::Listed(list) => list,
+            // At once: no watch cache serves this resource; watched in rounds from now on.
+            Fresh::NotYet { cached: false } => {
+                t.groups[lead].uncached = true;
+                return self.refresh(t);
+            }
+            // The cluster wrote nothing for 3 s: nothing tracked changed either.
+            Fresh::NotYet { cached: true } => {
+                t.pace.quiet();
+                return Ok(Vec::new());
+            }
+        };
+        let at = list.resource_version.clone();
+        if let Ok(rv) = at.parse::<u64>() {
+            t.pace.answered(rv, crate::base::time::wall_ms());
+        }
+        let mut changed = BTreeSet::new();
+        self.take_list(t, lead, &selector, list, &mut changed)?;
+        // The others as of the same revision: their caches have it, or will within 0.1 s.
+        for g in live.into_iter().filter(|&g| g != lead) {
+            let selector = t.selector(&t.groups[g]);
+            let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
+            let list = match self.list_fresh(&res, ns.as_deref(), &selector, &at)? {
+                Fresh::Listed(list) => list,
+                // Its storage is behind the lead's cache (an aggregated API, or etcd
+                // after a compaction): as it is now.
+                Fresh::NotYet { .. } => self.list(&res, ns.as_deref(), &selector)?,
+            };
+            self.take_list(t, g, &selector, list, &mut changed)?;
+        }
+        Ok(changed.into_iter().collect())
     }
 }
 
@@ -691,6 +826,115 @@ mod tests {
             Observed::Gone { last: Some(o) } => assert_eq!(o["status"]["failed"], 1),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn too_large(retry: bool) -> crate::kube::Response {
+        let body = format!(
+            r#"{{"kind":"Status","status":"Failure","message":"Timeout: Too large resource version: 9, current: 8","reason":"Timeout","details":{{"causes":[{{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}}]{}}},"code":504}}"#,
+            if retry { r#","retryAfterSeconds":1"# } else { "" }
+        );
+        let mut r = respond(504, &body);
+        if retry {
+            r.headers.insert("retry-after".into(), "1".into());
+        }
+        r
+    }
+
+    #[test]
+    fn a_look_is_a_list_not_older_than_the_next_revision() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let running =
+            r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
+        let done = r#"{"metadata":{"resourceVersion":"15"},"items":[{"metadata":{"name":"a","resourceVersion":"14"},"status":{"succeeded":1}}]}"#;
+        let (mut c, script) =
+            client(None, vec![respond(200, batch), respond(200, running), too_large(true), respond(200, done)]);
+        let mut t = Tracker::new(None);
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        let applied = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "a", "resourceVersion": "11"}});
+        c.track_known(&mut t, &a, &applied).unwrap();
+        // Answered once the cluster passed 11: the object as of then, unchanged.
+        assert!(c.look(&mut t).unwrap().is_empty());
+        // 3 s of a quiet cluster (the watch cache's 504): nothing changed, nothing repeated.
+        assert!(c.look(&mut t).unwrap().is_empty());
+        assert_eq!(c.look(&mut t).unwrap(), vec![a.clone()]);
+        assert_eq!(t.get(&a).unwrap()["status"]["succeeded"], 1);
+        let seen = script.seen.borrow();
+        let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
+        assert!(
+            urls[0].ends_with("/namespaces/rel/jobs?fieldSelector=metadata.name%3Da&limit=500&resourceVersion=12&resourceVersionMatch=NotOlderThan"),
+            "{}",
+            urls[0]
+        );
+        assert!(urls[1].contains("&resourceVersion=13&"), "the list's own revision, plus one: {}", urls[1]);
+        assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
+        assert_eq!(urls.len(), 3);
+    }
+
+    #[test]
+    fn a_resource_without_a_watch_cache_is_watched_in_rounds() {
+        // The bed serves PodTemplates from etcd: "Too large resource version" at once,
+        // no Retry-After.
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"12"}}}"#;
+        let (mut c, script) =
+            client(None, vec![respond(200, batch), too_large(false), respond(200, quiet), respond(200, quiet)]);
+        let mut t = Tracker::new(None);
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        c.track_known(&mut t, &a, &serde_json::json!({"metadata": {"name": "a", "resourceVersion": "10"}})).unwrap();
+        c.look(&mut t).unwrap();
+        c.look(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        assert!(seen[1].url.contains("resourceVersionMatch=NotOlderThan"));
+        assert!(seen[2].url.contains("watch=1") && seen[2].url.contains("resourceVersion=10"), "{}", seen[2].url);
+        assert!(seen[3].url.contains("watch=1") && seen[3].url.contains("resourceVersion=12"), "{}", seen[3].url);
+    }
+
+    #[test]
+    fn a_look_long_polls_one_group_and_lists_the_others_as_of_its_answer() {
+        let batch = crate::kube::client::tests::BATCH_V1;
+        let listed = |rv: &str| {
+            format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[{{"metadata":{{"name":"a"}}}}]}}"#)
+        };
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(200, batch),
+                respond(200, &listed("20")),
+                respond(200, &listed("20")),
+                respond(200, &listed("25")),
+                respond(200, &listed("25")),
+            ],
+        );
+        let mut t = Tracker::new(Some("run=1"));
+        for ns in ["x", "y"] {
+            let key = ObjectKey::new("batch/v1", "Job", Some(ns), "a");
+            let rv = if ns == "x" { "7" } else { "9" };
+            c.track_known(&mut t, &key, &serde_json::json!({"metadata": {"name": "a", "resourceVersion": rv}}))
+                .unwrap();
+        }
+        c.look(&mut t).unwrap();
+        c.look(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
+        // The newest revision seen in any group, plus one; the other group as of the answer.
+        assert!(urls[0].contains("/namespaces/x/jobs?") && urls[0].contains("resourceVersion=10&"), "{}", urls[0]);
+        assert!(urls[1].contains("/namespaces/y/jobs?") && urls[1].contains("resourceVersion=20&"), "{}", urls[1]);
+        // The lead rotates.
+        assert!(urls[2].contains("/namespaces/y/jobs?") && urls[2].contains("resourceVersion=21&"), "{}", urls[2]);
+        assert!(urls[3].contains("/namespaces/x/jobs?") && urls[3].contains("resourceVersion=25&"), "{}", urls[3]);
+    }
+
+    #[test]
+    fn the_pace_asks_for_what_the_cluster_writes_in_a_look() {
+        let mut p = Pace::default();
+        assert_eq!(p.ahead(), 1, "nothing seen yet: the next write");
+        p.answered(1_000, 10_000);
+        p.answered(1_400, 10_400);
+        assert_eq!(p.ahead(), 1, "a burst over less than the window is not the pace");
+        p.answered(3_000, 12_000);
+        assert_eq!(p.ahead(), 2_000 * LOOK_MS / 2_000);
+        p.quiet();
+        assert_eq!(p.ahead(), 1);
     }
 
     #[test]

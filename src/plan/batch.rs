@@ -68,9 +68,28 @@ pub struct Layout {
     pub notes: Vec<String>,
 }
 
-/// Is this kind applied before everything else?
+/// Is this kind applied before everything else? (A CRD only when the
+/// release uses it: `defines_one_of`.)
 pub fn comes_first(kind: &str) -> bool {
     matches!(kind, "CustomResourceDefinition" | "Namespace")
+}
+
+/// The API groups of the release's resources.
+fn used_groups(resources: &[Resource]) -> std::collections::BTreeSet<&str> {
+    resources.iter().filter_map(|r| r.head.api_version.rsplit_once('/').map(|(group, _)| group)).collect()
+}
+
+/// Whether the CRD named `name` (`<plural>.<group>`, as the API server
+/// requires) may define the kind of one of the release's resources: one is
+/// of its group. Such a CRD must be established before that resource is
+/// applied, so it comes first; a CRD none is of can be applied with the
+/// rest, as stock Helm applies a chart's templated CRDs, and its wait is
+/// the batch's (cert-manager's six, argo-cd's three). By group, not kind
+/// (the kind is in the CRD's body, the group in its name): a CRD beside
+/// one that is used comes first too. A name without a group is taken as
+/// used.
+fn defines_one_of(name: &str, used: &std::collections::BTreeSet<&str>) -> bool {
+    name.split_once('.').is_none_or(|(_, group)| used.contains(group))
 }
 
 pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Layout {
@@ -104,11 +123,26 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
             resources: (0..resources.len()).collect(),
         }]
     };
-    let first: Vec<usize> =
-        batches.iter().flat_map(|b| &b.resources).copied().filter(|&i| comes_first(&resources[i].head.kind)).collect();
+    let used = used_groups(resources);
+    let first_here = |i: &usize| {
+        let head = &resources[*i].head;
+        comes_first(&head.kind) && (head.kind != "CustomResourceDefinition" || defines_one_of(&head.name, &used))
+    };
+    let first: Vec<usize> = batches.iter().flat_map(|b| &b.resources).copied().filter(first_here).collect();
+    let unused_crds = resources
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.head.kind == "CustomResourceDefinition" && !first_here(i))
+        .count();
+    if unused_crds > 0 {
+        notes.push(format!(
+            "{} that no resource of the release is an instance of: applied with the rest in Helm's kind order, as Helm applies them",
+            crate::base::text::count(unused_crds, "CRD")
+        ));
+    }
     if !first.is_empty() {
         for b in &mut batches {
-            b.resources.retain(|&i| !comes_first(&resources[i].head.kind));
+            b.resources.retain(|i| !first.contains(i));
         }
         batches.insert(
             0,
@@ -120,7 +154,7 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
             },
         );
         notes.push(
-            "CRDs and Namespaces come first, ready before anything else: Helm installs CRDs before the chart's other resources, and its kind order puts Namespaces first"
+            "CRDs the release uses and Namespaces come first, ready before anything else: no instance of a kind can be created before its CRD is established, and Helm's kind order puts Namespaces first"
                 .to_string(),
         );
     }
@@ -167,7 +201,7 @@ mod tests {
         let (batches, notes) = layout(&stream);
         assert_eq!(batches, [(Role::CrdsAndNamespaces, "crd,ns".into()), (Role::AllAtOnce, "a,b,cm".into())]);
         assert!(notes.iter().any(|n| n.contains("declares no order")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("CRDs and Namespaces come first")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("Namespaces come first")), "{notes:?}");
     }
 
     #[test]
@@ -191,6 +225,32 @@ mod tests {
             ]
         );
         assert!(notes.iter().any(|n| n.contains("HIP-0025")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_crd_no_resource_uses_is_applied_with_the_rest() {
+        let ns = "  namespace: x\n";
+        let stream = [
+            doc("top/templates/crds.yaml", "CustomResourceDefinition", "widgets.example.com", ""),
+            doc("top/templates/crds.yaml", "CustomResourceDefinition", "gadgets.other.io", ""),
+            doc("top/templates/cm.yaml", "ConfigMap", "cm", ns),
+            "---\n# Source: top/templates/w.yaml\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"
+                .into(),
+        ]
+        .concat();
+        let (batches, notes) = layout(&stream);
+        assert_eq!(
+            batches,
+            [
+                (Role::CrdsAndNamespaces, "widgets.example.com".into()),
+                (Role::AllAtOnce, "cm,gadgets.other.io,w".into())
+            ]
+        );
+        assert!(notes.iter().any(|n| n.starts_with("1 CRD that no resource")), "{notes:?}");
+        // Nothing uses any: one batch, as Helm.
+        let stream = doc("top/templates/crds.yaml", "CustomResourceDefinition", "gadgets.other.io", "")
+            + &doc("top/templates/cm.yaml", "ConfigMap", "cm", "");
+        assert_eq!(layout(&stream).0, [(Role::AllAtOnce, "cm,gadgets.other.io".into())]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! actions write through its life cycle.
 
 pub mod helm;
+pub mod payload;
 pub mod record;
 pub mod status;
 pub mod storage;

@@ -30,6 +30,9 @@ pub struct KubeCluster<'a> {
     keys: Vec<Option<ObjectKey>>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
+    /// The record at the end of the run only updates the release in
+    /// memory: the caller stores it next ([`KubeCluster::storing_after`]).
+    store_after: bool,
 }
 
 impl<'a> KubeCluster<'a> {
@@ -52,7 +55,20 @@ impl<'a> KubeCluster<'a> {
             tracker: Tracker::new(label.then_some(selector.as_str())),
             keys: vec![None; plan.items.len()],
             label,
+            store_after: false,
         }
+    }
+
+    /// The hooks' last runs are stored with the release before each start,
+    /// and at the end only taken into the release in memory, which the
+    /// caller stores next: deploy, whose operation records the release when
+    /// it ends, as Helm's install, upgrade and rollback do — they store it
+    /// before each hook starts and not when an event's hooks are over
+    /// (`pkg/action/hooks.go` `execHookWithDelayedShutdown`; docs/design.md
+    /// §4). Each record of a release with large CRDs is a write of megabytes.
+    pub fn storing_after(mut self) -> Self {
+        self.store_after = true;
+        self
     }
 
     fn hook(&self, i: usize) -> &'a Hook {
@@ -123,6 +139,9 @@ impl Cluster for KubeCluster<'_> {
             if let Some(at) = self.stored.find_hook(&h.head.kind, &h.head.name, &h.source) {
                 self.stored.set_last_run(at, &run);
             }
+        }
+        if self.store_after && exec.is_over() {
+            return Ok(());
         }
         self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError(e.to_string()))
     }

@@ -1,0 +1,224 @@
+//! The payload of a release record, `base64(gzip(JSON))` as Helm's
+//! `encodeRelease` writes it, written again and again by one command: the
+//! release is stored before each hook starts and when the operation ends
+//! (as Helm's own actions store it, `pkg/action/hooks.go`, `install.go`),
+//! and between two writes only its `info` and its hooks' `last_run` change.
+//!
+//! Under Helm's Wasm runtime, compressing a release with large CRDs cost a
+//! third of a second a write (cert-manager's 2.7 MB of JSON: 0.22 s of
+//! deflate at level 6 and 0.07 s of serialising, docs/benchmarks.md), where
+//! stock Helm pays a few tens of milliseconds natively. So an [`Encoder`] deflates each
+//! large top-level field of the release (the chart, the manifest) on its
+//! own, keeps what it made, and reuses it while the field is unchanged:
+//! each segment is deflated by a fresh compressor and ended with a sync
+//! flush (an empty stored block, byte-aligned, no reference to what came
+//! before), so the segments laid end to end are one valid deflate stream,
+//! whose gzip trailer takes the CRC-32 of the whole JSON, combined from the
+//! segments'. Any gzip reader reads it as Helm's own; it is about as large
+//! (each segment starts with an empty window).
+
+use std::fmt;
+
+use flate2::{Compress, Compression, FlushCompress, Status};
+use serde_json::Value;
+
+use crate::base::base64;
+
+/// A field whose JSON is at least this large is deflated, and kept, alone.
+const LARGE: usize = 64 * 1024;
+
+/// gzip's header as Go's and flate2's writers make it: deflate, no flags, no
+/// time, unknown OS.
+const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
+
+/// One large field as last encoded.
+#[derive(Clone)]
+struct Segment {
+    key: String,
+    value: Value,
+    deflated: Vec<u8>,
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+/// Encodes a release record, reusing the deflated large fields of the
+/// previous one (see the module's comment).
+#[derive(Clone, Default)]
+pub struct Encoder {
+    kept: Vec<Segment>,
+}
+
+impl fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept: Vec<(&str, usize)> = self.kept.iter().map(|s| (s.key.as_str(), s.deflated.len())).collect();
+        f.debug_struct("Encoder").field("kept", &kept).finish()
+    }
+}
+
+/// The gzip stream under construction: deflated segments and the CRC-32 and
+/// length of what they hold.
+struct Stream {
+    out: Vec<u8>,
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+impl Stream {
+    fn push(&mut self, deflated: &[u8], crc: &crc32fast::Hasher, len: u64) {
+        self.out.extend_from_slice(deflated);
+        self.crc.combine(crc);
+        self.len += len;
+    }
+
+    fn push_plain(&mut self, json: &[u8], last: bool) {
+        if json.is_empty() && !last {
+            return;
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(json);
+        self.push(&deflate(json, last), &crc, json.len() as u64);
+    }
+}
+
+impl Encoder {
+    /// `base64(gzip(JSON of release))`: what `encode_payload` makes of the
+    /// same JSON, read back byte for byte the same.
+    pub fn encode(&mut self, release: &Value) -> String {
+        let Some(fields) = release.as_object() else {
+            return super::storage::encode_payload(&serde_json::to_vec(release).expect("a Value serialises"));
+        };
+        let mut stream = Stream { out: GZIP_HEADER.to_vec(), crc: crc32fast::Hasher::new(), len: 0 };
+        let mut kept = Vec::new();
+        // Small fields and the JSON between fields, not deflated yet.
+        let mut plain = b"{".to_vec();
+        for (i, (key, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                plain.push(b',');
+            }
+            serde_json::to_writer(&mut plain, key).expect("a string serialises");
+            plain.push(b':');
+            if let Some(old) = self.kept.iter().position(|s| &s.key == key && &s.value == value) {
+                stream.push_plain(&plain, false);
+                plain.clear();
+                let s = self.kept.swap_remove(old);
+                stream.push(&s.deflated, &s.crc, s.len);
+                kept.push(s);
+                continue;
+            }
+            let json = serde_json::to_vec(value).expect("a Value serialises");
+            if json.len() < LARGE {
+                plain.extend_from_slice(&json);
+                continue;
+            }
+            stream.push_plain(&plain, false);
+            plain.clear();
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&json);
+            let s = Segment {
+                key: key.clone(),
+                value: value.clone(),
+                deflated: deflate(&json, false),
+                crc,
+                len: json.len() as u64,
+            };
+            stream.push(&s.deflated, &s.crc, s.len);
+            kept.push(s);
+        }
+        plain.push(b'}');
+        stream.push_plain(&plain, true);
+        self.kept = kept;
+        let mut out = stream.out;
+        out.extend_from_slice(&stream.crc.finalize().to_le_bytes());
+        out.extend_from_slice(&(stream.len as u32).to_le_bytes());
+        base64::encode(&out)
+    }
+}
+
+/// Raw deflate of `input` by a fresh compressor at `encode_payload`'s level:
+/// ended with a sync flush, so that more segments may follow, or, `last`,
+/// with the final block.
+fn deflate(input: &[u8], last: bool) -> Vec<u8> {
+    let mut c = Compress::new(Compression::new(super::storage::LEVEL), false);
+    let mut out = Vec::with_capacity(input.len() / 4 + 1024);
+    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
+    loop {
+        if out.capacity() - out.len() < 1024 {
+            out.reserve(out.capacity().max(4096));
+        }
+        let done = c.total_in() as usize;
+        let status = c.compress_vec(&input[done..], &mut out, flush).expect("deflating into memory cannot fail");
+        let consumed = c.total_in() as usize == input.len();
+        // Everything is out once the compressor stops short of the room it had.
+        let flushed = out.capacity() > out.len();
+        match (last, status) {
+            (true, Status::StreamEnd) => return out,
+            (false, _) if consumed && flushed => return out,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::release::storage::decode_payload;
+
+    fn release(hooks: usize, phase: &str) -> Value {
+        let big: String = (0..40_000).map(|i| format!("line {i} of a template\n")).collect();
+        serde_json::json!({
+            "name": "r",
+            "chart": {"templates": [{"name": "templates/a.yaml", "data": big}], "metadata": {"name": "c"}},
+            "manifest": big.replace("template", "manifest"),
+            "info": {"status": "pending-install"},
+            "hooks": (0..hooks).map(|i| serde_json::json!({"name": format!("h{i}"), "last_run": {"phase": phase}})).collect::<Vec<_>>(),
+            "version": 1,
+        })
+    }
+
+    fn decoded(payload: &str) -> Vec<u8> {
+        decode_payload(payload.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn reads_back_as_the_json_whatever_was_kept() {
+        let mut e = Encoder::default();
+        let first = release(3, "Running");
+        assert_eq!(decoded(&e.encode(&first)), serde_json::to_vec(&first).unwrap());
+        assert_eq!(e.kept.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), vec!["chart", "manifest"]);
+        // Only a hook changed: the large fields are reused, the stream still reads back whole.
+        let second = release(3, "Succeeded");
+        assert_eq!(decoded(&e.encode(&second)), serde_json::to_vec(&second).unwrap());
+        // The chart changed (another command stored the record meanwhile): deflated afresh.
+        let mut third = second.clone();
+        third["chart"]["metadata"]["name"] = "d".into();
+        assert_eq!(decoded(&e.encode(&third)), serde_json::to_vec(&third).unwrap());
+        assert_eq!(decoded(&e.encode(&third)), serde_json::to_vec(&third).unwrap());
+        // Small releases and no object at all.
+        for v in [serde_json::json!({"a": 1}), serde_json::json!({}), serde_json::json!([1, 2])] {
+            assert_eq!(decoded(&Encoder::default().encode(&v)), serde_json::to_vec(&v).unwrap());
+        }
+    }
+
+    #[test]
+    fn is_about_as_small_as_one_stream() {
+        let r = release(3, "Running");
+        let whole = super::super::storage::encode_payload(&serde_json::to_vec(&r).unwrap()).len();
+        let segmented = Encoder::default().encode(&r).len();
+        assert!(segmented <= whole + whole / 50, "{segmented} against {whole}");
+    }
+
+    #[test]
+    fn large_inputs_deflate_and_flush_whole() {
+        // More than the output room of one call, incompressible: several rounds.
+        let noise: Vec<u8> = (0u32..300_000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        for last in [false, true] {
+            let mut stream = deflate(&noise, last);
+            if !last {
+                stream.extend(deflate(b"", true));
+            }
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(stream.as_slice()), &mut out).unwrap();
+            assert_eq!(out, noise);
+        }
+    }
+}
