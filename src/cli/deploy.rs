@@ -95,12 +95,12 @@ fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
     Ok(a)
 }
 
-fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
+pub(super) fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
     let _ = writeln!(io.stderr, "Error: {e}");
     code
 }
 
-fn connect(io: &mut Io, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
+pub(super) fn connect(io: &mut Io, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
     let driver =
         Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()).map_err(|e| fail(io, &e, Exit::Invalid))?;
     let mut client = kube::connect_from_env().map_err(|e| fail(io, &e, Exit::Cluster))?;

@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use super::args::{ArgError, Args, DEFAULT_TIMEOUT};
+use super::deploy::fail;
 use super::{spec, Exit, Io};
 use crate::exec::executor::{self, Millis};
 use crate::exec::run::{self as runner, Outcome};
@@ -12,17 +13,46 @@ use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input;
 use crate::plan::{self, Phase};
-use crate::release::storage::{self, Driver};
+use crate::release::storage;
 use crate::render;
 use crate::run::cluster::KubeCluster;
 
+/// `-o` of a hook report (`run`, `status`).
 #[derive(Debug, PartialEq, Eq)]
-enum Output {
+pub(super) enum Output {
     Text,
     Json,
+    /// For CI: one test case per hook (`status -o junit` gives the file of a run whose own
+    /// output was the Markdown report).
     Junit,
     /// A report for CI job summaries (`render::markdown`).
     Markdown,
+}
+
+impl Output {
+    pub(super) fn of(args: &Args) -> Result<Output, ArgError> {
+        Ok(match args.output(&["text", "json", "junit", "markdown"])? {
+            "json" => Output::Json,
+            "markdown" => Output::Markdown,
+            "junit" => Output::Junit,
+            _ => Output::Text,
+        })
+    }
+}
+
+/// `--event` of `run` and `status`: default `test`, as `helm test` and `helm status`.
+pub(super) fn event_arg(args: &Args) -> Result<Event, ArgError> {
+    match args.value("event") {
+        None => Ok(Event::Test),
+        Some(v) => {
+            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))
+        }
+    }
+}
+
+/// The RELEASE operand, or the message that names the command's usage.
+pub(super) fn release_arg(args: &Args, usage: &str) -> Result<String, ArgError> {
+    args.operands.first().cloned().ok_or_else(|| ArgError::Invalid(format!("the release name is missing: {usage}")))
 }
 
 #[derive(Debug)]
@@ -40,12 +70,7 @@ struct RunArgs {
 }
 
 fn run_args(args: &Args) -> Result<RunArgs, ArgError> {
-    let event = match args.value("event") {
-        None => Event::Test,
-        Some(v) => {
-            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))?
-        }
-    };
+    let event = event_arg(args)?;
     let (mut include, mut exclude) = (Vec::new(), Vec::new());
     for v in args.values("filter") {
         match v.split_once('=') {
@@ -54,17 +79,8 @@ fn run_args(args: &Args) -> Result<RunArgs, ArgError> {
             _ => return Err(ArgError::Invalid(format!("--filter takes name=NAME or !name=NAME, not {v:?}"))),
         }
     }
-    let output = match args.output(&["text", "json", "junit", "markdown"])? {
-        "json" => Output::Json,
-        "markdown" => Output::Markdown,
-        "junit" => Output::Junit,
-        _ => Output::Text,
-    };
-    let release = args
-        .operands
-        .first()
-        .cloned()
-        .ok_or(ArgError::Invalid("the release name is missing: helm hooks run RELEASE".to_string()))?;
+    let output = Output::of(args)?;
+    let release = release_arg(args, "helm hooks run RELEASE")?;
     Ok(RunArgs {
         release,
         event,
@@ -84,17 +100,9 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
         Ok(a) => a,
         Err(e) => return super::usage_error(io, "run", &e),
     };
-    let fail = |io: &mut Io, e: &dyn std::fmt::Display, code: Exit| {
-        let _ = writeln!(io.stderr, "Error: {e}");
-        code
-    };
-    let driver = match Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()) {
-        Ok(d) => d,
-        Err(e) => return fail(io, &e, Exit::Invalid),
-    };
-    let mut client = match kube::connect_from_env() {
+    let (mut client, driver) = match super::deploy::connect(io, None) {
         Ok(c) => c,
-        Err(e) => return fail(io, &e, Exit::Cluster),
+        Err(code) => return code,
     };
     let mut stored = match storage::read_latest(&mut client, driver, &args.release) {
         Ok(s) => s,

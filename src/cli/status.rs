@@ -4,25 +4,17 @@
 //! run. The same outputs as `run` (`render::report::stored_summary`).
 
 use super::args::{ArgError, Args};
-use super::{spec, Exit, Io};
+use super::deploy::fail;
+use super::run::{event_arg, release_arg, Output};
+use super::{Exit, Io};
 use crate::exec::run as runner;
-use crate::kube;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input;
 use crate::plan::{self, Phase};
-use crate::release::storage::{self, Driver};
+use crate::release::storage;
 use crate::render;
 use crate::render::report::{self, Command};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Output {
-    Text,
-    Json,
-    /// For CI: the JUnit file of a run whose own output was the Markdown report.
-    Junit,
-    Markdown,
-}
 
 #[derive(Debug)]
 struct StatusArgs {
@@ -33,30 +25,18 @@ struct StatusArgs {
 }
 
 fn status_args(args: &Args) -> Result<StatusArgs, ArgError> {
-    let event = match args.value("event") {
-        None => Event::Test,
-        Some(v) => {
-            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))?
-        }
-    };
     let revision = match args.value("revision") {
         None => None,
         Some(v) => {
             Some(v.parse().map_err(|_| ArgError::Invalid(format!("--revision takes a revision number, not {v:?}")))?)
         }
     };
-    let output = match args.output(&["text", "json", "junit", "markdown"])? {
-        "json" => Output::Json,
-        "junit" => Output::Junit,
-        "markdown" => Output::Markdown,
-        _ => Output::Text,
-    };
-    let release = args
-        .operands
-        .first()
-        .cloned()
-        .ok_or_else(|| ArgError::Invalid("the release name is missing: helm hooks status RELEASE".into()))?;
-    Ok(StatusArgs { release, event, revision, output })
+    Ok(StatusArgs {
+        release: release_arg(args, "helm hooks status RELEASE")?,
+        event: event_arg(args)?,
+        revision,
+        output: Output::of(args)?,
+    })
 }
 
 pub fn main(parsed: &Args, io: &mut Io) -> Exit {
@@ -64,17 +44,9 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
         Ok(a) => a,
         Err(e) => return super::usage_error(io, "status", &e),
     };
-    let fail = |io: &mut Io, e: &dyn std::fmt::Display, code: Exit| {
-        let _ = writeln!(io.stderr, "Error: {e}");
-        code
-    };
-    let driver = match Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()) {
-        Ok(d) => d,
-        Err(e) => return fail(io, &e, Exit::Invalid),
-    };
-    let mut client = match kube::connect_from_env() {
+    let (mut client, driver) = match super::deploy::connect(io, None) {
         Ok(c) => c,
-        Err(e) => return fail(io, &e, Exit::Cluster),
+        Err(code) => return code,
     };
     let stored = match args.revision {
         None => storage::read_latest(&mut client, driver, &args.release),
