@@ -639,7 +639,7 @@ fn from_record(release: &str, namespace: &str, record: Record) -> StoredRelease 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::client::tests::{client, respond};
+    use crate::kube::fixture::{client, respond};
 
     #[test]
     fn base64_round_trips_and_matches_known_values() {

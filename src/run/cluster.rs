@@ -175,7 +175,7 @@ impl Cluster for KubeCluster<'_> {
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
         let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-        'runs: for run in crate::kube::client::runs_of_kind(&prepared, kind) {
+        'runs: for run in crate::kube::objects::runs_of_kind(&prepared, kind) {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
             let answers = self.client.apply_many(&objects, labels);
             for (&(at, _), answer) in run.iter().zip(answers) {
@@ -243,7 +243,7 @@ pub fn container_logs(client: &mut Client, namespace: Option<&str>, pods: &[Valu
     let mut logs = Vec::new();
     for pod in pods {
         let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-        for container in crate::kube::client::container_names(pod) {
+        for container in crate::kube::pods::container_names(pod) {
             let text = match client.pod_log(namespace, &pod_name, &container) {
                 Ok(t) => t,
                 Err(e) => format!("(no logs: {e})"),
