@@ -31,7 +31,8 @@ use serde_json::{json, Value};
 use helm_hooks::exec::status::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
 use helm_hooks::kube::{Client, Connection, KubeError, ObjectKey, Selector, Tracker};
-use helm_hooks::release::storage::{self, Driver, HookPhase, LastRun};
+use helm_hooks::release::last_run::{HookPhase, LastRun};
+use helm_hooks::release::storage::{self, Driver};
 
 // ---------------------------------------------------------------------------------------
 // The bed.

@@ -12,7 +12,8 @@ use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
-use crate::release::storage::{LastRun, StoredRelease};
+use crate::release::last_run::LastRun;
+use crate::release::storage::StoredRelease;
 
 /// The label every hook object of a parallel run carries, valued with the
 /// release name, so that one list or watch request covers all running hooks
