@@ -61,11 +61,11 @@ impl Client {
     }
 
     /// [`Client::apply`] of several objects in one batch of requests
-    /// ([`Transport::send_batch`]: at once under Helm's `kube_request`, one
-    /// after another otherwise). Each object's outcome, in order: an
-    /// object's error does not stop the others. Objects that depend on one
-    /// another (a Namespace and what it holds) belong in separate batches,
-    /// as Helm applies kinds in turn.
+    /// ([`Transport::send_batch`](super::Transport::send_batch): at once
+    /// under Helm's `kube_request`, one after another otherwise). Each
+    /// object's outcome, in order: an object's error does not stop the
+    /// others. Objects that depend on one another (a Namespace and what it
+    /// holds) belong in separate batches, as Helm applies kinds in turn.
     ///
     /// The answers end with the first that is not the object's fault (a
     /// cluster or permission error): with a transport that does not send
