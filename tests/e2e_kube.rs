@@ -31,7 +31,8 @@ use serde_json::{json, Value};
 use helm_hooks::exec::status::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
 use helm_hooks::kube::{Client, Connection, KubeError, ObjectKey, Selector, Tracker};
-use helm_hooks::release::storage::{self, Driver, HookPhase, LastRun};
+use helm_hooks::release::last_run::{HookPhase, LastRun};
+use helm_hooks::release::storage::{self, Driver};
 
 // ---------------------------------------------------------------------------------------
 // The bed.
@@ -293,7 +294,7 @@ fn job_runs_to_completion_and_its_pod_log_is_read() {
     let pods = c.hook_pods("Job", Some(&ns), "talker").unwrap();
     assert_eq!(pods.len(), 1, "{pods:?}");
     let pod_name = pods[0]["metadata"]["name"].as_str().unwrap();
-    assert_eq!(helm_hooks::kube::client::container_names(&pods[0]), vec!["main"]);
+    assert_eq!(helm_hooks::kube::pods::container_names(&pods[0]), vec!["main"]);
     let log = c.pod_log(Some(&ns), pod_name, "main").unwrap();
     assert_eq!(log, "hello from the job\nline two\n");
     // A Pod hook's pods: itself.

@@ -74,3 +74,32 @@ pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_and_matches_known_values() {
+        for (plain, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(encode(plain.as_bytes()), enc);
+            assert_eq!(decode(enc.as_bytes()).unwrap(), plain.as_bytes());
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        let e = encode(&all);
+        assert!(e.contains('+') && e.contains('/'));
+        assert_eq!(decode(e.as_bytes()).unwrap(), all);
+        assert_eq!(decode(b"Zm9v\r\nYmFy").unwrap(), b"foobar");
+        for bad in [&b"Zm9"[..], b"Z===", b"Zg==Zg==", b"Zm9v!", b"Zg=a"] {
+            assert!(decode(bad).is_err(), "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+}

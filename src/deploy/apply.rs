@@ -303,7 +303,7 @@ impl Applier<'_> {
         // time: each is handled as soon as it is applied, as always.
         let runs: Vec<&[(usize, Value)]> = if self.client.at_once() {
             let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-            crate::kube::client::runs_of_kind(&prepared, kind)
+            crate::kube::objects::runs_of_kind(&prepared, kind)
         } else {
             prepared.chunks(1).collect()
         };
@@ -464,7 +464,7 @@ mod tests {
 #[cfg(test)]
 mod batch_tests {
     use super::*;
-    use crate::kube::client::tests::{client, host_client, respond, Script};
+    use crate::kube::fixture::{client, host_client, respond, Script};
     use crate::kube::{Batch, Method};
     use crate::model::diagnostic::Diagnostics;
 

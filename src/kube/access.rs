@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{Client, KubeError};
+use super::error::Doing;
+use super::{Client, KubeError, Method};
 
 /// The permissions a command needs: (verb, group, resource, namespace).
 #[derive(Debug, Default)]
@@ -101,6 +102,62 @@ fn grants(rule: &Value, verb: &str, group: &str, resource: &str) -> bool {
         && has("verbs", &|v| v == "*" || v == verb)
         && has("apiGroups", &|g| g == "*" || g == group)
         && has("resources", &|r| r == "*" || r == resource || sub.is_some_and(|s| r.strip_prefix("*/") == Some(s)))
+}
+
+impl Client {
+    /// The RBAC rules of this token in `namespace` (a SelfSubjectRulesReview,
+    /// which every authenticated user may create): `resourceRules`, or
+    /// `None` when the API server says they are incomplete (an authorizer
+    /// that cannot list rules, such as a webhook, is configured) or does not
+    /// answer the review. They are what RBAC grants; only an access review
+    /// says what is refused.
+    pub fn rules(&mut self, namespace: &str) -> Result<Option<Vec<Value>>, KubeError> {
+        let review = serde_json::json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectRulesReview",
+            "spec": {"namespace": namespace},
+        });
+        let path = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+        let (resp, _) =
+            self.send_retrying(Method::Post, path, Some("application/json"), Some(review.to_string().into_bytes()))?;
+        if !(200..300).contains(&resp.status) {
+            return Ok(None);
+        }
+        let answer = Self::decode(Method::Post, path, &resp.body)?;
+        if answer.pointer("/status/incomplete").and_then(Value::as_bool).unwrap_or(false) {
+            return Ok(None);
+        }
+        Ok(Some(answer.pointer("/status/resourceRules").and_then(Value::as_array).cloned().unwrap_or_default()))
+    }
+
+    /// Whether this token may `verb` `resource` (`jobs`, `pods/log`) of
+    /// `group` in `namespace`: a SelfSubjectAccessReview, which every
+    /// authenticated user may create. Commands ask before acting, so that a
+    /// missing permission stops them with nothing done (docs/design.md §4).
+    pub fn may(&mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Result<bool, KubeError> {
+        let (resource, subresource) = resource.split_once('/').unwrap_or((resource, ""));
+        let review = serde_json::json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectAccessReview",
+            "spec": {"resourceAttributes": {
+                "verb": verb, "group": group, "resource": resource, "subresource": subresource,
+                "namespace": namespace.unwrap_or_default(),
+            }},
+        });
+        let answer = self.call_json(
+            Method::Post,
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            Some("application/json"),
+            Some(review.to_string().into_bytes()),
+            &Doing {
+                verb: "create",
+                resource: "selfsubjectaccessreviews.authorization.k8s.io".into(),
+                namespace: None,
+                name: None,
+            },
+        )?;
+        Ok(answer.pointer("/status/allowed").and_then(Value::as_bool).unwrap_or(false))
+    }
 }
 
 #[cfg(test)]

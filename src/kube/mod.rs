@@ -15,15 +15,27 @@
 //! round of a second), never with sleep — sleep returns at once in the
 //! sandbox. See [`Tracker`] and [`Client::look`].
 //!
-//! Layout: [`config`] reads the connection from Helm's environment,
-//! [`client`] maps kinds to resources by discovery and performs the
-//! operations, [`watch`] tracks objects across watch rounds, [`error`] names
-//! what failed.
+//! Layout, a file per concept: [`config`] reads the connection from Helm's
+//! environment; [`key`] names kinds, objects and selectors; [`client`] holds
+//! the connection and sends, `request` builds requests without I/O,
+//! [`retry`] repeats them; [`discovery`] maps kinds to resources;
+//! [`objects`] applies, gets, creates and deletes; [`collections`] lists and
+//! watches; [`pods`] reads pods and logs; [`access`] asks for permissions;
+//! [`watch`] tracks objects across watch rounds; [`error`] names what failed.
 
 pub mod access;
 pub mod client;
+pub mod collections;
 pub mod config;
+pub mod discovery;
 pub mod error;
+#[cfg(test)]
+pub(crate) mod fixture;
+pub mod key;
+pub mod objects;
+pub mod pods;
+mod request;
+pub mod retry;
 pub mod watch;
 
 #[cfg(target_arch = "wasm32")]
@@ -38,9 +50,12 @@ pub mod tcp;
 
 use std::collections::BTreeMap;
 
-pub use client::{ApiResource, Client, ObjectKey, ObjectList, Selector, MAX_LOG_BYTES};
+pub use client::Client;
+pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
 pub use error::KubeError;
+pub use key::{ApiResource, ObjectKey, Selector};
+pub use pods::MAX_LOG_BYTES;
 pub use watch::{EventType, Observed, Tracker, WatchEvent, WatchRound};
 
 /// One HTTP request.

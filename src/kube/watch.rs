@@ -23,8 +23,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::client::{ApiResource, Client, Fresh, ObjectKey, ObjectList, Selector};
+use super::collections::{Fresh, ObjectList};
 use super::error::KubeError;
+use super::key::{ApiResource, ObjectKey, Selector};
+use super::Client;
 
 /// Length of one watch round, in seconds.
 pub const ROUND_SECS: u32 = 1;
@@ -596,7 +598,7 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::client::tests::{client, respond};
+    use crate::kube::fixture::{client, respond};
 
     fn jobs() -> ApiResource {
         ApiResource { api_version: "batch/v1".into(), kind: "Job".into(), plural: "jobs".into(), namespaced: true }
@@ -628,7 +630,7 @@ mod tests {
 
     #[test]
     fn tracker_lists_then_watches_and_relists_on_410() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let (mut c, script) = client(
             None,
             vec![
@@ -666,7 +668,7 @@ mod tests {
 
     #[test]
     fn one_watch_round_per_refresh_whatever_the_number_of_groups() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let empty = r#"{"metadata":{"resourceVersion":"3"},"items":[]}"#;
         let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"4"}}}"#;
         // Two namespaces: two groups. First refresh lists both; then each
@@ -700,9 +702,9 @@ mod tests {
 
     #[test]
     fn at_once_every_group_is_watched_in_one_batch_that_ends_on_any_event() {
-        use crate::kube::client::tests::host_client;
+        use crate::kube::fixture::host_client;
         use crate::kube::Batch;
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let listed = |rv: &str| format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[]}}"#);
         let added = r#"{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"8"}}}"#;
         let stopped = respond(0, "");
@@ -745,7 +747,7 @@ mod tests {
 
     #[test]
     fn an_applied_object_is_watched_without_a_list() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let done = r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"8"},"status":{"x":1}}}"#;
         let (mut c, script) = client(None, vec![respond(200, batch), respond(200, done)]);
         let mut t = Tracker::new(Some("run=1"));
@@ -764,7 +766,7 @@ mod tests {
     #[test]
     fn an_object_deleted_right_after_it_completed_keeps_its_final_state() {
         // ttlSecondsAfterFinished: 0 — completion and deletion in one round.
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let round = concat!(
             r#"{"type":"MODIFIED","object":{"metadata":{"name":"a","resourceVersion":"8"},"status":{"succeeded":1}}}"#,
             "\n",
@@ -790,7 +792,7 @@ mod tests {
         // Two namespaces: one is watched, the other listed. The listed one's
         // Job completed and was deleted between rounds: the list only shows
         // it gone, a replay from the previous resourceVersion shows how.
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let running =
             r#"{"metadata":{"resourceVersion":"3"},"items":[{"metadata":{"name":"a","resourceVersion":"2"}}]}"#;
         let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"4"}}}"#;
@@ -842,7 +844,7 @@ mod tests {
 
     #[test]
     fn a_look_is_a_list_not_older_than_the_next_revision() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let running =
             r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
         let done = r#"{"metadata":{"resourceVersion":"15"},"items":[{"metadata":{"name":"a","resourceVersion":"14"},"status":{"succeeded":1}}]}"#;
@@ -874,7 +876,7 @@ mod tests {
     fn a_resource_without_a_watch_cache_is_watched_in_rounds() {
         // The bed serves PodTemplates from etcd: "Too large resource version" at once,
         // no Retry-After.
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"12"}}}"#;
         let (mut c, script) =
             client(None, vec![respond(200, batch), too_large(false), respond(200, quiet), respond(200, quiet)]);
@@ -891,7 +893,7 @@ mod tests {
 
     #[test]
     fn a_look_long_polls_one_group_and_lists_the_others_as_of_its_answer() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let listed = |rv: &str| {
             format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[{{"metadata":{{"name":"a"}}}}]}}"#)
         };
@@ -939,7 +941,7 @@ mod tests {
 
     #[test]
     fn several_objects_are_watched_by_label() {
-        let batch = crate::kube::client::tests::BATCH_V1;
+        let batch = crate::kube::fixture::BATCH_V1;
         let (mut c, script) =
             client(None, vec![respond(200, batch), respond(200, r#"{"metadata":{"resourceVersion":"3"},"items":[]}"#)]);
         let mut t = Tracker::new(Some("run=1"));

@@ -124,12 +124,12 @@ pub fn driver_name() -> Option<&'static str> {
 }
 
 /// One call of the host function, repeated while the storage cannot be
-/// reached, as the plugin's own requests are (`kube::client::RECONNECT_MS`),
+/// reached, as the plugin's own requests are (`kube::retry::RECONNECT_MS`),
 /// when that is safe: reads, and an update (Helm refuses it once the stored
 /// revision differs). A create or a delete may have been done before the
 /// connection was lost: not repeated.
 pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
-    let mut lost = crate::kube::client::Reconnect::after(1);
+    let mut lost = crate::kube::retry::Reconnect::after(1);
     loop {
         match call_once(req) {
             Err(HelmStorageError::Unavailable(m)) if matches!(req.op, "history" | "update") => {

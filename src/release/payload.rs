@@ -1,5 +1,10 @@
-//! The payload of a release record, `base64(gzip(JSON))` as Helm's
-//! `encodeRelease` writes it, written again and again by one command: the
+//! The codec of a release record's payload, `data.release`:
+//! `base64(gzip(JSON))` as Helm's `encodeRelease` writes it
+//! ([`encode_payload`]) and as its `decodeRelease` reads it
+//! ([`decode_payload`]), apart from the store that keeps the records
+//! ([`super::storage`]).
+//!
+//! A payload is written again and again by one command: the
 //! release is stored before each hook starts and when the operation ends
 //! (as Helm's own actions store it, `pkg/action/hooks.go`, `install.go`),
 //! and between two writes only its `info` and its hooks' `last_run` change.
@@ -18,6 +23,7 @@
 //! (each segment starts with an empty window).
 
 use std::fmt;
+use std::io::{Read, Write};
 
 use flate2::{Compress, Compression, FlushCompress, Status};
 use serde_json::Value;
@@ -30,6 +36,39 @@ const LARGE: usize = 64 * 1024;
 /// gzip's header as Go's and flate2's writers make it: deflate, no flags, no
 /// time, unknown OS.
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
+
+const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// The deflate level of the records the plugin writes ([`encode_payload`]).
+pub const LEVEL: u32 = 3;
+
+/// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)).
+/// Helm compresses at level 9; any level reads back the same. This crate's
+/// deflate (miniz_oxide) at [`LEVEL`] takes half the time of its level 6 and
+/// a sixth of its level 9, for a payload 3.5 % larger than level 9's (native
+/// figures on cert-manager's 2.7 MB of JSON: 13.7, 25.6 and 45.1 ms; 354 KB
+/// against 342 and 341 KB; Helm's Wasm runtime runs it about nine times
+/// slower). Level 1 would be faster still but half again larger, too close
+/// to a Secret's 1 MiB limit for large releases. The records a command
+/// writes after its first go through [`Encoder`].
+pub fn encode_payload(json: &[u8]) -> String {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(LEVEL));
+    gz.write_all(json).expect("writing to memory");
+    base64::encode(&gz.finish().expect("writing to memory"))
+}
+
+/// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
+/// the bytes start with `1f 8b 08`.
+pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, String> {
+    let bytes = base64::decode(data).map_err(|e| e.to_string())?;
+    if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+        Ok(out)
+    } else {
+        Ok(bytes)
+    }
+}
 
 /// One large field as last encoded.
 #[derive(Clone)]
@@ -85,7 +124,7 @@ impl Encoder {
     /// same JSON, read back byte for byte the same.
     pub fn encode(&mut self, release: &Value) -> String {
         let Some(fields) = release.as_object() else {
-            return super::storage::encode_payload(&serde_json::to_vec(release).expect("a Value serialises"));
+            return encode_payload(&serde_json::to_vec(release).expect("a Value serialises"));
         };
         let mut stream = Stream { out: GZIP_HEADER.to_vec(), crc: crc32fast::Hasher::new(), len: 0 };
         let mut kept = Vec::new();
@@ -138,7 +177,7 @@ impl Encoder {
 /// ended with a sync flush, so that more segments may follow, or, `last`,
 /// with the final block.
 fn deflate(input: &[u8], last: bool) -> Vec<u8> {
-    let mut c = Compress::new(Compression::new(super::storage::LEVEL), false);
+    let mut c = Compress::new(Compression::new(LEVEL), false);
     let mut out = Vec::with_capacity(input.len() / 4 + 1024);
     let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
     loop {
@@ -161,7 +200,6 @@ fn deflate(input: &[u8], last: bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release::storage::decode_payload;
 
     fn release(hooks: usize, phase: &str) -> Value {
         let big: String = (0..40_000).map(|i| format!("line {i} of a template\n")).collect();
@@ -202,7 +240,7 @@ mod tests {
     #[test]
     fn is_about_as_small_as_one_stream() {
         let r = release(3, "Running");
-        let whole = super::super::storage::encode_payload(&serde_json::to_vec(&r).unwrap()).len();
+        let whole = super::encode_payload(&serde_json::to_vec(&r).unwrap()).len();
         let segmented = Encoder::default().encode(&r).len();
         assert!(segmented <= whole + whole / 50, "{segmented} against {whole}");
     }
@@ -220,5 +258,22 @@ mod tests {
             std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(stream.as_slice()), &mut out).unwrap();
             assert_eq!(out, noise);
         }
+    }
+
+    #[test]
+    fn payload_round_trip_and_gzip_detection() {
+        let json = br#"{"name":"r","version":3}"#;
+        let enc = encode_payload(json);
+        let raw = base64::decode(enc.as_bytes()).unwrap();
+        assert_eq!(raw[..3], GZIP_MAGIC);
+        assert_eq!(decode_payload(enc.as_bytes()).unwrap(), json);
+        // Not gzip: the bytes are the JSON itself.
+        let plain = base64::encode(json);
+        assert_eq!(decode_payload(plain.as_bytes()).unwrap(), json);
+        // 1f 8b without the deflate method byte is not gzip either.
+        let almost = base64::encode(&[0x1f, 0x8b, 0x00, b'{']);
+        assert_eq!(decode_payload(almost.as_bytes()).unwrap(), [0x1f, 0x8b, 0x00, b'{']);
+        let broken = base64::encode(&[0x1f, 0x8b, 0x08, 0, 0, 0]);
+        assert!(decode_payload(broken.as_bytes()).is_err());
     }
 }

@@ -7,12 +7,14 @@
 //! - `data.release` = base64(gzip(JSON)); Kubernetes base64-encodes a
 //!   Secret's data once more, so a Secret's payload is decoded twice, a
 //!   ConfigMap's once. The bytes are gunzipped only when they start with
-//!   `1f 8b 08`; otherwise they are the JSON itself.
+//!   `1f 8b 08`; otherwise they are the JSON itself. The codec is
+//!   [`super::payload`].
 //! - Labels `name`, `owner=helm`, `status`, `version`, `createdAt` (on
 //!   create) and `modifiedAt` (on update), unix seconds.
 //!
 //! The release stays a `serde_json::Value`, so fields this crate does not
-//! know round-trip unchanged (JSON key order aside, which Go ignores).
+//! know round-trip unchanged (JSON key order aside, which Go ignores). The
+//! hooks' `last_run` it carries are typed in [`super::last_run`].
 //!
 //! plugin.wasm of the `host-functions` build reads and writes through Helm
 //! instead ([`Driver::Helm`], `super::helm`): whatever driver Helm is
@@ -20,16 +22,14 @@
 //! release goes through the functions below, which pick the backend.
 
 use crate::base::base64;
-use crate::base::time::go_time;
 use crate::release::status::Status;
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
 
 use serde_json::{Map, Value};
 
 use super::helm::{self, HelmStorageError, Record};
-use super::payload::Encoder;
-use crate::exec::executor::{Millis, Phase};
+use super::last_run::{carry_hook_runs, find_hook, set_last_run, LastRun};
+use super::payload::{decode_payload, Encoder};
 use crate::kube::{Client, KubeError, ObjectKey, Selector};
 
 /// `helm.sh/release.v1`, the Secret type Helm writes.
@@ -117,138 +117,6 @@ impl StorageError {
         matches!(self, StorageError::Kube(KubeError::Conflict { .. }) | StorageError::Helm(HelmStorageError::Exists(_)))
     }
 }
-
-// ---------------------------------------------------------------------------
-// Payload encoding.
-
-const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
-
-/// The deflate level of the records the plugin writes ([`encode_payload`]).
-pub const LEVEL: u32 = 3;
-
-/// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)).
-/// Helm compresses at level 9; any level reads back the same. This crate's
-/// deflate (miniz_oxide) at [`LEVEL`] takes half the time of its level 6 and
-/// a sixth of its level 9, for a payload 3.5 % larger than level 9's (native
-/// figures on cert-manager's 2.7 MB of JSON: 13.7, 25.6 and 45.1 ms; 354 KB
-/// against 342 and 341 KB; Helm's Wasm runtime runs it about nine times
-/// slower). Level 1 would be faster still but half again larger, too close
-/// to a Secret's 1 MiB limit for large releases. The records a command
-/// writes after its first go through [`super::payload::Encoder`].
-pub fn encode_payload(json: &[u8]) -> String {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(LEVEL));
-    gz.write_all(json).expect("writing to memory");
-    base64::encode(&gz.finish().expect("writing to memory"))
-}
-
-/// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
-/// the bytes start with `1f 8b 08`.
-pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, String> {
-    let bytes = base64::decode(data).map_err(|e| e.to_string())?;
-    if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
-        Ok(out)
-    } else {
-        Ok(bytes)
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Hook records.
-
-/// Helm's `HookPhase`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HookPhase {
-    Unknown,
-    Running,
-    Succeeded,
-    Failed,
-}
-
-impl HookPhase {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HookPhase::Unknown => "Unknown",
-            HookPhase::Running => "Running",
-            HookPhase::Succeeded => "Succeeded",
-            HookPhase::Failed => "Failed",
-        }
-    }
-}
-
-/// A hook's `last_run`: times in wall-clock ms since the epoch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LastRun {
-    pub started_at: Option<Millis>,
-    pub completed_at: Option<Millis>,
-    pub phase: HookPhase,
-}
-
-impl LastRun {
-    /// From [`crate::exec::executor::Executor::last_run`]; `None` for a hook that
-    /// never started (Helm leaves those untouched).
-    pub fn from_executor(
-        (started_at, completed_at, phase): (Option<Millis>, Option<Millis>, Phase),
-    ) -> Option<LastRun> {
-        let phase = match phase {
-            Phase::Pending | Phase::Skipped => return None,
-            Phase::Running => HookPhase::Running,
-            Phase::Succeeded => HookPhase::Succeeded,
-            Phase::Failed => HookPhase::Failed,
-        };
-        Some(LastRun { started_at, completed_at, phase })
-    }
-
-    /// As Helm's `HookExecution.MarshalJSON` writes it: zero times omitted.
-    pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        if let Some(t) = self.started_at {
-            m.insert("started_at".into(), Value::String(go_time(t)));
-        }
-        if let Some(t) = self.completed_at {
-            m.insert("completed_at".into(), Value::String(go_time(t)));
-        }
-        m.insert("phase".into(), Value::String(self.phase.as_str().into()));
-        Value::Object(m)
-    }
-}
-
-/// Sets a hook's `last_run` in a release's JSON (`hooks[index]`) and fills
-/// its `delete_policies` with Helm's default (`before-hook-creation`) when
-/// empty, as Helm persists a hook it ran.
-pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
-    let Some(hook) = release
-        .get_mut("hooks")
-        .and_then(Value::as_array_mut)
-        .and_then(|h| h.get_mut(index))
-        .and_then(Value::as_object_mut)
-    else {
-        return false;
-    };
-    hook.insert("last_run".into(), run.to_json());
-    let empty = hook.get("delete_policies").and_then(Value::as_array).is_none_or(Vec::is_empty);
-    if empty {
-        hook.insert(
-            "delete_policies".into(),
-            Value::Array(vec![Value::String(crate::model::hook::BEFORE_HOOK_CREATION.into())]),
-        );
-    }
-    true
-}
-
-/// The position in `hooks[]` of the hook with this kind, name and template
-/// path (`path` empty: any).
-pub fn find_hook(release: &Value, kind: &str, name: &str, path: &str) -> Option<usize> {
-    let hooks = release.get("hooks")?.as_array()?;
-    hooks.iter().position(|h| {
-        let f = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or_default();
-        f("kind") == kind && f("name") == name && (path.is_empty() || f("path") == path)
-    })
-}
-
-// ---------------------------------------------------------------------------
-// Reading and writing.
 
 /// A release revision as read from the cluster.
 #[derive(Debug, Clone)]
@@ -472,25 +340,6 @@ impl StoredRelease {
     }
 }
 
-/// Copies `last_run` and `delete_policies` of every hook of `from` onto the
-/// same hook (kind, name, path) of `to`.
-fn carry_hook_runs(from: &Value, to: &mut Value) {
-    let Some(hooks) = from.get("hooks").and_then(Value::as_array) else {
-        return;
-    };
-    for h in hooks {
-        let f = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or_default();
-        if let Some(i) = find_hook(to, f("kind"), f("name"), f("path")) {
-            let target = &mut to["hooks"][i];
-            for key in ["last_run", "delete_policies"] {
-                if let Some(v) = h.get(key) {
-                    target[key] = v.clone();
-                }
-            }
-        }
-    }
-}
-
 fn without_payload(mut object: Value) -> Value {
     if let Some(o) = object.as_object_mut() {
         o.remove("data");
@@ -639,48 +488,9 @@ fn from_record(release: &str, namespace: &str, record: Record) -> StoredRelease 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::client::tests::{client, respond};
-
-    #[test]
-    fn base64_round_trips_and_matches_known_values() {
-        for (plain, enc) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64::encode(plain.as_bytes()), enc);
-            assert_eq!(base64::decode(enc.as_bytes()).unwrap(), plain.as_bytes());
-        }
-        let all: Vec<u8> = (0..=255).collect();
-        let e = base64::encode(&all);
-        assert!(e.contains('+') && e.contains('/'));
-        assert_eq!(base64::decode(e.as_bytes()).unwrap(), all);
-        assert_eq!(base64::decode(b"Zm9v\r\nYmFy").unwrap(), b"foobar");
-        for bad in [&b"Zm9"[..], b"Z===", b"Zg==Zg==", b"Zm9v!", b"Zg=a"] {
-            assert!(base64::decode(bad).is_err(), "{:?}", String::from_utf8_lossy(bad));
-        }
-    }
-
-    #[test]
-    fn payload_round_trip_and_gzip_detection() {
-        let json = br#"{"name":"r","version":3}"#;
-        let enc = encode_payload(json);
-        let raw = base64::decode(enc.as_bytes()).unwrap();
-        assert_eq!(raw[..3], GZIP_MAGIC);
-        assert_eq!(decode_payload(enc.as_bytes()).unwrap(), json);
-        // Not gzip: the bytes are the JSON itself.
-        let plain = base64::encode(json);
-        assert_eq!(decode_payload(plain.as_bytes()).unwrap(), json);
-        // 1f 8b without the deflate method byte is not gzip either.
-        let almost = base64::encode(&[0x1f, 0x8b, 0x00, b'{']);
-        assert_eq!(decode_payload(almost.as_bytes()).unwrap(), [0x1f, 0x8b, 0x00, b'{']);
-        let broken = base64::encode(&[0x1f, 0x8b, 0x08, 0, 0, 0]);
-        assert!(decode_payload(broken.as_bytes()).is_err());
-    }
+    use crate::kube::fixture::{client, respond};
+    use crate::release::last_run::HookPhase;
+    use crate::release::payload::encode_payload;
 
     /// A Secret as Helm 4.2.4 wrote it: `helm install demo
     /// testbed/charts/hooks-demo` on the test bed, then `kubectl get secret
@@ -713,33 +523,6 @@ mod tests {
         // Helm's own encoding decodes to what our encoding decodes to.
         let again = decode_payload(encode_payload(&s.json()).as_bytes()).unwrap();
         assert_eq!(serde_json::from_slice::<Value>(&again).unwrap(), s.release);
-    }
-
-    #[test]
-    fn last_run_as_helm_writes_it() {
-        assert_eq!(go_time(0), "1970-01-01T00:00:00Z");
-        assert_eq!(go_time(1_795_238_699_123), "2026-11-21T05:24:59.123Z");
-        assert_eq!(go_time(1_795_238_699_100), "2026-11-21T05:24:59.1Z");
-        assert_eq!(go_time(951_782_400_000), "2000-02-29T00:00:00Z");
-        assert_eq!(go_time(4_107_542_399_999), "2100-02-28T23:59:59.999Z");
-        let run = LastRun { started_at: Some(1_795_238_699_000), completed_at: None, phase: HookPhase::Running };
-        assert_eq!(
-            serde_json::to_string(&run.to_json()).unwrap(),
-            r#"{"phase":"Running","started_at":"2026-11-21T05:24:59Z"}"#
-        );
-        let mut rel = serde_json::json!({"hooks":[
-            {"name":"a","kind":"Job","path":"c/templates/a.yaml","last_run":{"phase":""}},
-            {"name":"b","kind":"Pod","path":"c/templates/b.yaml","last_run":{"phase":""},"delete_policies":["hook-succeeded"]}]});
-        assert_eq!(find_hook(&rel, "Pod", "b", "c/templates/b.yaml"), Some(1));
-        assert_eq!(find_hook(&rel, "Pod", "b", "other.yaml"), None);
-        assert!(set_last_run(&mut rel, 0, &run));
-        assert!(set_last_run(&mut rel, 1, &run));
-        assert!(!set_last_run(&mut rel, 2, &run));
-        assert_eq!(rel["hooks"][0]["delete_policies"], serde_json::json!(["before-hook-creation"]));
-        assert_eq!(rel["hooks"][1]["delete_policies"], serde_json::json!(["hook-succeeded"]));
-        assert_eq!(rel["hooks"][0]["last_run"]["phase"], "Running");
-        assert_eq!(LastRun::from_executor((Some(1), Some(2), Phase::Failed)).map(|r| r.phase), Some(HookPhase::Failed));
-        assert_eq!(LastRun::from_executor((None, None, Phase::Skipped)), None);
     }
 
     #[test]

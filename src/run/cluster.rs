@@ -12,7 +12,8 @@ use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
-use crate::release::storage::{LastRun, StoredRelease};
+use crate::release::last_run::LastRun;
+use crate::release::storage::StoredRelease;
 
 /// The label every hook object of a parallel run carries, valued with the
 /// release name, so that one list or watch request covers all running hooks
@@ -175,7 +176,7 @@ impl Cluster for KubeCluster<'_> {
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
         let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-        'runs: for run in crate::kube::client::runs_of_kind(&prepared, kind) {
+        'runs: for run in crate::kube::objects::runs_of_kind(&prepared, kind) {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
             let answers = self.client.apply_many(&objects, labels);
             for (&(at, _), answer) in run.iter().zip(answers) {
@@ -243,7 +244,7 @@ pub fn container_logs(client: &mut Client, namespace: Option<&str>, pods: &[Valu
     let mut logs = Vec::new();
     for pod in pods {
         let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-        for container in crate::kube::client::container_names(pod) {
+        for container in crate::kube::pods::container_names(pod) {
             let text = match client.pod_log(namespace, &pod_name, &container) {
                 Ok(t) => t,
                 Err(e) => format!("(no logs: {e})"),

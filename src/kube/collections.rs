@@ -1,0 +1,263 @@
+//! Reading collections: lists page by page, lists as of a resourceVersion
+//! (a long poll, [`Fresh`]), and watch rounds, alone or in one batch.
+
+use serde_json::Value;
+
+use super::error::{from_status, Doing, KubeError};
+use super::key::{ApiResource, Selector};
+use super::request::{Call, Query};
+use super::watch::{parse_watch_body, WatchRound};
+use super::{Batch, Client, Method, Response, TransportError};
+
+/// Page size of lists (`limit`); larger lists are read page by page.
+const PAGE: usize = 500;
+
+/// What [`Client::list_fresh`] got.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fresh {
+    /// The list, as of the API server's resourceVersion (at least the one
+    /// asked for).
+    Listed(ObjectList),
+    /// The API server could not answer as of that resourceVersion: its
+    /// watch cache waited 3 s for it (`cached`), or the resource has no
+    /// watch cache and its storage does not wait.
+    NotYet { cached: bool },
+}
+
+/// A "Too large resource version" sooner than this, and without a
+/// `Retry-After`, came from storage without a watch cache.
+const UNCACHED_MS: u64 = 1_500;
+
+/// Whether a 504's body is the API server's "Too large resource version"
+/// (reason `Timeout`, cause `ResourceVersionTooLarge`).
+fn too_large_resource_version(body: &[u8]) -> bool {
+    let Ok(status) = serde_json::from_slice::<Value>(body) else { return false };
+    let causes = status.pointer("/details/causes").and_then(Value::as_array);
+    causes.is_some_and(|c| c.iter().any(|c| c.get("reason").and_then(Value::as_str) == Some("ResourceVersionTooLarge")))
+        || status.get("message").and_then(Value::as_str).is_some_and(|m| m.contains("Too large resource version"))
+}
+
+/// A list's items and the resourceVersion to watch from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ObjectList {
+    pub items: Vec<Value>,
+    pub resource_version: String,
+}
+
+impl Client {
+    /// Lists a resource in a namespace (`None`: cluster-scoped, or all
+    /// namespaces), page by page.
+    pub fn list(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<ObjectList, KubeError> {
+        match self.list_pages(res, ns, selector, None)? {
+            Fresh::Listed(list) => Ok(list),
+            Fresh::NotYet { .. } => unreachable!("only a list from a resourceVersion waits for it"),
+        }
+    }
+
+    /// [`Client::list`] as of `resource_version` or later
+    /// (`resourceVersionMatch=NotOlderThan`): a long poll, not a watch. An
+    /// API server answers it from its watch cache once the cache has seen
+    /// that revision of the cluster — any write, of any resource: while a
+    /// request waits, the cache asks etcd for its revision every 100 ms —
+    /// and after 3 s without one answers 504 "Too large resource version"
+    /// (kube-apiserver v1.37.2, `storage/cacher/watch_cache.go`
+    /// `waitUntilFreshAndBlock`, `blockTimeout`). A resource served without
+    /// a watch cache answers that 504 at once. Either way: [`Fresh::NotYet`],
+    /// with how long it took; it is not repeated (a 504 otherwise is, after
+    /// its `Retry-After`).
+    pub fn list_fresh(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        resource_version: &str,
+    ) -> Result<Fresh, KubeError> {
+        self.list_pages(res, ns, selector, Some(resource_version))
+    }
+
+    fn list_pages(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        not_older_than: Option<&str>,
+    ) -> Result<Fresh, KubeError> {
+        let base = Self::collection_path(res, ns);
+        let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
+        let mut out = ObjectList::default();
+        let mut cont: Option<String> = None;
+        let mut restarted = false;
+        loop {
+            let mut q = Query::default();
+            selector.query(&mut q);
+            q.push("limit", &PAGE.to_string());
+            match (&cont, not_older_than) {
+                (Some(c), _) => {
+                    q.push("continue", c);
+                }
+                (None, Some(rv)) => {
+                    q.push("resourceVersion", rv).push("resourceVersionMatch", "NotOlderThan");
+                }
+                (None, None) => {}
+            }
+            let path = format!("{base}{}", q.0);
+            let answer = if cont.is_none() && not_older_than.is_some() {
+                let sent = crate::base::time::wall_ms();
+                let (resp, tries) = self.send_reconnecting(Method::Get, &path, None, None, 1)?;
+                if resp.status == 504 && too_large_resource_version(&resp.body) {
+                    // A watch cache waited 3 s and asks to be tried again in 1 s; storage
+                    // without one answers at once and asks for nothing.
+                    let waited_ms = crate::base::time::wall_ms().saturating_sub(sent);
+                    let retry = resp.headers.contains_key("retry-after")
+                        || serde_json::from_slice::<Value>(&resp.body)
+                            .is_ok_and(|s| s.pointer("/details/retryAfterSeconds").is_some());
+                    return Ok(Fresh::NotYet { cached: retry || waited_ms >= UNCACHED_MS });
+                }
+                let (resp, tries) = self.retry_after(Method::Get, &path, None, None, resp, tries)?;
+                Self::accept(resp, tries, &doing).and_then(|bytes| Self::decode(Method::Get, &path, &bytes))
+            } else {
+                self.call_json(Method::Get, &path, None, None, &doing)
+            };
+            let page = match answer {
+                // The continue token expired: start over, once.
+                Err(KubeError::Status { code: 410, .. }) if cont.is_some() && !restarted => {
+                    restarted = true;
+                    cont = None;
+                    out = ObjectList::default();
+                    continue;
+                }
+                r => r?,
+            };
+            let meta = page.get("metadata");
+            out.resource_version =
+                meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or_default().to_string();
+            if let Some(Value::Array(items)) = page.get("items") {
+                out.items.extend(items.iter().cloned().map(|mut item| {
+                    // Lists omit each item's apiVersion and kind.
+                    if let Some(o) = item.as_object_mut() {
+                        o.entry("apiVersion").or_insert_with(|| Value::String(res.api_version.clone()));
+                        o.entry("kind").or_insert_with(|| Value::String(res.kind.clone()));
+                    }
+                    item
+                }));
+            }
+            cont = meta
+                .and_then(|m| m.get("continue"))
+                .and_then(Value::as_str)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string);
+            if cont.is_none() {
+                return Ok(Fresh::Listed(out));
+            }
+        }
+    }
+
+    /// One watch round: the events after `resource_version` that the API
+    /// server sends within `timeout_secs` (the response ends then). A
+    /// resourceVersion too old to watch from (410 Gone, as a status or as an
+    /// ERROR event) comes back as `expired`: list again and watch from the
+    /// list's resourceVersion.
+    pub fn watch(
+        &mut self,
+        res: &ApiResource,
+        ns: Option<&str>,
+        selector: &Selector,
+        resource_version: &str,
+        timeout_secs: u32,
+    ) -> Result<WatchRound, KubeError> {
+        let path = Self::watch_path(res, ns, selector, resource_version, timeout_secs);
+        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
+        Self::watch_round(resp, res, ns, resource_version, &path)
+    }
+
+    /// One watch round of each `(resource, namespace, selector,
+    /// resourceVersion)` in one batch ([`Batch::AnyEvent`]): under a
+    /// transport that [sends batches at once](Client::at_once), all end
+    /// as soon as any has events, each with the events it had (a watch
+    /// stopped before it was answered: none, from where it was).
+    pub fn watch_all(
+        &mut self,
+        watches: &[(ApiResource, Option<String>, Selector, String)],
+        timeout_secs: u32,
+    ) -> Result<Vec<WatchRound>, KubeError> {
+        let calls: Vec<Call> = watches
+            .iter()
+            .map(|(res, ns, selector, rv)| Call {
+                method: Method::Get,
+                path: Self::watch_path(res, ns.as_deref(), selector, rv, timeout_secs),
+                content_type: None,
+                body: None,
+            })
+            .collect();
+        let answers = self.send_batch_retrying(&calls, Batch::AnyEvent);
+        let mut rounds = Vec::with_capacity(watches.len());
+        for ((call, (res, ns, _, rv)), answer) in calls.iter().zip(watches).zip(answers) {
+            rounds.push(match answer {
+                Ok((resp, _)) => Self::watch_round(resp, res, ns.as_deref(), rv, &call.path)?,
+                Err(KubeError::Transport(TransportError::Stopped { .. })) => {
+                    WatchRound { events: Vec::new(), resource_version: rv.clone(), expired: false }
+                }
+                Err(e) => return Err(e),
+            });
+        }
+        Ok(rounds)
+    }
+
+    /// The round a watch response holds.
+    fn watch_round(
+        resp: Response,
+        res: &ApiResource,
+        ns: Option<&str>,
+        resource_version: &str,
+        path: &str,
+    ) -> Result<WatchRound, KubeError> {
+        if resp.status == 410 {
+            return Ok(WatchRound {
+                events: Vec::new(),
+                resource_version: resource_version.to_string(),
+                expired: true,
+            });
+        }
+        if !(200..300).contains(&resp.status) {
+            return Err(from_status(
+                resp.status,
+                &resp.body,
+                &Doing { verb: "watch", resource: res.display_name(), namespace: ns, name: None },
+            ));
+        }
+        parse_watch_body(&resp.body, resource_version, res)
+            .map_err(|message| KubeError::Decode { what: format!("GET {path}"), message })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::fixture::{client, respond};
+
+    #[test]
+    fn list_follows_continue_and_fills_kind() {
+        let (mut c, script) = client(
+            None,
+            vec![
+                respond(
+                    200,
+                    r#"{"metadata":{"resourceVersion":"5","continue":"abc"},"items":[{"metadata":{"name":"a"}}]}"#,
+                ),
+                respond(200, r#"{"metadata":{"resourceVersion":"6"},"items":[{"metadata":{"name":"b"}}]}"#),
+            ],
+        );
+        let pods =
+            ApiResource { api_version: "v1".into(), kind: "Pod".into(), plural: "pods".into(), namespaced: true };
+        let list = c.list(&pods, Some("ns"), &Selector::labels("job-name=x,a!=b")).unwrap();
+        assert_eq!(list.items.len(), 2);
+        assert_eq!(list.items[1]["kind"], "Pod");
+        assert_eq!(list.resource_version, "6");
+        let seen = script.seen.borrow();
+        assert_eq!(
+            seen[0].url,
+            "https://k:6443/api/v1/namespaces/ns/pods?labelSelector=job-name%3Dx%2Ca%21%3Db&limit=500"
+        );
+        assert!(seen[1].url.ends_with("&continue=abc"));
+    }
+}

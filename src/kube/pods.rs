@@ -1,0 +1,68 @@
+//! Pods and their logs, as Helm finds them for a hook (`helm test --logs`).
+
+use serde_json::Value;
+
+use super::error::{Doing, KubeError};
+use super::key::Selector;
+use super::request::{encode, Query};
+use super::{Client, Method};
+
+/// Pod logs are read up to this many bytes per container (`limitBytes`):
+/// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`
+/// (64 MiB), which aborts the plugin call.
+pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+
+impl Client {
+    /// The pods of a hook, as Helm finds them for logs: a Job's by the label
+    /// `job-name=<name>`, a Pod by its name. Other kinds have none.
+    pub fn hook_pods(&mut self, kind: &str, namespace: Option<&str>, name: &str) -> Result<Vec<Value>, KubeError> {
+        let selector = match kind {
+            "Job" => Selector::labels(&format!("job-name={name}")),
+            "Pod" => Selector::name(name),
+            _ => return Ok(Vec::new()),
+        };
+        let pods = self.resource("v1", "Pod")?;
+        let ns = self.effective_namespace(&pods, namespace);
+        Ok(self.list(&pods, ns.as_deref(), &selector)?.items)
+    }
+
+    /// The log of one container of a pod (at most [`MAX_LOG_BYTES`]).
+    pub fn pod_log(&mut self, namespace: Option<&str>, pod: &str, container: &str) -> Result<String, KubeError> {
+        let ns = namespace.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string();
+        let mut q = Query::default();
+        q.push("container", container).push("limitBytes", &MAX_LOG_BYTES.to_string());
+        let path = format!("/api/v1/namespaces/{}/pods/{}/log{}", encode(&ns, false), encode(pod, false), q.0);
+        let bytes = self.call(
+            Method::Get,
+            &path,
+            None,
+            None,
+            &Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) },
+        )?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// The names of a pod's containers (`spec.containers`), in order: the ones
+/// Helm prints logs of.
+/// Init containers first, then containers, as `helm test --logs` reads them.
+pub fn container_names(pod: &Value) -> Vec<String> {
+    ["/spec/initContainers", "/spec/containers"]
+        .iter()
+        .filter_map(|p| pod.pointer(p).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|c| c.get("name")?.as_str().map(str::to_string))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containers_in_order() {
+        let pod =
+            serde_json::json!({"spec":{"initContainers":[{"name":"init"}],"containers":[{"name":"a"},{"name":"b"}]}});
+        assert_eq!(container_names(&pod), vec!["init", "a", "b"], "init containers first, as helm test --logs");
+    }
+}
