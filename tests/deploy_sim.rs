@@ -519,3 +519,29 @@ fn a_revision_another_command_stored_first_is_refused_before_anything_is_applied
     assert!(r.status.is_empty() && r.recovery.is_none());
     assert_eq!(sim.statuses(), [(1, "deployed".into()), (2, "pending-upgrade".into())]);
 }
+
+#[test]
+fn a_deploy_installs_on_no_history_or_an_uninstalled_one_and_upgrades_the_newest_deployed_revision_otherwise() {
+    let mut sim = Sim::new();
+    let (operation, current, revision) = deploy::choose(&[]);
+    assert_eq!((operation, current.is_none(), revision), (Operation::Install, true, 1));
+    let record = |status: &str, version: u64| {
+        let mut r = release(1);
+        r["version"] = json!(version);
+        r["info"] = json!({"status": status});
+        r
+    };
+    let choice = |sim: &mut Sim| {
+        let (operation, current, revision) = deploy::choose(&sim.history("app").unwrap());
+        (operation, current.map(|c| c.revision), revision)
+    };
+    // A failed first install is upgraded (Helm's `upgrade --install`).
+    sim.records.insert(1, record("failed", 1));
+    assert_eq!(choice(&mut sim), (Operation::Upgrade, Some(1), 2));
+    sim.records.insert(1, record("deployed", 1));
+    sim.records.insert(2, record("failed", 2));
+    assert_eq!(choice(&mut sim), (Operation::Upgrade, Some(1), 3));
+    // Uninstalled with its history kept: installed again, as the next revision.
+    sim.records.insert(3, record("uninstalled", 3));
+    assert_eq!(choice(&mut sim), (Operation::Install, None, 4));
+}
