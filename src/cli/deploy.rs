@@ -235,15 +235,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     if let Err(code) = refuse_pending(io, history.last()) {
         return code;
     }
-    let revision = history.last().map_or(1, |l| l.revision + 1);
-    let (operation, current) = match history.last() {
-        None => (Operation::Install, None),
-        Some(l) if l.status() == Status::Uninstalled => (Operation::Install, None),
-        Some(_) => {
-            let deployed = history.iter().rev().find(|h| h.status() == Status::Deployed).cloned();
-            (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
-        }
-    };
+    let (operation, current, revision) = deploy::choose(&history);
     let install = matches!(operation, Operation::Install);
     let needs = Needs {
         crds: if install { &crds } else { &[] },
@@ -274,79 +266,12 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
             Err(Ended::Failed(e)) => return fail(io, &format!("{e}; nothing was stored"), Exit::Failed),
         }
     }
-    let mut report =
-        deploy::deploy(&mut client, driver, checked, operation, current, revision, &args.options, progress);
-    // Nothing stored (another command won the revision, or the create failed): there is
-    // nothing of this command's to roll back, and the latest revision is someone else's.
-    if args.rollback_on_failure && !report.status.is_empty() {
-        recover(&mut client, driver, &mut report, operation, &args.options, progress);
+    let mut env = deploy::Kube::new(&mut client, driver);
+    let mut report = deploy::deploy(&mut env, checked, operation, current, revision, &args.options, progress);
+    if args.rollback_on_failure {
+        deploy::recover(&mut env, &mut report, operation, &args.options, progress);
     }
     finish(io, &report, args.output, render::report::Command::Deploy)
-}
-
-/// `--rollback-on-failure` (Helm 4; `--atomic` in Helm 3): a failed install
-/// is uninstalled, hooks included; a failed upgrade is rolled back to the
-/// newest revision that was deployed or superseded — as Helm's `failRelease`
-/// does (`pkg/action/install.go`, `upgrade.go`), with its messages.
-fn recover(
-    client: &mut Client,
-    driver: Driver,
-    report: &mut Report,
-    operation: Operation,
-    options: &Options,
-    out: &mut dyn Write,
-) {
-    let original = match &report.ended {
-        Ended::Done => return,
-        Ended::Failed(e) | Ended::Cluster(e) => e.clone(),
-    };
-    let name = report.release.clone();
-    let history = match storage::history(client, driver, &name) {
-        Ok(h) => h,
-        Err(e) => {
-            report.ended = Ended::Cluster(format!(
-                "an error occurred while finding last successful release. original {} error: {original}: {e}",
-                if matches!(operation, Operation::Install) { "install" } else { "upgrade" }
-            ));
-            return;
-        }
-    };
-    let _ = out.write_all(deploy::resources_table(report).as_bytes());
-    let _ = writeln!(out, "Release {name:?} revision {} is {}: {original}", report.revision, report.status);
-    let (recovery, message) = if matches!(operation, Operation::Install) {
-        let Some(latest) = history.last().cloned() else { return };
-        let _ = writeln!(out, "Uninstalling release {name:?} (--rollback-on-failure)");
-        let checked = match deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
-            Ok((c, _)) => c,
-            Err(_) => return,
-        };
-        let r = deploy::uninstall(client, latest, history, &checked, options, false, out);
-        let message = recovery_message(&r.ended, &name, &original, ("uninstalled", "uninstalling", "install"));
-        (r, message)
-    } else {
-        let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
-        let (Some(target), Some(current)) = (good, history.last().cloned()) else {
-            report.ended = Ended::Failed(format!(
-                "unable to find a previously successful release when attempting to rollback. original upgrade error: {original}"
-            ));
-            return;
-        };
-        let _ = writeln!(out, "Rolling back release {name:?} to revision {} (--rollback-on-failure)", target.revision);
-        let events = [Event::PreRollback, Event::PostRollback];
-        let checked = match deploy::check(target.release.clone(), &events, options) {
-            Ok((c, _)) => c,
-            Err(_) => return,
-        };
-        let to = target.revision;
-        let revision = current.revision + 1;
-        let r =
-            deploy::deploy(client, driver, checked, Operation::Rollback { to }, Some(current), revision, options, out);
-        let message = recovery_message(&r.ended, &name, &original, ("rolled back", "rolling back", "upgrade"));
-        (r, message)
-    };
-    let cluster = matches!(recovery.ended, Ended::Cluster(_));
-    report.recovery = Some(Box::new(recovery));
-    report.ended = if cluster { Ended::Cluster(message) } else { Ended::Failed(message) };
 }
 
 /// What a deploy or rollback will ask of the API server beyond reading,
@@ -489,19 +414,6 @@ fn namespace_exists(client: &mut Client) -> Result<bool, String> {
     }
 }
 
-/// Helm's message after a `--rollback-on-failure` recovery (`failRelease`):
-/// what was done, or what failed while doing it, and the original error.
-fn recovery_message(ended: &Ended, name: &str, original: &str, (done, doing, operation): (&str, &str, &str)) -> String {
-    match ended {
-        Ended::Done => {
-            format!("release {name} failed, and has been {done} due to rollback-on-failure being set: {original}")
-        }
-        Ended::Failed(e) | Ended::Cluster(e) => {
-            format!("an error occurred while {doing} the release. original {operation} error: {original}: {e}")
-        }
-    }
-}
-
 /// The release namespace of a first install: `helm install --create-namespace`
 /// renders without creating it, so the plugin creates it as Helm does
 /// (server-side apply by `helm`, label `name`). Without the flag a missing
@@ -594,8 +506,7 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
     }
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let report = deploy::deploy(
-        &mut client,
-        driver,
+        &mut deploy::Kube::new(&mut client, driver),
         checked,
         Operation::Rollback { to },
         Some(current),
@@ -683,6 +594,7 @@ pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
         return fail(io, &e, Exit::Cluster);
     }
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
-    let report = deploy::uninstall(&mut client, latest, history, &checked, &args.options, args.keep_history, progress);
+    let mut env = deploy::Kube::new(&mut client, driver);
+    let report = deploy::uninstall(&mut env, latest, history, &checked, &args.options, args.keep_history, progress);
     finish(io, &report, args.output, render::report::Command::Uninstall)
 }

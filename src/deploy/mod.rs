@@ -20,7 +20,9 @@ pub mod apply;
 pub mod crds;
 pub mod external;
 pub mod ownership;
+pub mod policy;
 pub mod preview;
+pub mod seam;
 pub mod stuck;
 
 use std::io::Write;
@@ -28,19 +30,20 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::base::time::format_duration;
-use crate::base::time::wall_ms;
 use crate::exec::executor::{self, Millis};
 use crate::exec::rollout::{self, deletion_batches};
 use crate::exec::run::{self as runner, Outcome as RunOutcome};
-use crate::kube::{Client, ObjectKey};
+use crate::kube::ObjectKey;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
 use crate::plan::{self, EventPlan, Phase, Plan};
 use crate::release::record::{self, Operation};
 use crate::release::status::Status;
-use crate::release::storage::{Driver, StoredRelease};
-use crate::run::cluster::KubeCluster;
+use crate::release::storage::StoredRelease;
+
+pub use policy::{choose, recover};
+pub use seam::{Clock, Cluster, Env, Kube, Store};
 
 /// `helm.sh/resource-policy: keep`: Helm never deletes such a resource.
 const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
@@ -191,7 +194,7 @@ fn key_of(r: &crate::model::resource::Resource) -> ObjectKey {
 
 /// Runs one event's hooks of the stored revision; `Err` is the failure.
 fn run_hooks(
-    client: &mut Client,
+    cluster: &mut (impl Cluster + ?Sized),
     stored: &mut StoredRelease,
     checked: &Checked,
     event: Event,
@@ -212,10 +215,7 @@ fn run_hooks(
         pod_logs: false,
         record_before_cleanup: false,
     };
-    let name = stored.name.clone();
-    let mut cluster =
-        KubeCluster::new(client, plan, &checked.release.hooks, stored, &name, options.parallel).storing_after();
-    let summary = runner::execute(plan, &checked.release.hooks, exec_options, &mut cluster, Some(out));
+    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, out);
     ran.push(summary.clone());
     match summary.outcome {
         RunOutcome::Succeeded => Ok(()),
@@ -248,7 +248,7 @@ pub fn kept(r: &crate::model::resource::Resource) -> bool {
 /// Deletes `items` of `plan` (resources of `release`) in reverse plan order,
 /// each batch gone before the next; resources marked `keep` stay.
 fn delete_in_order(
-    client: &mut Client,
+    env: &mut (impl Cluster + Clock + ?Sized),
     release: &Release,
     plan: &EventPlan,
     wanted: &dyn Fn(usize) -> bool,
@@ -276,9 +276,9 @@ fn delete_in_order(
         let only: Vec<ObjectKey> = keys.iter().map(|(_, k)| k.clone()).collect();
         let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
         let _ = writeln!(out, "deleting  {}", names.join(", "));
-        let started_at = wall_ms();
-        let left = client.delete_and_wait(&only, deadline, &mut wall_ms).map_err(|e| Ended::Cluster(e.to_string()))?;
-        deletions.push(Deletion { resources: names.clone(), started_at, ended_at: wall_ms() });
+        let started_at = env.now_ms();
+        let left = env.delete_and_wait(&only, deadline).map_err(|e| Ended::Cluster(e.to_string()))?;
+        deletions.push(Deletion { resources: names.clone(), started_at, ended_at: env.now_ms() });
         if let Some(k) = left.first() {
             return Err(Ended::Failed(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name)));
         }
@@ -292,7 +292,7 @@ fn delete_in_order(
 /// (`ownership`), and Helm's words for the rest. Resources kept by
 /// `helm.sh/resource-policy: keep` are not read: they stay anyway.
 fn owned_resources(
-    client: &mut Client,
+    cluster: &mut (impl Cluster + ?Sized),
     release: &Release,
     plan: &EventPlan,
     name: &str,
@@ -306,7 +306,7 @@ fn owned_resources(
         if self::kept(r) {
             continue;
         }
-        match ownership::check(client, &key_of(r), name, namespace) {
+        match cluster.ownership(&key_of(r), name, namespace) {
             ownership::Ownership::Owned => {
                 owned.insert(item.index);
             }
@@ -325,11 +325,10 @@ fn owned_resources(
 }
 
 /// Install, upgrade or roll back to `checked` as revision `revision`, on
-/// top of `current` (the revision it replaces, if any).
-#[allow(clippy::too_many_arguments)]
+/// top of `current` (the revision it replaces, if any), in `env` (the
+/// cluster, the release store and the clock: [`seam`]).
 pub fn deploy(
-    client: &mut Client,
-    driver: Driver,
+    env: &mut (impl Env + ?Sized),
     mut checked: Checked,
     operation: Operation,
     current: Option<StoredRelease>,
@@ -337,10 +336,10 @@ pub fn deploy(
     options: &Options,
     out: &mut dyn Write,
 ) -> Report {
-    let started_at = wall_ms();
-    let requests_before = (client.requests(), client.repeated());
+    let started_at = env.now_ms();
+    let requests_before = env.requests();
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let namespace = client.namespace().to_string();
+    let namespace = env.namespace().to_string();
     let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
     let mut report = Report::new(operation.past_tense(), &name, &namespace, revision, started_at);
 
@@ -356,7 +355,7 @@ pub fn deploy(
         current.as_ref().and_then(|c| record::first_deployed(&c.release)),
         started_at,
     );
-    let mut stored = match StoredRelease::create(client, driver, &namespace, value, started_at / 1000) {
+    let mut stored = match env.create(&namespace, value, started_at / 1000) {
         Ok(s) => s,
         // Another command read the same history and stored this revision first (two
         // deploys at once): refused as Helm refuses a release being changed, before
@@ -391,20 +390,18 @@ pub fn deploy(
 
     let mut rejected = false;
     let result = (|| -> Result<(), Ended> {
-        run_hooks(client, &mut stored, &checked, operation.pre_event(), options, out, &mut report.hooks)?;
+        run_hooks(env, &mut stored, &checked, operation.pre_event(), options, out, &mut report.hooks)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
-        let deadline = wall_ms() + options.timeout_ms;
-        let outcome = apply::Applier {
-            client,
+        let deadline = env.now_ms() + options.timeout_ms;
+        let resources = seam::Resources {
             plan: &resources_plan,
             resources: &checked.release.resources,
             release: &name,
             namespace: &namespace,
             complete_jobs: apply::complete_jobs(&resources_plan, options.wait_for_jobs),
-            external_met: Default::default(),
-            now: &mut wall_ms,
-        }
-        .run(
+        };
+        let outcome = env.roll_out(
+            resources,
             rollout::Options {
                 parallel: options.parallel_resources.unwrap_or(usize::MAX),
                 readiness_timeout_ms: options.readiness_timeout_ms,
@@ -422,12 +419,12 @@ pub fn deploy(
         }
         if let Some(current) = &current {
             report.deleted =
-                delete_removed(client, current, &checked.release, &namespace, deadline, out, &mut report.deletions)?;
+                delete_removed(env, current, &checked.release, &namespace, deadline, out, &mut report.deletions)?;
         }
-        run_hooks(client, &mut stored, &checked, operation.post_event(), options, out, &mut report.hooks)
+        run_hooks(env, &mut stored, &checked, operation.post_event(), options, out, &mut report.hooks)
     })();
 
-    let now_unix = wall_ms() / 1000;
+    let now_unix = env.now_ms() / 1000;
     let current_revision = current.as_ref().map(|c| c.revision);
     match &result {
         Ok(()) => {
@@ -445,18 +442,14 @@ pub fn deploy(
             // Revision 1 has nothing to supersede: the history was empty, and any
             // other command's revision 1 would have made this one's create fail.
             let first = revision == 1;
-            let history = if first {
-                Ok(Vec::new())
-            } else {
-                crate::release::storage::history_where(client, driver, &name, &candidate)
-            };
+            let history = if first { Ok(Vec::new()) } else { env.history_where(&name, &candidate) };
             if let Ok(history) = history {
                 let replaced = |h: &StoredRelease| {
                     h.revision != revision
                         && (h.status() == Status::Deployed || (upgrade && Some(h.revision) == current_revision))
                 };
                 for old in history.into_iter().filter(replaced) {
-                    if let Err(e) = supersede(client, old, now_unix) {
+                    if let Err(e) = supersede(env, old, now_unix) {
                         report.ended = Ended::Cluster(e.to_string());
                     }
                 }
@@ -473,12 +466,12 @@ pub fn deploy(
             };
             record::set_status(&mut stored.release, Status::Failed, &description);
             if let (Operation::Rollback { .. }, true, Some(cur)) = (operation, rejected, current) {
-                let _ = supersede(client, cur, now_unix);
+                let _ = supersede(env, cur, now_unix);
             }
         }
         Err(Ended::Done) => {}
     }
-    if let Err(e) = stored.save(client, now_unix) {
+    if let Err(e) = env.save(&mut stored, now_unix) {
         if matches!(result, Ok(())) {
             report.ended = Ended::Cluster(e.to_string());
         }
@@ -487,27 +480,28 @@ pub fn deploy(
     if let Err(e) = result {
         report.ended = e;
     }
-    report.ended_at = wall_ms();
-    report.api_requests = client.requests() - requests_before.0;
-    report.api_requests_repeated = client.repeated() - requests_before.1;
+    report.ended_at = env.now_ms();
+    let requests = env.requests();
+    report.api_requests = requests.0 - requests_before.0;
+    report.api_requests_repeated = requests.1 - requests_before.1;
     report
 }
 
 /// Marks a stored revision `superseded`, keeping its description.
 fn supersede(
-    client: &mut Client,
+    store: &mut (impl Store + ?Sized),
     mut old: StoredRelease,
     now_unix: u64,
 ) -> Result<(), crate::release::storage::StorageError> {
     let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
     record::set_status(&mut old.release, Status::Superseded, &description);
-    old.save(client, now_unix)
+    store.save(&mut old, now_unix)
 }
 
 /// Deletes what `current` had and `next` has not, in reverse order of
 /// `current`'s plan.
 fn delete_removed(
-    client: &mut Client,
+    env: &mut (impl Cluster + Clock + ?Sized),
     current: &StoredRelease,
     next: &Release,
     namespace: &str,
@@ -521,7 +515,7 @@ fn delete_removed(
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
-    delete_in_order(client, &old, &old_plan, &removed, deadline, out, deletions)
+    delete_in_order(env, &old, &old_plan, &removed, deadline, out, deletions)
 }
 
 /// What `current` had and `next` has not, in deletion order, with their plan
@@ -553,9 +547,8 @@ pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) ->
 /// `helm hooks uninstall`: pre-delete hooks, the resources in reverse plan
 /// order (each batch gone before the next), post-delete hooks, then the
 /// record removed — or kept as `uninstalled` with `keep_history`.
-#[allow(clippy::too_many_arguments)]
 pub fn uninstall(
-    client: &mut Client,
+    env: &mut (impl Env + ?Sized),
     mut latest: StoredRelease,
     history: Vec<StoredRelease>,
     checked: &Checked,
@@ -563,21 +556,20 @@ pub fn uninstall(
     keep_history: bool,
     out: &mut dyn Write,
 ) -> Report {
-    let started_at = wall_ms();
-    let requests_before = (client.requests(), client.repeated());
+    let started_at = env.now_ms();
+    let requests_before = env.requests();
     let plan = event_plan(&checked.plan, Phase::Install).clone();
     let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
-    let now_unix = || wall_ms() / 1000;
     record::set_status(&mut latest.release, Status::Uninstalling, record::UNINSTALLING_DESCRIPTION);
     let result = (|| -> Result<(), Ended> {
-        latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
-        run_hooks(client, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
-        let (owned, not_deleted) =
-            owned_resources(client, &checked.release, &plan, &latest.name, &latest.namespace, out);
+        let now_unix = env.now_ms() / 1000;
+        env.save(&mut latest, now_unix).map_err(|e| Ended::Cluster(e.to_string()))?;
+        run_hooks(env, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
+        let (owned, not_deleted) = owned_resources(env, &checked.release, &plan, &latest.name, &latest.namespace, out);
         report.not_deleted = not_deleted;
-        let deadline = wall_ms() + options.timeout_ms;
+        let deadline = env.now_ms() + options.timeout_ms;
         report.deleted = delete_in_order(
-            client,
+            env,
             &checked.release,
             &plan,
             &|i| owned.contains(&i),
@@ -585,13 +577,15 @@ pub fn uninstall(
             out,
             &mut report.deletions,
         )?;
-        run_hooks(client, &mut latest, checked, Event::PostDelete, options, out, &mut report.hooks)?;
-        record::uninstalled(&mut latest.release, wall_ms());
+        run_hooks(env, &mut latest, checked, Event::PostDelete, options, out, &mut report.hooks)?;
+        let now = env.now_ms();
+        record::uninstalled(&mut latest.release, now);
         if keep_history {
-            latest.save(client, now_unix()).map_err(|e| Ended::Cluster(e.to_string()))?;
+            let now_unix = env.now_ms() / 1000;
+            env.save(&mut latest, now_unix).map_err(|e| Ended::Cluster(e.to_string()))?;
         } else {
             for h in &history {
-                h.delete(client).map_err(|e| Ended::Cluster(e.to_string()))?;
+                env.delete(h).map_err(|e| Ended::Cluster(e.to_string()))?;
             }
         }
         Ok(())
@@ -609,14 +603,16 @@ pub fn uninstall(
                 Status::Failed,
                 &format!("uninstallation completed with 1 error(s): {message}"),
             );
-            let _ = latest.save(client, now_unix());
+            let now_unix = env.now_ms() / 1000;
+            let _ = env.save(&mut latest, now_unix);
             report.status = "failed".into();
             report.ended = e;
         }
     }
-    report.ended_at = wall_ms();
-    report.api_requests = client.requests() - requests_before.0;
-    report.api_requests_repeated = client.repeated() - requests_before.1;
+    report.ended_at = env.now_ms();
+    let requests = env.requests();
+    report.api_requests = requests.0 - requests_before.0;
+    report.api_requests_repeated = requests.1 - requests_before.1;
     report
 }
 

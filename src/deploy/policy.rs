@@ -1,0 +1,112 @@
+//! The policy around one operation that is not argument parsing: which
+//! operation a deploy is ([`choose`]), and `--rollback-on-failure`
+//! ([`recover`]), over the same seam as the driver ([`super::seam`]).
+
+use std::io::Write;
+
+use crate::model::event::Event;
+use crate::release::record::Operation;
+use crate::release::status::Status;
+use crate::release::storage::StoredRelease;
+
+use super::{Ended, Env, Options, Report};
+
+/// What `deploy` does on top of `history` (oldest first), as `helm upgrade
+/// --install` decides: an install when there is no release or it was
+/// uninstalled with its history kept; otherwise an upgrade of the newest
+/// deployed revision, or of the latest when none is deployed (a failed first
+/// install). With the revision to store.
+pub fn choose(history: &[StoredRelease]) -> (Operation, Option<StoredRelease>, u64) {
+    let revision = history.last().map_or(1, |l| l.revision + 1);
+    let (operation, current) = match history.last() {
+        None => (Operation::Install, None),
+        Some(l) if l.status() == Status::Uninstalled => (Operation::Install, None),
+        Some(_) => {
+            let deployed = history.iter().rev().find(|h| h.status() == Status::Deployed).cloned();
+            (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
+        }
+    };
+    (operation, current, revision)
+}
+
+/// `--rollback-on-failure` (Helm 4; `--atomic` in Helm 3): a failed install
+/// is uninstalled, hooks included; a failed upgrade is rolled back to the
+/// newest revision that was deployed or superseded — as Helm's `failRelease`
+/// does (`pkg/action/install.go`, `upgrade.go`), with its messages. Nothing
+/// to do when `report` ended well or stored nothing (another command won the
+/// revision, or the create failed: nothing of this command's to roll back,
+/// and the latest revision is someone else's).
+pub fn recover(
+    env: &mut (impl Env + ?Sized),
+    report: &mut Report,
+    operation: Operation,
+    options: &Options,
+    out: &mut dyn Write,
+) {
+    if report.status.is_empty() {
+        return;
+    }
+    let original = match &report.ended {
+        Ended::Done => return,
+        Ended::Failed(e) | Ended::Cluster(e) => e.clone(),
+    };
+    let name = report.release.clone();
+    let history = match env.history(&name) {
+        Ok(h) => h,
+        Err(e) => {
+            report.ended = Ended::Cluster(format!(
+                "an error occurred while finding last successful release. original {} error: {original}: {e}",
+                if matches!(operation, Operation::Install) { "install" } else { "upgrade" }
+            ));
+            return;
+        }
+    };
+    let _ = out.write_all(super::resources_table(report).as_bytes());
+    let _ = writeln!(out, "Release {name:?} revision {} is {}: {original}", report.revision, report.status);
+    let (recovery, message) = if matches!(operation, Operation::Install) {
+        let Some(latest) = history.last().cloned() else { return };
+        let _ = writeln!(out, "Uninstalling release {name:?} (--rollback-on-failure)");
+        let checked = match super::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
+            Ok((c, _)) => c,
+            Err(_) => return,
+        };
+        let r = super::uninstall(env, latest, history, &checked, options, false, out);
+        let message = recovery_message(&r.ended, &name, &original, ("uninstalled", "uninstalling", "install"));
+        (r, message)
+    } else {
+        let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
+        let (Some(target), Some(current)) = (good, history.last().cloned()) else {
+            report.ended = Ended::Failed(format!(
+                "unable to find a previously successful release when attempting to rollback. original upgrade error: {original}"
+            ));
+            return;
+        };
+        let _ = writeln!(out, "Rolling back release {name:?} to revision {} (--rollback-on-failure)", target.revision);
+        let events = [Event::PreRollback, Event::PostRollback];
+        let checked = match super::check(target.release.clone(), &events, options) {
+            Ok((c, _)) => c,
+            Err(_) => return,
+        };
+        let to = target.revision;
+        let revision = current.revision + 1;
+        let r = super::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, out);
+        let message = recovery_message(&r.ended, &name, &original, ("rolled back", "rolling back", "upgrade"));
+        (r, message)
+    };
+    let cluster = matches!(recovery.ended, Ended::Cluster(_));
+    report.recovery = Some(Box::new(recovery));
+    report.ended = if cluster { Ended::Cluster(message) } else { Ended::Failed(message) };
+}
+
+/// Helm's message after a `--rollback-on-failure` recovery (`failRelease`):
+/// what was done, or what failed while doing it, and the original error.
+fn recovery_message(ended: &Ended, name: &str, original: &str, (done, doing, operation): (&str, &str, &str)) -> String {
+    match ended {
+        Ended::Done => {
+            format!("release {name} failed, and has been {done} due to rollback-on-failure being set: {original}")
+        }
+        Ended::Failed(e) | Ended::Cluster(e) => {
+            format!("an error occurred while {doing} the release. original {operation} error: {original}: {e}")
+        }
+    }
+}
