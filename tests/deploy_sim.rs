@@ -65,7 +65,7 @@ impl Sim {
                 "namespace": NS,
                 "labels": {"name": name, "owner": "helm", "version": revision.to_string(), "status": status(release)},
             },
-            "data": {"release": storage::encode_payload(release.to_string().as_bytes())},
+            "data": {"release": helm_hooks::release::payload::encode_payload(release.to_string().as_bytes())},
         });
         storage::read_object(Driver::ConfigMap, name, object).unwrap()
     }
