@@ -232,13 +232,13 @@ for chart in $CHARTS; do
       echo "$t0" >"$log.start"
       if [ "$side" = stock ]; then
         stock_t+=("$(elapsed "$t0" "$t1")")
-        objects "$ns" >"$work/$chart-stock.objects"
+        objects "$ns" >"$work/$chart-stock.objects" || true
       else
         pipe_t+=("$(elapsed "$t0" "$t1")")
         dry_t+=("$(elapsed "$t0" "$(cut -d' ' -f1 "$work/dry.end")")")
-        objects "$ns" >"$work/$chart-pipe.objects"
+        objects "$ns" >"$work/$chart-pipe.objects" || true
       fi
-      m=$(missing "$ns")
+      m=$(missing "$ns" || true)
       [ -z "$m" ] || echo "   $side run $run: not live: $m" | tee -a "$OUT/summary.txt"
       if [ "$clustered" = 1 ]; then uninstall "$ns"; else settle "$ns"; fi
     done

@@ -13,9 +13,9 @@ first line), the wait for the dry-run on stdin, parsing and planning, reading th
 history, the permission check, each kind of release-record write (encoding and request),
 the applies, the waits, the hooks (each event, hooks' own applies, waits and records
 included), and its requests. Stock Helm's, from its request log only: its start (to its
-first request), discovery and OpenAPI, the ownership reads (GETs of each object), the
-record's create, the applies (PATCH/POST/PUT of objects, hooks' included), the waits
-(watches and the polls between), the last record write, and its exit.
+first request), when it created the record (after discovery, OpenAPI and the ownership
+reads of each object), its first and last apply (hooks' included), its record updates,
+and its exit.
 """
 import re
 import sys
@@ -87,11 +87,7 @@ def stock(requests_log, start, end):
     applies = [t for t, m, p in reqs if m in ("PATCH", "PUT", "POST") and "/secrets/sh.helm.release" not in p
                and not re.search(r"/(secrets|configmaps)$", p.split("?")[0]) and "selfsubject" not in p]
     record = [t for t, m, p in reqs if m == "PUT" and "sh.helm.release" in p]
-    discovery = [t for t, m, p in reqs if m == "GET" and re.match(r"/(version|api|apis|openapi)(\b|/|\?)", p)
-                 and not re.search(r"/namespaces/|watch=", p) and p.count("/") <= 4]
     out = [f"start {t0 - start:.2f}"]
-    if discovery:
-        out.append(f"discovery+openapi to {max(discovery) - start:.2f}")
     if create:
         out.append(f"record created at {create - start:.2f}")
     if applies:

@@ -155,7 +155,18 @@ struct Group {
     /// resourceVersion at once: no watch cache serves this resource, so it
     /// cannot be long-polled ([`Client::look`]).
     uncached: bool,
+    /// Its last list held many more objects than it tracks (a label many
+    /// releases' objects carry, cluster-scoped CRDs of every Helm release):
+    /// too large to list at each look ([`Client::look`]).
+    wide: bool,
 }
+
+/// A list of more than this many objects beyond [`WIDE_FACTOR`] times those a
+/// group tracks is too wide to repeat at each look: CRDs carry megabytes of
+/// schema each, and a label such as `app.kubernetes.io/managed-by=Helm`
+/// selects every release's.
+const WIDE_EXTRA: usize = 16;
+const WIDE_FACTOR: usize = 4;
 
 impl Group {
     fn apply(&mut self, ev: WatchEvent) -> Option<String> {
@@ -327,6 +338,7 @@ impl Client {
                     objects: BTreeMap::new(),
                     gone: BTreeMap::new(),
                     uncached: false,
+                    wide: false,
                 });
                 t.groups.len() - 1
             }
@@ -470,6 +482,7 @@ impl Client {
         let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
         let since = t.groups[g].resource_version.clone();
         let group = &mut t.groups[g];
+        group.wide = list.items.len() > WIDE_FACTOR * group.names.len() + WIDE_EXTRA;
         let before = std::mem::take(&mut group.objects);
         for item in list.items {
             let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -545,13 +558,16 @@ impl Client {
     /// holds the request, the plugin spends no CPU. A group whose resource
     /// has no watch cache (answered at once) falls back to watch rounds;
     /// one that cannot be read as numbers too (resourceVersions are opaque
-    /// to clients; every API server in use numbers them by etcd revision).
+    /// to clients; every API server in use numbers them by etcd revision);
+    /// and a tracker with a group whose list is much wider than what it
+    /// tracks (`WIDE_EXTRA`) too, as a list at each look would be heavy.
     pub fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let live: Vec<usize> = (0..t.groups.len()).filter(|&g| !t.groups[g].names.is_empty()).collect();
         let revision = |g: &Group| g.resource_version.as_deref().and_then(|rv| rv.parse::<u64>().ok());
         let pollable: Vec<usize> =
             live.iter().copied().filter(|&g| !t.groups[g].uncached && revision(&t.groups[g]).is_some()).collect();
-        if pollable.is_empty() || live.iter().any(|&g| revision(&t.groups[g]).is_none()) {
+        let wide = live.iter().any(|&g| t.groups[g].wide);
+        if pollable.is_empty() || wide || live.iter().any(|&g| revision(&t.groups[g]).is_none()) {
             return self.refresh(t);
         }
         let lead = pollable[t.round % pollable.len()];
@@ -924,6 +940,25 @@ mod tests {
         // The lead rotates.
         assert!(urls[2].contains("/namespaces/y/jobs?") && urls[2].contains("resourceVersion=21&"), "{}", urls[2]);
         assert!(urls[3].contains("/namespaces/x/jobs?") && urls[3].contains("resourceVersion=25&"), "{}", urls[3]);
+    }
+
+    #[test]
+    fn a_list_much_wider_than_what_is_tracked_is_watched_in_rounds() {
+        // Two CRDs tracked by a label every Helm release's CRDs carry: the list has
+        // forty; looking would list them all at each look.
+        let batch = crate::kube::fixture::BATCH_V1;
+        let items: Vec<String> = (0..40).map(|i| format!(r#"{{"metadata":{{"name":"c{i}"}}}}"#)).collect();
+        let wide = format!(r#"{{"metadata":{{"resourceVersion":"12"}},"items":[{}]}}"#, items.join(","));
+        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"13"}}}"#;
+        let (mut c, script) = client(None, vec![respond(200, batch), respond(200, &wide), respond(200, quiet)]);
+        let mut t = Tracker::new(Some("managed=yes"));
+        for n in ["c1", "c2"] {
+            c.track(&mut t, &ObjectKey::new("batch/v1", "Job", None, n)).unwrap();
+        }
+        c.refresh(&mut t).unwrap();
+        c.look(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        assert!(seen[2].url.contains("watch=1") && seen[2].url.contains("resourceVersion=12"), "{}", seen[2].url);
     }
 
     #[test]

@@ -33,6 +33,12 @@ use crate::base::base64;
 /// A field whose JSON is at least this large is deflated, and kept, alone.
 const LARGE: usize = 64 * 1024;
 
+/// A release whose JSON is smaller than this is deflated at level 1: half
+/// the time of level 3 for a payload about half again as large (native, on
+/// vault's 278 KB of JSON: 1.1 against 2.0 ms, 77 against 52 KB), which at
+/// this size stays far below a Secret's 1 MiB.
+const FAST_BELOW: u64 = 1024 * 1024;
+
 /// gzip's header as Go's and flate2's writers make it: deflate, no flags, no
 /// time, unknown OS.
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
@@ -109,13 +115,13 @@ impl Stream {
         self.len += len;
     }
 
-    fn push_plain(&mut self, json: &[u8], last: bool) {
+    fn push_plain(&mut self, json: &[u8], last: bool, level: u32) {
         if json.is_empty() && !last {
             return;
         }
         let mut crc = crc32fast::Hasher::new();
         crc.update(json);
-        self.push(&deflate(json, last), &crc, json.len() as u64);
+        self.push(&deflate(json, last, level), &crc, json.len() as u64);
     }
 }
 
@@ -126,8 +132,15 @@ impl Encoder {
         let Some(fields) = release.as_object() else {
             return encode_payload(&serde_json::to_vec(release).expect("a Value serialises"));
         };
-        let mut stream = Stream { out: GZIP_HEADER.to_vec(), crc: crc32fast::Hasher::new(), len: 0 };
-        let mut kept = Vec::new();
+        // First the JSON, field by field (kept segments as they are), then the deflating,
+        // at a level chosen by the whole size.
+        enum Piece {
+            Plain(Vec<u8>),
+            Kept(Segment),
+            Large(String, Value, Vec<u8>),
+        }
+        let mut pieces = Vec::new();
+        let mut total = 0u64;
         // Small fields and the JSON between fields, not deflated yet.
         let mut plain = b"{".to_vec();
         for (i, (key, value)) in fields.iter().enumerate() {
@@ -137,11 +150,11 @@ impl Encoder {
             serde_json::to_writer(&mut plain, key).expect("a string serialises");
             plain.push(b':');
             if let Some(old) = self.kept.iter().position(|s| &s.key == key && &s.value == value) {
-                stream.push_plain(&plain, false);
-                plain.clear();
+                total += plain.len() as u64;
+                pieces.push(Piece::Plain(std::mem::take(&mut plain)));
                 let s = self.kept.swap_remove(old);
-                stream.push(&s.deflated, &s.crc, s.len);
-                kept.push(s);
+                total += s.len;
+                pieces.push(Piece::Kept(s));
                 continue;
             }
             let json = serde_json::to_vec(value).expect("a Value serialises");
@@ -149,22 +162,33 @@ impl Encoder {
                 plain.extend_from_slice(&json);
                 continue;
             }
-            stream.push_plain(&plain, false);
-            plain.clear();
-            let mut crc = crc32fast::Hasher::new();
-            crc.update(&json);
-            let s = Segment {
-                key: key.clone(),
-                value: value.clone(),
-                deflated: deflate(&json, false),
-                crc,
-                len: json.len() as u64,
-            };
-            stream.push(&s.deflated, &s.crc, s.len);
-            kept.push(s);
+            total += (plain.len() + json.len()) as u64;
+            pieces.push(Piece::Plain(std::mem::take(&mut plain)));
+            pieces.push(Piece::Large(key.clone(), value.clone(), json));
         }
         plain.push(b'}');
-        stream.push_plain(&plain, true);
+        total += plain.len() as u64;
+        pieces.push(Piece::Plain(plain));
+        let level = if total < FAST_BELOW { 1 } else { LEVEL };
+        let mut stream = Stream { out: GZIP_HEADER.to_vec(), crc: crc32fast::Hasher::new(), len: 0 };
+        let mut kept = Vec::new();
+        let last = pieces.len() - 1;
+        for (i, piece) in pieces.into_iter().enumerate() {
+            match piece {
+                Piece::Plain(json) => stream.push_plain(&json, i == last, level),
+                Piece::Kept(s) => {
+                    stream.push(&s.deflated, &s.crc, s.len);
+                    kept.push(s);
+                }
+                Piece::Large(key, value, json) => {
+                    let mut crc = crc32fast::Hasher::new();
+                    crc.update(&json);
+                    let s = Segment { key, value, deflated: deflate(&json, false, level), crc, len: json.len() as u64 };
+                    stream.push(&s.deflated, &s.crc, s.len);
+                    kept.push(s);
+                }
+            }
+        }
         self.kept = kept;
         let mut out = stream.out;
         out.extend_from_slice(&stream.crc.finalize().to_le_bytes());
@@ -173,11 +197,11 @@ impl Encoder {
     }
 }
 
-/// Raw deflate of `input` by a fresh compressor at `encode_payload`'s level:
-/// ended with a sync flush, so that more segments may follow, or, `last`,
-/// with the final block.
-fn deflate(input: &[u8], last: bool) -> Vec<u8> {
-    let mut c = Compress::new(Compression::new(LEVEL), false);
+/// Raw deflate of `input` by a fresh compressor at `level`: ended with a
+/// sync flush, so that more segments may follow, or, `last`, with the final
+/// block.
+fn deflate(input: &[u8], last: bool, level: u32) -> Vec<u8> {
+    let mut c = Compress::new(Compression::new(level), false);
     let mut out = Vec::with_capacity(input.len() / 4 + 1024);
     let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
     loop {
@@ -250,9 +274,9 @@ mod tests {
         // More than the output room of one call, incompressible: several rounds.
         let noise: Vec<u8> = (0u32..300_000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
         for last in [false, true] {
-            let mut stream = deflate(&noise, last);
+            let mut stream = deflate(&noise, last, 6);
             if !last {
-                stream.extend(deflate(b"", true));
+                stream.extend(deflate(b"", true, 6));
             }
             let mut out = Vec::new();
             std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(stream.as_slice()), &mut out).unwrap();
