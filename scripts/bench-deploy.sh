@@ -32,27 +32,11 @@ eval "$(testbed/cluster.sh env)"
 HELM=${HELM:-$HOOKS_CACHE/bin/helm}
 [ -x "$HELM" ] || { echo "no Helm 4 at $HELM (make tools, or set HELM)" >&2; exit 2; }
 
-work=$(mktemp -d)
 # Namespaces are made in $(...) subshells, so they are found again by this run's prefix.
 run_id=$(date +%s%N | tail -c 7)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  if [ "${KEEP:-0}" != 1 ]; then
-    local mine
-    mine=$(kubectl get namespaces -o name 2>/dev/null | grep "^namespace/bench-deploy-$run_id-" || true)
-    [ -z "$mine" ] || kubectl delete $mine --wait=false --ignore-not-found >/dev/null 2>&1 || true
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-
-if [ -z "${HOOKS_PLUGIN_DIR:-}" ]; then
-  make -s dist/hooks >&2
-  HOOKS_PLUGIN_DIR=$root/dist/hooks
-fi
-export HELM_DATA_HOME=$work/data HELM_CONFIG_HOME=$work/config HELM_CACHE_HOME=$work/cache
-"$HELM" plugin install "$HOOKS_PLUGIN_DIR" >/dev/null
+# shellcheck source=scripts/bench/helm_home.sh
+. "$root/scripts/bench/helm_home.sh"
+bench_home "bench-deploy-$run_id-"
 
 # The chart: GROUPS groups of PER resources, each group waiting for the one before.
 chart=$work/chart
