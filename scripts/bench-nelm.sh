@@ -207,6 +207,8 @@ fresh_ns() {
 }
 # shellcheck source=scripts/bench/clock.sh
 . scripts/bench/clock.sh
+# shellcheck source=scripts/bench/sweep.sh
+. scripts/bench/sweep.sh
 
 # The three ways in. $1: namespace; the rest: the side's values. Output to $log.
 run_stock() { local ns=$1; shift; "$HELM" install "$REL" "$path" -n "$ns" --wait --timeout 5m "$@"; }
@@ -230,35 +232,8 @@ uninstall() { # side ns
   fi
   sweep_cluster "$2"
 }
-cluster_kinds="customresourcedefinitions,clusterroles,clusterrolebindings,ingressclasses,validatingwebhookconfigurations,mutatingwebhookconfigurations"
-# Cluster-scoped objects (and kube-system Roles) of our namespaces, or named after our
-# release (hooks carry no release annotations).
-sweep_cluster() {
-  local objs
-  objs=$( { kubectl get "$cluster_kinds" -o json; kubectl -n kube-system get roles,rolebindings -o json; } 2>/dev/null |
-    python3 -c '
-import json, sys
-nss, rel = set(sys.argv[2:]), sys.argv[1]
-dec = json.JSONDecoder()
-text, i = sys.stdin.read(), 0
-while i < len(text):
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    doc, i = dec.raw_decode(text, i)
-    for o in doc.get("items", []):
-        m = o["metadata"]
-        a = m.get("annotations") or {}
-        if a.get("meta.helm.sh/release-namespace") in nss or m["name"].startswith(rel + "-"):
-            res = o["kind"].lower() + "." + o["apiVersion"].split("/")[0] if "/" in o["apiVersion"] else o["kind"].lower()
-            print(("-n kube-system " if m.get("namespace") else "") + res + "/" + m["name"])
-' "$REL" "$@")
-  [ -z "$objs" ] || while read -r line; do
-    # shellcheck disable=SC2086
-    kubectl delete $line --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
-  done <<<"$objs"
-}
+# Cluster-scoped objects (and kube-system Roles) of our namespaces, or named after our release.
+sweep_cluster() { sweep_release_cluster "$REL" "$@"; }
 # cert-manager's CRDs have fixed names: wait until no one else's release holds them.
 wait_crds_free() {
   local i crd

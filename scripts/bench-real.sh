@@ -59,6 +59,8 @@ bench_home "br-$run_id-"
 plugin_conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
 # shellcheck source=scripts/bench/clock.sh
 . scripts/bench/clock.sh
+# shellcheck source=scripts/bench/sweep.sh
+. scripts/bench/sweep.sh
 
 # Per chart: its folder, values, and whether it has cluster-scoped objects.
 setup_chart() {
@@ -134,34 +136,9 @@ uninstall() { # ns
   "$HELM" uninstall "$REL" -n "$1" --wait --timeout 2m >>"$OUT/uninstall.log" 2>&1 || true
   sweep_cluster "$1"
 }
-cluster_kinds="customresourcedefinitions,clusterroles,clusterrolebindings,ingressclasses,validatingwebhookconfigurations,mutatingwebhookconfigurations,apiservices"
 # Cluster-scoped objects (and kube-system Roles) of our namespace, or named after our release.
 sweep_cluster() {
-  local objs
-  objs=$( { kubectl get "$cluster_kinds" -o json; kubectl -n kube-system get roles,rolebindings -o json; } 2>/dev/null |
-    python3 -c '
-import json, sys
-ns, rel = sys.argv[2], sys.argv[1]
-dec = json.JSONDecoder()
-text, i = sys.stdin.read(), 0
-while i < len(text):
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    doc, i = dec.raw_decode(text, i)
-    for o in doc.get("items", []):
-        m = o["metadata"]
-        a = m.get("annotations") or {}
-        if a.get("meta.helm.sh/release-namespace") == ns or m["name"].startswith(rel + "-"):
-            v = o["apiVersion"]
-            res = o["kind"].lower() + ("." + v.split("/")[0] if "/" in v else "")
-            print(("-n kube-system " if m.get("namespace") else "") + res + "/" + m["name"])
-' "$REL" "$1")
-  [ -z "$objs" ] || while read -r line; do
-    # shellcheck disable=SC2086
-    kubectl delete $line --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
-  done <<<"$objs"
+  sweep_release_cluster "$REL" "$1"
   settle "$1"
 }
 # Deletes a run's namespace and waits until it is gone: the namespace controller's deletes
