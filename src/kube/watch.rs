@@ -573,7 +573,17 @@ impl Client {
         let lead = pollable[t.round % pollable.len()];
         t.round = t.round.wrapping_add(1);
         let seen = live.iter().filter_map(|&g| revision(&t.groups[g])).max().unwrap_or_default();
-        let wanted = seen.saturating_add(t.pace.ahead());
+        // A list of a revision older than an object it tracks does not show that object, which
+        // would read as deleted: one created into a group already followed is newer than the
+        // group's last list (two releases' hooks in one namespace showed it), so never ask for
+        // less than the newest object known.
+        let newest = live
+            .iter()
+            .flat_map(|&g| t.groups[g].objects.values())
+            .filter_map(|o| o.pointer("/metadata/resourceVersion")?.as_str()?.parse::<u64>().ok())
+            .max()
+            .unwrap_or_default();
+        let wanted = seen.saturating_add(t.pace.ahead()).max(newest);
         let selector = t.selector(&t.groups[lead]);
         let (res, ns) = (t.groups[lead].resource.clone(), t.groups[lead].namespace.clone());
         let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string())? {
@@ -886,6 +896,25 @@ mod tests {
         assert!(urls[1].contains("&resourceVersion=13&"), "the list's own revision, plus one: {}", urls[1]);
         assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
         assert_eq!(urls.len(), 3);
+    }
+
+    #[test]
+    fn a_look_is_never_older_than_an_object_it_tracks() {
+        let batch = crate::kube::fixture::BATCH_V1;
+        let both = r#"{"metadata":{"resourceVersion":"30"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}},{"metadata":{"name":"b","resourceVersion":"25"}}]}"#;
+        let first =
+            r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
+        let (mut c, script) = client(None, vec![respond(200, batch), respond(200, first), respond(200, both)]);
+        let mut t = Tracker::new(None);
+        let (a, b) = (ObjectKey::new("batch/v1", "Job", None, "a"), ObjectKey::new("batch/v1", "Job", None, "b"));
+        c.track_known(&mut t, &a, &serde_json::json!({"metadata": {"name": "a", "resourceVersion": "11"}})).unwrap();
+        c.look(&mut t).unwrap();
+        // b is created at 25 while the group's last list was at 12.
+        c.track_known(&mut t, &b, &serde_json::json!({"metadata": {"name": "b", "resourceVersion": "25"}})).unwrap();
+        c.look(&mut t).unwrap();
+        let seen = script.seen.borrow();
+        assert!(seen[2].url.contains("&resourceVersion=25&"), "{}", seen[2].url);
+        assert!(t.get(&b).is_some());
     }
 
     #[test]
