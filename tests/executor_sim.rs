@@ -350,7 +350,7 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
     fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::run::ClusterError> {
         self.records += 1;
         if self.refuse_records {
-            return Err(helm_hooks::exec::run::ClusterError("secrets is forbidden".into()));
+            return Err(helm_hooks::exec::run::ClusterError::Record("secrets is forbidden".into()));
         }
         Ok(())
     }

@@ -12,17 +12,37 @@ use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, M
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
 
+/// What an adapter's error is to this pure layer, which lies below `kube`
+/// and `release` and cannot name their error types: kept whole, for its
+/// message and its chain of causes.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
+
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ClusterError(pub String);
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// A request the run needs failed: refused by the API server (a
+    /// permission, a 5xx), or never answered.
+    #[error("{0}")]
+    Api(#[source] Cause),
+    /// The release could not be stored with the hooks' `last_run`.
+    #[error("{0}")]
+    Record(#[source] Cause),
+    /// A hook's object was still there when the deadline passed.
+    #[error("timed out waiting for {kind}/{name} to be deleted")]
+    NotDeleted { kind: String, name: String },
+}
 
 /// Creating a hook failed: because of the hook (the API server rejected
 /// its manifest: the hook fails) or because of the cluster (the run stops).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum CreateError {
-    Hook(String),
-    Cluster(ClusterError),
+    /// The hook's own fault (a manifest the API server rejected, or that
+    /// is not YAML): the hook fails, the run goes on.
+    #[error("{0}")]
+    Hook(#[source] Cause),
+    /// The cluster's: the run stops.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
 }
 
 /// One hook's end, observed while waiting.
@@ -139,7 +159,7 @@ pub fn execute(
                 for (h, created) in hs.iter().copied().zip(cluster.create_many(&hs)) {
                     match created {
                         Ok(()) => exec.handle(Input::Created { hook: h }),
-                        Err(CreateError::Hook(message)) => exec.handle(Input::Failed { hook: h, message }),
+                        Err(CreateError::Hook(e)) => exec.handle(Input::Failed { hook: h, message: e.to_string() }),
                         Err(CreateError::Cluster(e)) => {
                             r = Err(e);
                             break;
@@ -168,7 +188,7 @@ pub fn execute(
             }
         }
         if let Err(e) = result {
-            error = Some(e.0);
+            error = Some(e.to_string());
             break;
         }
     }
@@ -378,4 +398,25 @@ pub fn summary_junit(s: &Summary, release: &str) -> String {
     }
     out.push_str("</testsuite>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    #[test]
+    fn a_cluster_error_says_what_its_cause_says_and_keeps_it() {
+        let cause = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+        let e = ClusterError::Api(Box::new(cause));
+        assert_eq!(e.to_string(), "connection refused");
+        let source = e.source().expect("the cause");
+        assert_eq!(
+            source.downcast_ref::<std::io::Error>().map(std::io::Error::kind),
+            Some(std::io::ErrorKind::ConnectionRefused)
+        );
+        let e = ClusterError::NotDeleted { kind: "Job".into(), name: "j".into() };
+        assert_eq!(e.to_string(), "timed out waiting for Job/j to be deleted");
+        assert!(e.source().is_none());
+    }
 }

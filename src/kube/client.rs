@@ -126,7 +126,7 @@ impl Client {
 
     pub(super) fn decode(method: Method, path: &str, bytes: &[u8]) -> Result<Value, KubeError> {
         serde_json::from_slice(bytes)
-            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), message: e.to_string() })
+            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), source: e.into() })
     }
 
     pub(super) fn call_json(

@@ -226,7 +226,7 @@ impl Client {
             ));
         }
         parse_watch_body(&resp.body, resource_version, res)
-            .map_err(|message| KubeError::Decode { what: format!("GET {path}"), message })
+            .map_err(|source| KubeError::Decode { what: format!("GET {path}"), source })
     }
 }
 

@@ -45,7 +45,7 @@ impl Client {
             return Err(from_status(resp.status, &resp.body, &doing));
         }
         let doc: Value = serde_json::from_slice(&resp.body)
-            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), message: e.to_string() })?;
+            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), source: e.into() })?;
         Ok(doc.pointer("/preferredVersion/groupVersion").and_then(Value::as_str).map(str::to_string))
     }
 
@@ -66,7 +66,7 @@ impl Client {
             return Err(from_status(resp.status, &resp.body, &doing));
         }
         let doc: Value = serde_json::from_slice(&resp.body)
-            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), message: e.to_string() })?;
+            .map_err(|e| KubeError::Decode { what: format!("GET {path}"), source: e.into() })?;
         let resources = doc
             .get("resources")
             .and_then(Value::as_array)

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::config::ConfigError;
 use super::TransportError;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum KubeError {
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -43,8 +43,28 @@ pub enum KubeError {
     #[error("cannot {verb} {resource}{}: {code} {message}", in_namespace(namespace))]
     Status { code: u16, verb: String, resource: String, namespace: Option<String>, message: String },
     /// A response that is not what the API promises.
-    #[error("cannot read the API server's answer to {what}: {message}")]
-    Decode { what: String, message: String },
+    #[error("cannot read the API server's answer to {what}: {source}")]
+    Decode {
+        what: String,
+        #[source]
+        source: DecodeError,
+    },
+}
+
+/// Why an answer could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// A line of a watch's answer is not JSON.
+    #[error("a watch event is not JSON: {0}")]
+    WatchEvent(#[source] serde_json::Error),
+    /// An `ERROR` event other than 410 Gone (which is no error: the watch
+    /// starts again from a list).
+    #[error("the watch ended with an error ({code}): {message}")]
+    WatchFailed { code: u64, message: String },
+    #[error("unknown watch event type {0:?}")]
+    UnknownEvent(String),
 }
 
 fn in_namespace(ns: &Option<String>) -> String {

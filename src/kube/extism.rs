@@ -29,7 +29,10 @@ impl Transport for ExtismTransport {
             None => extism_pdk::http::request::<&[u8]>(&r, None),
         }
         // Not a lost connection (those panic in the host, above): nothing to repeat.
-        .map_err(|e| TransportError::Unsupported(format!("{}: {e}", req.url)))?;
+        .map_err(|e| TransportError::Call {
+            url: req.url.clone(),
+            source: Box::<dyn std::error::Error + Send + Sync>::from(e).into(),
+        })?;
         let status = resp.status_code();
         let body = resp.body();
         let headers = resp.headers().iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();

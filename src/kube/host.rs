@@ -11,6 +11,7 @@
 //! `watch::ROUND_SECS` is a ceiling rather than a floor (docs/design.md §5).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +66,20 @@ pub(crate) struct Answer {
     responses: Vec<HostResponse>,
     #[serde(default)]
     error: String,
+}
+
+/// Why a call of `kube_request` gave no answer to read.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The batch could not be written as the contract's JSON.
+    #[error("{0}")]
+    Request(#[source] serde_json::Error),
+    /// The host function could not be called.
+    #[error("{0}")]
+    Call(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Helm's answer is not the contract's JSON.
+    #[error("Helm's kube_request answer: {0}")]
+    Answer(#[source] serde_json::Error),
 }
 
 /// The request for Helm: the URL's path and query relative to `server`,
@@ -128,11 +143,11 @@ pub(crate) fn send_batch(
     server: &str,
     reqs: &[Request],
     how: super::Batch,
-    call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, String>,
+    call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, HostError>,
 ) -> Vec<Result<Response, TransportError>> {
     let mut out = Vec::with_capacity(reqs.len());
     for chunk in reqs.chunks(MAX_BATCH) {
-        let mut answers: Vec<Option<Result<Response, TransportError>>> = vec![None; chunk.len()];
+        let mut answers: Vec<Option<Result<Response, TransportError>>> = (0..chunk.len()).map(|_| None).collect();
         let mut sent = Vec::new();
         let mut host = Vec::new();
         for (i, req) in chunk.iter().enumerate() {
@@ -149,10 +164,12 @@ pub(crate) fn send_batch(
             let urls: Vec<&str> = sent.iter().map(|&i| chunk[i].url.as_str()).collect();
             let got = match call(&batch) {
                 Ok(answer) => from_host(&urls, answer),
-                Err(message) => urls
-                    .iter()
-                    .map(|u| Err(TransportError::Io { url: u.to_string(), message: message.clone() }))
-                    .collect(),
+                Err(e) => {
+                    let source: super::SharedCause = Arc::new(e);
+                    urls.iter()
+                        .map(|u| Err(TransportError::Call { url: u.to_string(), source: source.clone() }))
+                        .collect()
+                }
             };
             for (i, r) in sent.into_iter().zip(got) {
                 answers[i] = Some(r);
@@ -174,12 +191,12 @@ mod ffi {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn call(batch: &HostBatch<'_>) -> Result<Answer, String> {
-    let input = serde_json::to_string(batch).map_err(|e| e.to_string())?;
+fn call(batch: &HostBatch<'_>) -> Result<Answer, HostError> {
+    let input = serde_json::to_string(batch).map_err(HostError::Request)?;
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
-    let output = unsafe { ffi::kube_request(input) }.map_err(|e| e.to_string())?;
-    serde_json::from_str(&output).map_err(|e| format!("Helm's kube_request answer: {e}"))
+    let output = unsafe { ffi::kube_request(input) }.map_err(|e| HostError::Call(e.into()))?;
+    serde_json::from_str(&output).map_err(HostError::Answer)
 }
 
 /// `kube_request` as a [`super::Transport`]: a request or a batch a call.
@@ -194,8 +211,8 @@ impl HostTransport {
     /// Asks Helm which API server it is configured for (an empty batch
     /// reaches no server), for URLs and messages.
     pub fn connect() -> Result<Self, TransportError> {
-        let answer =
-            call(&HostBatch { requests: &[], return_on_any_event: false }).map_err(TransportError::Unsupported)?;
+        let answer = call(&HostBatch { requests: &[], return_on_any_event: false })
+            .map_err(|e| TransportError::Connect(Arc::new(e)))?;
         if !answer.error.is_empty() {
             return Err(TransportError::Unsupported(answer.error));
         }
@@ -212,7 +229,7 @@ impl super::Transport for HostTransport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         let one = [to_host(&self.server, req)?];
         let answer = call(&HostBatch { requests: &one, return_on_any_event: false })
-            .map_err(|message| TransportError::Io { url: req.url.clone(), message })?;
+            .map_err(|e| TransportError::Call { url: req.url.clone(), source: Arc::new(e) })?;
         from_host(&[&req.url], answer).pop().expect("one answer")
     }
 
@@ -284,7 +301,7 @@ mod tests {
         let mut reqs: Vec<Request> = (0..300).map(|i| get(&format!("/api/v1/namespaces/n{i}/pods?watch=1"))).collect();
         reqs[1].url = "https://elsewhere/api".into();
         let mut calls: Vec<serde_json::Value> = Vec::new();
-        let mut call = |b: &HostBatch<'_>| -> Result<Answer, String> {
+        let mut call = |b: &HostBatch<'_>| -> Result<Answer, HostError> {
             calls.push(serde_json::to_value(b).unwrap());
             // The first watch of each call has events; the second was stopped
             // before it was answered, the others stopped with nothing.
@@ -314,14 +331,14 @@ mod tests {
         assert!(matches!(&got[257], Err(TransportError::Stopped { .. })));
 
         // Without AnyEvent the option is not sent; a failed call fails each request.
-        let mut failing = |b: &HostBatch<'_>| -> Result<Answer, String> {
+        let mut failing = |b: &HostBatch<'_>| -> Result<Answer, HostError> {
             assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
-            Err("no host".into())
+            Err(HostError::Call("no host".into()))
         };
         let got = send_batch("https://k", &reqs[..3], crate::kube::Batch::All, &mut failing);
-        assert!(
-            matches!(&got[2], Err(TransportError::Io { url, message }) if url.contains("/n2/") && message == "no host")
-        );
+        let e = got[2].as_ref().unwrap_err();
+        assert!(matches!(e, TransportError::Call { url, .. } if url.contains("/n2/")));
+        assert!(e.to_string().ends_with("/n2/pods?watch=1: no host"), "{e}");
     }
 
     #[test]

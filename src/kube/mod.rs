@@ -49,11 +49,12 @@ pub mod host;
 pub mod tcp;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use client::Client;
 pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
-pub use error::KubeError;
+pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
 pub use pods::MAX_LOG_BYTES;
 pub use watch::{EventType, Observed, Tracker, WatchEvent, WatchRound};
@@ -101,15 +102,32 @@ pub struct Response {
     pub body: Vec<u8>,
 }
 
+/// The cause of a failed call of a host function, shared by the requests
+/// of the batch it was called with.
+pub type SharedCause = Arc<dyn std::error::Error + Send + Sync>;
+
 /// A request that got no HTTP response. Under Helm's Wasm host most such
 /// failures (connection refused, TLS) abort the plugin call before the guest
 /// sees them; the native transport returns them.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum TransportError {
     #[error("{0}")]
     Unsupported(String),
     #[error("{url}: {message}")]
     Io { url: String, message: String },
+    /// The host function that sends requests returned an error instead of
+    /// an answer: Extism's `http_request`, or Helm's `kube_request` (which
+    /// answers a request that failed as [`TransportError::Io`]).
+    #[error("{url}: {source}")]
+    Call {
+        url: String,
+        #[source]
+        source: SharedCause,
+    },
+    /// Asking Helm's `kube_request` which API server it is configured for
+    /// returned an error instead of an answer.
+    #[error("{0}")]
+    Connect(#[source] SharedCause),
     #[error("{url}: malformed HTTP response: {message}")]
     Protocol { url: String, message: String },
     /// A watch of a [`Batch::AnyEvent`] batch that the host stopped before

@@ -141,7 +141,7 @@ impl Client {
         }
         let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
         let bytes = serde_json::to_vec(&body)
-            .map_err(|e| KubeError::Decode { what: "the object to patch".into(), message: e.to_string() })?;
+            .map_err(|e| KubeError::Decode { what: "the object to patch".into(), source: e.into() })?;
         Ok(ObjectOp {
             call: Call {
                 method: Method::Patch,
@@ -169,7 +169,7 @@ impl Client {
     ) -> Result<Value, KubeError> {
         let path = format!("{}{}", Self::object_path(res, ns, &key.name), q.0);
         let bytes = serde_json::to_vec(body)
-            .map_err(|e| KubeError::Decode { what: format!("the object to {verb}"), message: e.to_string() })?;
+            .map_err(|e| KubeError::Decode { what: format!("the object to {verb}"), source: e.into() })?;
         self.call_json(
             method,
             &path,
@@ -212,7 +212,7 @@ impl Client {
         q.push("fieldManager", FIELD_MANAGER);
         let path = format!("{}{}", Self::collection_path(&res, ns.as_deref()), q.0);
         let bytes = serde_json::to_vec(object)
-            .map_err(|e| KubeError::Decode { what: "the object to create".into(), message: e.to_string() })?;
+            .map_err(|e| KubeError::Decode { what: "the object to create".into(), source: e.into() })?;
         self.call_json(
             Method::Post,
             &path,

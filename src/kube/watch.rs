@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::collections::{Fresh, ObjectList};
-use super::error::KubeError;
+use super::error::{DecodeError, KubeError};
 use super::key::{ApiResource, ObjectKey, Selector};
 use super::Client;
 
@@ -64,12 +64,12 @@ pub struct WatchRound {
 }
 
 /// Parses a watch response: one JSON event per line.
-pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -> Result<WatchRound, String> {
+pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -> Result<WatchRound, DecodeError> {
     let mut round = WatchRound { events: Vec::new(), resource_version: start_rv.to_string(), expired: false };
     // Events are separated by newlines; tolerate JSON values back to back.
     let stream = serde_json::Deserializer::from_slice(body).into_iter::<Value>();
     for ev in stream {
-        let ev = ev.map_err(|e| format!("a watch event is not JSON: {e}"))?;
+        let ev = ev.map_err(DecodeError::WatchEvent)?;
         let ty = ev.get("type").and_then(Value::as_str).unwrap_or_default();
         let mut object = ev.get("object").cloned().unwrap_or(Value::Null);
         let kind = match ty {
@@ -88,10 +88,10 @@ pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -
                     round.expired = true;
                     return Ok(round);
                 }
-                let msg = object.get("message").and_then(Value::as_str).unwrap_or("(no message)");
-                return Err(format!("the watch ended with an error ({code}): {msg}"));
+                let message = object.get("message").and_then(Value::as_str).unwrap_or("(no message)").to_string();
+                return Err(DecodeError::WatchFailed { code, message });
             }
-            other => return Err(format!("unknown watch event type {other:?}")),
+            other => return Err(DecodeError::UnknownEvent(other.to_string())),
         };
         if let Some(rv) = rv_of(&object) {
             round.resource_version = rv;
@@ -651,7 +651,7 @@ mod tests {
         assert!(r.expired);
         assert!(parse_watch_body(b"", "5", &jobs()).unwrap().events.is_empty());
         let err = r#"{"type":"ERROR","object":{"code":500,"message":"boom"}}"#;
-        assert!(parse_watch_body(err.as_bytes(), "5", &jobs()).unwrap_err().contains("boom"));
+        assert!(parse_watch_body(err.as_bytes(), "5", &jobs()).unwrap_err().to_string().contains("boom"));
     }
 
     #[test]

@@ -26,16 +26,16 @@ pub const DEPENDS_ON_SUBCHARTS: &str = "helm.sh/depends-on/subcharts";
 /// stock Helm 4 (it drops `dependencies[].depends-on` when loading a chart).
 pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum ValueError {
     #[error("{0:?} is not a boolean")]
     NotBool(String),
     #[error("{0}")]
     Reference(#[from] RefError),
     #[error("is not a JSON array of strings: {0}")]
-    NotStringArray(String),
+    NotStringArray(#[source] serde_json::Error),
     #[error("is not a JSON array of references: {0}")]
-    NotRefArray(String),
+    NotRefArray(#[source] serde_json::Error),
 }
 
 impl ValueError {
@@ -83,7 +83,7 @@ pub fn parse_policy_list(value: &str) -> Vec<String> {
 pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
     let trimmed = value.trim();
     let items: Vec<String> = if trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(|e| ValueError::NotRefArray(e.to_string()))?
+        serde_json::from_str(trimmed).map_err(ValueError::NotRefArray)?
     } else {
         trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
     };
@@ -93,7 +93,7 @@ pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
 /// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,
 /// `helm.sh/depends-on/subcharts`).
 pub fn parse_string_array(value: &str) -> Result<Vec<String>, ValueError> {
-    serde_json::from_str(value.trim()).map_err(|e| ValueError::NotStringArray(e.to_string()))
+    serde_json::from_str(value.trim()).map_err(ValueError::NotStringArray)
 }
 
 #[cfg(test)]
@@ -112,8 +112,8 @@ mod tests {
 
     #[test]
     fn booleans_are_strict() {
-        assert_eq!(parse_bool("TRUE"), Ok(true));
-        assert_eq!(parse_bool("false"), Ok(false));
+        assert_eq!(parse_bool("TRUE").ok(), Some(true));
+        assert_eq!(parse_bool("false").ok(), Some(false));
         assert!(parse_bool("yes").is_err());
         assert!(parse_bool("").is_err());
     }

@@ -40,7 +40,7 @@ pub enum InputError {
     #[error("the input is not UTF-8 text")]
     NotUtf8,
     #[error("the input looks like JSON but is not a Helm release: {0}")]
-    BadJson(String),
+    BadJson(#[source] serde_json::Error),
     #[error("the input is a Helm release as YAML (`-o yaml`); pipe it as JSON instead: `helm install NAME CHART --dry-run=client -o json`, or `helm template NAME CHART`")]
     YamlRelease,
     #[error("the input is Helm's text output (NAME:, STATUS:, MANIFEST:); add -o json: `helm install NAME CHART --dry-run=client -o json | helm hooks …`, or pipe `helm template NAME CHART`")]
@@ -134,7 +134,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
         return Err(InputError::Empty);
     }
     if trimmed.starts_with('{') {
-        let value: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| InputError::BadJson(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(trimmed).map_err(InputError::BadJson)?;
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
         if !is_kube_object(&value)? {
@@ -169,7 +169,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
 /// Secret or ConfigMap).
 pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) -> Result<Release, InputError> {
     check_release_fields(value)?;
-    let json = ReleaseJson::deserialize(value).map_err(|e| InputError::BadJson(e.to_string()))?;
+    let json = ReleaseJson::deserialize(value).map_err(InputError::BadJson)?;
     Ok(from_release_json(json, diags))
 }
 

@@ -182,7 +182,7 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
             None => d,
         })
     };
-    crate::model::yaml::check_depth(&doc.text).map_err(|e| fail(e, None))?;
+    crate::model::yaml::check_depth(&doc.text).map_err(|e| fail(e.to_string(), None))?;
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
     let raw: RawHead = match head_text(&doc.text).and_then(|t| serde_yaml_ng::from_str(&t).ok()) {

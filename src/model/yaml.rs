@@ -42,11 +42,38 @@ use serde_json::{Map, Number, Value};
 /// which reads every object's head, gives up at 128.
 pub const MAX_DEPTH: usize = 256;
 
+/// Why a document cannot be read as Kubernetes reads it.
+#[derive(Debug, thiserror::Error)]
+pub enum YamlError {
+    /// Found by [`check_depth`], before any YAML scanner runs.
+    #[error(
+        "nests [ and {{ more than {} levels deep (line {line}); no Kubernetes object does, and reading it would take minutes",
+        MAX_DEPTH
+    )]
+    BracketsTooDeep { line: usize },
+    /// Block nesting (indentation), which [`check_depth`] does not bound.
+    #[error("nests more than {} levels deep", MAX_DEPTH)]
+    TooDeep,
+    #[error("invalid YAML: {0}")]
+    Scan(#[source] saphyr_parser::ScanError),
+    /// An event where a node belongs (its debug spelling).
+    #[error("invalid YAML: unexpected {0}")]
+    Unexpected(String),
+    #[error("an alias names an unknown anchor")]
+    UnknownAnchor,
+    #[error("a merge key (<<) takes mappings")]
+    MergeItem,
+    #[error("a merge key (<<) takes a mapping or a list of mappings")]
+    Merge,
+    #[error("a mapping key must be a string, a number or a boolean, not {0}")]
+    Key(Value),
+}
+
 /// Refuses a document whose `[`/`{` nest deeper than [`MAX_DEPTH`],
 /// in one pass before any YAML scanner sees it. Brackets are counted
 /// everywhere, quoted or not: real text that leaves a thousand of them
 /// open does not exist, and a count that never undercounts needs no YAML.
-pub fn check_depth(text: &str) -> Result<(), String> {
+pub fn check_depth(text: &str) -> Result<(), YamlError> {
     let mut depth = 0usize;
     let mut line = 1;
     for b in text.bytes() {
@@ -54,10 +81,7 @@ pub fn check_depth(text: &str) -> Result<(), String> {
             b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Err(format!(
-                        "nests [ and {{ more than {MAX_DEPTH} levels deep (line {line}); no Kubernetes \
-                         object does, and reading it would take minutes"
-                    ));
+                    return Err(YamlError::BracketsTooDeep { line });
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -69,7 +93,7 @@ pub fn check_depth(text: &str) -> Result<(), String> {
 }
 
 /// The first document of `text` as JSON, with Kubernetes' YAML rules.
-pub fn to_json(text: &str) -> Result<Value, String> {
+pub fn to_json(text: &str) -> Result<Value, YamlError> {
     check_depth(text)?;
     let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new(), depth: 0 };
     loop {
@@ -95,18 +119,18 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn next(&mut self) -> Result<Event<'a>, String> {
+    fn next(&mut self) -> Result<Event<'a>, YamlError> {
         match self.parser.next_event() {
             Some(Ok((event, _))) => Ok(event),
-            Some(Err(e)) => Err(format!("invalid YAML: {e}")),
+            Some(Err(e)) => Err(YamlError::Scan(e)),
             None => Ok(Event::StreamEnd),
         }
     }
 
     /// The node that `event` starts.
-    fn node(&mut self, event: Event<'a>) -> Result<Value, String> {
+    fn node(&mut self, event: Event<'a>) -> Result<Value, YamlError> {
         if self.depth >= MAX_DEPTH {
-            return Err(format!("nests more than {MAX_DEPTH} levels deep"));
+            return Err(YamlError::TooDeep);
         }
         self.depth += 1;
         let value = self.node_within(event);
@@ -114,7 +138,7 @@ impl<'a> Reader<'a> {
         value
     }
 
-    fn node_within(&mut self, event: Event<'a>) -> Result<Value, String> {
+    fn node_within(&mut self, event: Event<'a>) -> Result<Value, YamlError> {
         let (value, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => (scalar(&text, style, tag.as_deref())?, anchor),
             Event::SequenceStart(anchor, _) => {
@@ -128,10 +152,8 @@ impl<'a> Reader<'a> {
                 (Value::Array(items), anchor)
             }
             Event::MappingStart(anchor, _) => (Value::Object(self.mapping()?), anchor),
-            Event::Alias(id) => {
-                return self.anchors.get(&id).cloned().ok_or_else(|| "an alias names an unknown anchor".to_string())
-            }
-            e => return Err(format!("invalid YAML: unexpected {e:?}")),
+            Event::Alias(id) => return self.anchors.get(&id).cloned().ok_or(YamlError::UnknownAnchor),
+            e => return Err(YamlError::Unexpected(format!("{e:?}"))),
         };
         if anchor > 0 {
             self.anchors.insert(anchor, value.clone());
@@ -139,7 +161,7 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
-    fn mapping(&mut self) -> Result<Map<String, Value>, String> {
+    fn mapping(&mut self) -> Result<Map<String, Value>, YamlError> {
         let mut map = Map::new();
         let mut merged: Vec<Map<String, Value>> = Vec::new();
         loop {
@@ -158,11 +180,11 @@ impl<'a> Reader<'a> {
                         for item in items {
                             match item {
                                 Value::Object(m) => merged.push(m),
-                                _ => return Err("a merge key (<<) takes mappings".into()),
+                                _ => return Err(YamlError::MergeItem),
                             }
                         }
                     }
-                    _ => return Err("a merge key (<<) takes a mapping or a list of mappings".into()),
+                    _ => return Err(YamlError::Merge),
                 }
                 continue;
             }
@@ -178,16 +200,16 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn key_string(key: Value) -> Result<String, String> {
+fn key_string(key: Value) -> Result<String, YamlError> {
     match key {
         Value::String(s) => Ok(s),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("a mapping key must be a string, a number or a boolean, not {other}")),
+        other => Err(YamlError::Key(other)),
     }
 }
 
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, YamlError> {
     let core = tag.filter(|t| t.is_yaml_core_schema()).map(|t| t.suffix.as_str());
     match (style, core, tag) {
         (_, Some("str" | "binary"), _) => return Ok(Value::String(text.to_string())),
@@ -372,9 +394,12 @@ mod tests {
         assert_eq!(j(""), Value::Null);
         assert_eq!(j("---\n# only a comment\n"), Value::Null);
         assert_eq!(j("---\nkind: A\n---\nkind: B\n"), json!({"kind": "A"}));
-        assert!(to_json("a: [1, 2").is_err());
-        assert!(to_json("a: *nothing\n").is_err());
-        assert!(to_json("? [1]\n: x\n").is_err());
+        assert!(to_json("a: [1, 2").unwrap_err().to_string().starts_with("invalid YAML: "));
+        assert!(matches!(to_json("a: *nothing\n"), Err(YamlError::Scan(_))));
+        assert_eq!(
+            to_json("? [1]\n: x\n").unwrap_err().to_string(),
+            "a mapping key must be a string, a number or a boolean, not [1]"
+        );
     }
 
     #[test]
@@ -383,10 +408,13 @@ mod tests {
         let flow = format!("kind: A\nmetadata:\n  labels: {}{}\n", "[".repeat(depth), "]".repeat(depth));
         let start = std::time::Instant::now();
         let e = to_json(&flow).unwrap_err();
-        assert!(e.contains("more than 256 levels deep (line 3)"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "nests [ and { more than 256 levels deep (line 3); no Kubernetes object does, and reading it would take minutes"
+        );
         // Block nesting, which indentation spells out, meets the reader's own bound.
         let block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
-        assert!(to_json(&block).unwrap_err().contains("levels deep"));
+        assert_eq!(to_json(&block).unwrap_err().to_string(), "nests more than 256 levels deep");
         assert!(start.elapsed() < std::time::Duration::from_secs(1), "{:?}", start.elapsed());
         // 250 levels still read.
         let ok = format!("a: {}1{}\n", "[".repeat(250), "]".repeat(250));

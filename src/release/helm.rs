@@ -59,8 +59,8 @@ pub(crate) struct Answer {
     error: String,
 }
 
-/// Why Helm did not do what was asked.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why Helm did not do what was asked, or could not be asked.
+#[derive(Debug, thiserror::Error)]
 pub enum HelmStorageError {
     #[error("{0}")]
     NotFound(String),
@@ -74,10 +74,26 @@ pub enum HelmStorageError {
     /// configmap drivers, the database for sql).
     #[error("Helm's release storage cannot be reached: {0}")]
     Unavailable(String),
-    /// Anything else (the driver failed, the request was refused), or no
-    /// answer at all.
+    /// Anything else Helm answered: the driver failed, the request was
+    /// refused.
     #[error("Helm's release storage: {0}")]
     Failed(String),
+    /// A `conflict` without the stored revision, which the plugin needs to
+    /// merge.
+    #[error("Helm's release storage: {0}: a conflict without the stored revision")]
+    ConflictWithoutRecord(String),
+    /// The request could not be written as the contract's JSON.
+    #[error("Helm's release storage: {0}")]
+    Request(#[source] serde_json::Error),
+    /// Helm's answer is not the contract's JSON.
+    #[error("Helm's release storage: Helm's release_storage answer: {0}")]
+    Answer(#[source] serde_json::Error),
+    /// The host function could not be called.
+    #[error("Helm's release storage: {0}")]
+    Call(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// There is no Helm to ask: not plugin.wasm of the host-functions build.
+    #[error("Helm's release storage: release_storage is a host function of Helm; only plugin.wasm of the host-functions build has it")]
+    NoHost,
 }
 
 impl<'a> Request<'a> {
@@ -107,7 +123,7 @@ pub(crate) fn interpret(answer: Answer) -> Result<Answer, HelmStorageError> {
             let message = detail(&answer);
             match answer.record {
                 Some(current) => Err(HelmStorageError::Conflict { message, current: Box::new(current) }),
-                None => Err(HelmStorageError::Failed(format!("{message}: a conflict without the stored revision"))),
+                None => Err(HelmStorageError::ConflictWithoutRecord(message)),
             }
         }
         _ => Err(HelmStorageError::Failed(detail(&answer))),
@@ -141,10 +157,9 @@ pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
 }
 
 fn call_once(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
-    let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Failed(e.to_string()))?;
-    let output = raw_call(input).map_err(HelmStorageError::Failed)?;
-    let answer: Answer = serde_json::from_str(&output)
-        .map_err(|e| HelmStorageError::Failed(format!("Helm's release_storage answer: {e}")))?;
+    let input = serde_json::to_string(req).map_err(HelmStorageError::Request)?;
+    let output = raw_call(input)?;
+    let answer: Answer = serde_json::from_str(&output).map_err(HelmStorageError::Answer)?;
     if !answer.driver.is_empty() {
         let _ = DRIVER_NAME.set(answer.driver.clone());
     }
@@ -152,21 +167,21 @@ fn call_once(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
 }
 
 #[cfg(all(target_arch = "wasm32", feature = "host-functions"))]
-fn raw_call(input: String) -> Result<String, String> {
+fn raw_call(input: String) -> Result<String, HelmStorageError> {
     #[extism_pdk::host_fn]
     extern "ExtismHost" {
         fn release_storage(input: String) -> String;
     }
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
-    unsafe { release_storage(input) }.map_err(|e| e.to_string())
+    unsafe { release_storage(input) }.map_err(|e| HelmStorageError::Call(e.into()))
 }
 
 /// Outside plugin.wasm of the host-functions build there is no Helm to ask;
 /// `Driver::from_env` never picks this backend there.
 #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
-fn raw_call(_input: String) -> Result<String, String> {
-    Err("release_storage is a host function of Helm; only plugin.wasm of the host-functions build has it".into())
+fn raw_call(_input: String) -> Result<String, HelmStorageError> {
+    Err(HelmStorageError::NoHost)
 }
 
 #[cfg(test)]
@@ -228,7 +243,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // A conflict must carry the stored revision, or the plugin could not merge.
-        assert!(matches!(parse(r#"{"code":"conflict","error":"changed"}"#), Err(HelmStorageError::Failed(_))));
+        let e = parse(r#"{"code":"conflict","error":"changed"}"#).unwrap_err();
+        assert!(matches!(e, HelmStorageError::ConflictWithoutRecord(_)));
+        assert_eq!(
+            e.to_string(),
+            r#"Helm's release storage: changed ( storage, namespace ""): a conflict without the stored revision"#
+        );
         for s in [
             r#"{"code":"failed","error":"pq: connection refused"}"#,
             r#"{"code":"forbidden","error":"namespace"}"#,
@@ -241,8 +261,8 @@ mod tests {
     #[test]
     fn outside_helm_there_is_no_host_function() {
         #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
-        assert!(
-            matches!(call(&Request::history("r")), Err(HelmStorageError::Failed(m)) if m.contains("only plugin.wasm"))
-        );
+        let e = call(&Request::history("r")).unwrap_err();
+        assert!(matches!(e, HelmStorageError::NoHost));
+        assert!(e.to_string().contains("only plugin.wasm"));
     }
 }

@@ -63,13 +63,22 @@ pub fn encode_payload(json: &[u8]) -> String {
     base64::encode(&gz.finish().expect("writing to memory"))
 }
 
+/// Why a record's payload could not be decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum PayloadError {
+    #[error("{0}")]
+    Base64(#[from] base64::Base64Error),
+    #[error("gzip: {0}")]
+    Gzip(#[source] std::io::Error),
+}
+
 /// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
 /// the bytes start with `1f 8b 08`.
-pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, String> {
-    let bytes = base64::decode(data).map_err(|e| e.to_string())?;
+pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, PayloadError> {
+    let bytes = base64::decode(data)?;
     if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
         let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(PayloadError::Gzip)?;
         Ok(out)
     } else {
         Ok(bytes)

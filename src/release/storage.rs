@@ -29,7 +29,7 @@ use serde_json::{Map, Value};
 
 use super::helm::{self, HelmStorageError, Record};
 use super::last_run::{carry_hook_runs, find_hook, set_last_run, LastRun};
-use super::payload::{decode_payload, Encoder};
+use super::payload::{decode_payload, Encoder, PayloadError};
 use crate::kube::{Client, KubeError, ObjectKey, Selector};
 
 /// `helm.sh/release.v1`, the Secret type Helm writes.
@@ -91,7 +91,7 @@ impl Driver {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     #[error(transparent)]
     Kube(#[from] KubeError),
@@ -100,14 +100,34 @@ pub enum StorageError {
     NotFound { release: String, namespace: String, kind: &'static str },
     #[error("HELM_DRIVER={0} is not supported by the plugin: use secret (the default) or configmap")]
     UnsupportedDriver(String),
-    #[error("cannot decode release {name}: {message}")]
-    Decode { name: String, message: String },
+    #[error("cannot decode release {name}: {source}")]
+    Decode {
+        name: String,
+        #[source]
+        source: RecordError,
+    },
     #[error("release {name}: the API server kept changing it (conflicts on every retry)")]
     Conflicts { name: String },
     #[error("release {release:?} not found in namespace {namespace:?} (Helm's {driver} storage)")]
     NotStored { release: String, namespace: String, driver: String },
     #[error(transparent)]
     Helm(#[from] HelmStorageError),
+}
+
+/// Why a stored Secret or ConfigMap holds no release.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("it has no data.release")]
+    NoData,
+    /// The Secret's own base64 layer (Kubernetes' encoding of its data).
+    #[error("Secret data: {0}")]
+    SecretData(#[source] base64::Base64Error),
+    #[error("{0}")]
+    Payload(#[from] PayloadError),
+    #[error("release JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("the release JSON is not an object")]
+    NotObject,
 }
 
 impl StorageError {
@@ -355,17 +375,16 @@ fn without_payload(mut object: Value) -> Value {
 /// Decodes a Secret or ConfigMap holding a release.
 pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<StoredRelease, StorageError> {
     let obj_name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let bad = |message: String| StorageError::Decode { name: obj_name.clone(), message };
-    let data =
-        object.pointer("/data/release").and_then(Value::as_str).ok_or_else(|| bad("it has no data.release".into()))?;
+    let bad = |source: RecordError| StorageError::Decode { name: obj_name.clone(), source };
+    let data = object.pointer("/data/release").and_then(Value::as_str).ok_or_else(|| bad(RecordError::NoData))?;
     let payload = match driver {
-        Driver::Secret => base64::decode(data.as_bytes()).map_err(|e| bad(format!("Secret data: {e}")))?,
+        Driver::Secret => base64::decode(data.as_bytes()).map_err(|e| bad(RecordError::SecretData(e)))?,
         Driver::ConfigMap | Driver::Helm => data.as_bytes().to_vec(),
     };
-    let json = decode_payload(&payload).map_err(bad)?;
-    let value: Value = serde_json::from_slice(&json).map_err(|e| bad(format!("release JSON: {e}")))?;
+    let json = decode_payload(&payload).map_err(|e| bad(e.into()))?;
+    let value: Value = serde_json::from_slice(&json).map_err(|e| bad(RecordError::Json(e)))?;
     if !value.is_object() {
-        return Err(bad("the release JSON is not an object".into()));
+        return Err(bad(RecordError::NotObject));
     }
     let revision = value
         .get("version")

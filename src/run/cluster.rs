@@ -11,6 +11,7 @@ use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::hook::Hook;
+use crate::model::yaml::YamlError;
 use crate::plan::EventPlan;
 use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
@@ -87,7 +88,7 @@ impl KubeCluster<'_> {
     /// The object a hook's manifest describes.
     fn object(&self, hook: usize) -> Result<Value, CreateError> {
         crate::model::yaml::to_json(&self.hook(hook).manifest)
-            .map_err(|e| CreateError::Hook(format!("the manifest is not valid YAML: {e}")))
+            .map_err(|e| CreateError::Hook(Box::new(InvalidManifest(e))))
     }
 
     /// Takes the API server's answer to a hook's apply in: a Job or Pod is
@@ -95,7 +96,7 @@ impl KubeCluster<'_> {
     fn created(&mut self, hook: usize, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
         let live = match answer {
             Ok(live) => live,
-            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(e.to_string())),
+            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Box::new(e))),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
         };
         let key = self.key(hook);
@@ -109,8 +110,13 @@ impl KubeCluster<'_> {
     }
 }
 
+/// A hook whose manifest Kubernetes could not read: the hook fails.
+#[derive(Debug, thiserror::Error)]
+#[error("the manifest is not valid YAML: {0}")]
+struct InvalidManifest(#[source] YamlError);
+
 fn cluster_error(e: KubeError) -> ClusterError {
-    ClusterError(e.to_string())
+    ClusterError::Api(Box::new(e))
 }
 
 impl Cluster for KubeCluster<'_> {
@@ -127,7 +133,7 @@ impl Cluster for KubeCluster<'_> {
         let left = self.client.delete_and_wait(&keys, deadline, &mut wall_ms).map_err(cluster_error)?;
         match left.first() {
             None => Ok(()),
-            Some(k) => Err(ClusterError(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name))),
+            Some(k) => Err(ClusterError::NotDeleted { kind: k.kind.clone(), name: k.name.clone() }),
         }
     }
 
@@ -144,7 +150,7 @@ impl Cluster for KubeCluster<'_> {
         if self.store_after && exec.is_over() {
             return Ok(());
         }
-        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError(e.to_string()))
+        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError::Record(Box::new(e)))
     }
 
     fn create(&mut self, hook: usize) -> Result<(), CreateError> {
