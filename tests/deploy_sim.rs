@@ -20,7 +20,7 @@ use helm_hooks::exec::run::{Outcome as RunOutcome, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::hook::Hook;
-use helm_hooks::plan::{EventPlan, Phase};
+use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
 use serde_json::{json, Value};
@@ -199,7 +199,7 @@ impl Cluster for Sim {
         _options: executor::Options,
         _out: &mut dyn Write,
     ) -> Summary {
-        let Phase::Hooks(event) = plan.phase else { panic!("hooks of {:?}", plan.phase) };
+        let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
         self.log.push(format!("hooks {event}"));
         let started_at = self.now;
         self.now += 500;

@@ -9,7 +9,7 @@ use helm_hooks::exec::executor::{Action, Executor, Input, Options, Phase, Report
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::{self, Phase as PlanPhase};
+use helm_hooks::plan::{self, Target};
 use proptest::prelude::*;
 
 /// How a simulated hook behaves: run time and outcome.
@@ -51,7 +51,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     let mut d = Diagnostics::default();
     let p = plan::build(
         r,
-        &[PlanPhase::Hooks(Event::Test)],
+        &[Target::Hooks(Event::Test)],
         plan::Options { parallel: opts.parallel, ..Default::default() },
         &mut d,
     );
@@ -402,8 +402,7 @@ fn run_prints_fail_fast_and_the_output_block() {
         hook("Job", "slow", &[par, ("helm.sh/show-output", "true")]),
     ]);
     let mut d = Diagnostics::default();
-    let p =
-        plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster {
         now: 1_000_000,
@@ -448,7 +447,7 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
     let t = simulate(&r, &behaviour, opts(1));
     assert!(t.calls.contains(&("logs".into(), "pre".into())), "{:?}", t.calls);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
     let mut cluster = SimCluster {
         now: 0,
         names: p.events[0].items.iter().map(|it| it.reference.name.clone()).collect(),
@@ -486,7 +485,7 @@ fn test_event_records_before_cleanup() {
 fn a_refused_record_reports_no_start() {
     let r = release(&[hook("Job", "check", &[])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[PlanPhase::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster {
         now: 0,

@@ -328,8 +328,8 @@ proptest! {
 
     #[test]
     fn kind_readiness_never_panics(kind in prop::sample::select(helm_hooks::exec::kstatus::KINDS.iter().copied().chain(["Widget"]).collect::<Vec<_>>()), object in json_value()) {
-        let _ = helm_hooks::exec::kstatus::readiness(kind, &object);
-        let _ = helm_hooks::exec::kstatus::readiness(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
+        let _ = helm_hooks::exec::kstatus::health(kind, &object);
+        let _ = helm_hooks::exec::kstatus::health(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
     }
 
     #[test]

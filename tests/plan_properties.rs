@@ -25,7 +25,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::model::kind_order::{install_rank, KindRank};
-use helm_hooks::plan::{self, EventPlan, Options, Phase, Plan};
+use helm_hooks::plan::{self, EventPlan, Options, Plan, Target};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -531,9 +531,9 @@ fn plan_of(yaml: &str, options: Options) -> (Release, Plan, Diagnostics) {
 fn item_docs(ep: &EventPlan, release: &Release) -> Vec<usize> {
     ep.items
         .iter()
-        .map(|it| match ep.phase {
-            Phase::Hooks(_) => doc_id(&release.hooks[it.index].head.annotations),
-            Phase::Install => doc_id(&release.resources[it.index].head.annotations),
+        .map(|it| match ep.target {
+            Target::Hooks(_) => doc_id(&release.hooks[it.index].head.annotations),
+            Target::Install => doc_id(&release.resources[it.index].head.annotations),
         })
         .collect()
 }
@@ -613,8 +613,8 @@ proptest! {
         let errors: Vec<String> = diags.errors().map(|d| d.to_string()).collect();
         let mut expect_errors = false;
         for ep in &plan.events {
-            match ep.phase {
-                Phase::Hooks(e) => {
+            match ep.target {
+                Target::Hooks(e) => {
                     let model = hook_model(&g, e.as_str(), parallel_all);
                     prop_assert_eq!(item_docs(ep, &release), model.order.clone(), "{} order", e);
                     if model.has_cycle() {
@@ -627,7 +627,7 @@ proptest! {
                         check_event(ep, &model, n, e.as_str())?;
                     }
                 }
-                Phase::Install => {
+                Target::Install => {
                     let mut later = Vec::new();
                     let model = resource_model(&g, ep, &release, &mut later);
                     for &(i, d) in &later {
@@ -650,19 +650,19 @@ proptest! {
                         // Resources: a whole batch at once, whatever --parallel says.
                         check_event(ep, &model, usize::MAX, "install")?;
                         let (_, serial, _) = plan_of(&yaml, options(1, false));
-                        let serial = serial.events.iter().find(|e| e.phase == Phase::Install).unwrap();
+                        let serial = serial.events.iter().find(|e| e.target == Target::Install).unwrap();
                         prop_assert_eq!(&ep.waves, &serial.waves, "install waves change with --parallel {}", n);
                     }
                 }
             }
         }
         // Exactly the events that have hooks, and install when there are resources.
-        let phases: Vec<&str> = plan.events.iter().map(|e| e.phase.name()).collect();
+        let targets: Vec<&str> = plan.events.iter().map(|e| e.target.name()).collect();
         let mut want: Vec<&str> = Event::ALL.iter().map(|e| e.as_str()).filter(|e| g.hooks.iter().any(|h| h.events.contains(e))).collect();
         if !g.resources.is_empty() {
             want.push("install");
         }
-        prop_assert_eq!(phases, want);
+        prop_assert_eq!(targets, want);
         if !expect_errors {
             prop_assert!(errors.is_empty(), "unexpected errors {:?}\n{}", errors, yaml);
         }
@@ -675,7 +675,7 @@ proptest! {
         let (release, plan, diags) = plan_of(&yaml, options(n, false));
         prop_assert!(!diags.has_errors(), "{:?}", diags.0);
         for ev in EVENTS {
-            let ep = plan.events.iter().find(|e| e.phase == Phase::Hooks(event(ev)));
+            let ep = plan.events.iter().find(|e| e.target == Target::Hooks(event(ev)));
             let model = hook_model(&g, ev, false);
             let Some(ep) = ep else {
                 prop_assert!(model.order.is_empty());
@@ -693,7 +693,7 @@ proptest! {
     #[test]
     fn serial_hooks_run_alone_in_their_weight(g in release_strategy(24, true), n in prop_oneof![Just(2usize), Just(1000)]) {
         let (release, plan, diags) = plan_of(&g.yaml(), options(n, false));
-        for ep in plan.events.iter().filter(|e| matches!(e.phase, Phase::Hooks(_))) {
+        for ep in plan.events.iter().filter(|e| matches!(e.target, Target::Hooks(_))) {
             if ep.waves.iter().map(Vec::len).sum::<usize>() != ep.items.len() {
                 prop_assert!(diags.has_errors());
                 continue;
@@ -748,7 +748,7 @@ proptest! {
         } else {
             prop_assert!(errors.iter().any(|m| m.contains("test cycle:") && m.contains("ring-")), "{:?}", errors);
         }
-        let test = plan.events.iter().find(|e| e.phase == Phase::Hooks(Event::Test)).unwrap();
+        let test = plan.events.iter().find(|e| e.target == Target::Hooks(Event::Test)).unwrap();
         if len > 1 {
             prop_assert!(test.waves.is_empty(), "a plan with a cycle has no waves");
         }

@@ -21,7 +21,7 @@ use helm_hooks::exec::run::{self, ClusterError, CreateError, Finished, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
-use helm_hooks::plan::{self, Phase};
+use helm_hooks::plan::{self, Target};
 use helm_hooks::render::markdown;
 use helm_hooks::render::report::{self, Command};
 use serde_json::Value;
@@ -100,7 +100,7 @@ fn simulate(event: Event, docs: &[String], behaviour: &[(&str, u64, bool)], para
     let mut diags = Diagnostics::default();
     let (_, release) = input::parse(text.as_bytes(), &mut diags).unwrap();
     let plan =
-        plan::build(&release, &[Phase::Hooks(event)], plan::Options { parallel, ..Default::default() }, &mut diags);
+        plan::build(&release, &[Target::Hooks(event)], plan::Options { parallel, ..Default::default() }, &mut diags);
     assert!(!diags.has_errors(), "{:?}", diags.0);
     let plan = &plan.events[0];
     let mut sim = Sim {

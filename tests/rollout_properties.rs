@@ -16,7 +16,7 @@
 use helm_hooks::exec::rollout::{Action, Input, Options, Rollout, State};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::input;
-use helm_hooks::plan::{self, EventPlan, Phase};
+use helm_hooks::plan::{self, EventPlan, Target};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -99,7 +99,7 @@ fn plan_of(g: &Gen, parallel: usize) -> EventPlan {
     let (_, release) = input::parse(g.yaml().as_bytes(), &mut d).expect("parses");
     let p = plan::build(
         &release,
-        &[Phase::Install],
+        &[Target::Install],
         plan::Options { parallel_resources: Some(parallel), ..Default::default() },
         &mut d,
     );

@@ -34,6 +34,6 @@ fuzz_target!(|input: Input| {
     }
     for kind in ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod", "PersistentVolumeClaim",
         "CustomResourceDefinition", "Service", "Namespace", "Widget", input.expr] {
-        let _ = helm_hooks::exec::kstatus::readiness(kind, &object);
+        let _ = helm_hooks::exec::kstatus::health(kind, &object);
     }
 });

@@ -11,7 +11,7 @@ use args::{ArgError, Args};
 
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input;
-use crate::plan::{self, Options, Phase};
+use crate::plan::{self, Options, Target};
 use crate::render;
 
 pub mod args;
@@ -113,28 +113,28 @@ fn version(args: &Args, io: &mut Io) -> Exit {
 }
 
 /// `plan` and `lint` options from their flags.
-fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Phase>, Options, Output), ArgError> {
+fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Output), ArgError> {
     if lint {
         let output = if args.output(&["text", "json"])? == "json" { Output::Json } else { Output::Text };
         return Ok((Vec::new(), Options::default(), output));
     }
-    let mut phases = Vec::new();
+    let mut targets = Vec::new();
     for (flag, v) in args.given() {
         match *flag {
             "event" => {
-                let phase = if v == "install" {
-                    Phase::Install
+                let target = if v == "install" {
+                    Target::Install
                 } else {
-                    Phase::Hooks(v.parse().map_err(|_| {
+                    Target::Hooks(v.parse().map_err(|_| {
                         ArgError::Invalid(format!("unknown event {v:?}; use one of {}, install", spec::events()))
                     })?)
                 };
-                if !phases.contains(&phase) {
-                    phases.push(phase);
+                if !targets.contains(&target) {
+                    targets.push(target);
                 }
             }
             // Every event again, as before the first --event.
-            "all-events" if v == "true" => phases.clear(),
+            "all-events" if v == "true" => targets.clear(),
             _ => {}
         }
     }
@@ -149,12 +149,12 @@ fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Phase>, Options, Output), A
         "mermaid" => Output::Mermaid,
         _ => Output::Text,
     };
-    Ok((phases, options, output))
+    Ok((targets, options, output))
 }
 
 fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
     let command = if lint { "lint" } else { "plan" };
-    let (phases, options, output) = match plan_args(args, lint) {
+    let (targets, options, output) = match plan_args(args, lint) {
         Ok(a) => a,
         Err(e) => return usage_error(io, command, &e),
     };
@@ -188,10 +188,10 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    let mut plan = plan::build(&release, &phases, options, &mut diags);
+    let mut plan = plan::build(&release, &targets, options, &mut diags);
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
-            if let Phase::Hooks(event) = e.phase {
+            if let Target::Hooks(event) = e.target {
                 e.estimate = crate::plan::estimate::estimate(&release, e, options.parallel);
                 let (n, all) = (options.parallel, options.parallel_all);
                 e.hints.extend(crate::plan::estimate::hint(&release, event, e, n, all));

@@ -12,7 +12,7 @@ use crate::kube;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input;
-use crate::plan::{self, Phase};
+use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
 use crate::run::cluster::KubeCluster;
@@ -120,7 +120,7 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
         !args.exclude.contains(name) && (args.include.is_empty() || args.include.contains(name))
     });
     let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None };
-    let plan = plan::build(&release, &[Phase::Hooks(args.event)], options, &mut diags);
+    let plan = plan::build(&release, &[Target::Hooks(args.event)], options, &mut diags);
     let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
     if diags.has_errors() {
         let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");

@@ -11,7 +11,7 @@ use crate::exec::run as runner;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input;
-use crate::plan::{self, Phase};
+use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
 use crate::render::report::{self, Command};
@@ -68,7 +68,7 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
         Err(e) => return fail(io, &e, Exit::Invalid),
     };
     // The plan only orders the hooks as they ran; problems in the chart are `lint`'s to report.
-    let plan = plan::build(&release, &[Phase::Hooks(args.event)], plan::Options::default(), &mut diags);
+    let plan = plan::build(&release, &[Target::Hooks(args.event)], plan::Options::default(), &mut diags);
     let summary = report::stored_summary(&stored.release, &release, &plan.events[0]);
     let out = match args.output {
         Output::Text if summary.rows.is_empty() => format!("release {} has no {} hooks\n", args.release, args.event),

@@ -14,7 +14,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::base::time::{format_duration, Millis};
-use crate::exec::kstatus::{self, Readiness};
+use crate::exec::kstatus::{self, Health};
 use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::readiness::Status;
@@ -60,25 +60,25 @@ pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, 
 /// otherwise its kind's rules. A Job counts as ready once started, as
 /// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
 /// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
-pub fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Readiness {
+pub fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
     let readiness = base_readiness(resource, object);
     if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
         return readiness;
     }
     match readiness {
-        Readiness::InProgress { .. } if kstatus::job_started(object) => Readiness::Ready,
+        Health::InProgress { .. } if kstatus::job_started(object) => Health::Ready,
         other => other,
     }
 }
 
-fn base_readiness(resource: &Resource, object: &Value) -> Readiness {
+fn base_readiness(resource: &Resource, object: &Value) -> Health {
     match &resource.readiness {
         Some(r) => match r.evaluate(object) {
-            Status::Ready => Readiness::Ready,
-            Status::Failed => Readiness::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
-            Status::Pending => Readiness::InProgress { reason: r.waiting_for(object) },
+            Status::Ready => Health::Ready,
+            Status::Failed => Health::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
+            Status::Pending => Health::InProgress { reason: r.waiting_for(object) },
         },
-        None => kstatus::readiness(&resource.head.kind, object),
+        None => kstatus::health(&resource.head.kind, object),
     }
 }
 
@@ -320,7 +320,7 @@ impl Applier<'_> {
                 match outcomes[next].take().expect("answered") {
                     Err(message) => rollout.handle(Input::Failed { item, message }),
                     Ok(Ok(live)) => {
-                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Readiness::Ready;
+                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
                             self.client.track_known(tracker, &key, &live)?;
@@ -359,9 +359,8 @@ impl Applier<'_> {
         // controller deletes once complete is ready; one that vanished while
         // in progress is waited for until it comes back or the deadline.
         let complete = &self.complete_jobs;
-        let settled = |(i, r): (usize, &Resource), o: &Value| {
-            !matches!(readiness(r, o, complete[i]), Readiness::InProgress { .. })
-        };
+        let settled =
+            |(i, r): (usize, &Resource), o: &Value| !matches!(readiness(r, o, complete[i]), Health::InProgress { .. });
         let mut done = |key: &ObjectKey, seen: Observed<'_>| match (of(key), seen.last()) {
             (Some(r), Some(o)) => settled(r, o),
             _ => false,
@@ -373,18 +372,18 @@ impl Applier<'_> {
             let seen = tracker.observed(key);
             let gone = matches!(seen, Observed::Gone { .. });
             match seen.last().map(|o| readiness(r, o, self.complete_jobs[*item])) {
-                Some(Readiness::Ready) => {
+                Some(Health::Ready) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Ready { item: *item });
                 }
-                Some(Readiness::Failed { reason }) => {
+                Some(Health::Failed { reason }) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Failed { item: *item, message: reason });
                 }
-                Some(Readiness::InProgress { .. }) if gone => {
+                Some(Health::InProgress { .. }) if gone => {
                     rollout.handle(Input::Waiting { item: *item, reason: "deleted while not ready".into() })
                 }
-                Some(Readiness::InProgress { reason }) => rollout.handle(Input::Waiting { item: *item, reason }),
+                Some(Health::InProgress { reason }) => rollout.handle(Input::Waiting { item: *item, reason }),
                 None => rollout.handle(Input::Waiting { item: *item, reason: "not found yet".into() }),
             }
         }
@@ -465,7 +464,7 @@ mod tests {
 mod batch_tests {
     use super::*;
     use crate::kube::fixture::{client, host_client, respond, Script};
-    use crate::kube::{Batch, Method};
+    use crate::kube::{Method, ReturnOn};
     use crate::model::diagnostic::Diagnostics;
 
     const V1: &str = r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","namespaced":true,"kind":"ConfigMap"},{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
@@ -479,7 +478,7 @@ mod batch_tests {
     fn deploy(c: &mut Client) -> (Vec<String>, Outcome) {
         let mut d = Diagnostics::default();
         let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
-        let p = crate::plan::build(&release, &[crate::plan::Phase::Install], Default::default(), &mut d);
+        let p = crate::plan::build(&release, &[crate::plan::Target::Install], Default::default(), &mut d);
         let plan = p.events.into_iter().next().unwrap();
         let mut clock = 0;
         let mut now = || {
@@ -526,7 +525,7 @@ mod batch_tests {
         let (mut c, script) = host_client(answers());
         let (lines, outcome) = deploy(&mut c);
         // Discovery, then the Secret alone, then both ConfigMaps in one call.
-        assert_eq!(*script.batches.borrow(), vec![(1, Batch::All), (2, Batch::All)]);
+        assert_eq!(*script.batches.borrow(), vec![(1, ReturnOn::All), (2, ReturnOn::All)]);
         assert_eq!(
             patched(&script),
             ["s?fieldManager=helm&force=true", "a?fieldManager=helm&force=true", "b?fieldManager=helm&force=true"]

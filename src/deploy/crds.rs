@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::Ended;
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Readiness};
+use crate::exec::kstatus::{self, Health};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 
 /// Helm waits a fixed minute for new CRDs to be established.
@@ -123,7 +123,7 @@ pub fn install(
 }
 
 fn established(crd: &Value) -> bool {
-    kstatus::readiness("CustomResourceDefinition", crd) == Readiness::Ready
+    kstatus::health("CustomResourceDefinition", crd) == Health::Ready
 }
 
 #[cfg(test)]

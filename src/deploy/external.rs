@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Readiness};
+use crate::exec::kstatus::{self, Health};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::external::{External, Wait};
 
@@ -21,9 +21,9 @@ fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
         Observed::Gone { last: None } => return Some("not found yet".into()),
         Observed::Gone { last: Some(_) } => return Some("deleted".into()),
     };
-    match (e.wait, kstatus::readiness(&e.kind, object)) {
-        (Wait::Exists, _) | (Wait::Ready, Readiness::Ready) => None,
-        (Wait::Ready, Readiness::InProgress { reason } | Readiness::Failed { reason }) => Some(reason),
+    match (e.wait, kstatus::health(&e.kind, object)) {
+        (Wait::Exists, _) | (Wait::Ready, Health::Ready) => None,
+        (Wait::Ready, Health::InProgress { reason } | Health::Failed { reason }) => Some(reason),
     }
 }
 

@@ -37,7 +37,7 @@ use crate::kube::ObjectKey;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
-use crate::plan::{self, EventPlan, Phase, Plan};
+use crate::plan::{self, EventPlan, Plan, Target};
 use crate::release::record::{self, Operation};
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
@@ -158,8 +158,8 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
             return Err(diags);
         }
     };
-    let mut phases: Vec<Phase> = events.iter().map(|&e| Phase::Hooks(e)).collect();
-    phases.push(Phase::Install);
+    let mut phases: Vec<Target> = events.iter().map(|&e| Target::Hooks(e)).collect();
+    phases.push(Target::Install);
     let plan = plan::build(
         &release,
         &phases,
@@ -176,8 +176,8 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     Ok((Checked { value, release, plan }, diags))
 }
 
-pub(crate) fn event_plan(plan: &Plan, phase: Phase) -> &EventPlan {
-    plan.events.iter().find(|e| e.phase == phase).expect("every requested phase is planned")
+pub(crate) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
+    plan.events.iter().find(|e| e.target == phase).expect("every requested phase is planned")
 }
 
 /// The objects a release's manifest names, by API group, kind, namespace
@@ -202,7 +202,7 @@ fn run_hooks(
     out: &mut dyn Write,
     ran: &mut Vec<runner::Summary>,
 ) -> Result<(), Ended> {
-    let plan = event_plan(&checked.plan, Phase::Hooks(event));
+    let plan = event_plan(&checked.plan, Target::Hooks(event));
     if plan.items.is_empty() {
         return Ok(());
     }
@@ -340,7 +340,7 @@ pub fn deploy(
     let requests_before = env.requests();
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     let namespace = env.namespace().to_string();
-    let resources_plan = event_plan(&checked.plan, Phase::Install).clone();
+    let resources_plan = event_plan(&checked.plan, Target::Install).clone();
     let mut report = Report::new(operation.past_tense(), &name, &namespace, revision, started_at);
 
     if matches!(operation, Operation::Install | Operation::Upgrade) {
@@ -511,7 +511,7 @@ fn delete_removed(
 ) -> Result<Vec<String>, Ended> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
-    let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);
+    let old_plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
@@ -527,7 +527,7 @@ pub fn removed(
 ) -> Vec<(String, crate::model::resource::Resource)> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Vec::new() };
-    let old_plan = plan::build(&old, &[Phase::Install], plan::Options::default(), &mut diags);
+    let old_plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Vec::new() };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     deletion_batches(&old_plan)
@@ -558,7 +558,7 @@ pub fn uninstall(
 ) -> Report {
     let started_at = env.now_ms();
     let requests_before = env.requests();
-    let plan = event_plan(&checked.plan, Phase::Install).clone();
+    let plan = event_plan(&checked.plan, Target::Install).clone();
     let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
     record::set_status(&mut latest.release, Status::Uninstalling, record::UNINSTALLING_DESCRIPTION);
     let result = (|| -> Result<(), Ended> {

@@ -16,7 +16,7 @@ use super::crds::Crd;
 use super::Checked;
 use crate::kube::{Client, KubeError, ObjectKey};
 use crate::model::event::Event;
-use crate::plan::{EventPlan, Phase};
+use crate::plan::{EventPlan, Target};
 
 /// Longest value shown in a change before it is cut.
 const MAX_VALUE: usize = 96;
@@ -132,7 +132,7 @@ pub fn preview(
         row.message = crd.file.clone();
         crd_rows.push(row);
     }
-    let plan = event_plan(checked, Phase::Install);
+    let plan = event_plan(checked, Target::Install);
     let mut batches: Vec<BatchRows> = Vec::new();
     for (b, batch) in plan.batches.iter().enumerate() {
         let _ = batch;
@@ -167,7 +167,7 @@ pub fn preview(
         .collect();
     let hooks = |event: Event| HookRows {
         event: event.to_string(),
-        hooks: event_plan(checked, Phase::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
+        hooks: event_plan(checked, Target::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
     };
     Ok(Preview {
         release,
@@ -183,7 +183,7 @@ pub fn preview(
     })
 }
 
-fn event_plan(checked: &Checked, phase: Phase) -> &EventPlan {
+fn event_plan(checked: &Checked, phase: Target) -> &EventPlan {
     super::event_plan(&checked.plan, phase)
 }
 
@@ -373,7 +373,7 @@ pub struct UninstallPreview {
 }
 
 pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_history: bool) -> UninstallPreview {
-    let plan = event_plan(checked, Phase::Install);
+    let plan = event_plan(checked, Target::Install);
     let mut batches = Vec::new();
     for batch in crate::exec::rollout::deletion_batches(plan) {
         let level = plan.items[batch[0]].level as usize;
@@ -397,7 +397,7 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
     }
     let hooks = |event: Event| HookRows {
         event: event.to_string(),
-        hooks: event_plan(checked, Phase::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
+        hooks: event_plan(checked, Target::Hooks(event)).items.iter().map(|i| i.reference.to_string()).collect(),
     };
     UninstallPreview {
         release: checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),

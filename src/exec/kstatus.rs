@@ -29,8 +29,11 @@ use serde_json::Value;
 
 use crate::exec::status::{pod_completion, Completion};
 
+/// What a live object's status says now, as kstatus computes it (its
+/// `Current` is [`Health::Ready`]); Flux calls this a health check. Not
+/// the readiness rule a chart declares ([`crate::model::readiness::Readiness`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Readiness {
+pub enum Health {
     Ready,
     InProgress { reason: String },
     Failed { reason: String },
@@ -55,8 +58,8 @@ pub const KINDS: [&str; 14] = [
     "Secret",
 ];
 
-/// The readiness of `object`, a live object of kind `kind` as returned by GET or watch.
-pub fn readiness(kind: &str, object: &Value) -> Readiness {
+/// The health of `object`, a live object of kind `kind` as returned by GET or watch.
+pub fn health(kind: &str, object: &Value) -> Health {
     if let Some(r) = generic_properties(kind, object) {
         return r;
     }
@@ -73,19 +76,19 @@ pub fn readiness(kind: &str, object: &Value) -> Readiness {
         "CustomResourceDefinition" if in_group(object, &["apiextensions.k8s.io"]) => crd(object),
         // These have nothing to wait for; kstatus calls them always ready, so a Ready
         // condition some other tool put on them must not hold the release up either.
-        "PodDisruptionBudget" if in_group(object, &["policy"]) => Readiness::Ready,
-        "CronJob" if in_group(object, &["batch"]) => Readiness::Ready,
-        "ConfigMap" | "Secret" if in_group(object, &[""]) => Readiness::Ready,
+        "PodDisruptionBudget" if in_group(object, &["policy"]) => Health::Ready,
+        "CronJob" if in_group(object, &["batch"]) => Health::Ready,
+        "ConfigMap" | "Secret" if in_group(object, &[""]) => Health::Ready,
         _ => ready_condition(object),
     }
 }
 
-fn in_progress(reason: impl Into<String>) -> Readiness {
-    Readiness::InProgress { reason: reason.into() }
+fn in_progress(reason: impl Into<String>) -> Health {
+    Health::InProgress { reason: reason.into() }
 }
 
-fn failed(reason: impl Into<String>) -> Readiness {
-    Readiness::Failed { reason: reason.into() }
+fn failed(reason: impl Into<String>) -> Health {
+    Health::Failed { reason: reason.into() }
 }
 
 /// True when the object's API group is one of `groups`, or when it does not say (the
@@ -157,7 +160,7 @@ fn has_condition(object: &Value, kind: &str, status: &str) -> bool {
 /// The checks kstatus makes on every kind before its kind-specific rules: deletion,
 /// the controller having seen the latest spec, and the standard `Reconciling` and
 /// `Stalled` conditions, which any controller may set to speak for itself.
-fn generic_properties(kind: &str, object: &Value) -> Option<Readiness> {
+fn generic_properties(kind: &str, object: &Value) -> Option<Health> {
     if let Some(ts) = string(object, "/metadata/deletionTimestamp").filter(|ts| !ts.is_empty()) {
         return Some(in_progress(format!("{kind} is being deleted (deletionTimestamp {ts})")));
     }
@@ -189,15 +192,15 @@ fn generic_properties(kind: &str, object: &Value) -> Option<Readiness> {
 }
 
 /// Kinds without rules of their own: the `Ready` condition if there is one, else ready.
-fn ready_condition(object: &Value) -> Readiness {
+fn ready_condition(object: &Value) -> Health {
     match condition(object, "Ready") {
-        Some(c) if c.status == "True" => Readiness::Ready,
+        Some(c) if c.status == "True" => Health::Ready,
         Some(c) if c.status == "False" || c.status == "Unknown" => in_progress(c.describe()),
-        _ => Readiness::Ready,
+        _ => Health::Ready,
     }
 }
 
-fn deployment(object: &Value) -> Readiness {
+fn deployment(object: &Value) -> Health {
     // Without progressDeadlineSeconds (or with the controller's "never" value) the
     // controller never sets a final Progressing reason, so there is nothing to wait for.
     let mut progressing = int(object, "/spec/progressDeadlineSeconds").is_none_or(|d| d == i64::from(i32::MAX));
@@ -241,20 +244,20 @@ fn deployment(object: &Value) -> Readiness {
         return in_progress(format!("waiting for rollout: new ReplicaSet not yet available{why}"));
     }
     match available {
-        Some(c) if c.status == "True" => Readiness::Ready,
+        Some(c) if c.status == "True" => Health::Ready,
         Some(c) => in_progress(format!("Deployment not Available ({})", c.describe())),
         None => in_progress("Deployment not Available (no Available condition yet)"),
     }
 }
 
-fn stateful_set(object: &Value) -> Readiness {
+fn stateful_set(object: &Value) -> Health {
     let spec = int(object, "/spec/replicas").unwrap_or(1);
     let ready = int(object, "/status/readyReplicas").unwrap_or(0);
     // As kstatus: an OnDelete StatefulSet is the user's to roll, and counts as current at
     // once. Charts rely on it: Vault's server pods are not ready until someone unseals
     // them, and `helm install --wait` of Vault succeeds because of this rule.
     if string(object, "/spec/updateStrategy/type") == Some("OnDelete") {
-        return Readiness::Ready;
+        return Health::Ready;
     }
 
     let total = int(object, "/status/replicas").unwrap_or(0);
@@ -276,7 +279,7 @@ fn stateful_set(object: &Value) -> Readiness {
         if updated < want {
             return in_progress(format!("{updated}/{want} replicas updated (partition {partition})"));
         }
-        return Readiness::Ready;
+        return Health::Ready;
     }
     if updated < spec {
         return in_progress(format!("{updated}/{spec} replicas updated"));
@@ -291,10 +294,10 @@ fn stateful_set(object: &Value) -> Readiness {
             return in_progress(format!("waiting for rollout: currentRevision {current} != updateRevision {update}"));
         }
     }
-    Readiness::Ready
+    Health::Ready
 }
 
-fn daemon_set(object: &Value) -> Readiness {
+fn daemon_set(object: &Value) -> Health {
     // The generic check skips objects without generations; a DaemonSet the controller
     // has acted on always has both, so a missing one means the controller has not.
     for (pointer, name) in
@@ -319,10 +322,10 @@ fn daemon_set(object: &Value) -> Readiness {
             return in_progress(format!("{n}/{desired} {what}"));
         }
     }
-    Readiness::Ready
+    Health::Ready
 }
 
-fn replica_set(object: &Value) -> Readiness {
+fn replica_set(object: &Value) -> Health {
     if let Some(c) = conditions(object).find(|c| c.is("ReplicaFailure", "True")) {
         return in_progress(c.describe());
     }
@@ -342,14 +345,14 @@ fn replica_set(object: &Value) -> Readiness {
     if total > spec {
         return in_progress(format!("{} old replicas pending termination", total.saturating_sub(spec)));
     }
-    Readiness::Ready
+    Health::Ready
 }
 
 /// Helm's own Job reader: ready only once complete (kstatus calls a running Job current).
-fn job(object: &Value) -> Readiness {
+fn job(object: &Value) -> Health {
     for c in conditions(object) {
         match c.kind {
-            "Complete" if c.status == "True" => return Readiness::Ready,
+            "Complete" if c.status == "True" => return Health::Ready,
             "Failed" if c.status == "True" => return failed(format!("Job failed{}", detail(c.reason, c.message))),
             _ => {}
         }
@@ -376,10 +379,10 @@ pub fn job_started(object: &Value) -> bool {
     string(object, "/status/startTime").is_some()
 }
 
-fn pod(object: &Value) -> Readiness {
+fn pod(object: &Value) -> Health {
     let phase = string(object, "/status/phase").unwrap_or_default();
     match phase {
-        "Succeeded" => return Readiness::Ready,
+        "Succeeded" => return Health::Ready,
         "Failed" => {
             let reason = match pod_completion(object) {
                 Completion::Failed { message, .. } => message,
@@ -390,7 +393,7 @@ fn pod(object: &Value) -> Readiness {
         _ => {}
     }
     if has_condition(object, "Ready", "True") {
-        return Readiness::Ready;
+        return Health::Ready;
     }
     if let Some(waiting) = waiting_container(object) {
         return in_progress(waiting);
@@ -439,15 +442,15 @@ fn unready_container(object: &Value) -> Option<&str> {
         .map(|cs| cs.get("name").and_then(Value::as_str).unwrap_or("?"))
 }
 
-fn pvc(object: &Value) -> Readiness {
+fn pvc(object: &Value) -> Health {
     match string(object, "/status/phase") {
-        Some("Bound") => Readiness::Ready,
+        Some("Bound") => Health::Ready,
         Some(phase) if !phase.is_empty() => in_progress(format!("PersistentVolumeClaim is {phase}, not Bound")),
         _ => in_progress("PersistentVolumeClaim is not Bound (no phase yet)"),
     }
 }
 
-fn service(object: &Value) -> Readiness {
+fn service(object: &Value) -> Health {
     // As kstatus (Helm 4's default `--wait`): a LoadBalancer Service is
     // current once it has a cluster IP. Waiting for an external address, as
     // Helm 3's legacy waiter did, would hang on every cluster without a load
@@ -457,24 +460,24 @@ fn service(object: &Value) -> Readiness {
     {
         return in_progress("ClusterIP not set. Service type: LoadBalancer");
     }
-    Readiness::Ready
+    Health::Ready
 }
 
-fn namespace(object: &Value) -> Readiness {
+fn namespace(object: &Value) -> Health {
     match string(object, "/status/phase") {
         Some("Terminating") => in_progress("Namespace is Terminating"),
-        _ => Readiness::Ready,
+        _ => Health::Ready,
     }
 }
 
-fn crd(object: &Value) -> Readiness {
+fn crd(object: &Value) -> Health {
     for c in conditions(object) {
         if c.is("NamesAccepted", "False") {
             return failed(c.describe());
         }
         if c.kind == "Established" {
             if c.status == "True" {
-                return Readiness::Ready;
+                return Health::Ready;
             }
             // "Installing" is the transient reason while the API server sets up the
             // new resource; any other False reason will not resolve by waiting.
@@ -491,12 +494,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn ip(reason: &str) -> Readiness {
+    fn ip(reason: &str) -> Health {
         in_progress(reason)
     }
 
-    fn is_in_progress(r: &Readiness) -> bool {
-        matches!(r, Readiness::InProgress { .. })
+    fn is_in_progress(r: &Health) -> bool {
+        matches!(r, Health::InProgress { .. })
     }
 
     fn deploy(status: Value) -> Value {
@@ -515,27 +518,27 @@ mod tests {
     fn deletion_comes_first() {
         let obj = json!({"metadata":{"deletionTimestamp":"2024-01-01T00:00:00Z"},"status":{"phase":"Bound"}});
         assert_eq!(
-            readiness("PersistentVolumeClaim", &obj),
+            health("PersistentVolumeClaim", &obj),
             ip("PersistentVolumeClaim is being deleted (deletionTimestamp 2024-01-01T00:00:00Z)")
         );
         // Even a completed pod: the object is going away.
         let pod = json!({"metadata":{"deletionTimestamp":"t"},"status":{"phase":"Succeeded"}});
-        assert!(is_in_progress(&readiness("Pod", &pod)));
+        assert!(is_in_progress(&health("Pod", &pod)));
         // Empty or non-string timestamps do not count.
         for ts in [json!(""), json!(3), json!(null), json!({})] {
             let obj = json!({"metadata":{"deletionTimestamp":ts}});
-            assert_eq!(readiness("ConfigMap", &obj), Readiness::Ready, "{ts}");
+            assert_eq!(health("ConfigMap", &obj), Health::Ready, "{ts}");
         }
     }
 
     #[test]
     fn generation_must_be_observed() {
         let obj = json!({"metadata":{"generation":2},"status":{"observedGeneration":1}});
-        assert_eq!(readiness("Widget", &obj), ip("waiting for rollout: observedGeneration 1 < generation 2"));
+        assert_eq!(health("Widget", &obj), ip("waiting for rollout: observedGeneration 1 < generation 2"));
         let ahead = json!({"metadata":{"generation":2},"status":{"observedGeneration":3}});
-        assert_eq!(readiness("Widget", &ahead), ip("waiting for controller: observedGeneration 3 != generation 2"));
+        assert_eq!(health("Widget", &ahead), ip("waiting for controller: observedGeneration 3 != generation 2"));
         let equal = json!({"metadata":{"generation":2},"status":{"observedGeneration":2}});
-        assert_eq!(readiness("Widget", &equal), Readiness::Ready);
+        assert_eq!(health("Widget", &equal), Health::Ready);
         // Either one missing, or of the wrong type: no check.
         for obj in [
             json!({"metadata":{"generation":2}}),
@@ -544,14 +547,14 @@ mod tests {
             json!({"metadata":{"generation":2},"status":{"observedGeneration":"1"}}),
             json!({"metadata":{"generation":2.0},"status":{"observedGeneration":1}}),
         ] {
-            assert_eq!(readiness("Widget", &obj), Readiness::Ready, "{obj}");
+            assert_eq!(health("Widget", &obj), Health::Ready, "{obj}");
         }
         // The generation check applies to built-in kinds too, before their own rules.
         let mut d = deploy(deploy_ok_status());
         d["status"]["observedGeneration"] = json!(1);
-        assert_eq!(readiness("Deployment", &d), ip("waiting for rollout: observedGeneration 1 < generation 2"));
+        assert_eq!(health("Deployment", &d), ip("waiting for rollout: observedGeneration 1 < generation 2"));
         let pdb = json!({"apiVersion":"policy/v1","metadata":{"generation":5},"status":{"observedGeneration":4}});
-        assert!(is_in_progress(&readiness("PodDisruptionBudget", &pdb)));
+        assert!(is_in_progress(&health("PodDisruptionBudget", &pdb)));
     }
 
     #[test]
@@ -560,41 +563,41 @@ mod tests {
             {"type":"Ready","status":"True"},
             {"type":"Reconciling","status":"True","reason":"Progressing","message":"applying revision 3"}]}});
         assert_eq!(
-            readiness("HelmRelease", &reconciling),
+            health("HelmRelease", &reconciling),
             ip("condition Reconciling=True: Progressing: applying revision 3")
         );
         let stalled = json!({"status":{"conditions":[
             {"type":"Stalled","status":"True","reason":"InvalidSpec","message":"bad\n"}]}});
-        assert_eq!(readiness("Kustomization", &stalled), failed("condition Stalled=True: InvalidSpec: bad"));
-        assert_eq!(readiness("ConfigMap", &stalled), failed("condition Stalled=True: InvalidSpec: bad"));
+        assert_eq!(health("Kustomization", &stalled), failed("condition Stalled=True: InvalidSpec: bad"));
+        assert_eq!(health("ConfigMap", &stalled), failed("condition Stalled=True: InvalidSpec: bad"));
         // The first of them in list order wins.
         let both = json!({"status":{"conditions":[
             {"type":"Stalled","status":"True"},{"type":"Reconciling","status":"True"}]}});
-        assert_eq!(readiness("Widget", &both), failed("condition Stalled=True"));
+        assert_eq!(health("Widget", &both), failed("condition Stalled=True"));
         // False or Unknown do not count.
         let off = json!({"status":{"conditions":[
             {"type":"Stalled","status":"False"},{"type":"Reconciling","status":"Unknown"}]}});
-        assert_eq!(readiness("Widget", &off), Readiness::Ready);
+        assert_eq!(health("Widget", &off), Health::Ready);
     }
 
     #[test]
     fn generic_kinds_use_ready_condition() {
-        assert_eq!(readiness("Widget", &json!({})), Readiness::Ready);
-        assert_eq!(readiness("Widget", &json!({"status":{}})), Readiness::Ready);
-        assert_eq!(readiness("Widget", &json!({"status":{"conditions":[]}})), Readiness::Ready);
+        assert_eq!(health("Widget", &json!({})), Health::Ready);
+        assert_eq!(health("Widget", &json!({"status":{}})), Health::Ready);
+        assert_eq!(health("Widget", &json!({"status":{"conditions":[]}})), Health::Ready);
         let ready =
             json!({"status":{"conditions":[{"type":"Synced","status":"False"},{"type":"Ready","status":"True"}]}});
-        assert_eq!(readiness("Widget", &ready), Readiness::Ready);
+        assert_eq!(health("Widget", &ready), Health::Ready);
         let not_ready = json!({"status":{"conditions":[
             {"type":"Ready","status":"False","reason":"DependencyNotReady","message":"waiting for db"}]}});
-        assert_eq!(readiness("Widget", &not_ready), ip("condition Ready=False: DependencyNotReady: waiting for db"));
+        assert_eq!(health("Widget", &not_ready), ip("condition Ready=False: DependencyNotReady: waiting for db"));
         let unknown = json!({"status":{"conditions":[{"type":"Ready","status":"Unknown","message":"m"}]}});
-        assert_eq!(readiness("Widget", &unknown), ip("condition Ready=Unknown: m"));
+        assert_eq!(health("Widget", &unknown), ip("condition Ready=Unknown: m"));
         // An unrecognised status value is no verdict at all.
         let odd = json!({"status":{"conditions":[{"type":"Ready","status":"Maybe"}]}});
-        assert_eq!(readiness("Widget", &odd), Readiness::Ready);
+        assert_eq!(health("Widget", &odd), Health::Ready);
         let other = json!({"status":{"conditions":[{"type":"Synced","status":"False"}]}});
-        assert_eq!(readiness("Widget", &other), Readiness::Ready);
+        assert_eq!(health("Widget", &other), Health::Ready);
     }
 
     #[test]
@@ -613,31 +616,31 @@ mod tests {
             "PodDisruptionBudget",
             "PriorityClass",
         ] {
-            assert_eq!(readiness(kind, &json!({"metadata":{"name":"x"}})), Readiness::Ready, "{kind}");
+            assert_eq!(health(kind, &json!({"metadata":{"name":"x"}})), Health::Ready, "{kind}");
         }
         // kstatus ignores a Ready condition on the kinds it calls always ready.
         let cond = json!({"status":{"conditions":[{"type":"Ready","status":"False"}]}});
-        assert_eq!(readiness("PodDisruptionBudget", &cond), Readiness::Ready);
-        assert_eq!(readiness("Secret", &cond), Readiness::Ready);
-        assert!(is_in_progress(&readiness("ServiceAccount", &cond)));
+        assert_eq!(health("PodDisruptionBudget", &cond), Health::Ready);
+        assert_eq!(health("Secret", &cond), Health::Ready);
+        assert!(is_in_progress(&health("ServiceAccount", &cond)));
     }
 
     #[test]
     fn namespace() {
-        assert_eq!(readiness("Namespace", &json!({"status":{"phase":"Active"}})), Readiness::Ready);
-        assert_eq!(readiness("Namespace", &json!({})), Readiness::Ready);
-        assert_eq!(readiness("Namespace", &json!({"status":{"phase":"Terminating"}})), ip("Namespace is Terminating"));
+        assert_eq!(health("Namespace", &json!({"status":{"phase":"Active"}})), Health::Ready);
+        assert_eq!(health("Namespace", &json!({})), Health::Ready);
+        assert_eq!(health("Namespace", &json!({"status":{"phase":"Terminating"}})), ip("Namespace is Terminating"));
     }
 
     #[test]
     fn deployment_ready() {
-        assert_eq!(readiness("Deployment", &deploy(deploy_ok_status())), Readiness::Ready);
+        assert_eq!(health("Deployment", &deploy(deploy_ok_status())), Health::Ready);
         // extensions/v1beta1 and a bare object are Deployments too.
         let mut d = deploy(deploy_ok_status());
         d["apiVersion"] = json!("extensions/v1beta1");
-        assert_eq!(readiness("Deployment", &d), Readiness::Ready);
+        assert_eq!(health("Deployment", &d), Health::Ready);
         d.as_object_mut().unwrap().remove("apiVersion");
-        assert_eq!(readiness("Deployment", &d), Readiness::Ready);
+        assert_eq!(health("Deployment", &d), Health::Ready);
     }
 
     #[test]
@@ -652,30 +655,30 @@ mod tests {
         for (field, value, want) in cases {
             let mut s = deploy_ok_status();
             s[field] = json!(value);
-            assert_eq!(readiness("Deployment", &deploy(s)), ip(want), "{field}");
+            assert_eq!(health("Deployment", &deploy(s)), ip(want), "{field}");
         }
         // The first unmet check is the one reported.
         let mut s = deploy_ok_status();
         s["replicas"] = json!(1);
         s["readyReplicas"] = json!(0);
-        assert_eq!(readiness("Deployment", &deploy(s)), ip("1/3 replicas created"));
+        assert_eq!(health("Deployment", &deploy(s)), ip("1/3 replicas created"));
         // Missing status counts as zero replicas.
-        assert_eq!(readiness("Deployment", &json!({"spec":{}})), ip("0/1 replicas created"));
+        assert_eq!(health("Deployment", &json!({"spec":{}})), ip("0/1 replicas created"));
         let mut no_status = deploy(Value::Null);
         no_status["metadata"]["generation"] = json!(1);
-        assert_eq!(readiness("Deployment", &no_status), ip("0/3 replicas created"));
+        assert_eq!(health("Deployment", &no_status), ip("0/3 replicas created"));
     }
 
     #[test]
     fn deployment_replicas_default_and_zero() {
         let status = json!({"replicas":1,"updatedReplicas":1,"readyReplicas":1,"availableReplicas":1,
             "conditions":[{"type":"Available","status":"True"}]});
-        assert_eq!(readiness("Deployment", &json!({"spec":{},"status":status.clone()})), Readiness::Ready);
+        assert_eq!(health("Deployment", &json!({"spec":{},"status":status.clone()})), Health::Ready);
         let zero = json!({"spec":{"replicas":0},"status":{"conditions":[{"type":"Available","status":"True"}]}});
-        assert_eq!(readiness("Deployment", &zero), Readiness::Ready);
+        assert_eq!(health("Deployment", &zero), Health::Ready);
         // A string count is malformed and falls back to the default of 1.
         let stringy = json!({"spec":{"replicas":"3"},"status":status});
-        assert_eq!(readiness("Deployment", &stringy), Readiness::Ready);
+        assert_eq!(health("Deployment", &stringy), Health::Ready);
     }
 
     #[test]
@@ -687,12 +690,12 @@ mod tests {
             {"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded",
              "message":"ReplicaSet \"d-1\" has timed out progressing."}]);
         assert_eq!(
-            readiness("Deployment", &deploy(s)),
+            health("Deployment", &deploy(s)),
             failed("ProgressDeadlineExceeded: ReplicaSet \"d-1\" has timed out progressing.")
         );
         let mut bare = deploy_ok_status();
         bare["conditions"] = json!([{"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded"}]);
-        assert_eq!(readiness("Deployment", &deploy(bare)), failed("ProgressDeadlineExceeded"));
+        assert_eq!(health("Deployment", &deploy(bare)), failed("ProgressDeadlineExceeded"));
     }
 
     #[test]
@@ -702,20 +705,20 @@ mod tests {
             {"type":"Available","status":"True"},
             {"type":"Progressing","status":"True","reason":"ReplicaSetUpdated","message":"ReplicaSet \"d-2\" is progressing."}]);
         assert_eq!(
-            readiness("Deployment", &deploy(s.clone())),
+            health("Deployment", &deploy(s.clone())),
             ip("waiting for rollout: new ReplicaSet not yet available \
                 (condition Progressing=True: ReplicaSetUpdated: ReplicaSet \"d-2\" is progressing.)")
         );
         s["conditions"] = json!([{"type":"Available","status":"True"}]);
         assert_eq!(
-            readiness("Deployment", &deploy(s.clone())),
+            health("Deployment", &deploy(s.clone())),
             ip("waiting for rollout: new ReplicaSet not yet available")
         );
         // Without a deadline (or with the "never" value) the controller never reports it.
         for deadline in [json!(null), json!(2147483647), json!("600")] {
             let mut d = deploy(s.clone());
             d["spec"]["progressDeadlineSeconds"] = deadline.clone();
-            assert_eq!(readiness("Deployment", &d), Readiness::Ready, "{deadline}");
+            assert_eq!(health("Deployment", &d), Health::Ready, "{deadline}");
         }
     }
 
@@ -726,12 +729,12 @@ mod tests {
             {"type":"Progressing","status":"True","reason":"NewReplicaSetAvailable"},
             {"type":"Available","status":"False","reason":"MinimumReplicasUnavailable","message":"Deployment does not have minimum availability."}]);
         assert_eq!(
-            readiness("Deployment", &deploy(s.clone())),
+            health("Deployment", &deploy(s.clone())),
             ip("Deployment not Available (condition Available=False: MinimumReplicasUnavailable: \
                 Deployment does not have minimum availability.)")
         );
         s["conditions"] = json!([{"type":"Progressing","status":"True","reason":"NewReplicaSetAvailable"}]);
-        assert_eq!(readiness("Deployment", &deploy(s)), ip("Deployment not Available (no Available condition yet)"));
+        assert_eq!(health("Deployment", &deploy(s)), ip("Deployment not Available (no Available condition yet)"));
     }
 
     fn sts(spec: Value, status: Value) -> Value {
@@ -746,9 +749,9 @@ mod tests {
     #[test]
     fn stateful_set_rolling_update() {
         let spec = json!({"replicas":3});
-        assert_eq!(readiness("StatefulSet", &sts(spec.clone(), sts_ok())), Readiness::Ready);
+        assert_eq!(health("StatefulSet", &sts(spec.clone(), sts_ok())), Health::Ready);
         let explicit = json!({"replicas":3,"updateStrategy":{"type":"RollingUpdate"}});
-        assert_eq!(readiness("StatefulSet", &sts(explicit, sts_ok())), Readiness::Ready);
+        assert_eq!(health("StatefulSet", &sts(explicit, sts_ok())), Health::Ready);
         let cases = [
             ("replicas", json!(2), "2/3 replicas created"),
             ("readyReplicas", json!(1), "1/3 replicas ready"),
@@ -760,19 +763,19 @@ mod tests {
         for (field, value, want) in cases {
             let mut s = sts_ok();
             s[field] = value;
-            assert_eq!(readiness("StatefulSet", &sts(spec.clone(), s)), ip(want), "{field}");
+            assert_eq!(health("StatefulSet", &sts(spec.clone(), s)), ip(want), "{field}");
         }
         // Revisions are compared only when both are reported.
         for field in ["currentRevision", "updateRevision"] {
             let mut s = sts_ok();
             s["updateRevision"] = json!("web-2");
             s.as_object_mut().unwrap().remove(field);
-            assert_eq!(readiness("StatefulSet", &sts(spec.clone(), s)), Readiness::Ready, "{field}");
+            assert_eq!(health("StatefulSet", &sts(spec.clone(), s)), Health::Ready, "{field}");
         }
         // Default of one replica; no status at all.
-        assert_eq!(readiness("StatefulSet", &json!({})), ip("0/1 replicas created"));
+        assert_eq!(health("StatefulSet", &json!({})), ip("0/1 replicas created"));
         let one = json!({"replicas":1,"readyReplicas":1,"currentReplicas":1,"updatedReplicas":1});
-        assert_eq!(readiness("StatefulSet", &sts(json!({}), one)), Readiness::Ready);
+        assert_eq!(health("StatefulSet", &sts(json!({}), one)), Health::Ready);
     }
 
     #[test]
@@ -782,26 +785,26 @@ mod tests {
         s["updatedReplicas"] = json!(1);
         s["currentReplicas"] = json!(2);
         s["updateRevision"] = json!("web-2");
-        assert_eq!(readiness("StatefulSet", &sts(spec.clone(), s.clone())), Readiness::Ready);
+        assert_eq!(health("StatefulSet", &sts(spec.clone(), s.clone())), Health::Ready);
         s["updatedReplicas"] = json!(0);
-        assert_eq!(readiness("StatefulSet", &sts(spec, s)), ip("0/1 replicas updated (partition 2)"));
+        assert_eq!(health("StatefulSet", &sts(spec, s)), ip("0/1 replicas updated (partition 2)"));
         // Partition 0 rolls every pod.
         let zero = json!({"replicas":3,"updateStrategy":{"rollingUpdate":{"partition":0}}});
         let mut s = sts_ok();
         s["updatedReplicas"] = json!(2);
-        assert_eq!(readiness("StatefulSet", &sts(zero, s)), ip("2/3 replicas updated (partition 0)"));
+        assert_eq!(health("StatefulSet", &sts(zero, s)), ip("2/3 replicas updated (partition 0)"));
         // Ready pods are still required first.
         let spec = json!({"replicas":3,"updateStrategy":{"rollingUpdate":{"partition":2}}});
         let mut s = sts_ok();
         s["readyReplicas"] = json!(2);
-        assert_eq!(readiness("StatefulSet", &sts(spec, s)), ip("2/3 replicas ready"));
+        assert_eq!(health("StatefulSet", &sts(spec, s)), ip("2/3 replicas ready"));
     }
 
     #[test]
     fn stateful_set_on_delete_is_ready_at_once() {
         let spec = json!({"replicas":2,"updateStrategy":{"type":"OnDelete"}});
         for status in [json!({}), json!({"replicas":2,"readyReplicas":0}), json!({"replicas":2,"readyReplicas":2})] {
-            assert_eq!(readiness("StatefulSet", &sts(spec.clone(), status)), Readiness::Ready);
+            assert_eq!(health("StatefulSet", &sts(spec.clone(), status)), Health::Ready);
         }
     }
 
@@ -816,7 +819,7 @@ mod tests {
 
     #[test]
     fn daemon_set() {
-        assert_eq!(readiness("DaemonSet", &ds(ds_ok())), Readiness::Ready);
+        assert_eq!(health("DaemonSet", &ds(ds_ok())), Health::Ready);
         let cases = [
             ("currentNumberScheduled", "2/3 pods scheduled"),
             ("updatedNumberScheduled", "2/3 pods updated"),
@@ -826,39 +829,39 @@ mod tests {
         for (field, want) in cases {
             let mut s = ds_ok();
             s[field] = json!(2);
-            assert_eq!(readiness("DaemonSet", &ds(s.clone())), ip(want), "{field}");
+            assert_eq!(health("DaemonSet", &ds(s.clone())), ip(want), "{field}");
             s.as_object_mut().unwrap().remove(field);
-            assert_eq!(readiness("DaemonSet", &ds(s)), ip(&want.replacen('2', "0", 1)), "{field} missing");
+            assert_eq!(health("DaemonSet", &ds(s)), ip(&want.replacen('2', "0", 1)), "{field} missing");
         }
         let mut s = ds_ok();
         s.as_object_mut().unwrap().remove("desiredNumberScheduled");
         assert_eq!(
-            readiness("DaemonSet", &ds(s)),
+            health("DaemonSet", &ds(s)),
             ip("waiting for the DaemonSet controller: status.desiredNumberScheduled not set")
         );
         // Zero desired nodes: nothing to wait for.
         let zero = json!({"observedGeneration":1,"desiredNumberScheduled":0});
-        assert_eq!(readiness("DaemonSet", &ds(zero)), Readiness::Ready);
+        assert_eq!(health("DaemonSet", &ds(zero)), Health::Ready);
     }
 
     #[test]
     fn daemon_set_needs_generations() {
         let mut d = ds(ds_ok());
         d["metadata"] = json!({});
-        assert_eq!(readiness("DaemonSet", &d), ip("waiting for the DaemonSet controller: metadata.generation not set"));
+        assert_eq!(health("DaemonSet", &d), ip("waiting for the DaemonSet controller: metadata.generation not set"));
         let no_status = json!({"metadata":{"generation":1}});
         assert_eq!(
-            readiness("DaemonSet", &no_status),
+            health("DaemonSet", &no_status),
             ip("waiting for the DaemonSet controller: status.observedGeneration not set")
         );
-        assert!(is_in_progress(&readiness("DaemonSet", &json!({}))));
+        assert!(is_in_progress(&health("DaemonSet", &json!({}))));
     }
 
     #[test]
     fn replica_set() {
         let ok = json!({"replicas":2,"fullyLabeledReplicas":2,"readyReplicas":2,"availableReplicas":2});
         let rs = |status: Value| json!({"apiVersion":"apps/v1","spec":{"replicas":2},"status":status});
-        assert_eq!(readiness("ReplicaSet", &rs(ok.clone())), Readiness::Ready);
+        assert_eq!(health("ReplicaSet", &rs(ok.clone())), Health::Ready);
         let cases = [
             ("fullyLabeledReplicas", 1, "1/2 replicas fully labeled"),
             ("availableReplicas", 1, "1/2 replicas available"),
@@ -868,16 +871,16 @@ mod tests {
         for (field, value, want) in cases {
             let mut s = ok.clone();
             s[field] = json!(value);
-            assert_eq!(readiness("ReplicaSet", &rs(s)), ip(want), "{field}");
+            assert_eq!(health("ReplicaSet", &rs(s)), ip(want), "{field}");
         }
         let mut s = ok.clone();
         s["conditions"] = json!([{"type":"ReplicaFailure","status":"True","reason":"FailedCreate",
             "message":"pods \"x\" is forbidden: exceeded quota"}]);
         assert_eq!(
-            readiness("ReplicaSet", &rs(s)),
+            health("ReplicaSet", &rs(s)),
             ip("condition ReplicaFailure=True: FailedCreate: pods \"x\" is forbidden: exceeded quota")
         );
-        assert_eq!(readiness("ReplicaSet", &json!({})), ip("0/1 replicas fully labeled"));
+        assert_eq!(health("ReplicaSet", &json!({})), ip("0/1 replicas fully labeled"));
     }
 
     #[test]
@@ -885,29 +888,29 @@ mod tests {
         let job = |status: Value| json!({"apiVersion":"batch/v1","spec":{"completions":1},"status":status});
         let done = json!({"succeeded":1,"conditions":[
             {"type":"SuccessCriteriaMet","status":"True"},{"type":"Complete","status":"True"}]});
-        assert_eq!(readiness("Job", &job(done)), Readiness::Ready);
+        assert_eq!(health("Job", &job(done)), Health::Ready);
         let fail = json!({"failed":1,"conditions":[
             {"type":"FailureTarget","status":"True"},
             {"type":"Failed","status":"True","reason":"BackoffLimitExceeded","message":"Job has reached the specified backoff limit"}]});
         assert_eq!(
-            readiness("Job", &job(fail)),
+            health("Job", &job(fail)),
             failed("Job failed: BackoffLimitExceeded: Job has reached the specified backoff limit")
         );
         let bare_fail = json!({"conditions":[{"type":"Failed","status":"True"}]});
-        assert_eq!(readiness("Job", &job(bare_fail)), failed("Job failed"));
+        assert_eq!(health("Job", &job(bare_fail)), failed("Job failed"));
         // A running Job is not ready (Helm's reader, unlike plain kstatus).
         let running = json!({"startTime":"2024-01-01T00:00:00Z","active":1,"conditions":[
             {"type":"Complete","status":"False"},{"type":"FailureTarget","status":"True"}]});
-        assert_eq!(readiness("Job", &job(running)), ip("Job running: 1 active, 0 succeeded, 0 failed"));
-        assert_eq!(readiness("Job", &job(json!({}))), ip("Job not started"));
-        assert_eq!(readiness("Job", &json!({})), ip("Job not started"));
+        assert_eq!(health("Job", &job(running)), ip("Job running: 1 active, 0 succeeded, 0 failed"));
+        assert_eq!(health("Job", &job(json!({}))), ip("Job not started"));
+        assert_eq!(health("Job", &json!({})), ip("Job not started"));
         let suspended = json!({"spec":{"suspend":true},"status":{}});
-        assert_eq!(readiness("Job", &suspended), ip("Job is suspended"));
+        assert_eq!(health("Job", &suspended), ip("Job is suspended"));
         let suspended_cond = json!({"status":{"conditions":[{"type":"Suspended","status":"True"}]}});
-        assert_eq!(readiness("Job", &suspended_cond), ip("Job is suspended"));
+        assert_eq!(health("Job", &suspended_cond), ip("Job is suspended"));
         // The first final condition in list order wins.
         let both = json!({"conditions":[{"type":"Complete","status":"True"},{"type":"Failed","status":"True"}]});
-        assert_eq!(readiness("Job", &job(both)), Readiness::Ready);
+        assert_eq!(health("Job", &job(both)), Health::Ready);
     }
 
     fn pod_with(status: Value) -> Value {
@@ -916,20 +919,20 @@ mod tests {
 
     #[test]
     fn pod_phases() {
-        assert_eq!(readiness("Pod", &pod_with(json!({"phase":"Succeeded"}))), Readiness::Ready);
+        assert_eq!(health("Pod", &pod_with(json!({"phase":"Succeeded"}))), Health::Ready);
         let failed_pod = pod_with(json!({"phase":"Failed","containerStatuses":[
             {"name":"b","state":{"terminated":{"exitCode":3,"reason":"Error","message":"db unreachable"}}}]}));
         assert_eq!(
-            readiness("Pod", &failed_pod),
+            health("Pod", &failed_pod),
             failed("pod p failed (container b: Error, exit code 3: db unreachable)")
         );
-        assert_eq!(readiness("Pod", &pod_with(json!({"phase":"Failed"}))), failed("pod p failed"));
+        assert_eq!(health("Pod", &pod_with(json!({"phase":"Failed"}))), failed("pod p failed"));
         let ready = pod_with(json!({"phase":"Running","conditions":[
             {"type":"PodScheduled","status":"True"},{"type":"Ready","status":"True"}]}));
-        assert_eq!(readiness("Pod", &ready), Readiness::Ready);
-        assert_eq!(readiness("Pod", &pod_with(json!({"phase":"Running"}))), ip("pod is Running, not Ready"));
-        assert_eq!(readiness("Pod", &pod_with(json!({"phase":"Pending"}))), ip("pod is Pending, not Ready"));
-        assert_eq!(readiness("Pod", &json!({})), ip("pod phase not yet reported"));
+        assert_eq!(health("Pod", &ready), Health::Ready);
+        assert_eq!(health("Pod", &pod_with(json!({"phase":"Running"}))), ip("pod is Running, not Ready"));
+        assert_eq!(health("Pod", &pod_with(json!({"phase":"Pending"}))), ip("pod is Pending, not Ready"));
+        assert_eq!(health("Pod", &json!({})), ip("pod phase not yet reported"));
     }
 
     #[test]
@@ -939,7 +942,7 @@ mod tests {
             {"name":"app","ready":false,"state":{"waiting":{"reason":"CrashLoopBackOff",
                 "message":"back-off 10s restarting failed container"}}}]}));
         assert_eq!(
-            readiness("Pod", &crash),
+            health("Pod", &crash),
             ip("container app waiting: CrashLoopBackOff: back-off 10s restarting failed container")
         );
         // A stuck init container beats main containers that merely wait for it.
@@ -947,41 +950,38 @@ mod tests {
             "containerStatuses":[{"name":"app","state":{"waiting":{"reason":"PodInitializing"}}}],
             "initContainerStatuses":[{"name":"init","state":{"waiting":{"reason":"ImagePullBackOff",
                 "message":"Back-off pulling image \"x\""}}}]}));
-        assert_eq!(
-            readiness("Pod", &init),
-            ip("container init waiting: ImagePullBackOff: Back-off pulling image \"x\"")
-        );
+        assert_eq!(health("Pod", &init), ip("container init waiting: ImagePullBackOff: Back-off pulling image \"x\""));
         let creating = pod_with(json!({"phase":"Pending","containerStatuses":[
             {"name":"app","state":{"waiting":{"reason":"ContainerCreating"}}}]}));
-        assert_eq!(readiness("Pod", &creating), ip("container app waiting: ContainerCreating"));
+        assert_eq!(health("Pod", &creating), ip("container app waiting: ContainerCreating"));
         let unschedulable = pod_with(json!({"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
             "reason":"Unschedulable","message":"0/1 nodes are available"}]}));
         assert_eq!(
-            readiness("Pod", &unschedulable),
+            health("Pod", &unschedulable),
             ip("pod not scheduled (condition PodScheduled=False: Unschedulable: 0/1 nodes are available)")
         );
         let unready = pod_with(json!({"phase":"Running","containerStatuses":[
             {"name":"app","ready":false,"state":{"running":{}}}]}));
-        assert_eq!(readiness("Pod", &unready), ip("container app not ready"));
+        assert_eq!(health("Pod", &unready), ip("container app not ready"));
         let waiting_no_reason = pod_with(json!({"phase":"Pending","containerStatuses":[
             {"state":{"waiting":{}}},{"ready":false}]}));
-        assert_eq!(readiness("Pod", &waiting_no_reason), ip("container ? not ready"));
+        assert_eq!(health("Pod", &waiting_no_reason), ip("container ? not ready"));
     }
 
     #[test]
     fn persistent_volume_claim() {
-        assert_eq!(readiness("PersistentVolumeClaim", &json!({"status":{"phase":"Bound"}})), Readiness::Ready);
+        assert_eq!(health("PersistentVolumeClaim", &json!({"status":{"phase":"Bound"}})), Health::Ready);
         assert_eq!(
-            readiness("PersistentVolumeClaim", &json!({"status":{"phase":"Pending"}})),
+            health("PersistentVolumeClaim", &json!({"status":{"phase":"Pending"}})),
             ip("PersistentVolumeClaim is Pending, not Bound")
         );
         assert_eq!(
-            readiness("PersistentVolumeClaim", &json!({"status":{"phase":"Lost"}})),
+            health("PersistentVolumeClaim", &json!({"status":{"phase":"Lost"}})),
             ip("PersistentVolumeClaim is Lost, not Bound")
         );
         for obj in [json!({}), json!({"status":{"phase":""}}), json!({"status":{"phase":1}})] {
             assert_eq!(
-                readiness("PersistentVolumeClaim", &obj),
+                health("PersistentVolumeClaim", &obj),
                 ip("PersistentVolumeClaim is not Bound (no phase yet)"),
                 "{obj}"
             );
@@ -992,45 +992,39 @@ mod tests {
     fn custom_resource_definition() {
         let crd = |conds: Value| json!({"apiVersion":"apiextensions.k8s.io/v1","status":{"conditions":conds}});
         let ok = crd(json!([{"type":"NamesAccepted","status":"True"},{"type":"Established","status":"True"}]));
-        assert_eq!(readiness("CustomResourceDefinition", &ok), Readiness::Ready);
+        assert_eq!(health("CustomResourceDefinition", &ok), Health::Ready);
         let names = crd(json!([
             {"type":"NamesAccepted","status":"False","reason":"ListKindConflict","message":"\"WidgetList\" is already in use"},
             {"type":"Established","status":"False","reason":"NotAccepted"}]));
         assert_eq!(
-            readiness("CustomResourceDefinition", &names),
+            health("CustomResourceDefinition", &names),
             failed("condition NamesAccepted=False: ListKindConflict: \"WidgetList\" is already in use")
         );
         let installing = crd(json!([{"type":"Established","status":"False","reason":"Installing"}]));
-        assert_eq!(
-            readiness("CustomResourceDefinition", &installing),
-            ip("CustomResourceDefinition not yet Established")
-        );
+        assert_eq!(health("CustomResourceDefinition", &installing), ip("CustomResourceDefinition not yet Established"));
         let not_accepted = crd(json!([{"type":"Established","status":"False","reason":"NotAccepted"}]));
         assert_eq!(
-            readiness("CustomResourceDefinition", &not_accepted),
+            health("CustomResourceDefinition", &not_accepted),
             failed("condition Established=False: NotAccepted")
         );
         let unknown = crd(json!([{"type":"Established","status":"Unknown"}]));
-        assert!(is_in_progress(&readiness("CustomResourceDefinition", &unknown)));
-        assert_eq!(
-            readiness("CustomResourceDefinition", &json!({})),
-            ip("CustomResourceDefinition not yet Established")
-        );
+        assert!(is_in_progress(&health("CustomResourceDefinition", &unknown)));
+        assert_eq!(health("CustomResourceDefinition", &json!({})), ip("CustomResourceDefinition not yet Established"));
     }
 
     #[test]
     fn service() {
-        assert_eq!(readiness("Service", &json!({"spec":{"type":"ClusterIP"}})), Readiness::Ready);
-        assert_eq!(readiness("Service", &json!({})), Readiness::Ready);
-        assert_eq!(readiness("Service", &json!({"spec":{"type":"NodePort"}})), Readiness::Ready);
-        assert_eq!(readiness("Service", &json!({"spec":{"type":"ExternalName"}})), Readiness::Ready);
+        assert_eq!(health("Service", &json!({"spec":{"type":"ClusterIP"}})), Health::Ready);
+        assert_eq!(health("Service", &json!({})), Health::Ready);
+        assert_eq!(health("Service", &json!({"spec":{"type":"NodePort"}})), Health::Ready);
+        assert_eq!(health("Service", &json!({"spec":{"type":"ExternalName"}})), Health::Ready);
         // No load balancer needed, as kstatus: the cluster IP is enough.
         let want = ip("ClusterIP not set. Service type: LoadBalancer");
-        assert_eq!(readiness("Service", &json!({"spec":{"type":"LoadBalancer"}})), want);
-        assert_eq!(readiness("Service", &json!({"spec":{"type":"LoadBalancer","clusterIP":""}})), want);
+        assert_eq!(health("Service", &json!({"spec":{"type":"LoadBalancer"}})), want);
+        assert_eq!(health("Service", &json!({"spec":{"type":"LoadBalancer","clusterIP":""}})), want);
         for status in [json!({}), json!({"loadBalancer":{}}), json!({"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}})] {
             let svc = json!({"spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},"status":status});
-            assert_eq!(readiness("Service", &svc), Readiness::Ready, "{status}");
+            assert_eq!(health("Service", &svc), Health::Ready, "{status}");
         }
     }
 
@@ -1039,17 +1033,17 @@ mod tests {
         // A Knative Service is judged by its conditions, not as a core Service.
         let knative = json!({"apiVersion":"serving.knative.dev/v1","kind":"Service",
             "status":{"conditions":[{"type":"Ready","status":"False","reason":"RevisionMissing"}]}});
-        assert_eq!(readiness("Service", &knative), ip("condition Ready=False: RevisionMissing"));
+        assert_eq!(health("Service", &knative), ip("condition Ready=False: RevisionMissing"));
         let core = json!({"apiVersion":"v1","spec":{"type":"LoadBalancer"}});
-        assert!(is_in_progress(&readiness("Service", &core)));
+        assert!(is_in_progress(&health("Service", &core)));
         // A custom "Deployment" with a Ready condition.
         let custom = json!({"apiVersion":"example.com/v1","spec":{"replicas":3},
             "status":{"conditions":[{"type":"Ready","status":"True"}]}});
-        assert_eq!(readiness("Deployment", &custom), Readiness::Ready);
+        assert_eq!(health("Deployment", &custom), Health::Ready);
         let job = json!({"apiVersion":"example.com/v1"});
-        assert_eq!(readiness("Job", &job), Readiness::Ready);
+        assert_eq!(health("Job", &job), Health::Ready);
         // A non-string apiVersion is ignored.
-        assert_eq!(readiness("Job", &json!({"apiVersion":1})), ip("Job not started"));
+        assert_eq!(health("Job", &json!({"apiVersion":1})), ip("Job not started"));
     }
 
     #[test]
@@ -1068,13 +1062,13 @@ mod tests {
             json!([1, "x", null, [], {"status":"False"}, {"type":1,"status":"False"}]),
         ] {
             let obj = json!({"status":{"conditions":conds}});
-            assert_eq!(readiness("Widget", &obj), Readiness::Ready, "{conds}");
+            assert_eq!(health("Widget", &obj), Health::Ready, "{conds}");
         }
         // Non-string status, reason and message read as empty.
         let obj = json!({"status":{"conditions":[{"type":"Ready","status":false,"reason":3,"message":{}}]}});
-        assert_eq!(readiness("Widget", &obj), Readiness::Ready);
+        assert_eq!(health("Widget", &obj), Health::Ready);
         let obj = json!({"status":{"conditions":[{"type":"Ready","status":"False","reason":3,"message":["m"]}]}});
-        assert_eq!(readiness("Widget", &obj), ip("condition Ready=False"));
+        assert_eq!(health("Widget", &obj), ip("condition Ready=False"));
     }
 
     /// Every kind against shapes no API server would return: nothing may panic, and
@@ -1102,13 +1096,13 @@ mod tests {
         shapes.push(json!({"spec":{"replicas":u64::MAX,"updateStrategy":{"rollingUpdate":{"partition":i64::MIN}}}}));
         for kind in kinds {
             for shape in &shapes {
-                let _ = readiness(kind, shape);
+                let _ = health(kind, shape);
             }
         }
         for kind in ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "PersistentVolumeClaim"] {
             for s in &scalars {
                 let obj = json!({"status":s});
-                assert!(is_in_progress(&readiness(kind, &obj)), "{kind} {obj}");
+                assert!(is_in_progress(&health(kind, &obj)), "{kind} {obj}");
             }
         }
     }
@@ -1123,6 +1117,6 @@ mod tests {
             "metadata": {"generation": 3},
             "status": {"observedGeneration": "5d8f7c9b4", "phase": "Healthy",
                 "conditions": [{"type": "Progressing", "status": "True"}, {"type": "Available", "status": "True"}]}});
-        assert_eq!(readiness("Rollout", &rollout), Readiness::Ready);
+        assert_eq!(health("Rollout", &rollout), Health::Ready);
     }
 }

@@ -1,6 +1,6 @@
 //! Running a plan, without I/O: the sans-IO hook executor and resource
-//! rollout, the readiness rules they apply to live objects (kstatus, Helm's
-//! hook status), and the loop that drives the executor against any
+//! rollout, what they read from live objects (their health by kstatus's
+//! rules, Helm's hook status), and the loop that drives the executor against any
 //! [`run::Cluster`] (the Kubernetes one is [`crate::run::cluster`]).
 
 pub mod executor;

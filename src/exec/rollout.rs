@@ -365,7 +365,7 @@ mod tests {
     use super::*;
     use crate::model::diagnostic::Diagnostics;
     use crate::model::input;
-    use crate::plan::{self, Phase};
+    use crate::plan::{self, Target};
 
     const CHART: &str = r#"---
 # Source: app/templates/db.yaml
@@ -407,7 +407,7 @@ metadata:
         let (_, r) = input::parse(text.as_bytes(), &mut d).unwrap();
         let p = plan::build(
             &r,
-            &[Phase::Install],
+            &[Target::Install],
             plan::Options { parallel_resources: Some(parallel), ..Default::default() },
             &mut d,
         );

@@ -218,7 +218,7 @@ pub fn execute(
         Outcome::Failed
     };
     Summary {
-        event: plan.phase.name().to_string(),
+        event: plan.target.name().to_string(),
         rows,
         started_at,
         ended_at,

@@ -7,7 +7,7 @@ use super::error::{from_status, Doing, KubeError};
 use super::key::{ApiResource, Selector};
 use super::request::{Call, Query};
 use super::watch::{parse_watch_body, WatchRound};
-use super::{Batch, Client, Method, Response, TransportError};
+use super::{Client, Method, Response, ReturnOn, TransportError};
 
 /// Page size of lists (`limit`); larger lists are read page by page.
 const PAGE: usize = 500;
@@ -171,7 +171,7 @@ impl Client {
     }
 
     /// One watch round of each `(resource, namespace, selector,
-    /// resourceVersion)` in one batch ([`Batch::AnyEvent`]): under a
+    /// resourceVersion)` in one batch ([`ReturnOn::AnyEvent`]): under a
     /// transport that [sends batches at once](Client::at_once), all end
     /// as soon as any has events, each with the events it had (a watch
     /// stopped before it was answered: none, from where it was).
@@ -189,7 +189,7 @@ impl Client {
                 body: None,
             })
             .collect();
-        let answers = self.send_batch_retrying(&calls, Batch::AnyEvent);
+        let answers = self.send_batch_retrying(&calls, ReturnOn::AnyEvent);
         let mut rounds = Vec::with_capacity(watches.len());
         for ((call, (res, ns, _, rv)), answer) in calls.iter().zip(watches).zip(answers) {
             rounds.push(match answer {

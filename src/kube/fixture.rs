@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use super::config::Connection;
-use super::{Batch, Client, Request, Response, Transport, TransportError};
+use super::{Client, Request, Response, ReturnOn, Transport, TransportError};
 
 /// Replays canned responses and records the requests. A canned status 0
-/// is a request that got no response: in an [`Batch::AnyEvent`] batch a
+/// is a request that got no response: in a [`ReturnOn::AnyEvent`] batch a
 /// watch stopped before it was answered, else a lost connection (its
 /// body the error). With `at_once` it stands for Helm's `kube_request`:
 /// batches are recorded (their size and kind).
@@ -19,7 +19,7 @@ pub(crate) struct Script {
     pub responses: Rc<RefCell<VecDeque<Response>>>,
     pub seen: Rc<RefCell<Vec<Request>>>,
     pub at_once: bool,
-    pub batches: Rc<RefCell<Vec<(usize, Batch)>>>,
+    pub batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
 }
 
 impl Script {
@@ -42,18 +42,18 @@ impl Transport for Script {
         Ok(r)
     }
 
-    fn send_batch(&mut self, reqs: &[Request], how: Batch) -> Vec<Result<Response, TransportError>> {
+    fn send_batch(&mut self, reqs: &[Request], how: ReturnOn) -> Vec<Result<Response, TransportError>> {
         if !self.at_once {
             return reqs.iter().map(|r| self.send(r)).collect();
         }
         self.batches.borrow_mut().push((reqs.len(), how));
         reqs.iter()
             .map(|r| match how {
-                Batch::AnyEvent => match self.next(r) {
+                ReturnOn::AnyEvent => match self.next(r) {
                     Ok(resp) if resp.status == 0 => Err(TransportError::Stopped { url: r.url.clone() }),
                     other => other,
                 },
-                Batch::All => self.send(r),
+                ReturnOn::All => self.send(r),
             })
             .collect()
     }

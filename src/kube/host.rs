@@ -142,7 +142,7 @@ pub(crate) fn from_host(urls: &[&str], answer: Answer) -> Vec<Result<Response, T
 pub(crate) fn send_batch(
     server: &str,
     reqs: &[Request],
-    how: super::Batch,
+    how: super::ReturnOn,
     call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, HostError>,
 ) -> Vec<Result<Response, TransportError>> {
     let mut out = Vec::with_capacity(reqs.len());
@@ -160,7 +160,7 @@ pub(crate) fn send_batch(
             }
         }
         if !host.is_empty() {
-            let batch = HostBatch { requests: &host, return_on_any_event: how == super::Batch::AnyEvent };
+            let batch = HostBatch { requests: &host, return_on_any_event: how == super::ReturnOn::AnyEvent };
             let urls: Vec<&str> = sent.iter().map(|&i| chunk[i].url.as_str()).collect();
             let got = match call(&batch) {
                 Ok(answer) => from_host(&urls, answer),
@@ -233,7 +233,7 @@ impl super::Transport for HostTransport {
         from_host(&[&req.url], answer).pop().expect("one answer")
     }
 
-    fn send_batch(&mut self, reqs: &[Request], how: super::Batch) -> Vec<Result<Response, TransportError>> {
+    fn send_batch(&mut self, reqs: &[Request], how: super::ReturnOn) -> Vec<Result<Response, TransportError>> {
         send_batch(&self.server, reqs, how, &mut call)
     }
 
@@ -316,7 +316,7 @@ mod tests {
             }
             Ok(Answer { server: "https://k".into(), responses, error: String::new() })
         };
-        let got = send_batch("https://k", &reqs, crate::kube::Batch::AnyEvent, &mut call);
+        let got = send_batch("https://k", &reqs, crate::kube::ReturnOn::AnyEvent, &mut call);
         assert_eq!(got.len(), 300);
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0]["requests"].as_array().unwrap().len(), 255, "the request Helm cannot take is not sent");
@@ -335,7 +335,7 @@ mod tests {
             assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
             Err(HostError::Call("no host".into()))
         };
-        let got = send_batch("https://k", &reqs[..3], crate::kube::Batch::All, &mut failing);
+        let got = send_batch("https://k", &reqs[..3], crate::kube::ReturnOn::All, &mut failing);
         let e = got[2].as_ref().unwrap_err();
         assert!(matches!(e, TransportError::Call { url, .. } if url.contains("/n2/")));
         assert!(e.to_string().ends_with("/n2/pods?watch=1: no host"), "{e}");

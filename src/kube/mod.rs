@@ -130,17 +130,18 @@ pub enum TransportError {
     Connect(#[source] SharedCause),
     #[error("{url}: malformed HTTP response: {message}")]
     Protocol { url: String, message: String },
-    /// A watch of a [`Batch::AnyEvent`] batch that the host stopped before
+    /// A watch of a [`ReturnOn::AnyEvent`] batch that the host stopped before
     /// the server answered it, because another watch had events: nothing
     /// was seen, send it again unchanged.
     #[error("{url}: stopped before it was answered")]
     Stopped { url: String },
 }
 
-/// How a batch of requests ([`Transport::send_batch`]) is answered.
+/// When a batch of requests ([`Transport::send_batch`]) comes back, as
+/// `kube_request` spells it (`returnOnAnyEvent`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Batch {
-    /// Every request in full.
+pub enum ReturnOn {
+    /// Once every request is answered in full.
     All,
     /// The requests are watches, answered as soon as any of them has
     /// events; the host stops the others, which come back with the whole
@@ -154,14 +155,14 @@ pub trait Transport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError>;
 
     /// Sends several requests and answers each, in order. By default one
-    /// after another (so a watch of an [`Batch::AnyEvent`] batch lasts its
+    /// after another (so a watch of a [`ReturnOn::AnyEvent`] batch lasts its
     /// `timeoutSeconds`); a transport that can runs them at once.
-    fn send_batch(&mut self, reqs: &[Request], _how: Batch) -> Vec<Result<Response, TransportError>> {
+    fn send_batch(&mut self, reqs: &[Request], _how: ReturnOn) -> Vec<Result<Response, TransportError>> {
         reqs.iter().map(|r| self.send(r)).collect()
     }
 
     /// Whether [`Transport::send_batch`] sends a batch at once, and answers
-    /// a [`Batch::AnyEvent`] batch on the first event of any watch (so
+    /// a [`ReturnOn::AnyEvent`] batch on the first event of any watch (so
     /// several collections are watched at once). When it does not, the
     /// client sends one request at a time, as it always has.
     fn at_once(&self) -> bool {
@@ -174,7 +175,7 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
         (**self).send(req)
     }
 
-    fn send_batch(&mut self, reqs: &[Request], how: Batch) -> Vec<Result<Response, TransportError>> {
+    fn send_batch(&mut self, reqs: &[Request], how: ReturnOn) -> Vec<Result<Response, TransportError>> {
         (**self).send_batch(reqs, how)
     }
 

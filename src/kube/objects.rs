@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::error::{Doing, KubeError};
 use super::key::{ApiResource, ObjectKey};
 use super::request::{Call, Query, FIELD_MANAGER};
-use super::{Batch, Client, Method, Response};
+use super::{Client, Method, Response, ReturnOn};
 
 /// A request on one object, and what to name in its error.
 #[derive(Debug)]
@@ -87,7 +87,7 @@ impl Client {
         }
         let ops: Vec<Result<ObjectOp, KubeError>> = objects.iter().map(|o| self.apply_op(o, labels, false)).collect();
         let calls: Vec<Call> = ops.iter().filter_map(|op| op.as_ref().ok().map(|op| op.call.clone())).collect();
-        let mut answers = self.send_batch_retrying(&calls, Batch::All).into_iter();
+        let mut answers = self.send_batch_retrying(&calls, ReturnOn::All).into_iter();
         let mut out = Vec::with_capacity(objects.len());
         for op in ops {
             let r = op.and_then(|op| {
@@ -259,7 +259,7 @@ impl Client {
         }
         let ops = keys.iter().map(|k| self.delete_op(k)).collect::<Result<Vec<_>, _>>()?;
         let calls: Vec<Call> = ops.iter().map(|op| op.call.clone()).collect();
-        let answers = self.send_batch_retrying(&calls, Batch::All);
+        let answers = self.send_batch_retrying(&calls, ReturnOn::All);
         ops.into_iter()
             .zip(answers)
             .map(|(op, answer)| {
@@ -423,7 +423,7 @@ mod tests {
         assert!(e.is_object_fault() && e.to_string().contains("Required value"), "{e}");
         assert!(matches!(got[2], Err(KubeError::Incomplete(_))), "never sent: {:?}", got[2]);
         assert_eq!(got[3].as_ref().unwrap()["metadata"]["name"], "c");
-        assert_eq!(*script.batches.borrow(), vec![(3, Batch::All)], "discovery alone, then one batch");
+        assert_eq!(*script.batches.borrow(), vec![(3, ReturnOn::All)], "discovery alone, then one batch");
         let seen = script.seen.borrow();
         assert!(seen[1..].iter().all(|r| r.method == Method::Patch && r.url.contains("fieldManager=helm&force=true")));
         assert!(seen[3].url.ends_with("/namespaces/rel/jobs/c?fieldManager=helm&force=true"), "{}", seen[3].url);
@@ -473,7 +473,7 @@ mod tests {
         let keys = [job("a"), job("b"), job("c")];
         // What was deleted, by UID: a Status names it, a finalizing object is it.
         assert_eq!(c.delete_many(&keys).unwrap(), vec![Some("u-a".into()), None, Some("u-c".into())]);
-        assert_eq!(*script.batches.borrow(), vec![(3, Batch::All)]);
+        assert_eq!(*script.batches.borrow(), vec![(3, ReturnOn::All)]);
         assert!(script.seen.borrow()[1..].iter().all(|r| r.method == Method::Delete));
     }
 

@@ -5,7 +5,7 @@
 
 use super::error::KubeError;
 use super::request::Call;
-use super::{Batch, Client, Method, Request, Response, TransportError};
+use super::{Client, Method, Request, Response, ReturnOn, TransportError};
 
 impl Client {
     /// Sends several requests as one batch ([`Transport::send_batch`]);
@@ -14,7 +14,7 @@ impl Client {
     pub(super) fn send_batch_retrying(
         &mut self,
         calls: &[Call],
-        how: Batch,
+        how: ReturnOn,
     ) -> Vec<Result<(Response, u32), KubeError>> {
         if calls.is_empty() {
             return Vec::new();

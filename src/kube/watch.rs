@@ -729,7 +729,7 @@ mod tests {
     #[test]
     fn at_once_every_group_is_watched_in_one_batch_that_ends_on_any_event() {
         use crate::kube::fixture::host_client;
-        use crate::kube::Batch;
+        use crate::kube::ReturnOn;
         let batch = crate::kube::fixture::BATCH_V1;
         let listed = |rv: &str| format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[]}}"#);
         let added = r#"{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"8"}}}"#;
@@ -767,7 +767,7 @@ mod tests {
         assert!(urls[7].contains("/namespaces/y/jobs?") && !urls[7].contains("watch=1"), "{}", urls[7]);
         assert_eq!(urls.len(), 8);
         // Lists one at a time; each round's watches in one batch.
-        assert_eq!(*script.batches.borrow(), vec![(2, Batch::AnyEvent), (2, Batch::AnyEvent)]);
+        assert_eq!(*script.batches.borrow(), vec![(2, ReturnOn::AnyEvent), (2, ReturnOn::AnyEvent)]);
         assert_eq!(t.groups[1].resource_version.as_deref(), Some("9"));
     }
 

@@ -79,7 +79,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     }
     let mut scratch = crate::model::diagnostic::Diagnostics::default();
     let options = plan::Options { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
-    let all = plan::build(release, &[plan::Phase::Hooks(event)], options, &mut scratch);
+    let all = plan::build(release, &[plan::Target::Hooks(event)], options, &mut scratch);
     let all = all.events.first()?;
     let shorter = all.critical_path.len();
     if scratch.has_errors() || shorter >= plan.critical_path.len() {

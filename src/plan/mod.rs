@@ -50,18 +50,19 @@ impl Default for Options {
     }
 }
 
-/// What a plan entry orders: the hooks of one event, or the resources.
+/// What an [`EventPlan`] orders: the hooks of one event, or the install of
+/// the resources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub enum Target {
     Hooks(Event),
     Install,
 }
 
-impl Phase {
+impl Target {
     pub fn name(self) -> &'static str {
         match self {
-            Phase::Hooks(e) => e.as_str(),
-            Phase::Install => "install",
+            Target::Hooks(e) => e.as_str(),
+            Target::Install => "install",
         }
     }
 }
@@ -110,7 +111,7 @@ impl Node {
 /// One hook or resource in a plan, in Helm order.
 #[derive(Debug, Clone)]
 pub struct Item {
-    /// Index into the release's hooks (or resources, for `Phase::Install`).
+    /// Index into the release's hooks (or resources, for `Target::Install`).
     pub index: usize,
     pub reference: ObjectRef,
     /// The weight (hooks) or batch number (resources).
@@ -129,14 +130,14 @@ pub struct Item {
 
 #[derive(Debug, Clone)]
 pub struct EventPlan {
-    pub phase: Phase,
+    pub target: Target,
     pub items: Vec<Item>,
     pub graph: DiGraph<Node, Reason>,
     /// Start order under the given `--parallel`, if every item took as long.
     pub waves: Vec<Vec<usize>>,
     /// The longest chain of items that must run one after another.
     pub critical_path: Vec<usize>,
-    /// For `Phase::Install`: the batches, each ready before the next.
+    /// For `Target::Install`: the batches, each ready before the next.
     pub batches: Vec<Batch>,
     /// Why the items are ordered as they are, where that is not plain.
     pub notes: Vec<String>,
@@ -153,26 +154,26 @@ pub struct Plan {
     pub events: Vec<EventPlan>,
 }
 
-/// Builds the plan for the given phases (all that have anything when
-/// `phases` is empty). Problems are pushed to `diags`; with errors, the
+/// Builds the plan for the given targets (all that have anything when
+/// `targets` is empty). Problems are pushed to `diags`; with errors, the
 /// entries concerned may be incomplete and must not be executed.
-pub fn build(release: &Release, phases: &[Phase], options: Options, diags: &mut Diagnostics) -> Plan {
-    let mut wanted: Vec<Phase> = phases.to_vec();
+pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mut Diagnostics) -> Plan {
+    let mut wanted: Vec<Target> = targets.to_vec();
     if wanted.is_empty() {
         wanted.extend(
-            Event::ALL.into_iter().filter(|e| release.hooks.iter().any(|h| h.events.contains(e))).map(Phase::Hooks),
+            Event::ALL.into_iter().filter(|e| release.hooks.iter().any(|h| h.events.contains(e))).map(Target::Hooks),
         );
         if !release.resources.is_empty() {
-            wanted.push(Phase::Install);
+            wanted.push(Target::Install);
         }
     }
     let n = options.parallel.max(1);
     let events = wanted
         .into_iter()
-        .map(|phase| match phase {
-            Phase::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
+        .map(|target| match target {
+            Target::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
             // Helm applies a whole batch at once; only an explicit limit caps it.
-            Phase::Install => plan_resources(release, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags),
+            Target::Install => plan_resources(release, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags),
         })
         .collect();
     Plan { options, events }
@@ -214,7 +215,7 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
             .any(|x| matches_ref(r, &x.reference(), release))
             .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
     };
-    build_graph(Phase::Hooks(event), specs, n, release, &others, diags, Vec::new())
+    build_graph(Target::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
 fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
@@ -242,7 +243,7 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
             .any(|h| matches_ref(r, &h.reference(), release))
             .then(|| "it is a hook; resources can depend only on resources".to_string())
     };
-    let mut plan = build_graph(Phase::Install, specs, n, release, &others, diags, layout.batches);
+    let mut plan = build_graph(Target::Install, specs, n, release, &others, diags, layout.batches);
     plan.notes = layout.notes;
     plan
 }
@@ -263,7 +264,7 @@ fn matches_ref(r: &ObjectRef, object: &ObjectRef, release: &Release) -> bool {
 }
 
 fn build_graph(
-    phase: Phase,
+    target: Target,
     specs: Vec<Spec>,
     n: usize,
     release: &Release,
@@ -326,7 +327,7 @@ fn build_graph(
     for (i, s) in specs.iter().enumerate() {
         by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
     }
-    let what = if phase == Phase::Install { "resource" } else { "hook" };
+    let what = if target == Target::Install { "resource" } else { "hook" };
     for (i, s) in specs.iter().enumerate() {
         for r in s.depends_on {
             let candidates: Vec<usize> = by_name
@@ -341,13 +342,13 @@ fn build_graph(
                 [j] => *j,
                 [] => {
                     let why = others(r).unwrap_or_else(|| format!("no {what} of this release has that kind and name"));
-                    let (subject, help) = match phase {
-                        Phase::Install => (
+                    let (subject, help) = match target {
+                        Target::Install => (
                             format!("{r} is not a resource of this release"),
                             "name a resource of this release as Kind/name; kinds and names are case-sensitive"
                                 .to_string(),
                         ),
-                        Phase::Hooks(e) => (
+                        Target::Hooks(e) => (
                             format!("{r} is not a {e} hook"),
                             format!("name a {e} hook of this release as Kind/name; kinds and names are case-sensitive"),
                         ),
@@ -383,12 +384,12 @@ fn build_graph(
                 continue;
             }
             if specs[j].level > s.level {
-                let msg = match phase {
-                    Phase::Install => format!(
+                let msg = match target {
+                    Target::Install => format!(
                         "{r} is deployed in a later batch ({}), so this resource would wait forever",
                         specs[j].level + 1
                     ),
-                    Phase::Hooks(_) => format!(
+                    Target::Hooks(_) => format!(
                         "{r} has a higher weight ({} > {}), so this hook would wait forever",
                         specs[j].level, s.level
                     ),
@@ -404,7 +405,7 @@ fn build_graph(
     }
 
     // Kind order, after depends-on, which it yields to.
-    if phase != Phase::Install {
+    if target != Target::Install {
         for &(_, start, end) in &levels {
             kind_barriers(&mut graph, &mut items, start, end);
         }
@@ -446,7 +447,7 @@ fn build_graph(
     }
 
     let mut plan = EventPlan {
-        phase,
+        target,
         items,
         graph,
         waves: Vec::new(),
@@ -644,7 +645,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         let name = |v: NodeIndex| match g[v] {
             Node::Item(i) => plan.items[i].reference.to_string(),
             Node::Barrier(l) => {
-                format!("every {} below {l}", if plan.phase == Phase::Install { "batch" } else { "hook of weight" })
+                format!("every {} below {l}", if plan.target == Target::Install { "batch" } else { "hook of weight" })
             }
             // Kind order never closes a cycle (see kind_barriers); named all the same.
             Node::KindBarrier(l, _) => format!("the hooks of weight {l} before it in kind order"),
@@ -665,7 +666,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         });
         let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
         diags.push(
-            Diagnostic::error(loc, format!("{} cycle: {text}", plan.phase.name())).on(DEPENDS_ON).help(match serial_hint {
+            Diagnostic::error(loc, format!("{} cycle: {text}", plan.target.name())).on(DEPENDS_ON).help(match serial_hint {
                 Some((later, earlier)) => format!(
                     "{later} sorts after the serial {earlier} in Helm order (weight, then name); mark {earlier} helm.sh/hook-parallel: \"true\", rename or reweight one of them, or drop a helm.sh/depends-on on the cycle"
                 ),
@@ -679,7 +680,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
         let names: Vec<String> = blocked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
         diags.push(Diagnostic::error(
             Location::default(),
-            format!("{} can never start: {}", plan.phase.name(), names.join(", ")),
+            format!("{} can never start: {}", plan.target.name(), names.join(", ")),
         ));
     }
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{facts, refs};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::model::input::{Format, Release};
-use crate::plan::{EventPlan, Phase, Plan, Reason};
+use crate::plan::{EventPlan, Plan, Reason, Target};
 
 #[derive(Serialize)]
 struct PlanJson<'a> {
@@ -129,7 +129,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
 }
 
 fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
-    let install = plan.phase == Phase::Install;
+    let install = plan.target == Target::Install;
     let items: Vec<ItemJson> = plan
         .items
         .iter()
@@ -170,7 +170,7 @@ fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
         .collect();
     let (hooks, resources) = if install { (None, Some(items)) } else { (Some(items), None) };
     EventJson {
-        event: plan.phase.name(),
+        event: plan.target.name(),
         hooks,
         resources,
         batches: install.then(|| {

@@ -12,7 +12,7 @@ pub mod text;
 
 use crate::model::input::Release;
 use crate::model::reference::ObjectRef;
-use crate::plan::{EventPlan, Phase};
+use crate::plan::{EventPlan, Target};
 
 /// Facts about an item that every renderer shows, read from the release.
 pub(crate) struct ItemFacts<'a> {
@@ -27,8 +27,8 @@ pub(crate) struct ItemFacts<'a> {
 
 pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> ItemFacts<'a> {
     let index = plan.items[i].index;
-    match plan.phase {
-        Phase::Hooks(_) => {
+    match plan.target {
+        Target::Hooks(_) => {
             let h = &release.hooks[index];
             ItemFacts {
                 source: &h.source,
@@ -40,7 +40,7 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
                 external: &[],
             }
         }
-        Phase::Install => {
+        Target::Install => {
             let r = &release.resources[index];
             ItemFacts {
                 source: &r.source,
@@ -62,8 +62,8 @@ pub(crate) fn refs(plan: &EventPlan, items: &[usize]) -> Vec<String> {
 pub use crate::base::text::WIDTH;
 
 /// A stable identifier for graph formats: letters, digits and underscores.
-pub(crate) fn node_id(phase: &str, r: &ObjectRef) -> String {
-    let raw = format!("{phase}_{r}");
+pub(crate) fn node_id(target: &str, r: &ObjectRef) -> String {
+    let raw = format!("{target}_{r}");
     raw.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()
         + &format!("_{:x}", fnv(&raw))
 }

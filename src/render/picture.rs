@@ -18,7 +18,7 @@ use petgraph::graph::NodeIndex;
 
 use super::node_id;
 use crate::model::kind_order::install_rank;
-use crate::plan::{EventPlan, Node, Phase, Plan, Reason};
+use crate::plan::{EventPlan, Node, Plan, Reason, Target};
 
 /// Levels with more items than this may be folded.
 pub const FOLD_OVER: usize = 8;
@@ -67,7 +67,7 @@ pub enum Edge {
 
 /// The order a release lives through its events: install (pre, resources,
 /// post), test, then upgrade, rollback and delete.
-fn lifecycle_rank(phase: Phase) -> usize {
+fn lifecycle_rank(target: Target) -> usize {
     const ORDER: [&str; 10] = [
         "pre-install",
         "install",
@@ -80,12 +80,12 @@ fn lifecycle_rank(phase: Phase) -> usize {
         "pre-delete",
         "post-delete",
     ];
-    ORDER.iter().position(|n| *n == phase.name()).unwrap_or(ORDER.len())
+    ORDER.iter().position(|n| *n == target.name()).unwrap_or(ORDER.len())
 }
 
 pub fn picture(plan: &Plan) -> Picture {
     let mut events: Vec<&EventPlan> = plan.events.iter().collect();
-    events.sort_by_key(|e| lifecycle_rank(e.phase));
+    events.sort_by_key(|e| lifecycle_rank(e.target));
     let mut out: Vec<(String, EventPicture)> = Vec::new();
     for e in events {
         let pic = event(e);
@@ -127,8 +127,8 @@ fn signature(e: &EventPicture) -> String {
 }
 
 fn event(e: &EventPlan) -> EventPicture {
-    let phase = e.phase.name();
-    let install = e.phase == Phase::Install;
+    let target = e.target.name();
+    let install = e.target == Target::Install;
     // Items touched by an edge that folding would hide.
     let mut pinned = vec![false; e.items.len()];
     for edge in e.graph.edge_indices() {
@@ -154,11 +154,11 @@ fn event(e: &EventPlan) -> EventPicture {
         } else {
             format!("weight {l}")
         };
-        let level_id = sanitize(&format!("lv_{phase}_{l}"));
+        let level_id = sanitize(&format!("lv_{target}_{l}"));
         let together = e.items[members.clone()].iter().filter(|it| it.parallel).count();
         let fold = (members.len() > FOLD_OVER || together > SIDE_BY_SIDE) && !members.clone().any(|i| pinned[i]);
         let boxes = if fold {
-            let id = sanitize(&format!("fold_{phase}_{l}"));
+            let id = sanitize(&format!("fold_{target}_{l}"));
             for i in members.clone() {
                 node_of[i] = id.clone();
             }
@@ -179,7 +179,7 @@ fn event(e: &EventPlan) -> EventPicture {
         } else {
             members
                 .map(|i| {
-                    let id = node_id(phase, &e.items[i].reference);
+                    let id = node_id(target, &e.items[i].reference);
                     node_of[i] = id.clone();
                     BoxNode {
                         id,
@@ -196,8 +196,8 @@ fn event(e: &EventPlan) -> EventPicture {
     let level_word = if install { "batch" } else { "weight" };
     let id = |v: NodeIndex| match e.graph[v] {
         Node::Item(i) => node_of[i].clone(),
-        Node::Barrier(l) => sanitize(&format!("barrier_{phase}_{l}")),
-        Node::KindBarrier(l, t) => sanitize(&format!("kinds_{phase}_{l}_{t}")),
+        Node::Barrier(l) => sanitize(&format!("barrier_{target}_{l}")),
+        Node::KindBarrier(l, t) => sanitize(&format!("kinds_{target}_{l}_{t}")),
     };
     let mut barriers = Vec::new();
     for v in e.graph.node_indices() {
@@ -229,7 +229,7 @@ fn event(e: &EventPlan) -> EventPicture {
             edges.push((from, to, kind));
         }
     }
-    EventPicture { name: phase.to_string(), levels, barriers, edges }
+    EventPicture { name: target.to_string(), levels, barriers, edges }
 }
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.

@@ -466,7 +466,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
     let ended_at = rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(started_at);
     let failed = rows.iter().any(|r| r.phase == HookPhase::Failed);
     Summary {
-        event: plan.phase.name().to_string(),
+        event: plan.target.name().to_string(),
         outcome: if failed { Outcome::Failed } else { Outcome::Succeeded },
         failed_fast: rows
             .iter()
@@ -486,7 +486,7 @@ mod tests {
     use super::*;
     use crate::model::diagnostic::Diagnostics;
     use crate::model::event::Event;
-    use crate::plan::{self, Phase};
+    use crate::plan::{self, Target};
 
     /// A stored release with three test hooks: weight 0 (`a`), then weight 1
     /// (`b`, `c`), each with the `last_run` given.
@@ -501,7 +501,7 @@ mod tests {
             "hooks": [hook("a", 0, &runs[0]), hook("b", 1, &runs[1]), hook("c", 1, &runs[2])]});
         let mut diags = Diagnostics::default();
         let release = crate::model::input::from_release_value(&json, &mut diags).unwrap();
-        let plan = plan::build(&release, &[Phase::Hooks(Event::Test)], plan::Options::default(), &mut diags);
+        let plan = plan::build(&release, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut diags);
         assert!(!diags.has_errors(), "{:?}", diags.0);
         (json, release, plan)
     }

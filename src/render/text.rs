@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::{facts, refs};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input::Release;
-use crate::plan::{EventPlan, Phase, Plan, Reason};
+use crate::plan::{EventPlan, Plan, Reason, Target};
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
@@ -39,8 +39,8 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
     for e in &plan.events {
         let body = event(release, e);
         match bodies.iter_mut().find(|(_, b)| *b == body) {
-            Some((names, _)) => names.push(e.phase.name()),
-            None => bodies.push((vec![e.phase.name()], body)),
+            Some((names, _)) => names.push(e.target.name()),
+            None => bodies.push((vec![e.target.name()], body)),
         }
     }
     for (names, body) in bodies {
@@ -52,7 +52,7 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
 /// Everything printed for one event after its name.
 fn event(release: &Release, plan: &EventPlan) -> String {
     let mut out = String::new();
-    let install = plan.phase == Phase::Install;
+    let install = plan.target == Target::Install;
     let noun = if install { "resource" } else { "hook" };
     let n = plan.items.len();
     if n == 0 {
@@ -163,7 +163,7 @@ fn summarise(items: &[String], sep: &str) -> String {
 
 /// One row per item, in Helm order: what it is, when, and what it waits for.
 fn table(release: &Release, plan: &EventPlan) -> String {
-    let install = plan.phase == Phase::Install;
+    let install = plan.target == Target::Install;
     let noun = if install { "resource" } else { "hook" };
     let rows: Vec<Vec<String>> = plan
         .items
