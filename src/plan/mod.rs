@@ -287,16 +287,57 @@ fn build_graph(
             node: graph.add_node(Node::Item(i)),
         })
         .collect();
+    let levels = serial_barriers(&mut graph, &mut items);
+    depends_on_edges(target, &specs, release, others, &mut graph, &mut items, diags);
+    // Kind order, after depends-on, which it yields to.
+    if target != Target::Install {
+        for level in &levels {
+            kind_barriers(&mut graph, &mut items, level.start, level.end);
+        }
+    }
+    level_barriers(&mut graph, &items, &levels);
 
-    // Serial barriers; specs are sorted, so a level is a run.
-    let mut levels: Vec<(i64, usize, usize)> = Vec::new(); // (level, start, end)
+    let mut plan = EventPlan {
+        target,
+        items,
+        graph,
+        waves: Vec::new(),
+        critical_path: Vec::new(),
+        batches,
+        notes: Vec::new(),
+        hints: Vec::new(),
+        estimate: None,
+    };
+    match simulate(&plan, n) {
+        Ok((waves, critical_path)) => {
+            plan.waves = waves;
+            plan.critical_path = critical_path;
+        }
+        Err(cycle) => report_cycle(&plan, &specs, &cycle, diags),
+    }
+    plan
+}
+
+/// The items of one level (weight or batch): a run of the sorted items.
+struct Level {
+    level: i64,
+    start: usize,
+    end: usize,
+}
+
+/// Serial barriers, within each level: a serial item waits for every item
+/// before it, and every later item waits for it. Items are sorted, so a
+/// level is a run; each item learns the level before its own. Returns the
+/// levels in order.
+fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item]) -> Vec<Level> {
+    let mut levels: Vec<Level> = Vec::new();
     let mut level_start = 0;
     while level_start < items.len() {
         let level = items[level_start].level;
         let end = items[level_start..].iter().position(|it| it.level != level).map_or(items.len(), |p| level_start + p);
-        if let Some(&(prev, ..)) = levels.last() {
+        if let Some(prev) = levels.last() {
             for it in &mut items[level_start..end] {
-                it.after_level = Some(prev);
+                it.after_level = Some(prev.level);
             }
         }
         let mut last_serial: Option<usize> = None;
@@ -318,11 +359,23 @@ fn build_graph(
                 items[i].after.push((p, Reason::Serial));
             }
         }
-        levels.push((level, level_start, end));
+        levels.push(Level { level, start: level_start, end });
         level_start = end;
     }
+    levels
+}
 
-    // depends-on edges.
+/// `helm.sh/depends-on` edges. A reference that names no item, several,
+/// the item itself, or one of a higher level is reported and left out.
+fn depends_on_edges(
+    target: Target,
+    specs: &[Spec],
+    release: &Release,
+    others: &dyn Fn(&ObjectRef) -> Option<String>,
+    graph: &mut DiGraph<Node, Reason>,
+    items: &mut [Item],
+    diags: &mut Diagnostics,
+) {
     let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, s) in specs.iter().enumerate() {
         by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
@@ -403,17 +456,13 @@ fn build_graph(
             }
         }
     }
+}
 
-    // Kind order, after depends-on, which it yields to.
-    if target != Target::Install {
-        for &(_, start, end) in &levels {
-            kind_barriers(&mut graph, &mut items, start, end);
-        }
-    }
-
-    // Weight barriers, reduced: from the items of the previous level that no
-    // item of that level waits for, to the items of this level that wait for
-    // no item of this level. The rest follow transitively.
+/// Weight (or batch) barriers, reduced: from the items of the previous
+/// level that no item of that level waits for, to the items of this level
+/// that wait for no item of this level. The rest follow transitively, so a
+/// plan keeps O(n) edges however many items share a level.
+fn level_barriers(graph: &mut DiGraph<Node, Reason>, items: &[Item], levels: &[Level]) {
     let mut has_same_level_succ = vec![false; items.len()];
     let mut waits_in_level = vec![false; items.len()];
     for (i, it) in items.iter().enumerate() {
@@ -434,37 +483,17 @@ fn build_graph(
         }
     }
     for pair in levels.windows(2) {
-        let ((_, ps, pe), (level, start, end)) = (pair[0], pair[1]);
-        let barrier = graph.add_node(Node::Barrier(level));
-        for p in (ps..pe).filter(|&p| !has_same_level_succ[p]) {
+        let (prev, this) = (&pair[0], &pair[1]);
+        let barrier = graph.add_node(Node::Barrier(this.level));
+        for p in (prev.start..prev.end).filter(|&p| !has_same_level_succ[p]) {
             graph.add_edge(items[p].node, barrier, Reason::Level);
         }
-        for i in start..end {
+        for i in this.start..this.end {
             if !waits_in_level[i] {
                 graph.add_edge(barrier, items[i].node, Reason::Level);
             }
         }
     }
-
-    let mut plan = EventPlan {
-        target,
-        items,
-        graph,
-        waves: Vec::new(),
-        critical_path: Vec::new(),
-        batches,
-        notes: Vec::new(),
-        hints: Vec::new(),
-        estimate: None,
-    };
-    match simulate(&plan, n) {
-        Ok((waves, critical_path)) => {
-            plan.waves = waves;
-            plan.critical_path = critical_path;
-        }
-        Err(cycle) => report_cycle(&plan, &specs, &cycle, diags),
-    }
-    plan
 }
 
 /// Kind-order barriers among the hooks `start..end` of one weight: in each
