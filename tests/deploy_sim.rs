@@ -20,7 +20,7 @@ use helm_hooks::exec::run::{Outcome as RunOutcome, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::hook::Hook;
-use helm_hooks::plan::{EventPlan, Target};
+use helm_hooks::plan::{EventPlan, ItemId, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
 use serde_json::{json, Value};
@@ -84,7 +84,7 @@ fn status(release: &Value) -> String {
     release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default().to_string()
 }
 
-fn name_of(plan: &EventPlan, item: usize) -> String {
+fn name_of(plan: &EventPlan, item: ItemId) -> String {
     let r = &plan.items[item].reference;
     format!("{}/{}", r.kind, r.name)
 }
@@ -156,7 +156,8 @@ impl Cluster for Sim {
             (Some(i), None) => Some(format!("{} is not ready: {}", plan.items[i].reference, rollout.reason(i))),
             _ => None,
         };
-        let rows = (0..plan.items.len())
+        let rows = plan
+            .ids()
             .map(|i| {
                 let (applied_at, ready_at) = rollout.times(i);
                 ResourceRow {

@@ -9,7 +9,7 @@ use helm_hooks::exec::executor::{Action, Executor, Input, Options, Phase, Report
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::{self, Target};
+use helm_hooks::plan::{self, ItemId, Target};
 use proptest::prelude::*;
 
 /// How a simulated hook behaves: run time and outcome.
@@ -57,10 +57,10 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     );
     assert!(!d.has_errors(), "{:?}", d.0);
     let plan = &p.events[0];
-    let name = |h: usize| plan.items[h].reference.name.clone();
+    let name = |h: ItemId| plan.items[h].reference.name.clone();
     let mut exec = Executor::new(plan, &r.hooks, opts, 0);
     let mut now = 0u64;
-    let mut running: BTreeMap<usize, u64> = BTreeMap::new(); // hook -> finish time
+    let mut running: BTreeMap<ItemId, u64> = BTreeMap::new(); // hook -> finish time
     let mut t = Trace {
         calls: vec![],
         reports: vec![],
@@ -124,7 +124,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
         t.reports.extend(exec.drain_reports());
     }
     t.end = now;
-    t.phases = (0..plan.items.len()).map(|h| (name(h), exec.phase(h))).collect();
+    t.phases = plan.ids().map(|h| (name(h), exec.phase(h))).collect();
     t
 }
 
@@ -222,7 +222,7 @@ fn fail_fast_ends_the_run_at_once() {
         opts(8),
     );
     assert_eq!(t.end, 1000, "not waiting for the slow sibling");
-    assert!(t.reports.contains(&Report::FailFast { hook: 0, ignored: false }));
+    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(0), ignored: false }));
     assert!(t.calls.contains(&("logs".into(), "preflight".into())));
     assert!(!t.calls.contains(&("create".into(), "later".into())));
     let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
@@ -237,7 +237,7 @@ fn ignored_fail_fast_goes_on() {
     ]);
     let t =
         simulate(&r, &|n| Behaviour { ms: 1000, ok: n != "preflight" }, Options { ignore_fail_fast: true, ..opts(1) });
-    assert!(t.reports.contains(&Report::FailFast { hook: 0, ignored: true }));
+    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(0), ignored: true }));
     assert!(t.calls.contains(&("create".into(), "next".into())));
     assert_eq!(t.end, 2000);
 }
@@ -334,7 +334,7 @@ struct SimCluster {
     now: u64,
     names: Vec<String>,
     behaviour: fn(&str) -> Behaviour,
-    running: BTreeMap<usize, u64>,
+    running: BTreeMap<ItemId, u64>,
     records: usize,
     /// Storage refuses writes (a token that may not update Secrets).
     refuse_records: bool,
@@ -344,7 +344,7 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
     }
-    fn delete(&mut self, _: &[usize], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
+    fn delete(&mut self, _: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
         Ok(())
     }
     fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::run::ClusterError> {
@@ -354,25 +354,25 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
         }
         Ok(())
     }
-    fn create(&mut self, hook: usize) -> Result<(), helm_hooks::exec::run::CreateError> {
-        self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook]).ms);
+    fn create(&mut self, hook: ItemId) -> Result<(), helm_hooks::exec::run::CreateError> {
+        self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook.0]).ms);
         Ok(())
     }
     fn wait(
         &mut self,
-        hooks: &[usize],
+        hooks: &[ItemId],
         deadline: u64,
     ) -> Result<Vec<helm_hooks::exec::run::Finished>, helm_hooks::exec::run::ClusterError> {
         let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
         self.now = next.min(deadline).max(self.now);
         let now = self.now;
-        let done: Vec<usize> =
+        let done: Vec<ItemId> =
             hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
         Ok(done
             .into_iter()
             .map(|h| {
                 self.running.remove(&h);
-                let ok = (self.behaviour)(&self.names[h]).ok;
+                let ok = (self.behaviour)(&self.names[h.0]).ok;
                 helm_hooks::exec::run::Finished {
                     hook: h,
                     succeeded: ok,
@@ -383,11 +383,11 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
     }
     fn logs(
         &mut self,
-        hook: usize,
+        hook: ItemId,
     ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::run::ClusterError> {
-        let text = format!("checking {}\nline two", self.names[hook]);
+        let text = format!("checking {}\nline two", self.names[hook.0]);
         Ok(vec![helm_hooks::exec::executor::ContainerLog {
-            pod: self.names[hook].clone(),
+            pod: self.names[hook.0].clone(),
             container: "main".into(),
             text,
         }])

@@ -25,7 +25,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::model::kind_order::{install_rank, KindRank};
-use helm_hooks::plan::{self, EventPlan, Options, Plan, Target};
+use helm_hooks::plan::{self, EventPlan, ItemId, Options, Plan, Target};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -546,7 +546,7 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
     for (w, wave) in ep.waves.iter().enumerate() {
         prop_assert!(!wave.is_empty(), "{what}: empty wave {w}");
         prop_assert!(wave.len() <= n, "{what}: wave {w} has {} items, limit {n}", wave.len());
-        for &i in wave {
+        for &ItemId(i) in wave {
             prop_assert!(i < count, "{what}: wave {w} names item {i} of {count}");
             prop_assert_eq!(wave_of[i], usize::MAX, "{}: item {} in two waves", what, i);
             wave_of[i] = w;
@@ -569,12 +569,13 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
         for &(p, _) in &it.after {
             prop_assert!(
                 ep.graph.find_edge(ep.items[p].node, it.node).is_some(),
-                "{what}: `after` lists {p}, no such edge"
+                "{what}: `after` lists {p:?}, no such edge"
             );
         }
     }
     // The waves are the lockstep simulation of the model.
-    prop_assert_eq!(&ep.waves, &model.waves(n), "{}: waves differ from the lockstep model", what);
+    let waves: Vec<Vec<usize>> = ep.waves.iter().map(|w| w.iter().map(|i| i.0).collect()).collect();
+    prop_assert_eq!(&waves, &model.waves(n), "{}: waves differ from the lockstep model", what);
     // The critical path: a chain of real edges, as long as the longest chain.
     let path = &ep.critical_path;
     if count > 0 {
@@ -589,7 +590,7 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
             .neighbors_directed(a, petgraph::Direction::Outgoing)
             .any(|x| ep.graph[x].is_barrier() && ep.graph.find_edge(x, b).is_some());
         prop_assert!(direct || via_barrier, "{what}: critical path step {:?} is not an edge", pair);
-        prop_assert!(wave_of[pair[0]] < wave_of[pair[1]]);
+        prop_assert!(wave_of[pair[0].0] < wave_of[pair[1].0]);
     }
     Ok(())
 }
@@ -682,7 +683,7 @@ proptest! {
                 continue;
             };
             let docs = item_docs(ep, &release);
-            let run: Vec<usize> = ep.waves.iter().flatten().map(|&i| docs[i]).collect();
+            let run: Vec<usize> = ep.waves.iter().flatten().map(|&i| docs[i.0]).collect();
             prop_assert_eq!(&run, &model.order, "{} run order, yaml:\n{}", ev, yaml);
             prop_assert!(ep.waves.iter().all(|w| w.len() == 1), "{}: serial hooks shared a wave", ev);
             prop_assert_eq!(ep.critical_path.len(), model.order.len());
@@ -700,7 +701,7 @@ proptest! {
             }
             let mut wave_of = vec![0; ep.items.len()];
             for (w, wave) in ep.waves.iter().enumerate() {
-                for &i in wave {
+                for &ItemId(i) in wave {
                     wave_of[i] = w;
                 }
             }

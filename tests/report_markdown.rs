@@ -21,7 +21,7 @@ use helm_hooks::exec::run::{self, ClusterError, CreateError, Finished, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
-use helm_hooks::plan::{self, Target};
+use helm_hooks::plan::{self, ItemId, Target};
 use helm_hooks::render::markdown;
 use helm_hooks::render::report::{self, Command};
 use serde_json::Value;
@@ -43,14 +43,14 @@ struct Sim {
     now: u64,
     names: Vec<String>,
     behaviour: BTreeMap<String, (u64, bool)>,
-    running: BTreeMap<usize, u64>,
+    running: BTreeMap<ItemId, u64>,
 }
 
 impl run::Cluster for Sim {
     fn now(&mut self) -> u64 {
         self.now
     }
-    fn delete(&mut self, _: &[usize], _: u64) -> Result<(), ClusterError> {
+    fn delete(&mut self, _: &[ItemId], _: u64) -> Result<(), ClusterError> {
         // Deleting a hook's previous object takes a moment, as on a cluster.
         self.now += 200;
         Ok(())
@@ -59,22 +59,22 @@ impl run::Cluster for Sim {
         self.now += 100;
         Ok(())
     }
-    fn create(&mut self, hook: usize) -> Result<(), CreateError> {
-        let (ms, _) = self.behaviour[&self.names[hook]];
+    fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
+        let (ms, _) = self.behaviour[&self.names[hook.0]];
         self.running.insert(hook, self.now + ms);
         Ok(())
     }
-    fn wait(&mut self, hooks: &[usize], deadline: u64) -> Result<Vec<Finished>, ClusterError> {
+    fn wait(&mut self, hooks: &[ItemId], deadline: u64) -> Result<Vec<Finished>, ClusterError> {
         let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
         self.now = next.min(deadline).max(self.now);
         let now = self.now;
-        let done: Vec<usize> =
+        let done: Vec<ItemId> =
             hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
         Ok(done
             .into_iter()
             .map(|h| {
                 self.running.remove(&h);
-                let ok = self.behaviour[&self.names[h]].1;
+                let ok = self.behaviour[&self.names[h.0]].1;
                 let message = if ok {
                     String::new()
                 } else {
@@ -84,8 +84,8 @@ impl run::Cluster for Sim {
             })
             .collect())
     }
-    fn logs(&mut self, hook: usize) -> Result<Vec<ContainerLog>, ClusterError> {
-        let name = &self.names[hook];
+    fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
+        let name = &self.names[hook.0];
         let text = format!(
             "checking {name}\nconnecting to db:5432 | user=app <ok>\nERROR: schema version 41 is older than 42 (run `migrate up`)"
         );

@@ -16,7 +16,7 @@
 use helm_hooks::exec::rollout::{Action, Input, Options, Rollout, State};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::input;
-use helm_hooks::plan::{self, EventPlan, Target};
+use helm_hooks::plan::{self, EventPlan, ItemId, Target};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -109,9 +109,9 @@ fn plan_of(g: &Gen, parallel: usize) -> EventPlan {
 
 /// Every item that must be ready before `i` is applied: earlier batches and
 /// same-batch predecessors.
-fn must_precede(p: &EventPlan, i: usize) -> Vec<usize> {
+fn must_precede(p: &EventPlan, i: ItemId) -> Vec<ItemId> {
     let it = &p.items[i];
-    let mut out: Vec<usize> = (0..p.items.len()).filter(|&j| p.items[j].level < it.level).collect();
+    let mut out: Vec<ItemId> = p.ids().filter(|&j| p.items[j].level < it.level).collect();
     out.extend(it.after.iter().map(|(j, _)| *j));
     out
 }
@@ -134,8 +134,8 @@ fn step_strategy() -> impl Strategy<Value = Step> {
 }
 
 struct Observed {
-    failed: Option<usize>,
-    applied_order: Vec<usize>,
+    failed: Option<ItemId>,
+    applied_order: Vec<ItemId>,
 }
 
 fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Result<Observed, TestCaseError> {
@@ -143,8 +143,8 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
     let mut r = Rollout::new(p, options, 0);
     let mut now = 0u64;
     let mut ready = vec![false; p.items.len()];
-    let mut in_flight: Vec<usize> = Vec::new();
-    let mut failed_at: Option<usize> = None;
+    let mut in_flight: Vec<ItemId> = Vec::new();
+    let mut failed_at: Option<ItemId> = None;
     let mut applied_order = Vec::new();
     let mut steps = steps.iter().cycle();
     for _ in 0..10_000 {
@@ -152,7 +152,7 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
             Action::Done => {
                 let failed = r.failed();
                 if failed.is_none() {
-                    prop_assert!((0..p.items.len()).all(|i| r.state(i) == State::Ready));
+                    prop_assert!(p.ids().all(|i| r.state(i) == State::Ready));
                 }
                 return Ok(Observed { failed, applied_order });
             }
@@ -160,13 +160,13 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
                 prop_assert!(failed_at.is_none(), "applied {items:?} after a failure");
                 for &i in &items {
                     for j in must_precede(p, i) {
-                        prop_assert!(ready[j], "item {i} applied before its predecessor {j} was ready");
+                        prop_assert!(ready[j.0], "item {i:?} applied before its predecessor {j:?} was ready");
                     }
-                    let instant = apply_ready[i % apply_ready.len()];
+                    let instant = apply_ready[i.0 % apply_ready.len()];
                     r.handle(Input::Applied { item: i, ready: instant });
                     applied_order.push(i);
                     if instant {
-                        ready[i] = true;
+                        ready[i.0] = true;
                     } else {
                         in_flight.push(i);
                     }
@@ -184,7 +184,7 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
                                 break;
                             }
                             let i = in_flight.remove(pick.index(in_flight.len()));
-                            ready[i] = true;
+                            ready[i.0] = true;
                             r.handle(Input::Ready { item: i });
                         }
                         now += 10;
@@ -202,7 +202,7 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
                         now = (now + ms).min(deadline.max(now + 1));
                         if now >= deadline && deadline > before {
                             // Whatever waited past its batch deadline fails at the next poll.
-                            failed_at = failed_at.or(Some(usize::MAX));
+                            failed_at = failed_at.or(Some(ItemId(usize::MAX)));
                         }
                     }
                 }
@@ -228,7 +228,7 @@ proptest! {
             // Nothing after the failing batch was applied.
             let level = p.items[f].level;
             for &i in &seen.applied_order {
-                prop_assert!(p.items[i].level <= level, "item {i} of a later batch was applied");
+                prop_assert!(p.items[i].level <= level, "item {i:?} of a later batch was applied");
             }
         } else {
             prop_assert_eq!(seen.applied_order.len(), p.items.len());
@@ -260,5 +260,5 @@ fn a_batch_past_its_readiness_timeout_fails_naming_the_resource() {
     assert_eq!(r.poll(1_000), Action::Done);
     assert_eq!(r.failed(), Some(first));
     assert_eq!(r.reason(first), "not ready after 1s (--readiness-timeout): condition Ready=False: Pending");
-    assert_eq!(r.state(1 - first), State::Skipped);
+    assert_eq!(r.state(ItemId(1 - first.0)), State::Skipped);
 }

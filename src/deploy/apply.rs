@@ -19,7 +19,7 @@ use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::readiness::Status;
 use crate::model::resource::Resource;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 
 pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
@@ -135,7 +135,7 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
     for item in &plan.items {
         for &(before, reason) in &item.after {
             if reason == crate::plan::Reason::DependsOn {
-                wanted[before] = true;
+                wanted[before.0] = true;
             }
         }
     }
@@ -143,11 +143,11 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
 }
 
 impl Applier<'_> {
-    fn resource(&self, item: usize) -> &Resource {
+    fn resource(&self, item: ItemId) -> &Resource {
         &self.resources[self.plan.items[item].index]
     }
 
-    fn key(&self, item: usize) -> ObjectKey {
+    fn key(&self, item: ItemId) -> ObjectKey {
         let h = &self.resource(item).head;
         ObjectKey::new(&h.api_version, &h.kind, h.namespace.as_deref(), &h.name)
     }
@@ -199,7 +199,7 @@ impl Applier<'_> {
                 }
             };
             for report in rollout.drain_reports() {
-                let name = |i: usize| self.plan.items[i].reference.to_string();
+                let name = |i: ItemId| self.plan.items[i].reference.to_string();
                 let line = match report {
                     Report::BatchStarted { batch, at } => format!("{} {}\n", stamp(at), self.batch_name(batch)),
                     Report::Applied { item, at } => format!("{} applied   {}\n", stamp(at), name(item)),
@@ -226,7 +226,9 @@ impl Applier<'_> {
             }
             _ => None,
         };
-        let rows = (0..self.plan.items.len())
+        let rows = self
+            .plan
+            .ids()
             .map(|i| {
                 let (applied_at, ready_at) = rollout.times(i);
                 ResourceRow {
@@ -253,11 +255,11 @@ impl Applier<'_> {
     fn await_external(
         &mut self,
         rollout: &mut Rollout<'_>,
-        items: &[usize],
+        items: &[ItemId],
         deadline: Millis,
         out: &mut dyn Write,
         stamp: &dyn Fn(Millis) -> String,
-    ) -> Result<Vec<usize>, KubeError> {
+    ) -> Result<Vec<ItemId>, KubeError> {
         let mut ready = Vec::new();
         for &item in items {
             let wanted: Vec<_> =
@@ -285,7 +287,7 @@ impl Applier<'_> {
     /// under Helm's `kube_request`), kinds in turn, as Helm applies them.
     /// Outcomes are handled in item order, as if applied one by one; a
     /// cluster error ends the batch there (no later kind is sent).
-    fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[usize]) -> Result<(), KubeError> {
+    fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[ItemId]) -> Result<(), KubeError> {
         // Per item: not sent (None), not valid (its message), or the answer.
         let mut outcomes: Vec<Option<Result<Result<Value, KubeError>, String>>> = Vec::with_capacity(items.len());
         let mut prepared = Vec::new();
@@ -320,7 +322,7 @@ impl Applier<'_> {
                 match outcomes[next].take().expect("answered") {
                     Err(message) => rollout.handle(Input::Failed { item, message }),
                     Ok(Ok(live)) => {
-                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item]) == Health::Ready;
+                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item.0]) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
                             self.client.track_known(tracker, &key, &live)?;
@@ -347,10 +349,10 @@ impl Applier<'_> {
         &mut self,
         rollout: &mut Rollout<'_>,
         tracker: &mut Tracker,
-        items: &[usize],
+        items: &[ItemId],
         deadline: Millis,
     ) -> Result<(), KubeError> {
-        let keyed: Vec<(usize, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
+        let keyed: Vec<(ItemId, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
         let resources = self.resources;
         let plan = self.plan;
         let of =
@@ -359,8 +361,9 @@ impl Applier<'_> {
         // controller deletes once complete is ready; one that vanished while
         // in progress is waited for until it comes back or the deadline.
         let complete = &self.complete_jobs;
-        let settled =
-            |(i, r): (usize, &Resource), o: &Value| !matches!(readiness(r, o, complete[i]), Health::InProgress { .. });
+        let settled = |(i, r): (ItemId, &Resource), o: &Value| {
+            !matches!(readiness(r, o, complete[i.0]), Health::InProgress { .. })
+        };
         let mut done = |key: &ObjectKey, seen: Observed<'_>| match (of(key), seen.last()) {
             (Some(r), Some(o)) => settled(r, o),
             _ => false,
@@ -371,7 +374,7 @@ impl Applier<'_> {
             let r = &resources[plan.items[*item].index];
             let seen = tracker.observed(key);
             let gone = matches!(seen, Observed::Gone { .. });
-            match seen.last().map(|o| readiness(r, o, self.complete_jobs[*item])) {
+            match seen.last().map(|o| readiness(r, o, self.complete_jobs[item.0])) {
                 Some(Health::Ready) => {
                     tracker.untrack(key);
                     rollout.handle(Input::Ready { item: *item });
@@ -393,7 +396,7 @@ impl Applier<'_> {
     /// The failure as the release records it: the resource, why, and the
     /// output of its pods when it has them (Jobs and Pods) — pods of this
     /// rollout only: a rejected apply has none of its own.
-    fn failure_text(&mut self, item: usize, reason: &str, applied: bool) -> String {
+    fn failure_text(&mut self, item: ItemId, reason: &str, applied: bool) -> String {
         let reference = &self.plan.items[item].reference;
         if !applied {
             return format!("{reference} was not applied: {reason}");

@@ -28,7 +28,7 @@ use std::collections::VecDeque;
 
 use crate::model::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
 use crate::plan::frontier::Frontier;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 
 use crate::base::time::format_duration;
 pub use crate::base::time::Millis;
@@ -71,26 +71,26 @@ impl Phase {
     }
 }
 
-/// What the driver must do next. Hook numbers index the plan's items.
+/// What the driver must do next. Hooks are named by their plan items.
 /// Every action is answered before the next `poll`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// Delete these hooks' objects (with propagation) and wait until they
     /// are gone; answer with [`Input::Deleted`] (or `Failed`).
-    Delete { hooks: Vec<usize>, policy: &'static str },
+    Delete { hooks: Vec<ItemId>, policy: &'static str },
     /// Write the release's hook records (`last_run`) to Helm's storage;
     /// answer with [`Input::Recorded`].
     Record,
     /// Create (server-side apply) these hooks; answer each with
     /// [`Input::Created`] or [`Input::Failed`].
-    Create { hooks: Vec<usize> },
+    Create { hooks: Vec<ItemId> },
     /// Wait until one of these hooks finishes or `deadline` passes; answer
     /// with [`Input::Finished`] for those that did (none when the deadline
     /// passed). The next `poll` carries the time.
-    Await { hooks: Vec<usize>, deadline: Millis },
+    Await { hooks: Vec<ItemId>, deadline: Millis },
     /// Fetch the logs of every container of the hook's pods; answer with
     /// [`Input::Logs`].
-    Logs { hook: usize, purpose: LogPurpose },
+    Logs { hook: ItemId, purpose: LogPurpose },
     /// The run is over.
     Done,
 }
@@ -99,14 +99,14 @@ pub enum Action {
 pub enum Input {
     Now(Millis),
     Deleted {
-        hooks: Vec<usize>,
+        hooks: Vec<ItemId>,
     },
     Recorded,
     Created {
-        hook: usize,
+        hook: ItemId,
     },
     Finished {
-        hook: usize,
+        hook: ItemId,
         succeeded: bool,
         message: String,
     },
@@ -114,11 +114,11 @@ pub enum Input {
     /// hook's own (a rejected manifest); cluster-wide errors end the run in
     /// the driver instead.
     Failed {
-        hook: usize,
+        hook: ItemId,
         message: String,
     },
     Logs {
-        hook: usize,
+        hook: ItemId,
         purpose: LogPurpose,
         logs: Vec<ContainerLog>,
     },
@@ -147,24 +147,24 @@ pub struct ContainerLog {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
     Started {
-        hook: usize,
+        hook: ItemId,
         at: Millis,
     },
     Finished {
-        hook: usize,
+        hook: ItemId,
         phase: Phase,
         at: Millis,
         message: String,
     },
     /// A hook's logs, to print as one block.
     Output {
-        hook: usize,
+        hook: ItemId,
         purpose: LogPurpose,
         logs: Vec<ContainerLog>,
     },
     /// A fail-fast hook failed and the run stops (or, ignored, goes on).
     FailFast {
-        hook: usize,
+        hook: ItemId,
         ignored: bool,
     },
 }
@@ -197,7 +197,7 @@ enum Stage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Work {
     Do(Action),
-    MarkStarted(Vec<usize>),
+    MarkStarted(Vec<ItemId>),
 }
 
 #[derive(Debug)]
@@ -207,15 +207,15 @@ pub struct Executor<'p> {
     hooks: Vec<HookState>,
     frontier: Frontier,
     /// Started (recorded) and not finished.
-    running: Vec<usize>,
+    running: Vec<ItemId>,
     /// Chosen to start, not yet created.
     starting: usize,
-    start_order: Vec<usize>,
+    start_order: Vec<ItemId>,
     stage: Stage,
     work: VecDeque<Work>,
     reports: Vec<Report>,
     now: Millis,
-    failed_fast: Option<usize>,
+    failed_fast: Option<ItemId>,
 }
 
 impl<'p> Executor<'p> {
@@ -256,18 +256,18 @@ impl<'p> Executor<'p> {
         }
     }
 
-    pub fn phase(&self, hook: usize) -> Phase {
-        self.hooks[hook].phase
+    pub fn phase(&self, hook: ItemId) -> Phase {
+        self.hooks[hook.0].phase
     }
 
     /// `last_run` as Helm stores it: (started_at, completed_at, phase).
-    pub fn last_run(&self, hook: usize) -> (Option<Millis>, Option<Millis>, Phase) {
-        let h = &self.hooks[hook];
+    pub fn last_run(&self, hook: ItemId) -> (Option<Millis>, Option<Millis>, Phase) {
+        let h = &self.hooks[hook.0];
         (h.started_at, h.completed_at, h.phase)
     }
 
-    pub fn message(&self, hook: usize) -> &str {
-        &self.hooks[hook].message
+    pub fn message(&self, hook: ItemId) -> &str {
+        &self.hooks[hook.0].message
     }
 
     /// Reports since the last call, oldest first.
@@ -289,7 +289,7 @@ impl<'p> Executor<'p> {
     }
 
     /// The fail-fast hook that ended the run, if one did.
-    pub fn failed_fast(&self) -> Option<usize> {
+    pub fn failed_fast(&self) -> Option<ItemId> {
         self.failed_fast
     }
 
@@ -321,7 +321,7 @@ impl<'p> Executor<'p> {
         let deadline = self
             .running
             .iter()
-            .map(|&h| self.hooks[h].started_at.unwrap_or(self.now) + self.options.timeout_ms)
+            .map(|&h| self.hooks[h.0].started_at.unwrap_or(self.now) + self.options.timeout_ms)
             .min()
             .unwrap_or(self.now);
         Action::Await { hooks: self.running.clone(), deadline }
@@ -342,7 +342,8 @@ impl<'p> Executor<'p> {
         if batch.is_empty() {
             return;
         }
-        let deletes: Vec<usize> = batch.iter().copied().filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION)).collect();
+        let deletes: Vec<ItemId> =
+            batch.iter().copied().filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION)).collect();
         if !deletes.is_empty() {
             self.work.push_back(Work::Do(Action::Delete { hooks: deletes, policy: BEFORE_HOOK_CREATION }));
         }
@@ -352,10 +353,10 @@ impl<'p> Executor<'p> {
         self.work.push_back(Work::Do(Action::Create { hooks: batch }));
     }
 
-    fn mark_started(&mut self, hooks: Vec<usize>) {
+    fn mark_started(&mut self, hooks: Vec<ItemId>) {
         let now = self.now;
         for &h in &hooks {
-            let s = &mut self.hooks[h];
+            let s = &mut self.hooks[h.0];
             s.phase = Phase::Running;
             s.started_at = Some(now);
         }
@@ -363,9 +364,9 @@ impl<'p> Executor<'p> {
         self.running.extend(hooks);
     }
 
-    fn has_policy(&self, hook: usize, policy: &str) -> bool {
+    fn has_policy(&self, hook: ItemId, policy: &str) -> bool {
         // CRDs are never deleted by Helm's hook policies.
-        self.hooks[hook].delete_policies.iter().any(|p| p == policy)
+        self.hooks[hook.0].delete_policies.iter().any(|p| p == policy)
             && self.plan.items[hook].reference.kind != "CustomResourceDefinition"
     }
 
@@ -387,15 +388,15 @@ impl<'p> Executor<'p> {
                 self.starting = self.starting.saturating_sub(1);
                 // Reported once it exists: a start that failed to record or
                 // create never shows as started.
-                if let Some(at) = self.hooks[hook].started_at {
+                if let Some(at) = self.hooks[hook.0].started_at {
                     self.reports.push(Report::Started { hook, at });
                 }
-                if !self.hooks[hook].kind_awaited && self.hooks[hook].phase == Phase::Running {
+                if !self.hooks[hook.0].kind_awaited && self.hooks[hook.0].phase == Phase::Running {
                     self.finish_hook(hook, true, String::new());
                 }
             }
             Input::Finished { hook, succeeded, message } => {
-                if self.hooks[hook].phase == Phase::Running {
+                if self.hooks[hook.0].phase == Phase::Running {
                     self.finish_hook(hook, succeeded, message);
                 }
             }
@@ -403,7 +404,7 @@ impl<'p> Executor<'p> {
                 if self.starting > 0 && self.running.contains(&hook) {
                     self.starting -= 1;
                 }
-                if self.hooks[hook].phase == Phase::Running {
+                if self.hooks[hook.0].phase == Phase::Running {
                     self.finish_hook(hook, false, message);
                 }
             }
@@ -414,12 +415,12 @@ impl<'p> Executor<'p> {
     /// Hooks past their deadline fail as timed out.
     fn expire(&mut self) {
         let timeout = self.options.timeout_ms;
-        let late: Vec<usize> = self
+        let late: Vec<ItemId> = self
             .running
             .iter()
             .copied()
             .filter(|&h| {
-                self.hooks[h].kind_awaited && self.hooks[h].started_at.is_some_and(|t| self.now >= t + timeout)
+                self.hooks[h.0].kind_awaited && self.hooks[h.0].started_at.is_some_and(|t| self.now >= t + timeout)
             })
             .collect();
         for h in late {
@@ -427,10 +428,10 @@ impl<'p> Executor<'p> {
         }
     }
 
-    fn finish_hook(&mut self, hook: usize, succeeded: bool, message: String) {
+    fn finish_hook(&mut self, hook: ItemId, succeeded: bool, message: String) {
         let now = self.now;
         self.running.retain(|&h| h != hook);
-        let s = &mut self.hooks[hook];
+        let s = &mut self.hooks[hook.0];
         s.phase = if succeeded { Phase::Succeeded } else { Phase::Failed };
         s.completed_at = Some(now);
         s.message = message.clone();
@@ -459,11 +460,11 @@ impl<'p> Executor<'p> {
     }
 
     /// Hooks that ended in `phase` and have delete policy `policy`, in start order.
-    fn started_with(&self, phase: Phase, policy: &str) -> Vec<usize> {
+    fn started_with(&self, phase: Phase, policy: &str) -> Vec<ItemId> {
         self.start_order
             .iter()
             .copied()
-            .filter(|&h| self.hooks[h].phase == phase && self.has_policy(h, policy))
+            .filter(|&h| self.hooks[h.0].phase == phase && self.has_policy(h, policy))
             .collect()
     }
 
@@ -484,8 +485,8 @@ impl<'p> Executor<'p> {
         // `--logs` prints every Pod hook's logs in Helm order, before the
         // delete policies remove the pods (as `helm test --logs`).
         if self.options.pod_logs {
-            for h in 0..self.hooks.len() {
-                if self.plan.items[h].reference.kind == "Pod" && self.hooks[h].started_at.is_some() {
+            for h in self.plan.ids() {
+                if self.plan.items[h].reference.kind == "Pod" && self.hooks[h.0].started_at.is_some() {
                     self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::TestLogs }));
                 }
             }
@@ -493,7 +494,7 @@ impl<'p> Executor<'p> {
         let any_failed = self.hooks.iter().any(|h| h.phase == Phase::Failed);
         if !any_failed {
             for &h in self.start_order.clone().iter().rev() {
-                if self.hooks[h].log_on_success && !self.hooks[h].show_output {
+                if self.hooks[h.0].log_on_success && !self.hooks[h.0].show_output {
                     self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::OutputLogPolicy }));
                 }
                 if self.has_policy(h, HOOK_SUCCEEDED) {

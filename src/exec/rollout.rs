@@ -16,7 +16,7 @@
 
 use crate::base::time::{format_duration, Millis};
 use crate::plan::frontier::Frontier;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -40,16 +40,16 @@ pub enum State {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Server-side apply these resources (plan item numbers); answer each
+    /// Server-side apply these resources (their plan items); answer each
     /// with [`Input::Applied`] or [`Input::Failed`].
     Apply {
-        items: Vec<usize>,
+        items: Vec<ItemId>,
     },
     /// Watch these resources until one is ready or failed, or `deadline`
     /// passes; answer with [`Input::Ready`], [`Input::Failed`], and
     /// [`Input::Waiting`] for the reasons of those still not ready.
     Await {
-        items: Vec<usize>,
+        items: Vec<ItemId>,
         deadline: Millis,
     },
     Done,
@@ -60,19 +60,19 @@ pub enum Input {
     /// Applied; `ready` when the object the API server returned is ready
     /// already (a ConfigMap, a Service), which saves a watch.
     Applied {
-        item: usize,
+        item: ItemId,
         ready: bool,
     },
     Ready {
-        item: usize,
+        item: ItemId,
     },
     /// Still not ready, and why (shown in progress and in the failure).
     Waiting {
-        item: usize,
+        item: ItemId,
         reason: String,
     },
     Failed {
-        item: usize,
+        item: ItemId,
         message: String,
     },
 }
@@ -80,10 +80,10 @@ pub enum Input {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
     BatchStarted { batch: usize, at: Millis },
-    Applied { item: usize, at: Millis },
-    Ready { item: usize, at: Millis },
+    Applied { item: ItemId, at: Millis },
+    Ready { item: ItemId, at: Millis },
     BatchReady { batch: usize, at: Millis },
-    Failed { item: usize, at: Millis, message: String },
+    Failed { item: ItemId, at: Millis, message: String },
 }
 
 #[derive(Debug, Clone)]
@@ -103,14 +103,14 @@ pub struct Rollout<'p> {
     options: Options,
     resources: Vec<Resource>,
     frontier: Frontier,
-    applied: Vec<usize>,
+    applied: Vec<ItemId>,
     /// Per batch: when its first resource was applied, and how many of its
     /// resources are not ready yet.
     batch_started: Vec<Option<Millis>>,
     batch_left: Vec<usize>,
     /// An apply is out; nothing else is chosen until it is answered.
     applying: usize,
-    failed: Option<usize>,
+    failed: Option<ItemId>,
     reports: Vec<Report>,
     now: Millis,
 }
@@ -146,25 +146,25 @@ impl<'p> Rollout<'p> {
         }
     }
 
-    pub fn state(&self, item: usize) -> State {
-        self.resources[item].state
+    pub fn state(&self, item: ItemId) -> State {
+        self.resources[item.0].state
     }
 
-    pub fn reason(&self, item: usize) -> &str {
-        &self.resources[item].reason
+    pub fn reason(&self, item: ItemId) -> &str {
+        &self.resources[item.0].reason
     }
 
-    pub fn times(&self, item: usize) -> (Option<Millis>, Option<Millis>) {
-        (self.resources[item].applied_at, self.resources[item].ready_at)
+    pub fn times(&self, item: ItemId) -> (Option<Millis>, Option<Millis>) {
+        (self.resources[item.0].applied_at, self.resources[item.0].ready_at)
     }
 
     /// When the resource failed, if it did.
-    pub fn failed_at(&self, item: usize) -> Option<Millis> {
-        self.resources[item].failed_at
+    pub fn failed_at(&self, item: ItemId) -> Option<Millis> {
+        self.resources[item.0].failed_at
     }
 
     /// The resource whose failure ended the rollout.
-    pub fn failed(&self) -> Option<usize> {
+    pub fn failed(&self) -> Option<ItemId> {
         self.failed
     }
 
@@ -173,7 +173,7 @@ impl<'p> Rollout<'p> {
     }
 
     /// Applied and not ready yet, in Helm order.
-    pub fn waiting(&self) -> Vec<usize> {
+    pub fn waiting(&self) -> Vec<ItemId> {
         let mut w = self.applied.clone();
         w.sort_unstable();
         w
@@ -183,7 +183,7 @@ impl<'p> Rollout<'p> {
         std::mem::take(&mut self.reports)
     }
 
-    fn batch(&self, item: usize) -> usize {
+    fn batch(&self, item: ItemId) -> usize {
         self.plan.items[item].level as usize
     }
 
@@ -230,10 +230,10 @@ impl<'p> Rollout<'p> {
         match input {
             Input::Applied { item, ready } => {
                 self.applying = self.applying.saturating_sub(1);
-                if self.resources[item].state != State::Pending {
+                if self.resources[item.0].state != State::Pending {
                     return;
                 }
-                let r = &mut self.resources[item];
+                let r = &mut self.resources[item.0];
                 r.state = State::Applied;
                 r.applied_at = Some(self.now);
                 self.applied.push(item);
@@ -243,20 +243,20 @@ impl<'p> Rollout<'p> {
                 }
             }
             Input::Ready { item } => {
-                if self.resources[item].state == State::Applied {
+                if self.resources[item.0].state == State::Applied {
                     self.make_ready(item);
                 }
             }
             Input::Waiting { item, reason } => {
-                if self.resources[item].state == State::Applied {
-                    self.resources[item].reason = reason;
+                if self.resources[item.0].state == State::Applied {
+                    self.resources[item.0].reason = reason;
                 }
             }
             Input::Failed { item, message } => {
-                if self.resources[item].state == State::Pending {
+                if self.resources[item.0].state == State::Pending {
                     self.applying = self.applying.saturating_sub(1);
                 }
-                if matches!(self.resources[item].state, State::Pending | State::Applied) {
+                if matches!(self.resources[item.0].state, State::Pending | State::Applied) {
                     self.fail(item, message);
                 }
             }
@@ -268,9 +268,9 @@ impl<'p> Rollout<'p> {
         self.now = self.now.max(now);
     }
 
-    fn make_ready(&mut self, item: usize) {
+    fn make_ready(&mut self, item: ItemId) {
         self.applied.retain(|&i| i != item);
-        let r = &mut self.resources[item];
+        let r = &mut self.resources[item.0];
         r.state = State::Ready;
         r.ready_at = Some(self.now);
         r.reason.clear();
@@ -283,9 +283,9 @@ impl<'p> Rollout<'p> {
         self.frontier.complete(self.plan, item);
     }
 
-    fn fail(&mut self, item: usize, message: String) {
+    fn fail(&mut self, item: ItemId, message: String) {
         self.applied.retain(|&i| i != item);
-        let r = &mut self.resources[item];
+        let r = &mut self.resources[item.0];
         r.state = State::Failed;
         r.failed_at = Some(self.now);
         r.reason = message.clone();
@@ -303,7 +303,7 @@ impl<'p> Rollout<'p> {
     /// Resources past their batch's deadline fail, the first in Helm order
     /// named as the cause, with the last reason it was not ready.
     fn expire(&mut self) {
-        let late: Vec<usize> = self
+        let late: Vec<ItemId> = self
             .waiting()
             .into_iter()
             .filter(|&i| self.failed.is_none() && self.now >= self.batch_deadline(self.batch(i)))
@@ -311,7 +311,7 @@ impl<'p> Rollout<'p> {
         for i in late {
             let b = self.batch(i);
             let waited = self.now - self.batch_started[b].unwrap_or(self.now);
-            let why = match self.resources[i].reason.as_str() {
+            let why = match self.resources[i.0].reason.as_str() {
                 "" => String::new(),
                 r => format!(": {r}"),
             };
@@ -326,13 +326,13 @@ impl<'p> Rollout<'p> {
 /// or an upgrade drops them: batches in reverse, and within a batch the
 /// reverse of Helm order (dependents before what they depend on). Each
 /// inner list is deleted, and awaited gone, before the next.
-pub fn deletion_batches(plan: &EventPlan) -> Vec<Vec<usize>> {
+pub fn deletion_batches(plan: &EventPlan) -> Vec<Vec<ItemId>> {
     let batches = plan.items.iter().map(|it| it.level as usize + 1).max().unwrap_or(0);
     let mut members = vec![Vec::new(); batches];
-    for (i, it) in plan.items.iter().enumerate() {
+    for (i, it) in plan.ids().zip(&plan.items) {
         members[it.level as usize].push(i);
     }
-    let mut out: Vec<Vec<usize>> = members.into_iter().rev().map(|m| install_order(plan, m)).collect();
+    let mut out: Vec<Vec<ItemId>> = members.into_iter().rev().map(|m| install_order(plan, m)).collect();
     for batch in &mut out {
         batch.reverse();
     }
@@ -342,8 +342,8 @@ pub fn deletion_batches(plan: &EventPlan) -> Vec<Vec<usize>> {
 
 /// A batch's items in the order a one-at-a-time install applies them:
 /// Helm order, except that an item comes after what it depends on.
-fn install_order(plan: &EventPlan, members: Vec<usize>) -> Vec<usize> {
-    let mut waiting: Vec<(usize, usize)> =
+fn install_order(plan: &EventPlan, members: Vec<ItemId>) -> Vec<ItemId> {
+    let mut waiting: Vec<(ItemId, usize)> =
         members.iter().map(|&i| (i, plan.items[i].after.iter().filter(|(p, _)| members.contains(p)).count())).collect();
     let mut out = Vec::with_capacity(members.len());
     while !waiting.is_empty() {
@@ -415,8 +415,8 @@ metadata:
         p.events.into_iter().next().unwrap()
     }
 
-    fn item(p: &EventPlan, name: &str) -> usize {
-        p.items.iter().position(|it| it.reference.name == name).unwrap()
+    fn item(p: &EventPlan, name: &str) -> ItemId {
+        ItemId(p.items.iter().position(|it| it.reference.name == name).unwrap())
     }
 
     fn opts() -> Options {
@@ -462,7 +462,7 @@ metadata:
         r.handle(Input::Failed { item: db, message: "Failed: CrashLoopBackOff".into() });
         assert_eq!(r.poll(10), Action::Done);
         assert_eq!(r.failed(), Some(db));
-        assert!((0..p.items.len()).filter(|&i| i != db).all(|i| r.state(i) == State::Skipped));
+        assert!(p.ids().filter(|&i| i != db).all(|i| r.state(i) == State::Skipped));
     }
 
     #[test]
@@ -495,12 +495,12 @@ metadata:
         }
         let p = plan_of(&text, 2);
         let mut r = Rollout::new(&p, Options { parallel: 2, ..opts() }, 0);
-        assert_eq!(r.poll(0), Action::Apply { items: vec![0, 1] });
-        r.handle(Input::Applied { item: 0, ready: false });
-        r.handle(Input::Applied { item: 1, ready: false });
-        assert_eq!(r.poll(0), Action::Await { items: vec![0, 1], deadline: 60_000 });
-        r.handle(Input::Ready { item: 1 });
-        assert_eq!(r.poll(0), Action::Apply { items: vec![2] });
+        assert_eq!(r.poll(0), Action::Apply { items: vec![ItemId(0), ItemId(1)] });
+        r.handle(Input::Applied { item: ItemId(0), ready: false });
+        r.handle(Input::Applied { item: ItemId(1), ready: false });
+        assert_eq!(r.poll(0), Action::Await { items: vec![ItemId(0), ItemId(1)], deadline: 60_000 });
+        r.handle(Input::Ready { item: ItemId(1) });
+        assert_eq!(r.poll(0), Action::Apply { items: vec![ItemId(2)] });
     }
 
     #[test]

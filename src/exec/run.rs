@@ -10,7 +10,7 @@ use std::io::Write;
 use crate::base::time::format_duration;
 use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report};
 use crate::model::hook::Hook;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 
 /// What an adapter's error is to this pure layer, which lies below `kube`
 /// and `release` and cannot name their error types: kept whole, for its
@@ -48,7 +48,7 @@ pub enum CreateError {
 /// One hook's end, observed while waiting.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finished {
-    pub hook: usize,
+    pub hook: ItemId,
     pub succeeded: bool,
     pub message: String,
 }
@@ -57,8 +57,8 @@ pub struct Finished {
 /// cluster error (its outcome is the last): [`Cluster::create_many`] on a
 /// transport that sends one request at a time.
 pub(crate) fn create_one_by_one(
-    hooks: &[usize],
-    mut create: impl FnMut(usize) -> Result<(), CreateError>,
+    hooks: &[ItemId],
+    mut create: impl FnMut(ItemId) -> Result<(), CreateError>,
 ) -> Vec<Result<(), CreateError>> {
     let mut out = Vec::with_capacity(hooks.len());
     for &h in hooks {
@@ -72,26 +72,26 @@ pub(crate) fn create_one_by_one(
     out
 }
 
-/// What `run` needs of a cluster. Hook numbers index the plan's items;
+/// What `run` needs of a cluster. Hooks are named by their plan items;
 /// `hooks[plan.items[i].index]` is the hook.
 pub trait Cluster {
     /// The wall clock, in milliseconds since the Unix epoch.
     fn now(&mut self) -> Millis;
     /// Deletes the hooks' objects and waits until they are gone.
-    fn delete(&mut self, hooks: &[usize], deadline: Millis) -> Result<(), ClusterError>;
+    fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError>;
     /// Stores the release with the hooks' `last_run` as the executor has them.
     fn record(&mut self, exec: &Executor) -> Result<(), ClusterError>;
-    fn create(&mut self, hook: usize) -> Result<(), CreateError>;
+    fn create(&mut self, hook: ItemId) -> Result<(), CreateError>;
     /// Creates several hooks the executor starts together; each one's
     /// outcome, in order. Stops at the first cluster error (its outcome is
     /// the last). By default one after another.
-    fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
+    fn create_many(&mut self, hooks: &[ItemId]) -> Vec<Result<(), CreateError>> {
         create_one_by_one(hooks, |h| self.create(h))
     }
     /// Waits until at least one of `hooks` finishes or `deadline` passes.
-    fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
+    fn wait(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
     /// The logs of every container (init containers first) of the hook's pods.
-    fn logs(&mut self, hook: usize) -> Result<Vec<ContainerLog>, ClusterError>;
+    fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError>;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,7 +181,7 @@ pub fn execute(
         for report in exec.drain_reports() {
             if let Report::Output { hook, logs, .. } = &report {
                 let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
-                outputs[*hook] = Some(text);
+                outputs[hook.0] = Some(text);
             }
             if let Some(w) = progress.as_deref_mut() {
                 let _ = w.write_all(progress_line(plan, &report, started_at).as_bytes());
@@ -194,9 +194,8 @@ pub fn execute(
     }
     let ended_at = cluster.now();
     let rows = plan
-        .items
-        .iter()
-        .enumerate()
+        .ids()
+        .zip(&plan.items)
         .map(|(i, it)| {
             let (started_at, completed_at, phase) = exec.last_run(i);
             Row {
@@ -206,7 +205,7 @@ pub fn execute(
                 started_at,
                 completed_at,
                 message: exec.message(i).to_string(),
-                output: outputs[i].take(),
+                output: outputs[i.0].take(),
             }
         })
         .collect();
@@ -230,7 +229,7 @@ pub fn execute(
 }
 
 fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
-    let name = |h: usize| plan.items[h].reference.to_string();
+    let name = |h: ItemId| plan.items[h].reference.to_string();
     let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
     match report {
         Report::Started { hook, at } => format!("{} started   {}\n", stamp(*at), name(*hook)),

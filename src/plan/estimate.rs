@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::frontier::Frontier;
-use crate::plan::{self, EventPlan};
+use crate::plan::{self, EventPlan, ItemId};
 
 /// Run times of one event's hooks, if each took as long as its last run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -38,12 +38,12 @@ pub fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> Option<
 /// Helm order, as the executor admits them.
 pub fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
     let mut frontier = Frontier::new(plan);
-    let mut running: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+    let mut running: BinaryHeap<Reverse<(u64, ItemId)>> = BinaryHeap::new();
     let mut now = 0;
     loop {
         while running.len() < n.max(1) {
             match frontier.pop() {
-                Some(i) => running.push(Reverse((now + durations[i], i))),
+                Some(i) => running.push(Reverse((now + durations[i.0], i))),
                 None => break,
             }
         }
@@ -65,10 +65,9 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     if parallel_all {
         return None;
     }
-    let unmarked: Vec<usize> = plan
-        .items
-        .iter()
-        .enumerate()
+    let unmarked: Vec<ItemId> = plan
+        .ids()
+        .zip(&plan.items)
         .filter(|(_, it)| {
             release.hooks[it.index].parallel.is_none() && plan.items.iter().filter(|o| o.level == it.level).count() > 1
         })

@@ -9,14 +9,14 @@ use std::collections::BinaryHeap;
 use petgraph::graph::NodeIndex;
 use petgraph::Direction;
 
-use crate::plan::{EventPlan, Node};
+use crate::plan::{EventPlan, ItemId, Node};
 
 #[derive(Debug, Clone)]
 pub struct Frontier {
     /// Unfinished predecessors per graph node.
     indegree: Vec<usize>,
     /// Startable items, lowest (earliest in Helm order) first.
-    ready: BinaryHeap<Reverse<usize>>,
+    ready: BinaryHeap<Reverse<ItemId>>,
 }
 
 impl Frontier {
@@ -32,12 +32,12 @@ impl Frontier {
     }
 
     /// The next startable item in Helm order.
-    pub fn pop(&mut self) -> Option<usize> {
+    pub fn pop(&mut self) -> Option<ItemId> {
         self.ready.pop().map(|Reverse(i)| i)
     }
 
     /// The item is complete: its successors may open up.
-    pub fn complete(&mut self, plan: &EventPlan, item: usize) {
+    pub fn complete(&mut self, plan: &EventPlan, item: ItemId) {
         let v = plan.items[item].node;
         let next: Vec<_> = plan.graph.neighbors_directed(v, Direction::Outgoing).collect();
         for w in next {

@@ -90,9 +90,25 @@ impl Reason {
     }
 }
 
+/// An item's position in its [`EventPlan`]'s `items`: how the graph, the
+/// waves, the frontier, the hook executor and the resource rollout name an
+/// item (the executor's hooks are its plan's items). Not [`Item::index`],
+/// the position of what the item stands for among the release's hooks or
+/// resources.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
+pub struct ItemId(pub usize);
+
+impl std::ops::Index<ItemId> for Vec<Item> {
+    type Output = Item;
+
+    fn index(&self, id: ItemId) -> &Item {
+        &self[id.0]
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Node {
-    Item(usize),
+    Item(ItemId),
     /// Completes when every item of the previous level has; holds the level
     /// it opens.
     Barrier(i64),
@@ -118,7 +134,7 @@ pub struct Item {
     pub level: i64,
     pub parallel: bool,
     /// Direct predecessors within the same level, with the reason.
-    pub after: Vec<(usize, Reason)>,
+    pub after: Vec<(ItemId, Reason)>,
     /// The previous level, all of whose items finish first.
     pub after_level: Option<i64>,
     /// Kind order: the kinds of the parallel hooks of this weight that all
@@ -134,9 +150,9 @@ pub struct EventPlan {
     pub items: Vec<Item>,
     pub graph: DiGraph<Node, Reason>,
     /// Start order under the given `--parallel`, if every item took as long.
-    pub waves: Vec<Vec<usize>>,
+    pub waves: Vec<Vec<ItemId>>,
     /// The longest chain of items that must run one after another.
-    pub critical_path: Vec<usize>,
+    pub critical_path: Vec<ItemId>,
     /// For `Target::Install`: the batches, each ready before the next.
     pub batches: Vec<Batch>,
     /// Why the items are ordered as they are, where that is not plain.
@@ -146,6 +162,13 @@ pub struct EventPlan {
     pub hints: Vec<String>,
     /// How long the hooks would take, from their last runs.
     pub estimate: Option<estimate::Estimate>,
+}
+
+impl EventPlan {
+    /// Every item, in Helm order.
+    pub fn ids(&self) -> impl Iterator<Item = ItemId> {
+        (0..self.items.len()).map(ItemId)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -284,7 +307,7 @@ fn build_graph(
             after: Vec::new(),
             after_level: None,
             after_kinds: Vec::new(),
-            node: graph.add_node(Node::Item(i)),
+            node: graph.add_node(Node::Item(ItemId(i))),
         })
         .collect();
     let levels = serial_barriers(&mut graph, &mut items);
@@ -356,7 +379,7 @@ fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item]) -> Vec
             };
             for p in preds {
                 graph.add_edge(items[p].node, items[i].node, Reason::Serial);
-                items[i].after.push((p, Reason::Serial));
+                items[i].after.push((ItemId(p), Reason::Serial));
             }
         }
         levels.push(Level { level, start: level_start, end });
@@ -450,9 +473,9 @@ fn depends_on_edges(
                 diags.push(fail(msg, "lower the weight of the dependency, or drop the dependency".into()));
                 continue;
             }
-            if !items[i].after.iter().any(|&(p, _)| p == j) {
+            if !items[i].after.iter().any(|&(p, _)| p == ItemId(j)) {
                 graph.add_edge(items[j].node, items[i].node, Reason::DependsOn);
-                items[i].after.push((j, Reason::DependsOn));
+                items[i].after.push((ItemId(j), Reason::DependsOn));
             }
         }
     }
@@ -466,7 +489,7 @@ fn level_barriers(graph: &mut DiGraph<Node, Reason>, items: &[Item], levels: &[L
     let mut has_same_level_succ = vec![false; items.len()];
     let mut waits_in_level = vec![false; items.len()];
     for (i, it) in items.iter().enumerate() {
-        for &(p, _) in &it.after {
+        for &(ItemId(p), _) in &it.after {
             if items[p].level == it.level {
                 has_same_level_succ[p] = true;
                 waits_in_level[i] = true;
@@ -522,7 +545,7 @@ fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: u
         let mut effective: Vec<usize> = items[run.clone()].iter().map(|it| tier(&it.reference.kind)).collect();
         let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); run.len()];
         for i in run.clone() {
-            for &(p, r) in &items[i].after {
+            for &(ItemId(p), r) in &items[i].after {
                 if r == Reason::DependsOn && run.contains(&p) {
                     dependents[p - run_start].push(i - run_start);
                 }
@@ -563,16 +586,16 @@ fn kind_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item], start: u
 /// let all finish, repeat. Returns the waves and the critical path, or the
 /// items left unstarted when a cycle blocks them.
 /// Waves and critical path of a lockstep run.
-type Simulation = (Vec<Vec<usize>>, Vec<usize>);
+type Simulation = (Vec<Vec<ItemId>>, Vec<ItemId>);
 
-fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
+fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<ItemId>> {
     let g = &plan.graph;
     let mut indegree: Vec<usize> =
         g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
     // Critical path by dynamic programming along the order nodes complete in.
     let mut length = vec![0usize; g.node_count()];
     let mut best_pred: Vec<Option<NodeIndex>> = vec![None; g.node_count()];
-    let mut ready: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+    let mut ready: BinaryHeap<Reverse<ItemId>> = BinaryHeap::new();
     let mut instant: Vec<NodeIndex> = Vec::new();
     for v in g.node_indices() {
         if indegree[v.index()] == 0 {
@@ -584,7 +607,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
     }
     let complete = |v: NodeIndex,
                     indegree: &mut Vec<usize>,
-                    ready: &mut BinaryHeap<Reverse<usize>>,
+                    ready: &mut BinaryHeap<Reverse<ItemId>>,
                     instant: &mut Vec<NodeIndex>,
                     length: &mut Vec<usize>,
                     best_pred: &mut Vec<Option<NodeIndex>>| {
@@ -627,7 +650,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
         waves.push(wave);
     }
     if done < plan.items.len() {
-        let blocked = (0..plan.items.len()).filter(|&i| indegree[plan.items[i].node.index()] > 0).collect();
+        let blocked = plan.ids().filter(|&i| indegree[plan.items[i].node.index()] > 0).collect();
         return Err(blocked);
     }
     let end = plan.items.iter().enumerate().max_by_key(|(i, it)| (length[it.node.index()], Reverse(*i)));
@@ -645,7 +668,7 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<usize>> {
 
 /// Names one cycle exactly: `A waits for B (depends-on), which waits for A
 /// (serial order)`.
-fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut Diagnostics) {
+fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mut Diagnostics) {
     let g = &plan.graph;
     let sccs = petgraph::algo::tarjan_scc(g);
     let mut seen_any = false;
@@ -693,7 +716,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[usize], diags: &mut
             Node::Item(i) => Some(i),
             _ => None,
         });
-        let loc = first.map(|i| specs[i].location.clone()).unwrap_or_default();
+        let loc = first.map(|ItemId(i)| specs[i].location.clone()).unwrap_or_default();
         diags.push(
             Diagnostic::error(loc, format!("{} cycle: {text}", plan.target.name())).on(DEPENDS_ON).help(match serial_hint {
                 Some((later, earlier)) => format!(

@@ -131,9 +131,8 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
 fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
     let install = plan.target == Target::Install;
     let items: Vec<ItemJson> = plan
-        .items
-        .iter()
-        .enumerate()
+        .ids()
+        .zip(&plan.items)
         .map(|(i, it)| {
             let f = facts(release, plan, i);
             let pick = |reason: Reason| -> Vec<String> {

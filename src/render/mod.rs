@@ -12,7 +12,7 @@ pub mod text;
 
 use crate::model::input::Release;
 use crate::model::reference::ObjectRef;
-use crate::plan::{EventPlan, Target};
+use crate::plan::{EventPlan, ItemId, Target};
 
 /// Facts about an item that every renderer shows, read from the release.
 pub(crate) struct ItemFacts<'a> {
@@ -25,7 +25,7 @@ pub(crate) struct ItemFacts<'a> {
     pub external: &'a [crate::model::external::External],
 }
 
-pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> ItemFacts<'a> {
+pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> ItemFacts<'a> {
     let index = plan.items[i].index;
     match plan.target {
         Target::Hooks(_) => {
@@ -55,7 +55,7 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: usize) -> Ite
     }
 }
 
-pub(crate) fn refs(plan: &EventPlan, items: &[usize]) -> Vec<String> {
+pub(crate) fn refs(plan: &EventPlan, items: &[ItemId]) -> Vec<String> {
     items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
 }
 

@@ -18,7 +18,7 @@ use petgraph::graph::NodeIndex;
 
 use super::node_id;
 use crate::model::kind_order::install_rank;
-use crate::plan::{EventPlan, Node, Plan, Reason, Target};
+use crate::plan::{EventPlan, ItemId, Node, Plan, Reason, Target};
 
 /// Levels with more items than this may be folded.
 pub const FOLD_OVER: usize = 8;
@@ -135,7 +135,7 @@ fn event(e: &EventPlan) -> EventPicture {
         if matches!(e.graph[edge], Reason::DependsOn | Reason::KindOrder) {
             let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
             for v in [a, b] {
-                if let Node::Item(i) = e.graph[v] {
+                if let Node::Item(ItemId(i)) = e.graph[v] {
                     pinned[i] = true;
                 }
             }
@@ -195,7 +195,7 @@ fn event(e: &EventPlan) -> EventPicture {
     }
     let level_word = if install { "batch" } else { "weight" };
     let id = |v: NodeIndex| match e.graph[v] {
-        Node::Item(i) => node_of[i].clone(),
+        Node::Item(ItemId(i)) => node_of[i].clone(),
         Node::Barrier(l) => sanitize(&format!("barrier_{target}_{l}")),
         Node::KindBarrier(l, t) => sanitize(&format!("kinds_{target}_{l}_{t}")),
     };

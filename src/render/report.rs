@@ -19,7 +19,7 @@ use crate::exec::executor::{Millis, Phase as HookPhase};
 use crate::exec::rollout::State as ResourceState;
 use crate::exec::run::{Outcome, Row, Summary};
 use crate::model::input::Release;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 
 /// What produced the timeline: a command that just ran, or the release
 /// record read afterwards.
@@ -432,7 +432,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
             level = Some(it.level);
         }
         let mut latest = lower_levels;
-        for &(p, _) in &it.after {
+        for &(ItemId(p), _) in &it.after {
             latest = latest.max(runs[p].0).max(before.get(p).copied().flatten());
         }
         before[i] = latest;

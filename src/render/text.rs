@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::{facts, refs};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input::Release;
-use crate::plan::{EventPlan, Plan, Reason, Target};
+use crate::plan::{EventPlan, ItemId, Plan, Reason, Target};
 
 pub fn plan(release: &Release, plan: &Plan) -> String {
     let mut out = String::new();
@@ -62,7 +62,7 @@ fn event(release: &Release, plan: &EventPlan) -> String {
     let waves = plan.waves.len();
     // Waves are worth printing only where they say more than the table,
     // which lists the items in Helm order with what each waits for.
-    let in_table_order = plan.waves.iter().flatten().copied().eq(0..n);
+    let in_table_order = plan.waves.iter().flatten().copied().eq(plan.ids());
     let one_at_a_time = in_table_order && plan.waves.iter().all(|w| w.len() == 1);
     if install {
         let batches = plan.batches.len();
@@ -166,9 +166,8 @@ fn table(release: &Release, plan: &EventPlan) -> String {
     let install = plan.target == Target::Install;
     let noun = if install { "resource" } else { "hook" };
     let rows: Vec<Vec<String>> = plan
-        .items
-        .iter()
-        .enumerate()
+        .ids()
+        .zip(&plan.items)
         .map(|(i, it)| {
             let f = facts(release, plan, i);
             let mut waits: Vec<String> = Vec::new();
@@ -178,7 +177,7 @@ fn table(release: &Release, plan: &EventPlan) -> String {
             if !it.after_kinds.is_empty() {
                 waits.push(format!("weight {}'s {} (kind order)", it.level, it.after_kinds.join(", ")));
             }
-            let serial: Vec<&usize> = it.after.iter().filter(|(_, r)| *r == Reason::Serial).map(|(p, _)| p).collect();
+            let serial: Vec<&ItemId> = it.after.iter().filter(|(_, r)| *r == Reason::Serial).map(|(p, _)| p).collect();
             if serial.len() > 3 {
                 waits.push(format!("the {} {noun}s before it (serial order)", serial.len()));
             } else {

@@ -12,7 +12,7 @@ use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::hook::Hook;
 use crate::model::yaml::YamlError;
-use crate::plan::EventPlan;
+use crate::plan::{EventPlan, ItemId};
 use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
 
@@ -73,12 +73,12 @@ impl<'a> KubeCluster<'a> {
         self
     }
 
-    fn hook(&self, i: usize) -> &'a Hook {
+    fn hook(&self, i: ItemId) -> &'a Hook {
         let hooks: &'a [Hook] = self.hooks;
         &hooks[self.plan.items[i].index]
     }
 
-    fn key(&self, i: usize) -> ObjectKey {
+    fn key(&self, i: ItemId) -> ObjectKey {
         let h = self.hook(i);
         ObjectKey::new(&h.head.api_version, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
     }
@@ -86,14 +86,14 @@ impl<'a> KubeCluster<'a> {
 
 impl KubeCluster<'_> {
     /// The object a hook's manifest describes.
-    fn object(&self, hook: usize) -> Result<Value, CreateError> {
+    fn object(&self, hook: ItemId) -> Result<Value, CreateError> {
         crate::model::yaml::to_json(&self.hook(hook).manifest)
             .map_err(|e| CreateError::Hook(Box::new(InvalidManifest(e))))
     }
 
     /// Takes the API server's answer to a hook's apply in: a Job or Pod is
     /// tracked from the state the answer gives.
-    fn created(&mut self, hook: usize, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
+    fn created(&mut self, hook: ItemId, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
         let live = match answer {
             Ok(live) => live,
             Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Box::new(e))),
@@ -105,7 +105,7 @@ impl KubeCluster<'_> {
                 .track_known(&mut self.tracker, &key, &live)
                 .map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
-        self.keys[hook] = Some(key);
+        self.keys[hook.0] = Some(key);
         Ok(())
     }
 }
@@ -124,11 +124,11 @@ impl Cluster for KubeCluster<'_> {
         wall_ms()
     }
 
-    fn delete(&mut self, hooks: &[usize], deadline: Millis) -> Result<(), ClusterError> {
+    fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError> {
         let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
         for (k, &h) in keys.iter().zip(hooks) {
             self.tracker.untrack(k);
-            self.keys[h] = None;
+            self.keys[h.0] = None;
         }
         let left = self.client.delete_and_wait(&keys, deadline, &mut wall_ms).map_err(cluster_error)?;
         match left.first() {
@@ -138,7 +138,7 @@ impl Cluster for KubeCluster<'_> {
     }
 
     fn record(&mut self, exec: &Executor) -> Result<(), ClusterError> {
-        for (i, _) in self.plan.items.iter().enumerate() {
+        for i in self.plan.ids() {
             let Some(run) = LastRun::from_executor(exec.last_run(i)) else { continue };
             let h = self.hook(i);
             // Helm reorders its stored hooks (`helm test --filter`), so
@@ -153,7 +153,7 @@ impl Cluster for KubeCluster<'_> {
         self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError::Record(Box::new(e)))
     }
 
-    fn create(&mut self, hook: usize) -> Result<(), CreateError> {
+    fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
         let object = self.object(hook)?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
@@ -163,7 +163,7 @@ impl Cluster for KubeCluster<'_> {
 
     /// Hooks of one kind in one batch of requests ([`Client::apply_many`]:
     /// at once under Helm's `kube_request`), kinds in turn.
-    fn create_many(&mut self, hooks: &[usize]) -> Vec<Result<(), CreateError>> {
+    fn create_many(&mut self, hooks: &[ItemId]) -> Vec<Result<(), CreateError>> {
         if !self.client.at_once() {
             // One request at a time: one hook after another, as always.
             return crate::exec::run::create_one_by_one(hooks, |h| self.create(h));
@@ -206,9 +206,9 @@ impl Cluster for KubeCluster<'_> {
         out
     }
 
-    fn wait(&mut self, hooks: &[usize], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {
-        let watched: Vec<(usize, ObjectKey)> =
-            hooks.iter().filter_map(|&h| self.keys[h].clone().map(|k| (h, k))).collect();
+    fn wait(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {
+        let watched: Vec<(ItemId, ObjectKey)> =
+            hooks.iter().filter_map(|&h| self.keys[h.0].clone().map(|k| (h, k))).collect();
         let mut done = |key: &ObjectKey, seen: Observed<'_>| match seen {
             Observed::Live(o) => !matches!(hook_completion(&key.kind, o), Some(Completion::InProgress) | None),
             // Gone: it ended as last seen (a Job the TTL controller deletes
@@ -236,7 +236,7 @@ impl Cluster for KubeCluster<'_> {
         Ok(out)
     }
 
-    fn logs(&mut self, hook: usize) -> Result<Vec<ContainerLog>, ClusterError> {
+    fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
         let h = self.hook(hook);
         let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
         let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).map_err(cluster_error)?;
