@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::deploy::{Ended, Report as DeployReport};
-use crate::exec::executor::{Millis, Phase as HookPhase};
+use crate::exec::executor::{Millis, Phase};
 use crate::exec::rollout::State as ResourceState;
 use crate::exec::run::{Outcome, Row, Summary};
 use crate::model::input::Release;
@@ -234,12 +234,12 @@ impl Timeline {
     }
 }
 
-fn hook_state(phase: HookPhase) -> State {
+fn hook_state(phase: Phase) -> State {
     match phase {
-        HookPhase::Succeeded => State::Succeeded,
-        HookPhase::Failed => State::Failed,
-        HookPhase::Running => State::CutShort,
-        HookPhase::Pending | HookPhase::Skipped => State::NotRun,
+        Phase::Succeeded => State::Succeeded,
+        Phase::Failed => State::Failed,
+        Phase::Running => State::CutShort,
+        Phase::Pending | Phase::Skipped => State::NotRun,
     }
 }
 
@@ -396,7 +396,7 @@ pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
 /// not run in the last one, with when it last ran. Outputs are not stored:
 /// there are none.
 pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan) -> Summary {
-    let runs: Vec<(Option<Millis>, Option<Millis>, HookPhase)> = plan
+    let runs: Vec<(Option<Millis>, Option<Millis>, Phase)> = plan
         .items
         .iter()
         .map(|it| {
@@ -407,15 +407,15 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
                 .unwrap_or(Value::Null);
             let time = |k: &str| last_run.get(k).and_then(Value::as_str).and_then(crate::base::time::parse_time);
             let phase = match last_run.get("phase").and_then(Value::as_str).unwrap_or_default() {
-                "Succeeded" => HookPhase::Succeeded,
-                "Failed" => HookPhase::Failed,
-                "Running" => HookPhase::Running,
+                "Succeeded" => Phase::Succeeded,
+                "Failed" => Phase::Failed,
+                "Running" => Phase::Running,
                 // "" (never run); Helm's "Unknown" says nothing of how it went.
-                _ => HookPhase::Pending,
+                _ => Phase::Pending,
             };
             let started = time("started_at");
             match phase {
-                HookPhase::Pending => (None, None, HookPhase::Skipped),
+                Phase::Pending => (None, None, Phase::Skipped),
                 _ => (started, time("completed_at"), phase),
             }
         })
@@ -447,7 +447,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
             let earlier = matches!((started_at, before[i]), (Some(s), Some(b)) if s < b);
             let (started_at, completed_at, phase, message) = if earlier {
                 let at = crate::base::time::go_time(started_at.unwrap_or_default());
-                (None, None, HookPhase::Skipped, format!("not reached by the last run; last ran at {at}"))
+                (None, None, Phase::Skipped, format!("not reached by the last run; last ran at {at}"))
             } else {
                 (started_at, completed_at, phase, String::new())
             };
@@ -464,14 +464,14 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
         .collect();
     let started_at = rows.iter().filter_map(|r| r.started_at).min().unwrap_or_default();
     let ended_at = rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(started_at);
-    let failed = rows.iter().any(|r| r.phase == HookPhase::Failed);
+    let failed = rows.iter().any(|r| r.phase == Phase::Failed);
     Summary {
         event: plan.target.name().to_string(),
         outcome: if failed { Outcome::Failed } else { Outcome::Succeeded },
         failed_fast: rows
             .iter()
             .zip(&plan.items)
-            .find(|(r, it)| r.phase == HookPhase::Failed && release.hooks[it.index].fail_fast)
+            .find(|(r, it)| r.phase == Phase::Failed && release.hooks[it.index].fail_fast)
             .map(|(r, _)| r.reference.clone()),
         rows,
         started_at,
@@ -529,9 +529,9 @@ mod tests {
         assert_eq!(
             phases,
             [
-                ("Job/a", HookPhase::Succeeded, Some(t0)),
-                ("Job/b", HookPhase::Failed, Some(t0 + 4_577)),
-                ("Job/c", HookPhase::Skipped, None)
+                ("Job/a", Phase::Succeeded, Some(t0)),
+                ("Job/b", Phase::Failed, Some(t0 + 4_577)),
+                ("Job/c", Phase::Skipped, None)
             ]
         );
         assert_eq!(s.rows[2].message, "not reached by the last run; last ran at 2026-01-01T03:04:09.7Z");
@@ -540,7 +540,7 @@ mod tests {
         let empty = serde_json::json!({"phase": ""});
         let (json, release, plan) = stored([empty.clone(), empty.clone(), empty]);
         let s = stored_summary(&json, &release, &plan.events[0]);
-        assert!(s.rows.iter().all(|r| r.phase == HookPhase::Skipped && r.started_at.is_none()));
+        assert!(s.rows.iter().all(|r| r.phase == Phase::Skipped && r.started_at.is_none()));
         let t = from_run(Command::Status, &s, "r", None, Some(3));
         assert_eq!(t.verdict, Verdict::NeverRun);
     }
