@@ -1,9 +1,10 @@
 //! What every layer uses and none owns: wall-clock time and Go's time
 //! formats ([`time`]), Base64 ([`base64`]), plain-text layout ([`text`]),
-//! and graphs of named nodes ([`dag`]). It imports nothing of the crate
-//! (docs/design.md §6).
+//! graphs of named nodes ([`dag`]), and errors kept as causes ([`cause`]).
+//! It imports nothing of the crate (docs/design.md §6).
 
 pub mod base64;
+pub mod cause;
 pub mod dag;
 pub mod text;
 pub mod time;

@@ -7,18 +7,16 @@
 
 use std::io::Write;
 
+use crate::base::cause::Cause;
 use crate::base::time::format_duration;
 use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report};
 use crate::model::hook::Hook;
 use crate::plan::{EventPlan, ItemId};
 
-/// What an adapter's error is to this pure layer, which lies below `kube`
-/// and `release` and cannot name their error types: kept whole, for its
-/// message and its chain of causes.
-pub type Cause = Box<dyn std::error::Error + Send + Sync>;
-
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
-#[derive(Debug, thiserror::Error)]
+/// Its cause is the adapter's error, which this pure layer, below `kube`
+/// and `release`, cannot name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
     /// A request the run needs failed: refused by the API server (a
     /// permission, a 5xx), or never answered.
@@ -34,7 +32,7 @@ pub enum ClusterError {
 
 /// Creating a hook failed: because of the hook (the API server rejected
 /// its manifest: the hook fails) or because of the cluster (the run stops).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CreateError {
     /// The hook's own fault (a manifest the API server rejected, or that
     /// is not YAML): the hook fails, the run goes on.
@@ -407,11 +405,12 @@ mod tests {
     #[test]
     fn a_cluster_error_says_what_its_cause_says_and_keeps_it() {
         let cause = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
-        let e = ClusterError::Api(Box::new(cause));
+        let e = ClusterError::Api(Cause::new(cause));
         assert_eq!(e.to_string(), "connection refused");
-        let source = e.source().expect("the cause");
+        assert!(e.source().is_some());
+        let ClusterError::Api(cause) = &e else { unreachable!() };
         assert_eq!(
-            source.downcast_ref::<std::io::Error>().map(std::io::Error::kind),
+            cause.get().downcast_ref::<std::io::Error>().map(std::io::Error::kind),
             Some(std::io::ErrorKind::ConnectionRefused)
         );
         let e = ClusterError::NotDeleted { kind: "Job".into(), name: "j".into() };

@@ -3,10 +3,12 @@
 
 use serde_json::Value;
 
+use crate::base::cause::Cause;
+
 use super::config::ConfigError;
 use super::TransportError;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KubeError {
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -52,19 +54,25 @@ pub enum KubeError {
 }
 
 /// Why an answer could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     #[error("{0}")]
-    Json(#[from] serde_json::Error),
+    Json(#[source] Cause<serde_json::Error>),
     /// A line of a watch's answer is not JSON.
     #[error("a watch event is not JSON: {0}")]
-    WatchEvent(#[source] serde_json::Error),
+    WatchEvent(#[source] Cause<serde_json::Error>),
     /// An `ERROR` event other than 410 Gone (which is no error: the watch
     /// starts again from a list).
     #[error("the watch ended with an error ({code}): {message}")]
     WatchFailed { code: u64, message: String },
     #[error("unknown watch event type {0:?}")]
     UnknownEvent(String),
+}
+
+impl From<serde_json::Error> for DecodeError {
+    fn from(e: serde_json::Error) -> Self {
+        DecodeError::Json(e.into())
+    }
 }
 
 fn in_namespace(ns: &Option<String>) -> String {

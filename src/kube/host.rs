@@ -11,11 +11,11 @@
 //! `watch::ROUND_SECS` is a ceiling rather than a floor (docs/design.md §5).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::{Request, Response, TransportError};
+use crate::base::cause::Cause;
 
 /// One request as `kube_request` takes it (docs/hip-host-functions.md).
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -165,7 +165,7 @@ pub(crate) fn send_batch(
             let got = match call(&batch) {
                 Ok(answer) => from_host(&urls, answer),
                 Err(e) => {
-                    let source: super::SharedCause = Arc::new(e);
+                    let source = Cause::new(e);
                     urls.iter()
                         .map(|u| Err(TransportError::Call { url: u.to_string(), source: source.clone() }))
                         .collect()
@@ -212,7 +212,7 @@ impl HostTransport {
     /// reaches no server), for URLs and messages.
     pub fn connect() -> Result<Self, TransportError> {
         let answer = call(&HostBatch { requests: &[], return_on_any_event: false })
-            .map_err(|e| TransportError::Connect(Arc::new(e)))?;
+            .map_err(|e| TransportError::Connect(Cause::new(e)))?;
         if !answer.error.is_empty() {
             return Err(TransportError::Unsupported(answer.error));
         }
@@ -229,7 +229,7 @@ impl super::Transport for HostTransport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         let one = [to_host(&self.server, req)?];
         let answer = call(&HostBatch { requests: &one, return_on_any_event: false })
-            .map_err(|e| TransportError::Call { url: req.url.clone(), source: Arc::new(e) })?;
+            .map_err(|e| TransportError::Call { url: req.url.clone(), source: Cause::new(e) })?;
         from_host(&[&req.url], answer).pop().expect("one answer")
     }
 

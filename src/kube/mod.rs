@@ -49,7 +49,8 @@ pub mod host;
 pub mod tcp;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+
+use crate::base::cause::Cause;
 
 pub use client::Client;
 pub use collections::{Fresh, ObjectList};
@@ -102,14 +103,10 @@ pub struct Response {
     pub body: Vec<u8>,
 }
 
-/// The cause of a failed call of a host function, shared by the requests
-/// of the batch it was called with.
-pub type SharedCause = Arc<dyn std::error::Error + Send + Sync>;
-
 /// A request that got no HTTP response. Under Helm's Wasm host most such
 /// failures (connection refused, TLS) abort the plugin call before the guest
 /// sees them; the native transport returns them.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TransportError {
     #[error("{0}")]
     Unsupported(String),
@@ -117,17 +114,18 @@ pub enum TransportError {
     Io { url: String, message: String },
     /// The host function that sends requests returned an error instead of
     /// an answer: Extism's `http_request`, or Helm's `kube_request` (which
-    /// answers a request that failed as [`TransportError::Io`]).
+    /// answers a request that failed as [`TransportError::Io`]). One cause
+    /// for every request of the batch it was called with.
     #[error("{url}: {source}")]
     Call {
         url: String,
         #[source]
-        source: SharedCause,
+        source: Cause,
     },
     /// Asking Helm's `kube_request` which API server it is configured for
     /// returned an error instead of an answer.
     #[error("{0}")]
-    Connect(#[source] SharedCause),
+    Connect(#[source] Cause),
     #[error("{url}: malformed HTTP response: {message}")]
     Protocol { url: String, message: String },
     /// A watch of a [`ReturnOn::AnyEvent`] batch that the host stopped before

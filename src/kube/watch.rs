@@ -69,7 +69,7 @@ pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -
     // Events are separated by newlines; tolerate JSON values back to back.
     let stream = serde_json::Deserializer::from_slice(body).into_iter::<Value>();
     for ev in stream {
-        let ev = ev.map_err(DecodeError::WatchEvent)?;
+        let ev = ev.map_err(|e| DecodeError::WatchEvent(e.into()))?;
         let ty = ev.get("type").and_then(Value::as_str).unwrap_or_default();
         let mut object = ev.get("object").cloned().unwrap_or(Value::Null);
         let kind = match ty {

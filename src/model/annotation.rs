@@ -3,6 +3,7 @@
 //! Helm's own keys keep Helm's tolerance (a bad weight counts as 0); the new
 //! keys are strict, since a typo there would silently change the order.
 
+use crate::base::cause::Cause;
 use crate::model::reference::{ObjectRef, RefError};
 
 pub const HOOK: &str = "helm.sh/hook";
@@ -26,16 +27,16 @@ pub const DEPENDS_ON_SUBCHARTS: &str = "helm.sh/depends-on/subcharts";
 /// stock Helm 4 (it drops `dependencies[].depends-on` when loading a chart).
 pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
     #[error("{0:?} is not a boolean")]
     NotBool(String),
     #[error("{0}")]
     Reference(#[from] RefError),
     #[error("is not a JSON array of strings: {0}")]
-    NotStringArray(#[source] serde_json::Error),
+    NotStringArray(#[source] Cause<serde_json::Error>),
     #[error("is not a JSON array of references: {0}")]
-    NotRefArray(#[source] serde_json::Error),
+    NotRefArray(#[source] Cause<serde_json::Error>),
 }
 
 impl ValueError {
@@ -83,7 +84,7 @@ pub fn parse_policy_list(value: &str) -> Vec<String> {
 pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
     let trimmed = value.trim();
     let items: Vec<String> = if trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(ValueError::NotRefArray)?
+        serde_json::from_str(trimmed).map_err(|e| ValueError::NotRefArray(e.into()))?
     } else {
         trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
     };
@@ -93,7 +94,7 @@ pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
 /// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,
 /// `helm.sh/depends-on/subcharts`).
 pub fn parse_string_array(value: &str) -> Result<Vec<String>, ValueError> {
-    serde_json::from_str(value.trim()).map_err(ValueError::NotStringArray)
+    serde_json::from_str(value.trim()).map_err(|e| ValueError::NotStringArray(e.into()))
 }
 
 #[cfg(test)]
@@ -112,8 +113,8 @@ mod tests {
 
     #[test]
     fn booleans_are_strict() {
-        assert_eq!(parse_bool("TRUE").ok(), Some(true));
-        assert_eq!(parse_bool("false").ok(), Some(false));
+        assert_eq!(parse_bool("TRUE"), Ok(true));
+        assert_eq!(parse_bool("false"), Ok(false));
         assert!(parse_bool("yes").is_err());
         assert!(parse_bool("").is_err());
     }

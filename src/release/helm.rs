@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::base::cause::Cause;
+
 /// One revision as it crosses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -60,7 +62,7 @@ pub(crate) struct Answer {
 }
 
 /// Why Helm did not do what was asked, or could not be asked.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HelmStorageError {
     #[error("{0}")]
     NotFound(String),
@@ -84,13 +86,13 @@ pub enum HelmStorageError {
     ConflictWithoutRecord(String),
     /// The request could not be written as the contract's JSON.
     #[error("Helm's release storage: {0}")]
-    Request(#[source] serde_json::Error),
+    Request(#[source] Cause<serde_json::Error>),
     /// Helm's answer is not the contract's JSON.
     #[error("Helm's release storage: Helm's release_storage answer: {0}")]
-    Answer(#[source] serde_json::Error),
+    Answer(#[source] Cause<serde_json::Error>),
     /// The host function could not be called.
     #[error("Helm's release storage: {0}")]
-    Call(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Call(#[source] Cause),
     /// There is no Helm to ask: not plugin.wasm of the host-functions build.
     #[error("Helm's release storage: release_storage is a host function of Helm; only plugin.wasm of the host-functions build has it")]
     NoHost,
@@ -157,9 +159,9 @@ pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
 }
 
 fn call_once(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
-    let input = serde_json::to_string(req).map_err(HelmStorageError::Request)?;
+    let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Request(e.into()))?;
     let output = raw_call(input)?;
-    let answer: Answer = serde_json::from_str(&output).map_err(HelmStorageError::Answer)?;
+    let answer: Answer = serde_json::from_str(&output).map_err(|e| HelmStorageError::Answer(e.into()))?;
     if !answer.driver.is_empty() {
         let _ = DRIVER_NAME.set(answer.driver.clone());
     }
@@ -174,7 +176,8 @@ fn raw_call(input: String) -> Result<String, HelmStorageError> {
     }
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
-    unsafe { release_storage(input) }.map_err(|e| HelmStorageError::Call(e.into()))
+    unsafe { release_storage(input) }
+        .map_err(|e| HelmStorageError::Call(Box::<dyn std::error::Error + Send + Sync>::from(e).into()))
 }
 
 /// Outside plugin.wasm of the host-functions build there is no Helm to ask;

@@ -29,6 +29,7 @@ use flate2::{Compress, Compression, FlushCompress, Status};
 use serde_json::Value;
 
 use crate::base::base64;
+use crate::base::cause::Cause;
 
 /// A field whose JSON is at least this large is deflated, and kept, alone.
 const LARGE: usize = 64 * 1024;
@@ -64,12 +65,12 @@ pub fn encode_payload(json: &[u8]) -> String {
 }
 
 /// Why a record's payload could not be decoded.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PayloadError {
     #[error("{0}")]
     Base64(#[from] base64::Base64Error),
     #[error("gzip: {0}")]
-    Gzip(#[source] std::io::Error),
+    Gzip(#[source] Cause<std::io::Error>),
 }
 
 /// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
@@ -78,7 +79,9 @@ pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, PayloadError> {
     let bytes = base64::decode(data)?;
     if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
         let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out).map_err(PayloadError::Gzip)?;
+        flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut out)
+            .map_err(|e| PayloadError::Gzip(e.into()))?;
         Ok(out)
     } else {
         Ok(bytes)

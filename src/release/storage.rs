@@ -22,6 +22,7 @@
 //! release goes through the functions below, which pick the backend.
 
 use crate::base::base64;
+use crate::base::cause::Cause;
 use crate::release::status::Status;
 use std::collections::BTreeMap;
 
@@ -91,7 +92,7 @@ impl Driver {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StorageError {
     #[error(transparent)]
     Kube(#[from] KubeError),
@@ -115,7 +116,7 @@ pub enum StorageError {
 }
 
 /// Why a stored Secret or ConfigMap holds no release.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     #[error("it has no data.release")]
     NoData,
@@ -125,7 +126,7 @@ pub enum RecordError {
     #[error("{0}")]
     Payload(#[from] PayloadError),
     #[error("release JSON: {0}")]
-    Json(#[source] serde_json::Error),
+    Json(#[source] Cause<serde_json::Error>),
     #[error("the release JSON is not an object")]
     NotObject,
 }
@@ -382,7 +383,7 @@ pub fn read_object(driver: Driver, release: &str, object: Value) -> Result<Store
         Driver::ConfigMap | Driver::Helm => data.as_bytes().to_vec(),
     };
     let json = decode_payload(&payload).map_err(|e| bad(e.into()))?;
-    let value: Value = serde_json::from_slice(&json).map_err(|e| bad(RecordError::Json(e)))?;
+    let value: Value = serde_json::from_slice(&json).map_err(|e| bad(RecordError::Json(e.into())))?;
     if !value.is_object() {
         return Err(bad(RecordError::NotObject));
     }

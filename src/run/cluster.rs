@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::base::cause::Cause;
 use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
@@ -88,7 +89,7 @@ impl KubeCluster<'_> {
     /// The object a hook's manifest describes.
     fn object(&self, hook: ItemId) -> Result<Value, CreateError> {
         crate::model::yaml::to_json(&self.hook(hook).manifest)
-            .map_err(|e| CreateError::Hook(Box::new(InvalidManifest(e))))
+            .map_err(|e| CreateError::Hook(Cause::new(InvalidManifest(e))))
     }
 
     /// Takes the API server's answer to a hook's apply in: a Job or Pod is
@@ -96,7 +97,7 @@ impl KubeCluster<'_> {
     fn created(&mut self, hook: ItemId, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
         let live = match answer {
             Ok(live) => live,
-            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Box::new(e))),
+            Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Cause::new(e))),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
         };
         let key = self.key(hook);
@@ -116,7 +117,7 @@ impl KubeCluster<'_> {
 struct InvalidManifest(#[source] YamlError);
 
 fn cluster_error(e: KubeError) -> ClusterError {
-    ClusterError::Api(Box::new(e))
+    ClusterError::Api(Cause::new(e))
 }
 
 impl Cluster for KubeCluster<'_> {
@@ -150,7 +151,7 @@ impl Cluster for KubeCluster<'_> {
         if self.store_after && exec.is_over() {
             return Ok(());
         }
-        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError::Record(Box::new(e)))
+        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError::Record(Cause::new(e)))
     }
 
     fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
