@@ -90,13 +90,21 @@ pub fn kube_args(server: &str, token: &str) -> Vec<String> {
         return vec!["--kube-context".into(), context];
     }
     let ca = field("certificate-authority:");
-    let path = env::temp_dir().join(format!("helm-hooks-e2e-{}-{}.kubeconfig", std::process::id(), nanos()));
     let yaml = format!(
         "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: \"{server}\", certificate-authority: \"{ca}\"}}\n\
          users:\n- name: u\n  user: {{token: \"{token}\"}}\ncontexts:\n- name: {context}\n  context: {{cluster: c, user: u}}\n\
          current-context: {context}\n"
     );
-    std::fs::write(&path, yaml).expect("writing a kubeconfig");
+    // Named by what it says, beside the bed's own: one file per server and token however
+    // many tests ask, gone with the bed (its folder is the bed's), none left in /tmp.
+    let digest = yaml.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let path = std::path::Path::new(&b.kubeconfig).with_file_name(format!("e2e-{digest:016x}.kubeconfig"));
+    if !path.exists() {
+        // Tests run at once: each writes its own copy and renames it into place whole.
+        let tmp = path.with_extension(format!("{}.{}", std::process::id(), nanos()));
+        std::fs::write(&tmp, yaml).expect("writing a kubeconfig");
+        std::fs::rename(&tmp, &path).expect("placing a kubeconfig");
+    }
     vec!["--kubeconfig".into(), path.to_string_lossy().into_owned(), "--kube-context".into(), context]
 }
 
