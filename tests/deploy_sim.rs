@@ -616,6 +616,9 @@ fn a_readiness_timeout_is_awaited_through_the_seam_reported_as_it_goes_and_expla
     // The wait went in steps of at most 5 s, each saying what is still awaited.
     let waiting = progress.lines().filter(|l| l.contains("waiting   Deployment/web (0/1 replicas available)")).count();
     assert_eq!(waiting, 11, "{progress}");
+    // And the progress says when it failed, as it says when others became ready.
+    let failed = "] failed    Deployment/web: not ready after 1m0s (--readiness-timeout): 0/1 replicas available";
+    assert!(progress.lines().any(|l| l.ends_with(failed)), "{progress}");
     assert!(!failure(&r).is_cluster());
 }
 

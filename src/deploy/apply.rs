@@ -181,8 +181,12 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
         loop {
             let now = self.env.now_ms();
-            let result = match rollout.poll(now) {
-                Action::Done => break,
+            let action = rollout.poll(now);
+            // A poll that ends the rollout may have failed an item (its time ran out): its
+            // report is printed before the loop ends.
+            let done = matches!(action, Action::Done);
+            let result = match action {
+                Action::Done => Ok(()),
                 Action::Apply { items } => {
                     let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
                     let _span = crate::trace::span(|| format!("apply {} resources", items.len()));
@@ -230,6 +234,9 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             }
             if let Err(e) = result {
                 cluster_error = Some(e);
+                break;
+            }
+            if done {
                 break;
             }
         }
