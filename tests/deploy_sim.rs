@@ -1,46 +1,67 @@
-//! The deploy driver (`deploy::deploy`, `uninstall`, `recover`) against a
+//! The deploy driver (`deploy::deploy`, `uninstall`, `recover`, the rollout
+//! loop of `deploy::apply` and the commands of `deploy::action`) against a
 //! simulated cluster, release store and clock (`deploy::seam`), as
-//! `executor_sim.rs` simulates `run`: resources become ready, or not, the way
-//! the test says, instantly in real time. Checks the order of the batches,
-//! hooks and deletions, a readiness failure, `--rollback-on-failure` (an
-//! install uninstalled, an upgrade rolled back), an interrupt between
-//! batches, and a record another command stored first.
+//! `executor_sim.rs` simulates `run`: the simulation answers the seam's small
+//! steps (apply, get, follow what was applied and wait for it to change,
+//! delete) the way the test says, instantly in real time, and the driver's
+//! own code decides everything from those answers. Checks the order of the
+//! batches, hooks and deletions, a readiness failure and a readiness timeout,
+//! a failing hook, `--rollback-on-failure` (an install uninstalled, an
+//! upgrade rolled back), an uninstall keeping its history, an ownership read
+//! that fails, an interrupt between batches, a record another command stored
+//! first, and a permission missing before anything is done.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use helm_hooks::base::time::Millis;
-use helm_hooks::deploy::apply::{Outcome, ResourceRow};
-use helm_hooks::deploy::ownership::Ownership;
-use helm_hooks::deploy::seam::Resources;
-use helm_hooks::deploy::{self, Clock, Cluster, Ended, Options, Report, Store};
-use helm_hooks::exec::executor;
-use helm_hooks::exec::rollout::{self, Action, Input, Rollout, State};
-use helm_hooks::exec::run::{Outcome as RunOutcome, Summary};
-use helm_hooks::kube::{KubeError, ObjectKey};
+use helm_hooks::deploy::access::Want;
+use helm_hooks::deploy::action::{self, Done, Flags, Refused};
+use helm_hooks::deploy::{self, Clock, Cluster, Diagnosis, Ended, Error, Options, Report, Store};
+use helm_hooks::exec::executor::{self, Phase as HookPhase};
+use helm_hooks::exec::rollout::State;
+use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
+use helm_hooks::kube::{KubeError, ObjectKey, Observed};
 use helm_hooks::model::event::Event;
+use helm_hooks::model::external::External;
 use helm_hooks::model::hook::Hook;
-use helm_hooks::plan::{EventPlan, ItemId, Target};
+use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
 use serde_json::{json, Value};
 
 const NS: &str = "ns";
 const T0: Millis = 1_700_000_000_000;
+/// How long a Deployment takes to become ready once applied.
+const STARTUP_MS: Millis = 1_000;
+/// How long one call that applies objects takes.
+const APPLY_MS: Millis = 10;
 
 /// The cluster, the store and the clock, simulated.
 struct Sim {
     now: Millis,
     /// The stored records by revision (what Helm's storage holds).
     records: BTreeMap<u64, Value>,
-    /// The objects that exist, by `Kind/name`.
-    live: BTreeSet<String>,
+    /// The objects that exist, by `Kind/name`, as the API server has them.
+    live: BTreeMap<String, Value>,
+    /// When each object applied and not ready yet becomes ready.
+    ready_at: BTreeMap<String, Millis>,
     /// What the driver did, in order.
     log: Vec<String>,
     /// Resources (by name) that never become ready.
     never_ready: BTreeSet<String>,
-    /// The API server goes away when the rollout reaches this batch (0-based).
-    interrupt_at_batch: Option<i64>,
+    /// The API server goes away when the object of this name is applied.
+    interrupt_at: Option<String>,
+    /// The hooks of these events fail.
+    failing_hooks: BTreeSet<Event>,
+    /// Objects (by `Kind/name`) whose reads the API server refuses.
+    unreadable: BTreeSet<String>,
+    /// The permission the credentials lack, refused by `check_access`.
+    forbidden: Option<&'static str>,
+    /// What `check_access` was asked, in order.
+    asked: Vec<Want>,
+    /// Whether `apply_many` sends its objects at once (Helm's `kube_request`).
+    at_once: bool,
 }
 
 impl Sim {
@@ -48,10 +69,16 @@ impl Sim {
         Sim {
             now: T0,
             records: BTreeMap::new(),
-            live: BTreeSet::new(),
+            live: BTreeMap::new(),
+            ready_at: BTreeMap::new(),
             log: Vec::new(),
             never_ready: BTreeSet::new(),
-            interrupt_at_batch: None,
+            interrupt_at: None,
+            failing_hooks: BTreeSet::new(),
+            unreadable: BTreeSet::new(),
+            forbidden: None,
+            asked: Vec::new(),
+            at_once: false,
         }
     }
 
@@ -78,15 +105,46 @@ impl Sim {
     fn only(&self, prefixes: &[&str]) -> Vec<&str> {
         self.log.iter().map(String::as_str).filter(|l| prefixes.iter().any(|p| l.starts_with(p))).collect()
     }
+
+    /// The object as the API server has it after an apply: a Deployment
+    /// starts with no replica available and becomes ready `STARTUP_MS`
+    /// later, unless the test says it never does.
+    fn admit(&mut self, object: &Value, labels: &[(&str, &str)]) -> Value {
+        let mut live = object.clone();
+        for (k, v) in labels {
+            live["metadata"]["labels"][*k] = json!(v);
+        }
+        let name = name_of(&live);
+        if live["kind"] == "Deployment" {
+            live["metadata"]["generation"] = json!(1);
+            live["spec"]["replicas"] = json!(1);
+            live["status"] = json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+                "readyReplicas": 0, "availableReplicas": 0});
+            if !self.never_ready.contains(live["metadata"]["name"].as_str().unwrap()) {
+                self.ready_at.insert(name.clone(), self.now + STARTUP_MS);
+            }
+        }
+        self.live.insert(name, live.clone());
+        live
+    }
 }
 
 fn status(release: &Value) -> String {
     release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default().to_string()
 }
 
-fn name_of(plan: &EventPlan, item: ItemId) -> String {
-    let r = &plan.items[item].reference;
-    format!("{}/{}", r.kind, r.name)
+fn name_of(object: &Value) -> String {
+    format!("{}/{}", object["kind"].as_str().unwrap(), object["metadata"]["name"].as_str().unwrap())
+}
+
+fn key_name(key: &ObjectKey) -> String {
+    format!("{}/{}", key.kind, key.name)
+}
+
+fn ready_status() -> Value {
+    json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "readyReplicas": 1,
+        "availableReplicas": 1, "conditions": [{"type": "Available", "status": "True"},
+        {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}]})
 }
 
 impl Clock for Sim {
@@ -96,6 +154,9 @@ impl Clock for Sim {
 }
 
 impl Cluster for Sim {
+    /// The objects followed.
+    type Watch = BTreeSet<ObjectKey>;
+
     fn namespace(&self) -> &str {
         NS
     }
@@ -104,91 +165,128 @@ impl Cluster for Sim {
         (0, 0)
     }
 
-    /// Drives the rollout state machine as `deploy::apply` does: each object
-    /// applied answers at once; one the test calls never ready waits until
-    /// its batch's deadline.
-    fn roll_out(&mut self, r: Resources<'_>, options: rollout::Options, _out: &mut dyn Write) -> Outcome {
-        let plan = r.plan;
-        let mut rollout = Rollout::new(plan, options, self.now);
-        let mut cluster_error = None;
-        loop {
-            match rollout.poll(self.now) {
-                Action::Done => break,
-                Action::Apply { items } => {
-                    if let Some(at) =
-                        self.interrupt_at_batch.filter(|&b| items.iter().any(|&i| plan.items[i].level == b))
-                    {
-                        self.log.push(format!("interrupted at batch {}", at + 1));
-                        cluster_error = Some(KubeError::Status {
-                            code: 503,
-                            verb: "patch".into(),
-                            resource: "deployments".into(),
-                            namespace: Some(NS.into()),
-                            message: "the API server is shutting down".into(),
-                        });
-                        break;
-                    }
-                    self.now += 10;
-                    rollout.advance(self.now);
-                    for item in items {
-                        let name = name_of(plan, item);
-                        self.log.push(format!("apply {name} (batch {})", plan.items[item].level + 1));
-                        self.live.insert(name);
-                        rollout.handle(Input::Applied { item, ready: false });
-                    }
-                }
-                Action::Await { items, deadline } => {
-                    let stuck = items.iter().any(|&i| self.never_ready.contains(&plan.items[i].reference.name));
-                    self.now = if stuck { deadline } else { self.now + 1_000 };
-                    rollout.advance(self.now);
-                    for item in items {
-                        if self.never_ready.contains(&plan.items[item].reference.name) {
-                            rollout.handle(Input::Waiting { item, reason: "0/1 replicas available".into() });
-                        } else {
-                            self.log.push(format!("ready {}", name_of(plan, item)));
-                            rollout.handle(Input::Ready { item });
-                        }
-                    }
-                }
+    fn at_once(&self) -> bool {
+        self.at_once
+    }
+
+    fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        self.apply_many(std::slice::from_ref(object), labels).pop().unwrap()
+    }
+
+    /// Each object answers at once, in order; the interrupt is a 503 that
+    /// ends the answers (nothing after it is sent).
+    fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
+        self.now += APPLY_MS;
+        let names: Vec<String> = objects.iter().map(name_of).collect();
+        self.log.push(format!("apply {}", names.join(", ")));
+        let mut answers = Vec::new();
+        for o in objects {
+            if self.interrupt_at.as_deref() == o["metadata"]["name"].as_str() {
+                self.log.push(format!("interrupted at {}", name_of(o)));
+                answers.push(Err(KubeError::Status {
+                    code: 503,
+                    verb: "patch".into(),
+                    resource: "configmaps".into(),
+                    namespace: Some(NS.into()),
+                    message: "the API server is shutting down".into(),
+                }));
+                break;
             }
+            answers.push(Ok(self.admit(o, labels)));
         }
-        let failure = match (rollout.failed(), &cluster_error) {
-            (Some(i), None) => Some(format!("{} is not ready: {}", plan.items[i].reference, rollout.reason(i))),
-            _ => None,
-        };
-        let rows = plan
-            .ids()
-            .map(|i| {
-                let (applied_at, ready_at) = rollout.times(i);
-                ResourceRow {
-                    reference: plan.items[i].reference.to_string(),
-                    batch: plan.items[i].level as usize + 1,
-                    state: rollout.state(i),
-                    applied_at,
-                    ready_at,
-                    failed_at: rollout.failed_at(i),
-                    message: String::new(),
-                }
-            })
-            .collect();
-        let rejected = rollout.failed().is_some_and(|i| rollout.times(i).0.is_none());
-        Outcome { rows, failure, rejected, cluster_error }
+        answers
+    }
+
+    fn apply_dry_run(&mut self, object: &Value, _labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        Ok(object.clone())
+    }
+
+    fn get(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError> {
+        let name = key_name(key);
+        if self.unreadable.contains(&name) {
+            return Err(KubeError::Forbidden {
+                verb: "get".into(),
+                resource: "deployments.apps".into(),
+                namespace: Some(NS.into()),
+                message: "the credentials may not read it".into(),
+            });
+        }
+        if key.kind == "Namespace" {
+            return Ok(Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": key.name}})));
+        }
+        Ok(self.live.get(&name).cloned())
     }
 
     fn delete_and_wait(&mut self, keys: &[ObjectKey], _deadline: Millis) -> Result<Vec<ObjectKey>, KubeError> {
-        for k in keys {
-            let name = format!("{}/{}", k.kind, k.name);
-            self.log.push(format!("delete {name}"));
+        let names: Vec<String> = keys.iter().map(key_name).collect();
+        self.log.push(format!("delete {}", names.join(", ")));
+        for name in names {
             self.live.remove(&name);
         }
         self.now += 100;
         Ok(Vec::new())
     }
 
-    fn ownership(&mut self, key: &ObjectKey, _release: &str, _namespace: &str) -> Ownership {
-        match self.live.contains(&format!("{}/{}", key.kind, key.name)) {
-            true => Ownership::Owned,
-            false => Ownership::Gone,
+    fn watch(&mut self, _label_selector: Option<&str>) -> Self::Watch {
+        BTreeSet::new()
+    }
+
+    fn follow(&mut self, watch: &mut Self::Watch, key: &ObjectKey, _known: &Value) -> Result<(), KubeError> {
+        watch.insert(key.clone());
+        Ok(())
+    }
+
+    fn unfollow(&mut self, watch: &mut Self::Watch, key: &ObjectKey) {
+        watch.remove(key);
+    }
+
+    fn observed<'a>(&'a self, _watch: &'a Self::Watch, key: &ObjectKey) -> Observed<'a> {
+        match self.live.get(&key_name(key)) {
+            Some(o) => Observed::Live(o),
+            None => Observed::Gone { last: None },
+        }
+    }
+
+    /// Time passes until a followed object becomes ready, or the deadline.
+    fn wait(
+        &mut self,
+        watch: &mut Self::Watch,
+        deadline: Millis,
+        done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
+    ) -> Result<Vec<ObjectKey>, KubeError> {
+        loop {
+            let finished: Vec<ObjectKey> = watch.iter().filter(|k| done(k, self.observed(watch, k))).cloned().collect();
+            if !finished.is_empty() || watch.is_empty() || self.now >= deadline {
+                return Ok(finished);
+            }
+            let next = watch.iter().filter_map(|k| Some((self.ready_at.get(&key_name(k))?, key_name(k)))).min();
+            match next {
+                Some((&at, name)) if at <= deadline => {
+                    self.now = self.now.max(at);
+                    self.ready_at.remove(&name);
+                    self.live.get_mut(&name).unwrap()["status"] = ready_status();
+                    self.log.push(format!("ready {name}"));
+                }
+                _ => self.now = deadline,
+            }
+        }
+    }
+
+    fn await_external(
+        &mut self,
+        wanted: &[External],
+        _namespace: &str,
+        _deadline: Millis,
+        _out: &mut dyn Write,
+        _stamp: &dyn Fn(Millis) -> String,
+    ) -> Result<Result<(), String>, KubeError> {
+        panic!("no external dependencies in these releases: {wanted:?}")
+    }
+
+    fn diagnose(&mut self, key: &ObjectKey, _namespace: &str) -> Diagnosis {
+        Diagnosis {
+            explanation: vec![format!("Pod/{}-0 (Pending): not scheduled: Unschedulable", key.name)],
+            output: None,
         }
     }
 
@@ -201,23 +299,54 @@ impl Cluster for Sim {
         _out: &mut dyn Write,
     ) -> Summary {
         let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
-        self.log.push(format!("hooks {event}"));
+        let fails = self.failing_hooks.contains(&event);
+        self.log.push(format!("hooks {event}{}", if fails { " (failed)" } else { "" }));
         let started_at = self.now;
         self.now += 500;
+        let rows = plan
+            .items
+            .iter()
+            .map(|i| Row {
+                reference: i.reference.to_string(),
+                weight: 0,
+                phase: if fails { HookPhase::Failed } else { HookPhase::Succeeded },
+                started_at: Some(started_at),
+                completed_at: Some(self.now),
+                message: if fails { "BackoffLimitExceeded".into() } else { String::new() },
+                output: None,
+            })
+            .collect();
         Summary {
             event: event.to_string(),
-            rows: Vec::new(),
+            rows,
             started_at,
             ended_at: self.now,
-            outcome: RunOutcome::Succeeded,
+            outcome: if fails { RunOutcome::Failed } else { RunOutcome::Succeeded },
             error: None,
             failed_fast: None,
             api_requests: None,
         }
     }
+
+    fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
+        self.asked.extend(wants.iter().cloned());
+        match self.forbidden {
+            Some(resource) => Err(KubeError::Forbidden {
+                verb: "create".into(),
+                resource: resource.into(),
+                namespace: Some(NS.into()),
+                message: why.into(),
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Store for Sim {
+    fn records(&self) -> Option<&'static str> {
+        Some("configmaps")
+    }
+
     fn create(&mut self, namespace: &str, release: Value, _now_unix: u64) -> Result<StoredRelease, StorageError> {
         let revision = release["version"].as_u64().unwrap();
         if self.records.contains_key(&revision) {
@@ -300,7 +429,8 @@ fn release(version: u32) -> Value {
         manifest += &doc("worker.yaml", "Deployment", "worker", &after_db);
     }
     let hook = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n    \
-                helm.sh/hook: pre-install,pre-upgrade,pre-rollback,post-install,post-upgrade,post-rollback\n";
+                helm.sh/hook: pre-install,pre-upgrade,pre-rollback,post-install,post-upgrade,post-rollback,\
+                pre-delete\n";
     json!({
         "name": "app",
         "namespace": NS,
@@ -316,6 +446,11 @@ const DEPLOY_EVENTS: [Event; 4] = [Event::PreInstall, Event::PostInstall, Event:
 /// `helm hooks deploy` of `value` on top of what `sim` stores, with
 /// `--rollback-on-failure` when `rollback`.
 fn deploy(sim: &mut Sim, value: Value, rollback: bool) -> Report {
+    deploy_printing(sim, value, rollback).0
+}
+
+/// [`deploy`], with the progress it printed.
+fn deploy_printing(sim: &mut Sim, value: Value, rollback: bool) -> (Report, String) {
     let history = sim.history("app").unwrap();
     let (operation, current, revision) = deploy::choose(&history);
     deploy_as(sim, value, operation, current, revision, rollback)
@@ -328,18 +463,35 @@ fn deploy_as(
     current: Option<StoredRelease>,
     revision: u64,
     rollback: bool,
-) -> Report {
+) -> (Report, String) {
     let (checked, _) = deploy::check(value, &DEPLOY_EVENTS, &options()).unwrap();
     let mut out = Vec::new();
     let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut out);
     if rollback {
         deploy::recover(sim, &mut report, operation, &options(), &mut out);
     }
-    report
+    (report, String::from_utf8(out).unwrap())
+}
+
+/// `helm hooks uninstall app`, with `--keep-history` when `keep_history`.
+fn uninstall(sim: &mut Sim, keep_history: bool) -> Report {
+    let history = sim.history("app").unwrap();
+    let latest = history.last().cloned().unwrap();
+    let (checked, _) =
+        deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
+    let mut out = Vec::new();
+    deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut out)
 }
 
 fn states(r: &Report) -> Vec<(String, State)> {
     r.resources.iter().map(|row| (row.reference.clone(), row.state)).collect()
+}
+
+fn failure(r: &Report) -> &Error {
+    match &r.ended {
+        Ended::Failed(e) => e,
+        Ended::Done => panic!("{r:?} did not fail"),
+    }
 }
 
 #[test]
@@ -347,21 +499,20 @@ fn an_install_runs_its_batches_in_order_between_its_hooks_and_stores_the_release
     let mut sim = Sim::new();
     let r = deploy(&mut sim, release(1), false);
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
-    assert_eq!((r.operation, r.revision, r.status.as_str()), ("installed", 1, "deployed"));
+    assert_eq!((r.operation, r.revision, r.status.as_str()), (Operation::Install, 1, "deployed"));
     assert_eq!(
         sim.log,
         [
             "create 1 pending-install",
             "hooks pre-install",
-            // Batch 1: the db group, applied at once in Helm's kind order; batch
-            // 2 (what depends on it, and what no group orders) once it is ready.
-            "apply ConfigMap/db-config (batch 1)",
-            "apply Deployment/db (batch 1)",
-            "ready ConfigMap/db-config",
+            // Batch 1: the db group, applied in Helm's kind order (one object at
+            // a time: a transport that sends one request at a time); batch 2
+            // (what depends on it, and what no group orders) once it is ready.
+            "apply ConfigMap/db-config",
+            "apply Deployment/db",
             "ready Deployment/db",
-            "apply ConfigMap/legacy (batch 2)",
-            "apply Deployment/web (batch 2)",
-            "ready ConfigMap/legacy",
+            "apply ConfigMap/legacy",
+            "apply Deployment/web",
             "ready Deployment/web",
             "hooks post-install",
             "save 1 deployed",
@@ -369,6 +520,33 @@ fn an_install_runs_its_batches_in_order_between_its_hooks_and_stores_the_release
     );
     assert_eq!(sim.statuses(), [(1, "deployed".into())]);
     assert_eq!((r.started_at, r.ended_at > r.started_at), (T0, true));
+    // The times the driver read off the simulated clock: the ConfigMap ready as
+    // applied, the Deployment once the simulation made it so.
+    let db = r.resources.iter().find(|row| row.reference == "Deployment/db").unwrap();
+    assert_eq!(db.ready_at.unwrap() - db.applied_at.unwrap(), STARTUP_MS);
+    let config = r.resources.iter().find(|row| row.reference == "ConfigMap/db-config").unwrap();
+    assert_eq!(config.ready_at, config.applied_at);
+}
+
+#[test]
+fn a_transport_that_sends_at_once_gets_each_batch_one_kind_at_a_time() {
+    let mut sim = Sim::new();
+    sim.at_once = true;
+    // Two ConfigMaps in batch 1 go in one call; the Deployment in the next.
+    let mut value = release(1);
+    let extra = doc("db-extra.yaml", "ConfigMap", "db-extra", &[("helm.sh/resource-group", "db")]);
+    value["manifest"] = json!(value["manifest"].as_str().unwrap().to_string() + &extra);
+    let r = deploy(&mut sim, value, false);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!(
+        sim.only(&["apply"]),
+        [
+            "apply ConfigMap/db-config, ConfigMap/db-extra",
+            "apply Deployment/db",
+            "apply ConfigMap/legacy",
+            "apply Deployment/web"
+        ]
+    );
 }
 
 #[test]
@@ -378,7 +556,7 @@ fn an_upgrade_deletes_what_the_new_version_drops_after_its_rollout_and_supersede
     sim.log.clear();
     let r = deploy(&mut sim, release(2), false);
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
-    assert_eq!((r.operation, r.revision), ("upgraded", 2));
+    assert_eq!((r.operation, r.revision), (Operation::Upgrade, 2));
     assert_eq!(
         sim.only(&["hooks", "delete", "save", "create"]),
         [
@@ -404,7 +582,7 @@ fn a_resource_never_ready_fails_the_release_at_its_batch_and_nothing_after_it_ru
     sim.never_ready.insert("db".into());
     sim.log.clear();
     let r = deploy(&mut sim, release(2), false);
-    let Ended::Failed(e) = &r.ended else { panic!("{:?}", r.ended) };
+    let e = failure(&r).to_string();
     assert!(e.contains("Deployment/db is not ready: not ready after 1m0s (--readiness-timeout): 0/1 replicas"), "{e}");
     assert_eq!(r.status, "failed");
     // Batch 2 never applied, nothing deleted, no post-hooks; the revision it
@@ -418,20 +596,82 @@ fn a_resource_never_ready_fails_the_release_at_its_batch_and_nothing_after_it_ru
 }
 
 #[test]
+fn a_readiness_timeout_is_awaited_through_the_seam_reported_as_it_goes_and_explained() {
+    let mut sim = Sim::new();
+    sim.never_ready.insert("web".into());
+    let (r, progress) = deploy_printing(&mut sim, release(1), false);
+    let Error::NotReady { reference, reason, diagnosis } = failure(&r) else { panic!("{:?}", r.ended) };
+    assert_eq!(reference, "Deployment/web");
+    assert_eq!(reason, "not ready after 1m0s (--readiness-timeout): 0/1 replicas available");
+    // What the cluster shows of it comes with the failure, into the record.
+    assert_eq!(diagnosis.explanation, ["Pod/web-0 (Pending): not scheduled: Unschedulable"]);
+    let description = sim.records[&1].pointer("/info/description").unwrap().as_str().unwrap();
+    assert!(description.ends_with("0/1 replicas available\n  Pod/web-0 (Pending): not scheduled: Unschedulable"));
+    // Failed exactly when the batch's readiness timeout ran out, on the simulated
+    // clock: a minute after the batch began (its first apply took APPLY_MS).
+    let row = |name: &str| r.resources.iter().find(|row| row.reference == name).unwrap();
+    let batch_began = row("ConfigMap/legacy").applied_at.unwrap() - APPLY_MS;
+    let web = row("Deployment/web");
+    assert_eq!((web.state, web.failed_at.unwrap() - batch_began), (State::Failed, 60_000));
+    // The wait went in steps of at most 5 s, each saying what is still awaited.
+    let waiting = progress.lines().filter(|l| l.contains("waiting   Deployment/web (0/1 replicas available)")).count();
+    assert_eq!(waiting, 11, "{progress}");
+    // And the progress says when it failed, as it says when others became ready.
+    let failed = "] failed    Deployment/web: not ready after 1m0s (--readiness-timeout): 0/1 replicas available";
+    assert!(progress.lines().any(|l| l.ends_with(failed)), "{progress}");
+    assert!(!failure(&r).is_cluster());
+}
+
+#[test]
+fn a_failing_pre_hook_fails_the_release_before_any_resource_and_rollback_on_failure_rolls_back() {
+    let mut sim = Sim::new();
+    deploy(&mut sim, release(1), false);
+    sim.failing_hooks.insert(Event::PreUpgrade);
+    sim.log.clear();
+    let r = deploy(&mut sim, release(2), true);
+    let Error::Recovered { original, .. } = failure(&r) else { panic!("{:?}", r.ended) };
+    let Error::Hooks { event, failed } = original.as_ref() else { panic!("{original:?}") };
+    assert_eq!((*event, failed.len()), (Event::PreUpgrade, 1));
+    assert_eq!(original.to_string(), "pre-upgrade hook(s) failed: Job/migrate: BackoffLimitExceeded");
+    // Nothing of version 2 applied; its revision failed with Helm's description;
+    // the rollback to 1 runs its own hooks and applies version 1 again.
+    assert_eq!(
+        sim.only(&["create", "hooks", "save", "apply Deployment/worker"]),
+        [
+            "create 2 pending-upgrade",
+            "hooks pre-upgrade (failed)",
+            "save 2 failed",
+            "create 3 pending-rollback",
+            "hooks pre-rollback",
+            "hooks post-rollback",
+            "save 1 superseded",
+            "save 3 deployed",
+        ],
+    );
+    let description = sim.records[&2].pointer("/info/description").unwrap().as_str().unwrap();
+    assert_eq!(description, "Upgrade \"app\" failed: pre-upgrade hook(s) failed: Job/migrate: BackoffLimitExceeded");
+    assert!(r.resources.is_empty(), "{:?}", r.resources);
+    assert_eq!(r.hooks.len(), 1, "no post-upgrade hooks");
+}
+
+#[test]
 fn rollback_on_failure_rolls_a_failed_upgrade_back_to_the_last_good_revision() {
     let mut sim = Sim::new();
     deploy(&mut sim, release(1), false);
     sim.never_ready.insert("worker".into());
     sim.log.clear();
     let r = deploy(&mut sim, release(2), true);
-    let Ended::Failed(e) = &r.ended else { panic!("{:?}", r.ended) };
+    let e = failure(&r).to_string();
     assert!(
         e.starts_with("release app failed, and has been rolled back due to rollback-on-failure being set: "),
         "{e}"
     );
     let recovery = r.recovery.as_ref().expect("a recovery");
     assert!(matches!(recovery.ended, Ended::Done), "{:?}", recovery.ended);
-    assert_eq!((recovery.operation, recovery.revision, recovery.status.as_str()), ("rolled back", 3, "deployed"));
+    assert_eq!(
+        (recovery.operation, recovery.revision, recovery.status.as_str()),
+        (Operation::Rollback { to: 1 }, 3, "deployed")
+    );
     // The rollback deletes what version 1 lacks, the worker the upgrade applied.
     assert_eq!(recovery.deleted, ["Deployment/worker"]);
     assert_eq!(
@@ -457,10 +697,10 @@ fn rollback_on_failure_uninstalls_a_failed_install_in_reverse_batch_order() {
     let mut sim = Sim::new();
     sim.never_ready.insert("web".into());
     let r = deploy(&mut sim, release(1), true);
-    let Ended::Failed(e) = &r.ended else { panic!("{:?}", r.ended) };
+    let e = failure(&r).to_string();
     assert!(e.starts_with("release app failed, and has been uninstalled due to rollback-on-failure"), "{e}");
     let recovery = r.recovery.as_ref().expect("a recovery");
-    assert_eq!((recovery.operation, recovery.status.as_str()), ("uninstalled", "deleted"));
+    assert_eq!((recovery.operation, recovery.status.as_str()), (Operation::Uninstall, "deleted"));
     // What was applied goes, the last batch first (each in reverse of Helm's
     // order); the record with it.
     assert_eq!(
@@ -468,10 +708,8 @@ fn rollback_on_failure_uninstalls_a_failed_install_in_reverse_batch_order() {
         [
             "save 1 failed",
             "save 1 uninstalling",
-            "delete Deployment/web",
-            "delete ConfigMap/legacy",
-            "delete Deployment/db",
-            "delete ConfigMap/db-config",
+            "delete Deployment/web, ConfigMap/legacy",
+            "delete Deployment/db, ConfigMap/db-config",
             "forget 1",
         ],
     );
@@ -479,12 +717,63 @@ fn rollback_on_failure_uninstalls_a_failed_install_in_reverse_batch_order() {
 }
 
 #[test]
+fn an_uninstall_with_keep_history_deletes_the_resources_and_keeps_every_revision_uninstalled() {
+    let mut sim = Sim::new();
+    deploy(&mut sim, release(1), false);
+    deploy(&mut sim, release(2), false);
+    sim.log.clear();
+    let r = uninstall(&mut sim, true);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!((r.operation, r.revision, r.status.as_str()), (Operation::Uninstall, 2, "uninstalled"));
+    assert_eq!(
+        sim.only(&["hooks", "delete", "save", "forget"]),
+        [
+            "save 2 uninstalling",
+            "hooks pre-delete",
+            "delete Deployment/worker, Deployment/web",
+            "delete Deployment/db, ConfigMap/db-config",
+            "save 2 uninstalled",
+        ],
+    );
+    assert!(sim.live.is_empty(), "{:?}", sim.live);
+    assert_eq!(sim.statuses(), [(1, "superseded".into()), (2, "uninstalled".into())]);
+    assert!(sim.records[&2].pointer("/info/deleted").is_some());
+    // The next deploy installs again, as the next revision.
+    let (operation, current, revision) = deploy::choose(&sim.history("app").unwrap());
+    assert_eq!((operation, current.is_none(), revision), (Operation::Install, true, 3));
+}
+
+#[test]
+fn an_uninstall_keeps_a_resource_whose_ownership_cannot_be_read_and_says_so_as_helm_does() {
+    let mut sim = Sim::new();
+    deploy(&mut sim, release(1), false);
+    sim.unreadable.insert("Deployment/db".into());
+    // Another release's object of the same name is not this release's to delete.
+    sim.live.get_mut("ConfigMap/legacy").unwrap()["metadata"]["annotations"]["meta.helm.sh/release-name"] =
+        json!("other");
+    sim.log.clear();
+    let r = uninstall(&mut sim, false);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!(sim.only(&["delete"]), ["delete Deployment/web", "delete ConfigMap/db-config"]);
+    assert!(sim.live.contains_key("Deployment/db") && sim.live.contains_key("ConfigMap/legacy"), "{:?}", sim.live);
+    assert_eq!(
+        r.not_deleted,
+        "1 resource(s) were not deleted because they are not owned by this release:\n[ConfigMap] legacy\n\n\
+         1 resource(s) were not deleted because their ownership could not be verified:\n[Deployment] db: \
+         forbidden: cannot get deployments.apps in namespace \"ns\": the credentials may not read it\n"
+    );
+    // The release itself is uninstalled all the same.
+    assert!(sim.records.is_empty(), "{:?}", sim.records);
+}
+
+#[test]
 fn an_interrupt_between_batches_leaves_the_release_failed_with_its_cause_and_later_batches_unapplied() {
     let mut sim = Sim::new();
-    sim.interrupt_at_batch = Some(1);
+    sim.interrupt_at = Some("legacy".into());
     let r = deploy(&mut sim, release(1), false);
-    let Ended::Cluster(e) = &r.ended else { panic!("{:?}", r.ended) };
-    assert!(e.contains("503") && e.contains("shutting down"), "{e}");
+    let e = failure(&r);
+    assert!(matches!(e, Error::Kube(KubeError::Status { code: 503, .. })) && e.is_cluster(), "{e:?}");
+    assert!(e.to_string().contains("shutting down"), "{e}");
     assert_eq!(r.status, "failed");
     assert_eq!(
         states(&r),
@@ -495,6 +784,9 @@ fn an_interrupt_between_batches_leaves_the_release_failed_with_its_cause_and_lat
             ("Deployment/web".to_string(), State::Pending),
         ],
     );
+    // Nothing after the interrupted apply was sent.
+    assert_eq!(sim.log.iter().rfind(|l| l.starts_with("apply")).unwrap(), "apply ConfigMap/legacy");
+    assert!(!sim.live.contains_key("Deployment/web"));
     assert_eq!(sim.log.iter().filter(|l| l.starts_with("hooks")).collect::<Vec<_>>(), ["hooks pre-install"]);
     assert_eq!(sim.statuses(), [(1, "failed".into())]);
 }
@@ -512,9 +804,10 @@ fn a_revision_another_command_stored_first_is_refused_before_anything_is_applied
     other["info"] = json!({"status": "pending-upgrade"});
     sim.records.insert(2, other);
     sim.log.clear();
-    let r = deploy_as(&mut sim, release(2), operation, current, revision, true);
-    let Ended::Failed(e) = &r.ended else { panic!("{:?}", r.ended) };
-    assert!(e.starts_with("another operation (install/upgrade/rollback) is in progress"), "{e}");
+    let (r, _) = deploy_as(&mut sim, release(2), operation, current, revision, true);
+    let e = failure(&r);
+    assert!(matches!(e, Error::Locked(StorageError::Kube(KubeError::Conflict { .. }))), "{e:?}");
+    assert!(e.to_string().starts_with("another operation (install/upgrade/rollback) is in progress"), "{e}");
     // Nothing applied, run or stored; no recovery of someone else's revision.
     assert!(sim.log.is_empty(), "{:?}", sim.log);
     assert!(r.status.is_empty() && r.recovery.is_none());
@@ -545,4 +838,45 @@ fn a_deploy_installs_on_no_history_or_an_uninstalled_one_and_upgrades_the_newest
     // Uninstalled with its history kept: installed again, as the next revision.
     sim.records.insert(3, record("uninstalled", 3));
     assert_eq!(choice(&mut sim), (Operation::Install, None, 4));
+}
+
+fn flags() -> Flags {
+    Flags {
+        options: options(),
+        create_namespace: false,
+        rollback_on_failure: false,
+        dry_run: false,
+        keep_history: false,
+    }
+}
+
+#[test]
+fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it_with_nothing_done() {
+    let mut sim = Sim::new();
+    sim.forbidden = Some("deployments.apps");
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+    let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
+    assert!(e.is_cluster());
+    assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
+    assert!(sim.log.is_empty() && sim.records.is_empty(), "{:?}", sim.log);
+    // The records, each resource's kind, and the hooks of an install.
+    let kinds: Vec<&str> = sim
+        .asked
+        .iter()
+        .filter_map(|w| match w {
+            Want::Kind { kind, .. } => Some(kind.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["ConfigMap", "Deployment", "Deployment", "ConfigMap", "Job"]);
+
+    // Allowed, the same command installs; a second one upgrades.
+    sim.forbidden = None;
+    for expected in [Operation::Install, Operation::Upgrade] {
+        let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+        let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
+        assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
+    }
 }

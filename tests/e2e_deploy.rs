@@ -100,14 +100,6 @@ impl Case {
         out.stdout
     }
 
-    /// `helm --kube-apiserver S --kube-token T hooks ARGS -n NS`, with `stdin`.
-    fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let b = bed();
-        let mut c = self.helm_cmd();
-        c.args(kube_args(&b.server, &b.token)).arg("hooks").args(args).args(["-n", &self.ns]);
-        run(c, stdin)
-    }
-
     /// Renders `values` and pipes it to `helm hooks deploy - ARGS` (bounded times, so that
     /// a hang fails the test instead of blocking it).
     fn deploy(&self, values: &Value, args: &[&str]) -> Out {
@@ -193,10 +185,6 @@ impl Case {
     fn watch(&self) -> Watch {
         Watch::start(&self.ns, &WATCHED)
     }
-}
-
-fn history(rows: &[(u64, &str, &str)]) -> Vec<(u64, String, String)> {
-    rows.iter().map(|(r, s, d)| (*r, s.to_string(), d.to_string())).collect()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2005,13 +1993,4 @@ fn markdown_reports_of_deploy_rollback_and_uninstall() {
     assert!(out.stdout.starts_with("### ✅ helm hooks uninstall: uninstall of `r` succeeded\n"), "{}", out.stdout);
     let sections = gantt_sections(&out.stdout);
     assert!(sections.len() >= 3 && sections.iter().all(|s| s.starts_with("deletion ")), "{}", out.stdout);
-}
-
-/// With `HOOKS_REPORT_DIR` set, the Markdown a test got is kept there as NAME.md, for
-/// `scripts/check-mermaid.sh` to render (docs/report.md's pictures come from real runs).
-fn keep_report(name: &str, markdown: &str) {
-    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.md")), markdown).unwrap();
-    }
 }

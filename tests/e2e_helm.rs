@@ -16,204 +16,52 @@
 //!   A missing binary fails the tests; they never skip.
 //! - `HOOKS_PLUGIN_DIR`: a ready plugin directory (plugin.yaml + plugin.wasm).
 //!   Default: assembled from plugin.yaml and
-//!   target/wasm32-wasip1/release/helm_hooks.wasm, which must exist and be
-//!   newer than every file in src/ (set `HOOKS_ALLOW_STALE_WASM=1` to skip
-//!   that check).
+//!   `$CARGO_TARGET_DIR` (else target)/wasm32-wasip1/release/helm_hooks.wasm,
+//!   which must exist and be newer than every file in src/ (set
+//!   `HOOKS_ALLOW_STALE_WASM=1` to skip that check).
 //! - `UPDATE_GOLDEN=1`: write the outputs as the new golden files.
+//! - `E2E_KEEP=1`: keep the temporary directories.
 //!
 //! Every test has its own Helm home (data, config, cache), kubeconfig and
-//! plugin directory under a fresh temporary directory, so the tests run in
-//! parallel without sharing state.
+//! plugin directory under a fresh temporary directory (tests/common), so the
+//! tests run in parallel without sharing state; only Helm's compiled module of
+//! plugin.wasm, keyed by its content, is shared between them.
 //!
 //! Through Helm's Wasm runtime a failing plugin always exits 1; the plugin's
 //! own exit code appears in Helm's message `Error: plugin error: … [exit
 //! code N]`, which is what the tests check.
 
 mod common;
+use common::{diff, golden_dir, repo, Golden, HelmHome, Out};
 
-use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 const RELEASE: &str = "r";
 const NAMESPACE: &str = "demo";
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn chart_dir(chart: &str) -> PathBuf {
     repo().join("testdata/charts").join(chart)
 }
 
-fn golden_dir(chart: &str) -> PathBuf {
-    repo().join("tests/golden").join(chart)
-}
-
-fn updating() -> bool {
-    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
 // ---------------------------------------------------------------------------
-// A temporary directory, removed on drop (std only, no tempfile crate).
+// Helm with the plugin installed into a home of its own. Unlike the suites on the
+// bed, it names no cluster: KUBECONFIG points at a file that does not exist.
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!("helm-hooks-e2e-{label}-{}-{n}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if std::env::var_os("E2E_KEEP_TMP").is_none() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Helm with the plugin installed into an isolated home.
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-struct Helm {
-    bin: PathBuf,
-    tmp: TempDir,
-}
-
-fn helm_bin() -> PathBuf {
-    let bin = std::env::var_os("HELM_BIN").map(PathBuf::from).unwrap_or_else(|| common::tool("helm"));
-    assert!(
-        bin.is_file(),
-        "Helm 4 not found at {}: set HELM_BIN to a Helm 4 binary, or build the test bed's Helm (see testbed/ and research/cluster.md); \
-         these tests fail rather than skip",
-        bin.display()
-    );
-    bin
-}
-
-/// The plugin directory to install: HOOKS_PLUGIN_DIR, or one assembled in
-/// `into` from plugin.yaml and the release Wasm build.
-fn plugin_dir(into: &Path) -> PathBuf {
-    if let Some(dir) = std::env::var_os("HOOKS_PLUGIN_DIR") {
-        let dir = PathBuf::from(dir);
-        for f in ["plugin.yaml", "plugin.wasm"] {
-            assert!(dir.join(f).is_file(), "HOOKS_PLUGIN_DIR={} has no {f}", dir.display());
-        }
-        return dir;
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("target"));
-    let wasm = target.join("wasm32-wasip1/release/helm_hooks.wasm");
-    assert!(
-        wasm.is_file(),
-        "plugin Wasm not found at {}.\nBuild it first:  cargo build --release --target wasm32-wasip1 --lib\n\
-         (or point HOOKS_PLUGIN_DIR at a directory holding plugin.yaml and plugin.wasm)",
-        wasm.display()
-    );
-    if std::env::var_os("HOOKS_ALLOW_STALE_WASM").is_none() {
-        let built = mtime(&wasm);
-        let mut newer = Vec::new();
-        newest_sources(&repo().join("src"), built, &mut newer);
-        for f in ["Cargo.toml", "Cargo.lock"] {
-            if mtime(&repo().join(f)) > built {
-                newer.push(repo().join(f));
-            }
-        }
-        assert!(
-            newer.is_empty(),
-            "{} is older than {} (and maybe more): rebuild it with\n  cargo build --release --target wasm32-wasip1 --lib\n\
-             or set HOOKS_ALLOW_STALE_WASM=1 to test the old build",
-            wasm.display(),
-            newer[0].display()
-        );
-    }
-    let dir = into.join("plugin/hooks");
-    std::fs::create_dir_all(&dir).expect("plugin dir");
-    std::fs::copy(repo().join("plugin.yaml"), dir.join("plugin.yaml")).expect("copy plugin.yaml");
-    std::fs::copy(&wasm, dir.join("plugin.wasm")).expect("copy plugin.wasm");
-    dir
-}
-
-fn mtime(p: &Path) -> SystemTime {
-    std::fs::metadata(p).and_then(|m| m.modified()).unwrap_or(SystemTime::UNIX_EPOCH)
-}
-
-fn newest_sources(dir: &Path, than: SystemTime, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            newest_sources(&p, than, out);
-        } else if mtime(&p) > than {
-            out.push(p);
-        }
-    }
-}
+struct Helm(HelmHome);
 
 impl Helm {
     /// A fresh Helm home with the plugin installed.
     fn new(label: &str) -> Helm {
-        let bin = helm_bin();
-        let tmp = TempDir::new(label);
-        let helm = Helm { bin, tmp };
-        let dir = plugin_dir(&helm.tmp.0);
-        let out = helm.run(&["plugin", "install", dir.to_str().expect("utf-8 path")], None);
-        assert_eq!(out.code, 0, "helm plugin install {} failed:\n{}{}", dir.display(), out.stdout, out.stderr);
-        let list = helm.run(&["plugin", "list"], None);
-        assert!(list.stdout.contains("hooks"), "plugin not listed after install:\n{}{}", list.stdout, list.stderr);
-        helm
+        Helm(HelmHome::with_plugin(label))
     }
 
     /// Runs helm with a clean environment: only this test's homes, a
     /// kubeconfig that does not exist (no cluster is used) and PATH.
     fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let t = &self.tmp.0;
-        let mut cmd = Command::new(&self.bin);
-        cmd.args(args)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", t)
-            .env("HELM_DATA_HOME", t.join("data"))
-            .env("HELM_CONFIG_HOME", t.join("config"))
-            .env("HELM_CACHE_HOME", t.join("cache"))
-            .env("KUBECONFIG", t.join("no-kubeconfig"))
-            .current_dir(repo())
-            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {}: {e}", self.bin.display()));
-        let writer = stdin.map(|s| {
-            let mut pipe = child.stdin.take().expect("stdin");
-            let s = s.to_string();
-            std::thread::spawn(move || {
-                let _ = pipe.write_all(s.as_bytes());
-            })
-        });
-        let out = child.wait_with_output().expect("helm runs");
-        if let Some(w) = writer {
-            let _ = w.join();
-        }
-        Out {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        let mut cmd = self.0.command();
+        cmd.env("KUBECONFIG", self.0.tmp.0.join("no-kubeconfig")).args(args);
+        common::run(cmd, stdin)
     }
 
     fn template(&self, chart: &str) -> String {
@@ -239,91 +87,6 @@ impl Helm {
         all.extend_from_slice(args);
         self.run(&all, Some(input))
     }
-}
-
-// ---------------------------------------------------------------------------
-// Golden files.
-
-/// Collects golden mismatches so one test reports all of them at once.
-#[derive(Default)]
-struct Golden {
-    failures: Vec<String>,
-}
-
-impl Golden {
-    fn check(&mut self, chart: &str, name: &str, actual: &str) {
-        let path = golden_dir(chart).join(name);
-        if updating() {
-            std::fs::create_dir_all(path.parent().unwrap()).expect("golden dir");
-            std::fs::write(&path, actual).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-            return;
-        }
-        match std::fs::read_to_string(&path) {
-            Err(e) => self.failures.push(format!(
-                "{}: cannot read golden file ({e}); run with UPDATE_GOLDEN=1 to create it. Actual output:\n{actual}",
-                path.display()
-            )),
-            Ok(expected) if expected != actual => self.failures.push(format!(
-                "{} differs (UPDATE_GOLDEN=1 rewrites it):\n{}",
-                path.display(),
-                diff(&expected, actual)
-            )),
-            Ok(_) => {}
-        }
-    }
-
-    fn fail(&mut self, msg: String) {
-        self.failures.push(msg);
-    }
-
-    fn finish(self) {
-        assert!(self.failures.is_empty(), "{} problem(s):\n\n{}", self.failures.len(), self.failures.join("\n\n"));
-    }
-}
-
-/// A small line diff: the lines that differ, with two lines of context.
-fn diff(expected: &str, actual: &str) -> String {
-    let e: Vec<&str> = expected.lines().collect();
-    let a: Vec<&str> = actual.lines().collect();
-    // Longest common subsequence, line by line (the files are small).
-    let (n, m) = (e.len(), a.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if e[i] == a[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
-        }
-    }
-    let mut ops: Vec<(char, &str)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n || j < m {
-        if i < n && j < m && e[i] == a[j] {
-            ops.push((' ', e[i]));
-            i += 1;
-            j += 1;
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            ops.push(('+', a[j]));
-            j += 1;
-        } else {
-            ops.push(('-', e[i]));
-            i += 1;
-        }
-    }
-    let near = |k: usize| ops[k.saturating_sub(2)..(k + 3).min(ops.len())].iter().any(|(c, _)| *c != ' ');
-    let mut out = String::from("--- expected\n+++ actual\n");
-    let mut skipped = false;
-    for (k, (c, line)) in ops.iter().enumerate() {
-        if near(k) {
-            let _ = writeln!(out, "{c}{line}");
-            skipped = false;
-        } else if !skipped {
-            out.push_str(" …\n");
-            skipped = true;
-        }
-    }
-    if expected.ends_with('\n') != actual.ends_with('\n') {
-        out.push_str("(the final newline differs)\n");
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------

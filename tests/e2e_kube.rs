@@ -1,8 +1,8 @@
 //! End-to-end tests of the Kubernetes client (`helm_hooks::kube`) and of Helm's release
 //! storage (`helm_hooks::release::storage`) against the REAL API server of the test bed, through
 //! the native transport (`kube::tcp`) and `kubectl proxy`, and against the real Helm 4
-//! binary (a release it installed is read, changed and written back; `helm status` and
-//! `helm history` must still read it).
+//! binary (`HELM_BIN`, tests/common; a release it installed is read, changed and written
+//! back; `helm status` and `helm history` must still read it).
 //!
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)"
@@ -16,12 +16,9 @@
 #![cfg(feature = "e2e")]
 
 mod common;
-use common::{required, show, tool};
+use common::{bed, fresh_namespace, keep, kubectl_in, ok, parse_json, repo, HelmHome};
 
-use std::env;
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::thread::sleep;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -35,42 +32,18 @@ use helm_hooks::release::last_run::{HookPhase, LastRun};
 use helm_hooks::release::storage::{self, Driver};
 
 // ---------------------------------------------------------------------------------------
-// The bed.
+// The bed (tests/common), reached by the native client through `kubectl proxy`.
 
-struct Bed {
-    kubectl: PathBuf,
-    helm: PathBuf,
-    /// HELM_KUBEAPISERVER: the API server's https URL (for helm).
-    server: String,
-    /// HELM_KUBETOKEN (for helm).
-    token: String,
-    /// `kubectl proxy`'s http URL (for the native client).
-    proxy: String,
-}
-
-/// Runs the command; its stdout, or a panic with its output.
-fn ok(mut cmd: Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(out.status.success(), "{}", show(&cmd, &out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn bed() -> &'static Bed {
-    static BED: OnceLock<Bed> = OnceLock::new();
-    BED.get_or_init(|| {
-        required("KUBECONFIG");
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/cluster.sh");
-        let mut cmd = Command::new(script);
+/// `kubectl proxy`'s http URL, started (or reused) by `testbed/cluster.sh proxy`.
+fn proxy() -> &'static str {
+    static PROXY: OnceLock<String> = OnceLock::new();
+    PROXY.get_or_init(|| {
+        bed();
+        let mut cmd = Command::new(repo().join("testbed/cluster.sh"));
         cmd.arg("proxy");
         let proxy = ok(cmd).trim().to_string();
         assert!(proxy.starts_with("http://127.0.0.1:"), "unexpected proxy URL {proxy:?}");
-        Bed {
-            kubectl: tool("kubectl"),
-            helm: tool("helm"),
-            server: required("HELM_KUBEAPISERVER"),
-            token: required("HELM_KUBETOKEN"),
-            proxy,
-        }
+        proxy
     })
 }
 
@@ -82,7 +55,7 @@ fn client_in(ns: &str) -> Client {
 
 fn client_with(ns: &str, extra: &[(&str, &str)]) -> Client {
     let mut vars: Vec<(String, String)> = vec![
-        ("HELM_KUBEAPISERVER".into(), bed().proxy.clone()),
+        ("HELM_KUBEAPISERVER".into(), proxy().to_string()),
         ("HELM_NAMESPACE".into(), ns.into()),
         ("HELM_KUBEINSECURE_SKIP_TLS_VERIFY".into(), "false".into()),
     ];
@@ -98,13 +71,13 @@ fn now_ms() -> u64 {
 }
 
 /// A namespace of one test, created through the client (a cluster-scoped apply) and
-/// deleted (in the background) when the test ends.
+/// deleted (in the background) when the test ends. Unlike tests/common's Namespace,
+/// which kubectl makes, it is made and deleted by the client under test.
 struct Ns(String);
 
 impl Ns {
     fn new(name: &str) -> Ns {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let ns = format!("kube-{name}-{}-{}", N.fetch_add(1, Ordering::SeqCst), now_ms() % 100_000);
+        let ns = fresh_namespace("kube", name);
         let mut c = client_in("default");
         // A namespace given to a cluster-scoped object is dropped, not an error.
         let created = c
@@ -127,7 +100,9 @@ impl Ns {
 
 impl Drop for Ns {
     fn drop(&mut self) {
-        let _ = client_in("default").delete(&ObjectKey::new("v1", "Namespace", None, &self.0));
+        if !keep() {
+            let _ = client_in("default").delete(&ObjectKey::new("v1", "Namespace", None, &self.0));
+        }
     }
 }
 
@@ -442,39 +417,31 @@ fn rejected_objects_and_missing_permissions_are_named() {
 // Helm's storage, with the real Helm 4 binary.
 
 fn chart() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/charts/hooks-demo").display().to_string()
+    repo().join("testbed/charts/hooks-demo").display().to_string()
 }
 
-/// Helm reaching the bed with token + CA (no kubeconfig), its own config folders, and
-/// the storage driver asked for.
-fn helm(ns: &str, driver: Driver, args: &[&str]) -> Command {
-    let b = bed();
-    let home = env::temp_dir().join(format!("hooks-e2e-kube-helm-{ns}"));
-    let mut c = Command::new(&b.helm);
-    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "-n", ns])
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env("HELM_DRIVER", if driver == Driver::ConfigMap { "configmap" } else { "secret" })
-        .env("HELM_CONFIG_HOME", home.join("config"))
-        .env("HELM_CACHE_HOME", home.join("cache"))
-        .env("HELM_DATA_HOME", home.join("data"));
+/// Helm reaching the bed with token + CA (no kubeconfig), its own Helm home, and the
+/// storage driver asked for.
+fn helm(home: &HelmHome, ns: &str, driver: Driver, args: &[&str]) -> Command {
+    let mut c = home.by_token(ns, args);
+    c.env("HELM_DRIVER", if driver == Driver::ConfigMap { "configmap" } else { "secret" });
     c
 }
 
 fn kubectl_json(ns: &str, what: &str) -> Value {
-    let mut c = Command::new(&bed().kubectl);
-    c.args(["--request-timeout=30s", "-n", ns, "get", what, "-o", "json"]);
-    serde_json::from_str(&ok(c)).unwrap()
+    parse_json(&ok(kubectl_in(ns, &["get", what, "-o", "json"])), &format!("kubectl get {what}"))
 }
 
 /// Installs hooks-demo (pre-install Job of 1 s) and upgrades it once (revision 2), reads
 /// the latest revision, records a run of its test hooks, writes it back, and checks what
 /// Helm makes of it.
 fn storage_round_trip(driver: Driver) {
-    let ns = Ns::new(if driver == Driver::Secret { "store-secret" } else { "store-cm" });
+    let label = if driver == Driver::Secret { "store-secret" } else { "store-cm" };
+    let ns = Ns::new(label);
+    let home = HelmHome::new(label);
     let set = ["--set", "preInstall.duration=1s"];
-    ok(helm(&ns, driver, &[&["install", "demo", &chart()][..], &set].concat()));
-    ok(helm(&ns, driver, &[&["upgrade", "demo", &chart()][..], &set].concat()));
+    ok(helm(&home, &ns, driver, &[&["install", "demo", &chart()][..], &set].concat()));
+    ok(helm(&home, &ns, driver, &[&["upgrade", "demo", &chart()][..], &set].concat()));
 
     let mut c = client_in(&ns);
     // The other driver finds nothing, and says how to switch.
@@ -531,7 +498,7 @@ fn storage_round_trip(driver: Driver) {
     assert_eq!(again.release, expected);
 
     // Helm reads it: status shows the test suite's runs, history both revisions.
-    let status = ok(helm(&ns, driver, &["status", "demo"]));
+    let status = ok(helm(&home, &ns, driver, &["status", "demo"]));
     assert!(status.contains("STATUS: deployed") && status.contains("REVISION: 2"), "{status}");
     for (name, phase) in [("demo-test-ok", "Succeeded"), ("demo-test-fail", "Failed")] {
         let block = format!(
@@ -539,7 +506,7 @@ fn storage_round_trip(driver: Driver) {
         );
         assert!(status.contains(&block), "no {block:?} in:\n{status}");
     }
-    let history = ok(helm(&ns, driver, &["history", "demo", "-o", "json"]));
+    let history = ok(helm(&home, &ns, driver, &["history", "demo", "-o", "json"]));
     let history: Value = serde_json::from_str(&history).unwrap();
     let revs: Vec<(u64, &str)> = history
         .as_array()
@@ -548,11 +515,11 @@ fn storage_round_trip(driver: Driver) {
         .map(|r| (r["revision"].as_u64().unwrap(), r["status"].as_str().unwrap()))
         .collect();
     assert_eq!(revs, vec![(1, "superseded"), (2, "deployed")]);
-    let hooks = ok(helm(&ns, driver, &["get", "hooks", "demo"]));
+    let hooks = ok(helm(&home, &ns, driver, &["get", "hooks", "demo"]));
     assert!(hooks.contains("demo-test-ok"), "{hooks}");
 
     // And Helm writes it again on top of ours: `helm test` runs the hooks for real.
-    let out = helm(&ns, driver, &["test", "demo", "--filter", "name=demo-test-ok"]).output().unwrap();
+    let out = helm(&home, &ns, driver, &["test", "demo", "--filter", "name=demo-test-ok"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let after_test = storage::read_latest(&mut c, driver, "demo").unwrap();
     // (Helm moves the hooks its filter skipped to the front of the list.)

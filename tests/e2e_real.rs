@@ -103,14 +103,6 @@ impl Case {
         out
     }
 
-    /// `helm --kube-apiserver S --kube-token T hooks ARGS -n NS`.
-    fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let b = bed();
-        let mut c = self.helm_cmd();
-        c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "hooks"]).args(args).args(["-n", &self.ns]);
-        run(c, stdin)
-    }
-
     /// Every object the stored release names: its manifest and its hooks.
     fn release_objects(&self) -> Vec<Ref> {
         let mut refs = Vec::new();

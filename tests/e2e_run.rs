@@ -1685,24 +1685,6 @@ fn gantt_bar<'a>(bars: &'a [(String, String, u64, u64)], reference: &str) -> &'a
         .unwrap_or_else(|| panic!("no bar for {reference}: {bars:?}"))
 }
 
-/// With `HOOKS_REPORT_DIR` set, the Markdown a test got is kept there as NAME.md, for
-/// `scripts/check-mermaid.sh` to render (docs/report.md's pictures come from real runs).
-fn keep_report(name: &str, markdown: &str) {
-    if let Some(dir) = std::env::var_os("HOOKS_REPORT_DIR").filter(|d| !d.is_empty()) {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.md")), markdown).unwrap();
-    }
-}
-
-impl Case {
-    /// `helm hooks ARGS -n NS` (any command) with the bed's token.
-    fn plugin(&self, args: &[&str]) -> Out {
-        let mut c = self.helm_cmd();
-        c.args(kube_args(&bed().server, &bed().token)).arg("hooks").args(args).args(["-n", &self.ns]);
-        run(c, None)
-    }
-}
-
 fn report_chart() -> Vec<H> {
     vec![
         job("db-ready").weight(-5).secs("2s"),
@@ -1721,14 +1703,14 @@ fn report_chart() -> Vec<H> {
 fn markdown_report_of_a_run_and_its_status() {
     let case = Case::new("report");
     case.install(&report_chart());
-    let before = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    let before = case.plugin(&["status", RELEASE, "-o", "markdown"], None);
     assert_eq!(before.code, 0, "{}", before.shown);
     assert!(before.stdout.contains("No test hook of this release has run yet."), "{}", before.shown);
 
     let out = case.hooks(&["--parallel", "4", "-o", "json"]);
     assert_eq!(out.code, 0, "{}", out.shown);
     let (doc, rows) = summary(&out.stdout);
-    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"], None);
     assert_eq!(status.code, 0, "{}", status.shown);
     let md = &status.stdout;
     assert!(md.starts_with("### ✅ helm hooks status: last run of the test hooks of `r` succeeded\n"), "{md}");
@@ -1742,16 +1724,16 @@ fn markdown_report_of_a_run_and_its_status() {
     assert_eq!(gantt_bar(&bars, "Job/api-suite").1, "done", "{md}");
     assert_eq!(gantt_bar(&bars, "Job/smoke").1, "", "{md}");
     // status -o json: the run's rows, times to the millisecond.
-    let stored = case.plugin(&["status", RELEASE, "-o", "json"]);
+    let stored = case.plugin(&["status", RELEASE, "-o", "json"], None);
     let (sdoc, srows) = summary(&stored.stdout);
     assert_eq!(sdoc.key("outcome").s(), "succeeded", "{}", stored.shown);
     assert_eq!(doc.key("outcome").s(), "succeeded");
     for (name, row) in &rows {
         assert_eq!((srows[name].started, srows[name].completed), (row.started, row.completed), "{name}");
     }
-    let text = case.plugin(&["status", RELEASE]);
+    let text = case.plugin(&["status", RELEASE], None);
     assert!(text.stdout.contains("5 hooks of test: 5 succeeded, 0 failed, 0 not run"), "{}", text.shown);
-    let junit = case.plugin(&["status", RELEASE, "-o", "junit"]);
+    let junit = case.plugin(&["status", RELEASE, "-o", "junit"], None);
     assert!(junit.stdout.contains("tests=\"5\" failures=\"0\""), "{}", junit.shown);
 
     // The run's own -o markdown: progress on stderr, the report alone on stdout.
@@ -1784,7 +1766,7 @@ fn markdown_report_of_a_fail_fast_stop() {
     assert!(md.contains("Job pre output:\n  preflight: database unreachable\n  second line\n"), "{md}");
     keep_report("bed-run-fail-fast", md);
 
-    let status = case.plugin(&["status", RELEASE, "-o", "markdown"]);
+    let status = case.plugin(&["status", RELEASE, "-o", "markdown"], None);
     let stored = gantt_bars(&status.stdout);
     assert_eq!(gantt_bar(&stored, "Job/pre").1, "crit", "{}", status.stdout);
     assert_eq!((gantt_bar(&stored, "Job/pre").2, gantt_bar(&stored, "Job/pre").3), {

@@ -80,10 +80,8 @@ impl Case {
 
     /// `helm --kube-context … hooks ARGS -n NS` with Helm's sql driver.
     fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let b = bed();
-        let mut c = self.space.helm_cmd();
+        let mut c = self.space.plugin_cmd(args);
         c.env("HELM_DRIVER", "sql").env("HELM_DRIVER_SQL_CONNECTION_STRING", &self.sql);
-        c.args(kube_args(&b.server, &b.token)).arg("hooks").args(args).args(["-n", &self.space.ns]);
         run(c, stdin)
     }
 
@@ -136,10 +134,6 @@ impl Case {
 
 fn rows(list: &[(u64, &str)]) -> Vec<(u64, String)> {
     list.iter().map(|(v, s)| (*v, s.to_string())).collect()
-}
-
-fn history(list: &[(u64, &str, &str)]) -> Vec<(u64, String, String)> {
-    list.iter().map(|(v, s, d)| (*v, s.to_string(), d.to_string())).collect()
 }
 
 /// A hook's `last_run.phase` in `helm status -o json` (Helm's reading of the table).

@@ -8,84 +8,31 @@
 //! cargo test --features e2e --test e2e_testbed
 //! ```
 //!
-//! Only std: the tests shell out to `kubectl`, `helm` (from `$HOOKS_CACHE/bin`, else the
-//! per-user cache's `bin`, else `PATH`) and `curl`. Every test works in its own namespace,
-//! so they run in parallel.
+//! The tests shell out to `kubectl`, `helm` (`HELM_BIN`, else `$HOOKS_CACHE/bin`, else the
+//! per-user cache's `bin`, else `PATH`) and `curl`, through tests/common; unlike the
+//! plugin's suites they install no plugin: they test the bed, not the plugin. Every test
+//! works in its own namespace, so they run in parallel.
 
 mod common;
-use common::{required, show, tool};
+use common::{bed, kubectl_in, ok, repo, run, HelmHome, Namespace};
 
-use std::env;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::process::{Command, Stdio};
 use std::thread::sleep;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------------------
-// The bed: tools and credentials from the environment `make -s cluster-env` prints.
-
-struct Bed {
-    kubectl: PathBuf,
-    helm: PathBuf,
-    /// HELM_KUBEAPISERVER: the API server's https URL.
-    server: String,
-    /// HELM_KUBETOKEN: the cluster-admin ServiceAccount token.
-    token: String,
-    /// SSL_CERT_FILE: CA bundle holding the API server's CA.
-    cacert: String,
-}
-
-fn bed() -> &'static Bed {
-    static BED: OnceLock<Bed> = OnceLock::new();
-    BED.get_or_init(|| {
-        required("KUBECONFIG");
-        Bed {
-            kubectl: tool("kubectl"),
-            helm: tool("helm"),
-            server: required("HELM_KUBEAPISERVER"),
-            token: required("HELM_KUBETOKEN"),
-            cacert: required("SSL_CERT_FILE"),
-        }
-    })
-}
-
-fn run_in(mut cmd: Command, stdin: Option<&str>) -> (Output, String) {
-    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let shown = show(&cmd, &out);
-    (out, shown)
-}
-
-/// Runs the command and returns its stdout; panics with its output if it fails.
-fn ok(cmd: Command) -> String {
-    let (out, shown) = run_in(cmd, None);
-    assert!(out.status.success(), "{shown}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn kubectl(ns: &str, args: &[&str]) -> Command {
-    let mut c = Command::new(&bed().kubectl);
-    c.args(["--request-timeout=30s", "-n", ns]).args(args);
-    c
-}
+// The bed (tests/common): tools and credentials from the environment `make -s
+// cluster-env` prints. Each test's namespace is `tb-…`.
 
 /// `kubectl apply -f -` of a manifest in the namespace.
 fn apply(ns: &str, yaml: &str) {
-    let (out, shown) = run_in(kubectl(ns, &["apply", "-f", "-"]), Some(yaml));
-    assert!(out.status.success(), "{shown}");
+    let out = run(kubectl_in(ns, &["apply", "-f", "-"]), Some(yaml));
+    assert!(out.code == 0, "{}", out.shown);
 }
 
 /// `kubectl wait` for a condition (e.g. `condition=Complete`, `jsonpath={.status.phase}=Failed`).
 fn wait_for(ns: &str, what: &str, cond: &str) {
-    ok(kubectl(ns, &["wait", what, &format!("--for={cond}"), "--timeout=90s"]));
+    ok(kubectl_in(ns, &["wait", what, &format!("--for={cond}"), "--timeout=90s"]));
 }
 
 /// Polls `check` until it holds, for at most 60 s.
@@ -98,18 +45,15 @@ fn eventually(what: &str, mut check: impl FnMut() -> bool) {
 }
 
 fn jsonpath(ns: &str, what: &str, path: &str) -> String {
-    ok(kubectl(ns, &["get", what, "-o", &format!("jsonpath={path}")]))
+    ok(kubectl_in(ns, &["get", what, "-o", &format!("jsonpath={path}")]))
 }
 
 /// A request to the API server with the bearer token and SSL_CERT_FILE, as the plugin makes
 /// it. Returns the HTTP status and body.
 fn api(method: &str, path: &str, content_type: Option<&str>, body: Option<&str>) -> (u16, String) {
     let b = bed();
-    let mut c = Command::new("curl");
-    // (A user agent other than curl's: the API server pretty-prints JSON for curl.)
-    c.args(["-sS", "--max-time", "60", "-A", "helm-hooks-e2e", "--cacert", &b.cacert, "-X", method])
-        .args(["-H", &format!("Authorization: Bearer {}", b.token)])
-        .args(["-w", "\n%{http_code}"]);
+    let mut c = b.curl(&b.token);
+    c.args(["-sS", "--max-time", "60", "-X", method]).args(["-w", "\n%{http_code}"]);
     if let Some(ct) = content_type {
         c.args(["-H", &format!("Content-Type: {ct}")]);
     }
@@ -117,48 +61,10 @@ fn api(method: &str, path: &str, content_type: Option<&str>, body: Option<&str>)
         c.args(["--data-binary", "@-"]);
     }
     c.arg(format!("{}{}", b.server, path));
-    let (out, shown) = run_in(c, body);
-    assert!(out.status.success(), "{shown}");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let (body, code) = text.rsplit_once('\n').unwrap_or(("", &text));
-    (code.trim().parse().unwrap_or_else(|_| panic!("no status code: {shown}")), body.to_string())
-}
-
-/// A namespace of one test, deleted (in the background) when the test ends.
-struct Ns(String);
-
-impl Ns {
-    fn new(name: &str) -> Ns {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
-        let ns = format!("tb-{name}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos % 100_000);
-        let mut c = Command::new(&bed().kubectl);
-        c.args(["--request-timeout=30s", "create", "namespace", &ns]);
-        ok(c);
-        // Pods can be created only once the namespace has its default ServiceAccount.
-        let start = Instant::now();
-        while !kubectl(&ns, &["get", "serviceaccount", "default"]).output().unwrap().status.success() {
-            assert!(start.elapsed() < Duration::from_secs(30), "no default ServiceAccount in {ns}");
-            sleep(Duration::from_millis(100));
-        }
-        Ns(ns)
-    }
-}
-
-impl Drop for Ns {
-    fn drop(&mut self) {
-        let _ = Command::new(&bed().kubectl)
-            .args(["delete", "namespace", &self.0, "--wait=false", "--ignore-not-found"])
-            .output();
-        let _ = std::fs::remove_dir_all(helm_home(&self.0));
-    }
-}
-
-impl std::ops::Deref for Ns {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
+    let out = run(c, body);
+    assert!(out.code == 0, "{}", out.shown);
+    let (body, code) = out.stdout.rsplit_once('\n').unwrap_or(("", &out.stdout));
+    (code.trim().parse().unwrap_or_else(|_| panic!("no status code: {}", out.shown)), body.to_string())
 }
 
 /// A Job with one container; `annotations` go on its pod template.
@@ -185,20 +91,21 @@ fn bare_pod(name: &str, annotations: &str, containers: &[&str]) -> String {
 #[test]
 fn token_and_ssl_cert_file_reach_the_api_server_without_kubeconfig() {
     let b = bed();
+    let home = HelmHome::new("tb-tls");
     let helm_list = |cert_file: &str| {
-        let mut c = Command::new(&b.helm);
+        // The home's clean environment has no KUBECONFIG and no HELM_KUBECAFILE: only the
+        // flags and SSL_CERT_FILE reach the API server.
+        let mut c = home.command();
         c.args(["list", "--all-namespaces", "--kube-apiserver", &b.server, "--kube-token", &b.token])
-            .env_remove("KUBECONFIG")
-            .env_remove("HELM_KUBECAFILE")
             .env("SSL_CERT_FILE", cert_file);
-        run_in(c, None)
+        run(c, None)
     };
-    let (out, shown) = helm_list(&b.cacert);
-    assert!(out.status.success(), "Go's TLS with SSL_CERT_FILE must accept the API server: {shown}");
+    let out = helm_list(&b.cacert);
+    assert!(out.code == 0, "Go's TLS with SSL_CERT_FILE must accept the API server: {}", out.shown);
     // Control: without the bed's CA the same call must fail on the certificate.
-    let (out, shown) = helm_list("/dev/null");
-    assert!(!out.status.success(), "expected a TLS failure: {shown}");
-    assert!(shown.contains("certificate"), "{shown}");
+    let out = helm_list("/dev/null");
+    assert!(out.code != 0, "expected a TLS failure: {}", out.shown);
+    assert!(out.shown.contains("certificate"), "{}", out.shown);
     // The token is a ServiceAccount's, bound to cluster-admin.
     let (code, body) = api(
         "POST",
@@ -222,8 +129,8 @@ fn token_and_ssl_cert_file_reach_the_api_server_without_kubeconfig() {
 
 #[test]
 fn kubectl_proxy_is_a_way_in() {
-    let ns = Ns::new("proxy");
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/cluster.sh");
+    let ns = Namespace::new("tb", "proxy");
+    let script = repo().join("testbed/cluster.sh");
     let proxy = || {
         let mut c = Command::new(&script);
         c.arg("proxy");
@@ -256,7 +163,7 @@ fn kubectl_proxy_is_a_way_in() {
 
 #[test]
 fn job_runs_for_the_duration_asked() {
-    let ns = Ns::new("duration");
+    let ns = Namespace::new("tb", "duration");
     let t0 = Instant::now();
     apply(&ns, &job("slow", r#"hooks-test/duration: "4s""#));
     wait_for(&ns, "job/slow", "condition=Complete");
@@ -271,7 +178,7 @@ fn job_runs_for_the_duration_asked() {
 
 #[test]
 fn job_without_duration_runs_about_a_second() {
-    let ns = Ns::new("default-duration");
+    let ns = Namespace::new("tb", "default-duration");
     let t0 = Instant::now();
     apply(&ns, &job("quick", ""));
     wait_for(&ns, "job/quick", "condition=Complete");
@@ -282,7 +189,7 @@ fn job_without_duration_runs_about_a_second() {
 
 #[test]
 fn job_marked_to_fail_ends_failed() {
-    let ns = Ns::new("job-fail");
+    let ns = Namespace::new("tb", "job-fail");
     apply(&ns, &job("broken", r#"hooks-test/exit-code: "3""#));
     wait_for(&ns, "job/broken", "condition=Failed");
     assert_eq!(jsonpath(&ns, "job/broken", "{.status.succeeded}"), "");
@@ -293,7 +200,7 @@ fn job_marked_to_fail_ends_failed() {
 
 #[test]
 fn bare_pods_succeed_and_fail() {
-    let ns = Ns::new("bare");
+    let ns = Namespace::new("tb", "bare");
     apply(&ns, &bare_pod("good", "", &["main"]));
     apply(&ns, &bare_pod("bad", r#"hooks-test/exit-code: "1", hooks-test/duration: "2s""#, &["main", "sidecar"]));
     wait_for(&ns, "pod/good", "jsonpath={.status.phase}=Succeeded");
@@ -306,7 +213,7 @@ fn bare_pods_succeed_and_fail() {
 
 #[test]
 fn long_running_pods_stay_running_and_ready() {
-    let ns = Ns::new("running");
+    let ns = Namespace::new("tb", "running");
     apply(
         &ns,
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: registry.invalid/web:1\n",
@@ -326,7 +233,7 @@ fn long_running_pods_stay_running_and_ready() {
 
 #[test]
 fn pod_log_returns_the_given_lines_for_every_container() {
-    let ns = Ns::new("logs");
+    let ns = Namespace::new("tb", "logs");
     apply(&ns, &bare_pod("talker", r#"hooks-test/log: "first line\nsecond line""#, &["app", "helper"]));
     apply(&ns, &bare_pod("silent", "", &["app"]));
     apply(&ns, &job("job-talker", r#"hooks-test/log: "from a job""#));
@@ -342,14 +249,14 @@ fn pod_log_returns_the_given_lines_for_every_container() {
     // Without the annotation the log is empty, not an error.
     let (code, body) = api("GET", &format!("/api/v1/namespaces/{}/pods/silent/log", &*ns), None, None);
     assert_eq!((code, body.as_str()), (200, ""));
-    let logs = ok(kubectl(&ns, &["logs", "job/job-talker"]));
+    let logs = ok(kubectl_in(&ns, &["logs", "job/job-talker"]));
     assert_eq!(logs, "from a job\n");
 }
 
 /// `kubectl logs -f`, cut after `limit`: its stdout, and how long it took if it ended itself.
 fn follow(ns: &str, pod: &str, limit: Duration) -> (String, Option<Duration>) {
     let start = Instant::now();
-    let mut child = kubectl(ns, &["logs", "-f", pod]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = kubectl_in(ns, &["logs", "-f", pod]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let ended = loop {
         if child.try_wait().unwrap().is_some() {
             break Some(start.elapsed());
@@ -368,7 +275,7 @@ fn follow(ns: &str, pod: &str, limit: Duration) -> (String, Option<Duration>) {
 // kubedog count a container done only then. kwok needs testbed/kwok-patches/0001 for this.
 #[test]
 fn pod_log_follow_ends_when_the_container_ends() {
-    let ns = Ns::new("follow");
+    let ns = Namespace::new("tb", "follow");
     apply(&ns, &bare_pod("done", r#"hooks-test/log: "one\ntwo""#, &["app"]));
     apply(&ns, &bare_pod("slow", r#"hooks-test/log: "slow one", hooks-test/duration: "6s""#, &["app"]));
     wait_for(&ns, "pod/done", "jsonpath={.status.phase}=Succeeded");
@@ -389,7 +296,7 @@ fn pod_log_follow_ends_when_the_container_ends() {
 
 #[test]
 fn server_side_apply_and_foreground_deletion() {
-    let ns = Ns::new("ssa");
+    let ns = Namespace::new("tb", "ssa");
     let cm = format!("/api/v1/namespaces/{}/configmaps/applied?fieldManager=helm&force=true", &*ns);
     let yaml = |v: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  key: {v}\n");
     let (code, body) = api("PATCH", &cm, Some("application/apply-patch+yaml"), Some(&yaml("one")));
@@ -418,12 +325,12 @@ fn server_side_apply_and_foreground_deletion() {
     assert_eq!(code, 200, "{body}");
     assert!(body.contains("foregroundDeletion"), "foreground deletion keeps the Job until its pods are gone: {body}");
     eventually("the Job is gone", || api("GET", &job_path, None, None).0 == 404);
-    assert_eq!(ok(kubectl(&ns, &["get", "pods", "-o", "name"])), "", "pods outlived their Job");
+    assert_eq!(ok(kubectl_in(&ns, &["get", "pods", "-o", "name"])), "", "pods outlived their Job");
 }
 
 #[test]
 fn watch_with_timeout_seconds_returns() {
-    let ns = Ns::new("watch");
+    let ns = Namespace::new("tb", "watch");
     apply(&ns, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n");
     let t0 = Instant::now();
     let (code, body) =
@@ -438,34 +345,20 @@ fn watch_with_timeout_seconds_returns() {
 // The real Helm 4 binary with the test chart (testbed/charts/hooks-demo).
 
 fn chart() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbed/charts/hooks-demo").display().to_string()
+    repo().join("testbed/charts/hooks-demo").display().to_string()
 }
 
-fn helm_home(ns: &str) -> PathBuf {
-    env::temp_dir().join(format!("hooks-testbed-helm-{ns}"))
-}
-
-/// Helm reaching the bed the way the plugin does (token + CA, no kubeconfig), with its own
-/// config folders.
-fn helm(ns: &str, args: &[&str]) -> Command {
-    let b = bed();
-    let home = helm_home(ns);
-    let mut c = Command::new(&b.helm);
-    c.args(["--kube-apiserver", &b.server, "--kube-token", &b.token, "-n", ns])
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env("HELM_CONFIG_HOME", home.join("config"))
-        .env("HELM_CACHE_HOME", home.join("cache"))
-        .env("HELM_DATA_HOME", home.join("data"));
-    c
-}
+// Helm reaches the bed the way the plugin does (token + CA, no kubeconfig), from a Helm
+// home of its own: `HelmHome::by_token` (tests/common).
 
 #[test]
 fn helm_install_waits_for_the_pre_install_hook() {
-    assert!(Path::new(&chart()).is_dir(), "the test chart is missing");
-    let ns = Ns::new("helm-install");
+    assert!(std::path::Path::new(&chart()).is_dir(), "the test chart is missing");
+    let ns = Namespace::new("tb", "helm-install");
+    let home = HelmHome::new("tb-helm-install");
     let t0 = Instant::now();
-    ok(helm(&ns, &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=4s"]));
+    ok(home
+        .by_token(&ns, &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=4s"]));
     let took = t0.elapsed();
     assert!(took >= Duration::from_secs(4), "helm install returned after {took:?}, before its 4s hook could end");
     assert_eq!(jsonpath(&ns, "job/demo-pre-install", "{.status.conditions[?(@.type==\"Complete\")].status}"), "True");
@@ -475,37 +368,46 @@ fn helm_install_waits_for_the_pre_install_hook() {
     assert!(deployed >= hook_done, "Deployment created at {deployed}, hook completed at {hook_done}");
     // --wait waited for the Deployment too: its kwok pod is Ready.
     assert_eq!(jsonpath(&ns, "deployment/demo-web", "{.status.readyReplicas}"), "1");
-    let status = ok(helm(&ns, &["status", "demo"]));
+    let status = ok(home.by_token(&ns, &["status", "demo"]));
     assert!(status.contains("STATUS: deployed"), "{status}");
 }
 
 #[test]
 fn helm_install_fails_when_the_pre_install_hook_fails() {
-    let ns = Ns::new("helm-hook-fail");
-    let (out, shown) = run_in(
-        helm(&ns, &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.exitCode=2"]),
+    let ns = Namespace::new("tb", "helm-hook-fail");
+    let home = HelmHome::new("tb-helm-hook-fail");
+    let out = run(
+        home.by_token(
+            &ns,
+            &["install", "demo", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.exitCode=2"],
+        ),
         None,
     );
-    assert!(!out.status.success(), "{shown}");
-    assert!(shown.contains("pre-install"), "{shown}");
-    assert_eq!(ok(kubectl(&ns, &["get", "deployments", "-o", "name"])), "", "no resources after a failed hook");
+    assert!(out.code != 0, "{}", out.shown);
+    assert!(out.shown.contains("pre-install"), "{}", out.shown);
+    assert_eq!(ok(kubectl_in(&ns, &["get", "deployments", "-o", "name"])), "", "no resources after a failed hook");
 }
 
 #[test]
 fn helm_test_passes_and_fails_as_marked() {
-    let ns = Ns::new("helm-test");
+    let ns = Namespace::new("tb", "helm-test");
+    let home = HelmHome::new("tb-helm-test");
     // Release "mixed": test-ok passes, test-fail fails (exit code 1).
-    ok(helm(&ns, &["install", "mixed", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=1s"]));
-    let passed = ok(helm(&ns, &["test", "mixed", "--filter", "name=mixed-test-ok", "--logs", "--timeout", "2m"]));
+    ok(home.by_token(
+        &ns,
+        &["install", "mixed", &chart(), "--wait", "--timeout", "2m", "--set", "preInstall.duration=1s"],
+    ));
+    let passed =
+        ok(home.by_token(&ns, &["test", "mixed", "--filter", "name=mixed-test-ok", "--logs", "--timeout", "2m"]));
     assert!(passed.contains("mixed-test-ok") && passed.contains("Succeeded"), "{passed}");
     assert!(passed.contains("test-ok says hello\nsecond line"), "helm test --logs shows the pod's log: {passed}");
-    let (out, shown) = run_in(helm(&ns, &["test", "mixed", "--timeout", "2m"]), None);
-    assert!(!out.status.success(), "helm test must fail when a test hook fails: {shown}");
-    assert!(shown.contains("mixed-test-fail"), "{shown}");
+    let out = run(home.by_token(&ns, &["test", "mixed", "--timeout", "2m"]), None);
+    assert!(out.code != 0, "helm test must fail when a test hook fails: {}", out.shown);
+    assert!(out.shown.contains("mixed-test-fail"), "{}", out.shown);
     assert_eq!(jsonpath(&ns, "job/mixed-test-fail", "{.status.conditions[?(@.type==\"Failed\")].status}"), "True");
 
     // Release "green": the same chart with the failing test marked to pass.
-    ok(helm(
+    ok(home.by_token(
         &ns,
         &[
             "install",
@@ -520,6 +422,6 @@ fn helm_test_passes_and_fails_as_marked() {
             "tests.failExitCode=0",
         ],
     ));
-    let passed = ok(helm(&ns, &["test", "green", "--timeout", "2m"]));
+    let passed = ok(home.by_token(&ns, &["test", "green", "--timeout", "2m"]));
     assert_eq!(passed.matches("Phase:          Succeeded").count(), 2, "{passed}");
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use helm_hooks::deploy::apply::ResourceRow;
-use helm_hooks::deploy::{Deletion, Ended, Report};
+use helm_hooks::deploy::{Deletion, Diagnosis, Ended, Error, Report};
 use helm_hooks::exec::executor::{ContainerLog, Executor, Options};
 use helm_hooks::exec::rollout::State as ResourceState;
 use helm_hooks::exec::run::{self, ClusterError, CreateError, Finished, Summary};
@@ -22,6 +22,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
 use helm_hooks::plan::{self, ItemId, Target};
+use helm_hooks::release::record::Operation;
 use helm_hooks::render::markdown;
 use helm_hooks::render::report::{self, Command};
 use serde_json::Value;
@@ -213,7 +214,7 @@ fn deploy_report() -> Report {
         T0 + at(36_200),
     );
     Report {
-        operation: "upgraded",
+        operation: Operation::Upgrade,
         release: "shop".into(),
         namespace: "shop".into(),
         revision: 7,
@@ -417,9 +418,13 @@ fn a_failed_deploy_and_its_recovery() {
     }
     report.ended_at = T0 + 70_500;
     report.status = "failed".into();
-    report.ended = Ended::Failed("resource StatefulSet/db not ready\nPod db-0 output:\n  FATAL: bad config".into());
+    report.ended = Ended::Failed(Error::NotReady {
+        reference: "StatefulSet/db".into(),
+        reason: "0/1 replicas ready".into(),
+        diagnosis: Diagnosis { explanation: Vec::new(), output: Some("Pod db-0 output:\n  FATAL: bad config".into()) },
+    });
     let mut recovery = deploy_report();
-    recovery.operation = "rolled back";
+    recovery.operation = Operation::Rollback { to: 6 };
     recovery.revision = 8;
     report.recovery = Some(Box::new(recovery));
     let md = markdown::render(&report::from_deploy(Command::Deploy, &report));
@@ -428,7 +433,7 @@ fn a_failed_deploy_and_its_recovery() {
     assert_eq!(bar_of(&b, "StatefulSet/db").1, "crit", "{md}");
     assert_eq!(bar_of(&b, "StatefulSet/db").3, T0 + 70_000, "{md}");
     assert_eq!(bar_of(&b, "Deployment/api").1, "active, milestone", "{md}");
-    assert!(md.contains("> **Error:** resource StatefulSet/db not ready\n"), "{md}");
+    assert!(md.contains("> **Error:** StatefulSet/db is not ready: 0/1 replicas ready\n"), "{md}");
     assert!(
         md.contains(
             "<details><summary>The whole error</summary>\n\n```text\nPod db-0 output:\n  FATAL: bad config\n```"

@@ -6,6 +6,7 @@ use std::io::Write;
 use super::args::{ArgError, Args, DEFAULT_TIMEOUT};
 use super::deploy::fail;
 use super::{spec, Exit, Io};
+use crate::deploy::access::{self, Want};
 use crate::exec::executor::{self, Millis};
 use crate::exec::run::{self as runner, Outcome};
 use crate::kube;
@@ -190,37 +191,9 @@ fn check_permissions(
     hooks: &[&crate::model::hook::Hook],
     logs: bool,
 ) -> Result<(), kube::KubeError> {
-    let mut needs = kube::access::Needs::default();
     // (get: a record changed meanwhile is read again before it is written.)
-    if let Some(records) = stored.driver.resource() {
-        needs.add(&["get", "update"], "", records, Some(&stored.namespace));
-    }
-    hook_needs(&mut needs, client, hooks, logs)?;
-    needs.check(client, "the run needs it (checked before acting; nothing was created)")
-}
-
-/// What running `hooks` needs: for each hook's kind create and patch
-/// (server-side apply), delete (delete policies: Helm's default is
-/// before-hook-creation), list and watch (waiting); pods list and pods/log get
-/// where logs may be read (`--logs` for Pod hooks, an output log policy,
-/// `helm.sh/show-output`, a fail-fast hook). Shared with `deploy`.
-pub(crate) fn hook_needs(
-    needs: &mut kube::access::Needs,
-    client: &mut kube::Client,
-    hooks: &[&crate::model::hook::Hook],
-    logs: bool,
-) -> Result<(), kube::KubeError> {
-    for h in hooks {
-        let verbs = ["create", "patch", "delete", "list", "watch"];
-        needs.kind(client, &verbs, &h.head.api_version, &h.head.kind, h.head.namespace.as_deref())?;
-        let kind = h.head.kind.as_str();
-        let reads_logs = (logs && kind == "Pod") || !h.output_log_policies.is_empty() || h.show_output || h.fail_fast;
-        if reads_logs && matches!(kind, "Job" | "Pod") {
-            let res = client.resource(&h.head.api_version, kind)?;
-            let ns = client.effective_namespace(&res, h.head.namespace.as_deref());
-            needs.add(&["list"], "", "pods", ns.as_deref());
-            needs.add(&["get"], "", "pods/log", ns.as_deref());
-        }
-    }
-    Ok(())
+    let mut wants: Vec<Want> =
+        Want::records(&["get", "update"], stored.driver.resource(), &stored.namespace).into_iter().collect();
+    wants.extend(access::hook_wants(hooks, logs));
+    access::check(client, &wants, "the run needs it (checked before acting; nothing was created)")
 }

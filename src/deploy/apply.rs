@@ -1,6 +1,6 @@
-//! Drives a [`Rollout`] over the Kubernetes API: each resource is applied
-//! server-side with Helm's ownership metadata, then watched until its
-//! readiness gate holds.
+//! Drives a [`Rollout`] over the cluster seam ([`Cluster`]): each resource
+//! is applied server-side with Helm's ownership metadata, then watched until
+//! its readiness gate holds.
 //!
 //! What Helm 4 does to a rendered object before it applies it, we do too:
 //! the label `app.kubernetes.io/managed-by=Helm` and the annotations
@@ -16,19 +16,19 @@ use serde_json::Value;
 use crate::base::time::{format_duration, Millis};
 use crate::exec::kstatus::{self, Health};
 use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
-use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::readiness::Status;
 use crate::model::resource::Resource;
 use crate::plan::{EventPlan, ItemId};
+
+use super::error::Error;
+use super::seam::{Clock, Cluster, Resources};
 
 pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
 pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
-
-/// Pods whose logs a failure shows, at most (a Deployment may have many).
-const MAX_POD_LOGS: usize = 3;
 
 /// How often, at most, the resources still awaited are listed with why.
 const PROGRESS_EVERY_MS: Millis = 5_000;
@@ -101,26 +101,14 @@ pub struct ResourceRow {
 #[derive(Debug)]
 pub struct Outcome {
     pub rows: Vec<ResourceRow>,
-    /// The resource that failed and why, with its pods' output.
-    pub failure: Option<String>,
+    /// The resource that failed and why ([`Error::NotApplied`] or
+    /// [`Error::NotReady`], with what the cluster shows of it).
+    pub failure: Option<Error>,
     /// The failing resource was refused by the API server (never applied),
     /// as opposed to applied and not ready: Helm records the two differently.
     pub rejected: bool,
     /// The cluster failed us (exit 3).
     pub cluster_error: Option<KubeError>,
-}
-
-pub struct Applier<'a> {
-    pub client: &'a mut Client,
-    pub plan: &'a EventPlan,
-    pub resources: &'a [Resource],
-    pub release: &'a str,
-    pub namespace: &'a str,
-    /// Per plan item: a Job awaited until complete, not just started.
-    pub complete_jobs: Vec<bool>,
-    /// External dependencies found met already in this deploy.
-    pub external_met: std::collections::BTreeSet<crate::model::external::External>,
-    pub now: &'a mut dyn FnMut() -> Millis,
 }
 
 /// Which Jobs of `plan` are awaited until complete rather than started:
@@ -142,9 +130,35 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
     wanted
 }
 
-impl Applier<'_> {
+/// Applies and awaits `resources` batch by batch, each batch ready before
+/// the next (HIP-0025), in `env`; progress to `out`.
+pub fn roll_out<E: Cluster + Clock + ?Sized>(
+    env: &mut E,
+    resources: Resources<'_>,
+    options: Options,
+    out: &mut dyn Write,
+) -> Outcome {
+    let watch = env.watch(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
+    let mut applier = Applier { env, r: resources, watch, external_met: Default::default(), rejections: Vec::new() };
+    applier.run(options, out)
+}
+
+/// The rollout driver: feeds the [`Rollout`] state machine what the
+/// cluster answers, as `exec::run::execute` feeds the hook executor.
+struct Applier<'a, E: Cluster + Clock + ?Sized> {
+    env: &'a mut E,
+    r: Resources<'a>,
+    /// What is applied and not ready yet.
+    watch: E::Watch,
+    /// External dependencies found met already in this deploy.
+    external_met: std::collections::BTreeSet<crate::model::external::External>,
+    /// Why the API server refused an item, kept as the failure's cause.
+    rejections: Vec<(ItemId, KubeError)>,
+}
+
+impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
     fn resource(&self, item: ItemId) -> &Resource {
-        &self.resources[self.plan.items[item].index]
+        &self.r.resources[self.r.plan.items[item].index]
     }
 
     fn key(&self, item: ItemId) -> ObjectKey {
@@ -153,42 +167,47 @@ impl Applier<'_> {
     }
 
     fn batch_name(&self, b: usize) -> String {
-        format!("batch {}/{} ({})", b + 1, self.plan.batches.len(), crate::plan::batch::describe(&self.plan.batches, b))
+        let batches = &self.r.plan.batches;
+        format!("batch {}/{} ({})", b + 1, batches.len(), crate::plan::batch::describe(batches, b))
     }
 
     /// Applies and awaits every resource in plan order; progress to `out`.
-    pub fn run(&mut self, options: Options, out: &mut dyn Write) -> Outcome {
-        let t0 = (self.now)();
-        let mut rollout = Rollout::new(self.plan, options, t0);
-        let mut tracker = Tracker::new(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
+    fn run(&mut self, options: Options, out: &mut dyn Write) -> Outcome {
+        let plan = self.r.plan;
+        let t0 = self.env.now_ms();
+        let mut rollout = Rollout::new(plan, options, t0);
         let mut cluster_error = None;
         let mut last_progress = t0;
         let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
         loop {
-            let now = (self.now)();
-            let result = match rollout.poll(now) {
-                Action::Done => break,
+            let now = self.env.now_ms();
+            let action = rollout.poll(now);
+            // A poll that ends the rollout may have failed an item (its time ran out): its
+            // report is printed before the loop ends.
+            let done = matches!(action, Action::Done);
+            let result = match action {
+                Action::Done => Ok(()),
                 Action::Apply { items } => {
                     let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
                     let _span = crate::trace::span(|| format!("apply {} resources", items.len()));
                     match self.await_external(&mut rollout, &items, deadline, out, &stamp) {
-                        Ok(ready) => self.apply(&mut rollout, &mut tracker, &ready),
+                        Ok(ready) => self.apply(&mut rollout, &ready),
                         Err(e) => Err(e),
                     }
                 }
                 Action::Await { items, deadline } => {
                     let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
-                    let r = self.wait(&mut rollout, &mut tracker, &items, deadline.min(now + PROGRESS_EVERY_MS));
+                    let r = self.wait(&mut rollout, &items, deadline.min(now + PROGRESS_EVERY_MS));
                     drop(span);
-                    let now = (self.now)();
+                    let now = self.env.now_ms();
                     if r.is_ok() && now >= last_progress + PROGRESS_EVERY_MS {
                         last_progress = now;
                         let waiting: Vec<String> = rollout
                             .waiting()
                             .into_iter()
                             .map(|i| match rollout.reason(i) {
-                                "" => self.plan.items[i].reference.to_string(),
-                                why => format!("{} ({why})", self.plan.items[i].reference),
+                                "" => plan.items[i].reference.to_string(),
+                                why => format!("{} ({why})", plan.items[i].reference),
                             })
                             .collect();
                         if !waiting.is_empty() {
@@ -199,7 +218,7 @@ impl Applier<'_> {
                 }
             };
             for report in rollout.drain_reports() {
-                let name = |i: ItemId| self.plan.items[i].reference.to_string();
+                let name = |i: ItemId| plan.items[i].reference.to_string();
                 let line = match report {
                     Report::BatchStarted { batch, at } => format!("{} {}\n", stamp(at), self.batch_name(batch)),
                     Report::Applied { item, at } => format!("{} applied   {}\n", stamp(at), name(item)),
@@ -217,23 +236,22 @@ impl Applier<'_> {
                 cluster_error = Some(e);
                 break;
             }
+            if done {
+                break;
+            }
         }
         let rejected = rollout.failed().is_some_and(|i| rollout.times(i).0.is_none());
         let failure = match (rollout.failed(), &cluster_error) {
-            (Some(i), None) => {
-                let applied = rollout.times(i).0.is_some();
-                Some(self.failure_text(i, rollout.reason(i), applied))
-            }
+            (Some(i), None) => Some(self.failure(i, rollout.reason(i), rollout.times(i).0.is_some())),
             _ => None,
         };
-        let rows = self
-            .plan
+        let rows = plan
             .ids()
             .map(|i| {
                 let (applied_at, ready_at) = rollout.times(i);
                 ResourceRow {
-                    reference: self.plan.items[i].reference.to_string(),
-                    batch: self.plan.items[i].level as usize + 1,
+                    reference: plan.items[i].reference.to_string(),
+                    batch: plan.items[i].level as usize + 1,
                     state: rollout.state(i),
                     applied_at,
                     ready_at,
@@ -268,13 +286,13 @@ impl Applier<'_> {
                 ready.push(item);
                 continue;
             }
-            match super::external::wait(self.client, &wanted, self.namespace, deadline, self.now, out, stamp)? {
+            match self.env.await_external(&wanted, self.r.namespace, deadline, out, stamp)? {
                 Ok(()) => {
                     self.external_met.extend(wanted);
                     ready.push(item);
                 }
                 Err(message) => {
-                    rollout.advance((self.now)());
+                    rollout.advance(self.env.now_ms());
                     rollout.handle(Input::Failed { item, message });
                 }
             }
@@ -283,17 +301,17 @@ impl Applier<'_> {
     }
 
     /// Applies `items` (one batch's, in install order): consecutive items
-    /// of one kind in one batch of requests ([`Client::apply_many`]: at once
+    /// of one kind in one batch of requests ([`Cluster::apply_many`]: at once
     /// under Helm's `kube_request`), kinds in turn, as Helm applies them.
     /// Outcomes are handled in item order, as if applied one by one; a
     /// cluster error ends the batch there (no later kind is sent).
-    fn apply(&mut self, rollout: &mut Rollout<'_>, tracker: &mut Tracker, items: &[ItemId]) -> Result<(), KubeError> {
+    fn apply(&mut self, rollout: &mut Rollout<'_>, items: &[ItemId]) -> Result<(), KubeError> {
         // Per item: not sent (None), not valid (its message), or the answer.
         let mut outcomes: Vec<Option<Result<Result<Value, KubeError>, String>>> = Vec::with_capacity(items.len());
         let mut prepared = Vec::new();
         for (at, &item) in items.iter().enumerate() {
             let r = self.resource(item);
-            match prepare(&r.manifest, self.release, self.namespace) {
+            match prepare(&r.manifest, self.r.release, self.r.namespace) {
                 Ok(o) => {
                     outcomes.push(None);
                     prepared.push((at, o));
@@ -303,7 +321,7 @@ impl Applier<'_> {
         }
         // One object at a time when the transport sends one request at a
         // time: each is handled as soon as it is applied, as always.
-        let runs: Vec<&[(usize, Value)]> = if self.client.at_once() {
+        let runs: Vec<&[(usize, Value)]> = if self.env.at_once() {
             let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
             crate::kube::objects::runs_of_kind(&prepared, kind)
         } else {
@@ -312,7 +330,7 @@ impl Applier<'_> {
         let mut next = 0;
         for run in runs {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
-            let answers = self.client.apply_many(&objects, &[MANAGED_BY]);
+            let answers = self.env.apply_many(&objects, &[MANAGED_BY]);
             for (&(at, _), answer) in run.iter().zip(answers) {
                 outcomes[at] = Some(Ok(answer));
             }
@@ -322,15 +340,19 @@ impl Applier<'_> {
                 match outcomes[next].take().expect("answered") {
                     Err(message) => rollout.handle(Input::Failed { item, message }),
                     Ok(Ok(live)) => {
-                        let ready = readiness(self.resource(item), &live, self.complete_jobs[item.0]) == Health::Ready;
+                        let ready =
+                            readiness(self.resource(item), &live, self.r.complete_jobs[item.0]) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
-                            self.client.track_known(tracker, &key, &live)?;
+                            self.env.follow(&mut self.watch, &key, &live)?;
                         }
-                        rollout.advance((self.now)());
+                        rollout.advance(self.env.now_ms());
                         rollout.handle(Input::Applied { item, ready });
                     }
-                    Ok(Err(e)) if e.is_object_fault() => rollout.handle(Input::Failed { item, message: e.to_string() }),
+                    Ok(Err(e)) if e.is_object_fault() => {
+                        rollout.handle(Input::Failed { item, message: e.to_string() });
+                        self.rejections.push((item, e));
+                    }
                     Ok(Err(e)) => return Err(e),
                 }
                 next += 1;
@@ -345,22 +367,15 @@ impl Applier<'_> {
         Ok(())
     }
 
-    fn wait(
-        &mut self,
-        rollout: &mut Rollout<'_>,
-        tracker: &mut Tracker,
-        items: &[ItemId],
-        deadline: Millis,
-    ) -> Result<(), KubeError> {
+    fn wait(&mut self, rollout: &mut Rollout<'_>, items: &[ItemId], deadline: Millis) -> Result<(), KubeError> {
         let keyed: Vec<(ItemId, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
-        let resources = self.resources;
-        let plan = self.plan;
+        let (resources, plan) = (self.r.resources, self.r.plan);
         let of =
             |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| (*i, &resources[plan.items[*i].index]));
         // A resource that went away counts by its final state: a Job the TTL
         // controller deletes once complete is ready; one that vanished while
         // in progress is waited for until it comes back or the deadline.
-        let complete = &self.complete_jobs;
+        let complete = &self.r.complete_jobs;
         let settled = |(i, r): (ItemId, &Resource), o: &Value| {
             !matches!(readiness(r, o, complete[i.0]), Health::InProgress { .. })
         };
@@ -368,19 +383,19 @@ impl Applier<'_> {
             (Some(r), Some(o)) => settled(r, o),
             _ => false,
         };
-        self.client.wait_any(tracker, deadline, self.now, &mut done)?;
-        rollout.advance((self.now)());
+        self.env.wait(&mut self.watch, deadline, &mut done)?;
+        rollout.advance(self.env.now_ms());
         for (item, key) in &keyed {
             let r = &resources[plan.items[*item].index];
-            let seen = tracker.observed(key);
+            let seen = self.env.observed(&self.watch, key);
             let gone = matches!(seen, Observed::Gone { .. });
-            match seen.last().map(|o| readiness(r, o, self.complete_jobs[item.0])) {
+            match seen.last().map(|o| readiness(r, o, self.r.complete_jobs[item.0])) {
                 Some(Health::Ready) => {
-                    tracker.untrack(key);
+                    self.env.unfollow(&mut self.watch, key);
                     rollout.handle(Input::Ready { item: *item });
                 }
                 Some(Health::Failed { reason }) => {
-                    tracker.untrack(key);
+                    self.env.unfollow(&mut self.watch, key);
                     rollout.handle(Input::Failed { item: *item, message: reason });
                 }
                 Some(Health::InProgress { .. }) if gone => {
@@ -393,52 +408,20 @@ impl Applier<'_> {
         Ok(())
     }
 
-    /// The failure as the release records it: the resource, why, and the
-    /// output of its pods when it has them (Jobs and Pods) — pods of this
-    /// rollout only: a rejected apply has none of its own.
-    fn failure_text(&mut self, item: ItemId, reason: &str, applied: bool) -> String {
-        let reference = &self.plan.items[item].reference;
+    /// The failure as the release records it: the resource, why, and what
+    /// the cluster shows of it when it was applied (its pods' states, the
+    /// warning events, its pods' output) — pods of this rollout only: a
+    /// rejected apply has none of its own.
+    fn failure(&mut self, item: ItemId, reason: &str, applied: bool) -> Error {
+        let reference = self.r.plan.items[item].reference.to_string();
+        let reason = reason.to_string();
         if !applied {
-            return format!("{reference} was not applied: {reason}");
+            let cause = self.rejections.iter().find(|(i, _)| *i == item).map(|(_, e)| Box::new(e.clone()));
+            return Error::NotApplied { reference, reason, cause };
         }
-        let mut text = format!("{reference} is not ready: {reason}");
         let key = self.key(item);
-        let ns = key.namespace.clone().unwrap_or_else(|| self.namespace.to_string());
-        let pods = match key.kind.as_str() {
-            "Job" | "Pod" => self.client.hook_pods(&key.kind, Some(&ns), &key.name).unwrap_or_default(),
-            _ => match self.client.get_opt(&key) {
-                Ok(Some(live)) => self.workload_pods(&live, &ns),
-                _ => Vec::new(),
-            },
-        };
-        let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
-        for line in super::stuck::explain(self.client, &ns, &key.kind, &key.name, pods) {
-            text.push_str("\n  ");
-            text.push_str(&line);
-        }
-        let logs = crate::run::cluster::container_logs(self.client, Some(&ns), pods);
-        if !logs.is_empty() {
-            text.push('\n');
-            text.push_str(crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end());
-        }
-        text
-    }
-
-    /// The pods a workload selects by `spec.selector.matchLabels`
-    /// (Deployment, StatefulSet, DaemonSet, ReplicaSet); none for others.
-    fn workload_pods(&mut self, live: &Value, namespace: &str) -> Vec<Value> {
-        let Some(labels) = live.pointer("/spec/selector/matchLabels").and_then(Value::as_object) else {
-            return Vec::new();
-        };
-        let selector: Vec<String> = labels.iter().filter_map(|(k, v)| Some(format!("{k}={}", v.as_str()?))).collect();
-        if selector.is_empty() {
-            return Vec::new();
-        }
-        let Ok(res) = self.client.resource("v1", "Pod") else { return Vec::new() };
-        self.client
-            .list(&res, Some(namespace), &crate::kube::Selector::labels(&selector.join(",")))
-            .map(|l| l.items)
-            .unwrap_or_default()
+        let diagnosis = self.env.diagnose(&key, self.r.namespace);
+        Error::NotReady { reference, reason, diagnosis }
     }
 }
 
@@ -467,7 +450,7 @@ mod tests {
 mod batch_tests {
     use super::*;
     use crate::kube::fixture::{client, host_client, respond, Script};
-    use crate::kube::{Method, ReturnOn};
+    use crate::kube::{Client, Method, ReturnOn};
     use crate::model::diagnostic::Diagnostics;
 
     const V1: &str = r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","namespaced":true,"kind":"ConfigMap"},{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
@@ -477,30 +460,25 @@ mod batch_tests {
         ---\n# Source: c/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n\
         ---\n# Source: c/templates/s.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n";
 
-    /// Deploys CHART over `c`; the lines printed, without their times.
+    /// Deploys CHART over `c` (the real seam, `deploy::Kube`); the lines
+    /// printed, without their times.
     fn deploy(c: &mut Client) -> (Vec<String>, Outcome) {
         let mut d = Diagnostics::default();
         let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
         let p = crate::plan::build(&release, &[crate::plan::Target::Install], Default::default(), &mut d);
         let plan = p.events.into_iter().next().unwrap();
-        let mut clock = 0;
-        let mut now = || {
-            clock += 1;
-            clock
-        };
-        let mut applier = Applier {
-            client: c,
+        let resources = Resources {
             plan: &plan,
             resources: &release.resources,
             release: "rel",
             namespace: "rel",
             complete_jobs: complete_jobs(&plan, false),
-            external_met: Default::default(),
-            now: &mut now,
         };
         let mut out = Vec::new();
-        let options = Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: 300_000 };
-        let outcome = applier.run(options, &mut out);
+        let options =
+            Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: crate::base::time::wall_ms() + 300_000 };
+        let mut kube = crate::deploy::Kube::new(c, crate::release::storage::Driver::Secret);
+        let outcome = roll_out(&mut kube, resources, options, &mut out);
         let lines =
             String::from_utf8(out).unwrap().lines().map(|l| l[l.find(']').unwrap() + 2..].to_string()).collect();
         (lines, outcome)

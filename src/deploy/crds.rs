@@ -13,14 +13,16 @@
 //! Release JSON carries the top chart's files only, so subcharts' `crds/`
 //! folders cannot be seen here; docs/limits.md says how to install those.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 
 use serde_json::Value;
 
-use super::Ended;
+use super::error::Error;
+use super::seam::{Clock, Cluster};
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
-use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{ObjectKey, Observed};
 
 /// Helm waits a fixed minute for new CRDs to be established.
 const ESTABLISH_TIMEOUT_MS: Millis = 60_000;
@@ -85,39 +87,37 @@ fn is_crd_file(name: &str) -> bool {
 
 /// Applies `crds` and waits until each is established. The error is
 /// Helm's message (`failed to install CRD crds/x.yaml: …`): a refused apply
-/// or a CRD not established in time fails the deploy (exit 1), the cluster
-/// failing us is [`Ended::Cluster`].
-pub fn install(
-    client: &mut Client,
-    crds: &[Crd],
-    now: &mut dyn FnMut() -> Millis,
-    out: &mut dyn Write,
-) -> Result<(), Ended> {
-    let cluster = |e: KubeError| Ended::Cluster(e.to_string());
-    let mut tracker = Tracker::new(None);
+/// or a CRD not established in time fails the deploy (exit 1); the cluster
+/// failing us is [`Error::Kube`].
+pub fn install<E: Cluster + Clock + ?Sized>(env: &mut E, crds: &[Crd], out: &mut dyn Write) -> Result<(), Error> {
+    let mut watch = env.watch(None);
+    // What is not established yet, in the order of its keys (the first is named).
+    let mut pending = BTreeSet::new();
     for crd in crds {
-        let live = match client.apply(&crd.object, &[]) {
+        let live = match env.apply(&crd.object, &[]) {
             Ok(live) => live,
             Err(e) if e.is_object_fault() => {
-                return Err(Ended::Failed(format!("failed to install CRD {}: {e}", crd.file)))
+                return Err(Error::CrdRejected { file: crd.file.clone(), source: Box::new(e) })
             }
-            Err(e) => return Err(cluster(e)),
+            Err(e) => return Err(e.into()),
         };
         let _ = writeln!(out, "CRD {} applied from {}", crd.name(), crd.file);
         if !established(&live) {
-            client.track_known(&mut tracker, &ObjectKey::of(&live).map_err(cluster)?, &live).map_err(cluster)?;
+            let key = ObjectKey::of(&live)?;
+            env.follow(&mut watch, &key, &live)?;
+            pending.insert(key);
         }
     }
-    let deadline = now() + ESTABLISH_TIMEOUT_MS;
+    let deadline = env.now_ms() + ESTABLISH_TIMEOUT_MS;
     let mut done = |_: &ObjectKey, seen: Observed<'_>| seen.last().is_some_and(established);
-    while !tracker.is_empty() && now() < deadline {
-        for key in client.wait_any(&mut tracker, deadline, now, &mut done).map_err(cluster)? {
-            tracker.untrack(&key);
+    while !pending.is_empty() && env.now_ms() < deadline {
+        for key in env.wait(&mut watch, deadline, &mut done)? {
+            env.unfollow(&mut watch, &key);
+            pending.remove(&key);
         }
     }
-    let left = tracker.keys().next().map(|k| k.name.clone());
-    match left {
-        Some(name) => Err(Ended::Failed(format!("CustomResourceDefinition {name} is not established after 1m"))),
+    match pending.into_iter().next() {
+        Some(key) => Err(Error::CrdNotEstablished(key.name)),
         None => Ok(()),
     }
 }

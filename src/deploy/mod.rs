@@ -16,8 +16,11 @@
 //! 6. the revision becomes `deployed` and the one it replaces `superseded`
 //!    — or, on any failure, it becomes `failed` and nothing later happens.
 
+pub mod access;
+pub mod action;
 pub mod apply;
 pub mod crds;
+pub mod error;
 pub mod external;
 pub mod ownership;
 pub mod policy;
@@ -42,6 +45,7 @@ use crate::release::record::{self, Operation};
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
 
+pub use error::{Diagnosis, Error, HookFailure};
 pub use policy::{choose, recover};
 pub use seam::{Clock, Cluster, Env, Kube, Store};
 
@@ -68,15 +72,14 @@ pub struct Options {
 #[derive(Debug)]
 pub enum Ended {
     Done,
-    /// A hook or resource failed; the release is marked failed (exit 1).
-    Failed(String),
-    /// The cluster failed us (exit 3).
-    Cluster(String),
+    /// It failed, and why: a hook or resource (exit 1), or the cluster
+    /// failing us (exit 3, [`Error::is_cluster`]).
+    Failed(Error),
 }
 
 #[derive(Debug)]
 pub struct Report {
-    pub operation: &'static str,
+    pub operation: Operation,
     pub release: String,
     pub namespace: String,
     pub revision: u64,
@@ -107,7 +110,7 @@ pub struct Report {
 }
 
 impl Report {
-    fn new(operation: &'static str, release: &str, namespace: &str, revision: u64, started_at: Millis) -> Report {
+    fn new(operation: Operation, release: &str, namespace: &str, revision: u64, started_at: Millis) -> Report {
         Report {
             operation,
             release: release.to_string(),
@@ -201,7 +204,7 @@ fn run_hooks(
     options: &Options,
     out: &mut dyn Write,
     ran: &mut Vec<runner::Summary>,
-) -> Result<(), Ended> {
+) -> Result<(), Error> {
     let plan = event_plan(&checked.plan, Target::Hooks(event));
     if plan.items.is_empty() {
         return Ok(());
@@ -219,22 +222,15 @@ fn run_hooks(
     ran.push(summary.clone());
     match summary.outcome {
         RunOutcome::Succeeded => Ok(()),
-        RunOutcome::ClusterError => Err(Ended::Cluster(summary.error.unwrap_or_default())),
+        RunOutcome::ClusterError => Err(Error::HookCluster(summary.error.unwrap_or_default())),
         RunOutcome::Failed => {
-            let failed: Vec<String> =
-                summary
-                    .rows
-                    .iter()
-                    .filter(|r| r.phase == executor::Phase::Failed)
-                    .map(|r| {
-                        if r.message.is_empty() {
-                            r.reference.clone()
-                        } else {
-                            format!("{}: {}", r.reference, r.message)
-                        }
-                    })
-                    .collect();
-            Err(Ended::Failed(format!("{event} hook(s) failed: {}", failed.join("; "))))
+            let failed = summary
+                .rows
+                .iter()
+                .filter(|r| r.phase == executor::Phase::Failed)
+                .map(|r| HookFailure { reference: r.reference.clone(), message: r.message.clone() })
+                .collect();
+            Err(Error::Hooks { event, failed })
         }
     }
 }
@@ -255,7 +251,7 @@ fn delete_in_order(
     deadline: Millis,
     out: &mut dyn Write,
     deletions: &mut Vec<Deletion>,
-) -> Result<Vec<String>, Ended> {
+) -> Result<Vec<String>, Error> {
     let mut deleted = Vec::new();
     for batch in deletion_batches(plan) {
         let mut keys = Vec::new();
@@ -277,10 +273,10 @@ fn delete_in_order(
         let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
         let _ = writeln!(out, "deleting  {}", names.join(", "));
         let started_at = env.now_ms();
-        let left = env.delete_and_wait(&only, deadline).map_err(|e| Ended::Cluster(e.to_string()))?;
+        let left = env.delete_and_wait(&only, deadline)?;
         deletions.push(Deletion { resources: names.clone(), started_at, ended_at: env.now_ms() });
-        if let Some(k) = left.first() {
-            return Err(Ended::Failed(format!("timed out waiting for {}/{} to be deleted", k.kind, k.name)));
+        if let Some(k) = left.into_iter().next() {
+            return Err(Error::NotDeleted(k));
         }
         deleted.extend(names);
     }
@@ -306,7 +302,7 @@ fn owned_resources(
         if self::kept(r) {
             continue;
         }
-        match cluster.ownership(&key_of(r), name, namespace) {
+        match ownership::check(cluster, &key_of(r), name, namespace) {
             ownership::Ownership::Owned => {
                 owned.insert(item.index);
             }
@@ -341,7 +337,7 @@ pub fn deploy(
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     let namespace = env.namespace().to_string();
     let resources_plan = event_plan(&checked.plan, Target::Install).clone();
-    let mut report = Report::new(operation.past_tense(), &name, &namespace, revision, started_at);
+    let mut report = Report::new(operation, &name, &namespace, revision, started_at);
 
     if matches!(operation, Operation::Install | Operation::Upgrade) {
         let notes = checked.value.pointer("/info/notes").and_then(Value::as_str).unwrap_or_default();
@@ -361,15 +357,11 @@ pub fn deploy(
         // deploys at once): refused as Helm refuses a release being changed, before
         // anything of this one was applied: the create is the lock (docs/design.md §4).
         Err(e) if e.is_exists() => {
-            report.ended = Ended::Failed(
-                "another operation (install/upgrade/rollback) is in progress: another command stored \
-                 this revision first; nothing was applied"
-                    .to_string(),
-            );
+            report.ended = Ended::Failed(Error::Locked(e));
             return report;
         }
         Err(e) => {
-            report.ended = Ended::Cluster(e.to_string());
+            report.ended = Ended::Failed(e.into());
             return report;
         }
     };
@@ -389,7 +381,7 @@ pub fn deploy(
     }
 
     let mut rejected = false;
-    let result = (|| -> Result<(), Ended> {
+    let result = (|| -> Result<(), Error> {
         run_hooks(env, &mut stored, &checked, operation.pre_event(), options, out, &mut report.hooks)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
         let deadline = env.now_ms() + options.timeout_ms;
@@ -400,7 +392,8 @@ pub fn deploy(
             namespace: &namespace,
             complete_jobs: apply::complete_jobs(&resources_plan, options.wait_for_jobs),
         };
-        let outcome = env.roll_out(
+        let outcome = apply::roll_out(
+            env,
             resources,
             rollout::Options {
                 parallel: options.parallel_resources.unwrap_or(usize::MAX),
@@ -412,10 +405,10 @@ pub fn deploy(
         report.resources = outcome.rows;
         rejected = outcome.rejected;
         if let Some(e) = outcome.cluster_error {
-            return Err(Ended::Cluster(e.to_string()));
+            return Err(e.into());
         }
         if let Some(f) = outcome.failure {
-            return Err(Ended::Failed(f));
+            return Err(f);
         }
         if let Some(current) = &current {
             report.deleted =
@@ -450,35 +443,35 @@ pub fn deploy(
                 };
                 for old in history.into_iter().filter(replaced) {
                     if let Err(e) = supersede(env, old, now_unix) {
-                        report.ended = Ended::Cluster(e.to_string());
+                        report.ended = Ended::Failed(e.into());
                     }
                 }
             }
             record::set_status(&mut stored.release, Status::Deployed, &operation.done_description());
         }
-        Err(Ended::Failed(e) | Ended::Cluster(e)) => {
+        Err(e) => {
             // Helm's rollback: an apply the API server refused supersedes the
             // revision being replaced and says "Rollback failed"; a resource
             // that is not ready (a failed wait) is recorded as an install's.
+            let e = e.to_string();
             let description = match operation {
-                Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, e),
-                _ => operation.failed_description(&name, e),
+                Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, &e),
+                _ => operation.failed_description(&name, &e),
             };
             record::set_status(&mut stored.release, Status::Failed, &description);
             if let (Operation::Rollback { .. }, true, Some(cur)) = (operation, rejected, current) {
                 let _ = supersede(env, cur, now_unix);
             }
         }
-        Err(Ended::Done) => {}
     }
     if let Err(e) = env.save(&mut stored, now_unix) {
         if matches!(result, Ok(())) {
-            report.ended = Ended::Cluster(e.to_string());
+            report.ended = Ended::Failed(e.into());
         }
     }
     report.status = stored.status().to_string();
     if let Err(e) = result {
-        report.ended = e;
+        report.ended = Ended::Failed(e);
     }
     report.ended_at = env.now_ms();
     let requests = env.requests();
@@ -508,7 +501,7 @@ fn delete_removed(
     deadline: Millis,
     out: &mut dyn Write,
     deletions: &mut Vec<Deletion>,
-) -> Result<Vec<String>, Ended> {
+) -> Result<Vec<String>, Error> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
     let old_plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
@@ -559,11 +552,12 @@ pub fn uninstall(
     let started_at = env.now_ms();
     let requests_before = env.requests();
     let plan = event_plan(&checked.plan, Target::Install).clone();
-    let mut report = Report::new("uninstalled", &latest.name, &latest.namespace, latest.revision, started_at);
-    record::set_status(&mut latest.release, Status::Uninstalling, record::UNINSTALLING_DESCRIPTION);
-    let result = (|| -> Result<(), Ended> {
+    let operation = Operation::Uninstall;
+    let mut report = Report::new(operation, &latest.name, &latest.namespace, latest.revision, started_at);
+    record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
+    let result = (|| -> Result<(), Error> {
         let now_unix = env.now_ms() / 1000;
-        env.save(&mut latest, now_unix).map_err(|e| Ended::Cluster(e.to_string()))?;
+        env.save(&mut latest, now_unix)?;
         run_hooks(env, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
         let (owned, not_deleted) = owned_resources(env, &checked.release, &plan, &latest.name, &latest.namespace, out);
         report.not_deleted = not_deleted;
@@ -582,10 +576,10 @@ pub fn uninstall(
         record::uninstalled(&mut latest.release, now);
         if keep_history {
             let now_unix = env.now_ms() / 1000;
-            env.save(&mut latest, now_unix).map_err(|e| Ended::Cluster(e.to_string()))?;
+            env.save(&mut latest, now_unix)?;
         } else {
             for h in &history {
-                env.delete(h).map_err(|e| Ended::Cluster(e.to_string()))?;
+                env.delete(h)?;
             }
         }
         Ok(())
@@ -594,19 +588,12 @@ pub fn uninstall(
         Ok(()) => report.status = if keep_history { "uninstalled".into() } else { "deleted".into() },
         Err(e) => {
             // Helm leaves a failed uninstall `uninstalling`... then failed.
-            let message = match &e {
-                Ended::Failed(m) | Ended::Cluster(m) => m.clone(),
-                Ended::Done => String::new(),
-            };
-            record::set_status(
-                &mut latest.release,
-                Status::Failed,
-                &format!("uninstallation completed with 1 error(s): {message}"),
-            );
+            let description = operation.failed_description(&latest.name, &e.to_string());
+            record::set_status(&mut latest.release, Status::Failed, &description);
             let now_unix = env.now_ms() / 1000;
             let _ = env.save(&mut latest, now_unix);
             report.status = "failed".into();
-            report.ended = e;
+            report.ended = Ended::Failed(e);
         }
     }
     report.ended_at = env.now_ms();
@@ -625,7 +612,7 @@ pub fn summary_text(r: &Report) -> String {
         if matches!(recovery.ended, Ended::Done) {
             out.push_str(&outcome_line(recovery));
         }
-        if let Ended::Failed(e) | Ended::Cluster(e) = &r.ended {
+        if let Ended::Failed(e) = &r.ended {
             out.push_str(&format!("Error: {e}\n"));
         }
         return out;
@@ -668,13 +655,13 @@ fn outcome_line(r: &Report) -> String {
         Ended::Done => format!(
             "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({})\n",
             r.release,
-            r.operation,
+            r.operation.past_tense(),
             r.namespace,
             r.revision,
             r.status,
             crate::base::text::api_requests(r.api_requests, r.api_requests_repeated)
         ),
-        Ended::Failed(e) | Ended::Cluster(e) => format!(
+        Ended::Failed(e) => format!(
             "Error: release {:?} revision {} is {}: {e}\n",
             r.release,
             r.revision,
@@ -692,7 +679,7 @@ struct ReportJson<'a> {
     status: &'a str,
     outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
+    error: Option<String>,
     started_at: Millis,
     ended_at: Millis,
     api_requests: u64,
@@ -717,11 +704,11 @@ pub fn summary_json(r: &Report) -> String {
 fn report_json(r: &Report) -> Value {
     let (outcome, error) = match &r.ended {
         Ended::Done => ("succeeded", None),
-        Ended::Failed(e) => ("failed", Some(e.as_str())),
-        Ended::Cluster(e) => ("cluster-error", Some(e.as_str())),
+        Ended::Failed(e) if e.is_cluster() => ("cluster-error", Some(e.to_string())),
+        Ended::Failed(e) => ("failed", Some(e.to_string())),
     };
     let doc = ReportJson {
-        operation: r.operation,
+        operation: r.operation.past_tense(),
         release: &r.release,
         namespace: &r.namespace,
         revision: r.revision,

@@ -8,7 +8,9 @@
 
 use serde_json::Value;
 
-use crate::kube::{Client, KubeError, ObjectKey};
+use crate::kube::{KubeError, ObjectKey};
+
+use super::seam::Cluster;
 
 /// What a read of one of the release's objects found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +18,7 @@ pub enum Ownership {
     Owned,
     NotOwned,
     /// The read failed (a 403, the server away): kept, with why.
-    Unverifiable(String),
+    Unverifiable(KubeError),
     /// Already deleted: nothing to do, nothing to say.
     Gone,
 }
@@ -30,12 +32,12 @@ pub fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
 }
 
 /// Reads the object behind `key` and says whether the release owns it.
-pub fn check(client: &mut Client, key: &ObjectKey, release: &str, namespace: &str) -> Ownership {
-    match client.get(key) {
-        Ok(object) if owned_by(&object, release, namespace) => Ownership::Owned,
-        Ok(_) => Ownership::NotOwned,
-        Err(KubeError::NotFound { .. }) => Ownership::Gone,
-        Err(e) => Ownership::Unverifiable(e.to_string()),
+pub fn check(cluster: &mut (impl Cluster + ?Sized), key: &ObjectKey, release: &str, namespace: &str) -> Ownership {
+    match cluster.get(key) {
+        Ok(Some(object)) if owned_by(&object, release, namespace) => Ownership::Owned,
+        Ok(Some(_)) => Ownership::NotOwned,
+        Ok(None) => Ownership::Gone,
+        Err(e) => Ownership::Unverifiable(e),
     }
 }
 
@@ -98,14 +100,14 @@ mod tests {
     fn kept_text_is_helms() {
         let kept = vec![
             ("ConfigMap".to_string(), "a".to_string(), Ownership::NotOwned),
-            ("Secret".to_string(), "b".to_string(), Ownership::Unverifiable("forbidden".into())),
+            ("Secret".to_string(), "b".to_string(), Ownership::Unverifiable(KubeError::Incomplete("name"))),
             ("ConfigMap".to_string(), "c".to_string(), Ownership::NotOwned),
         ];
         assert_eq!(
             kept_text(&kept),
             "2 resource(s) were not deleted because they are not owned by this release:\n[ConfigMap] a\n\
              [ConfigMap] c\n\n1 resource(s) were not deleted because their ownership could not be verified:\n\
-             [Secret] b: forbidden\n"
+             [Secret] b: the object has no name\n"
         );
         assert_eq!(kept_text(&[]), "");
     }

@@ -9,7 +9,7 @@ use crate::release::record::Operation;
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
 
-use super::{Ended, Env, Options, Report};
+use super::{Ended, Env, Error, Options, Report};
 
 /// What `deploy` does on top of `history` (oldest first), as `helm upgrade
 /// --install` decides: an install when there is no release or it was
@@ -48,37 +48,30 @@ pub fn recover(
     }
     let original = match &report.ended {
         Ended::Done => return,
-        Ended::Failed(e) | Ended::Cluster(e) => e.clone(),
+        Ended::Failed(e) => Box::new(e.clone()),
     };
     let name = report.release.clone();
     let history = match env.history(&name) {
         Ok(h) => h,
         Err(e) => {
-            report.ended = Ended::Cluster(format!(
-                "an error occurred while finding last successful release. original {} error: {original}: {e}",
-                if matches!(operation, Operation::Install) { "install" } else { "upgrade" }
-            ));
+            report.ended = Ended::Failed(Error::HistoryUnread { operation, original, source: Box::new(e) });
             return;
         }
     };
     let _ = out.write_all(super::resources_table(report).as_bytes());
     let _ = writeln!(out, "Release {name:?} revision {} is {}: {original}", report.revision, report.status);
-    let (recovery, message) = if matches!(operation, Operation::Install) {
+    let recovery = if matches!(operation, Operation::Install) {
         let Some(latest) = history.last().cloned() else { return };
         let _ = writeln!(out, "Uninstalling release {name:?} (--rollback-on-failure)");
         let checked = match super::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
             Ok((c, _)) => c,
             Err(_) => return,
         };
-        let r = super::uninstall(env, latest, history, &checked, options, false, out);
-        let message = recovery_message(&r.ended, &name, &original, ("uninstalled", "uninstalling", "install"));
-        (r, message)
+        super::uninstall(env, latest, history, &checked, options, false, out)
     } else {
         let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
         let (Some(target), Some(current)) = (good, history.last().cloned()) else {
-            report.ended = Ended::Failed(format!(
-                "unable to find a previously successful release when attempting to rollback. original upgrade error: {original}"
-            ));
+            report.ended = Ended::Failed(Error::NoRollbackTarget(original));
             return;
         };
         let _ = writeln!(out, "Rolling back release {name:?} to revision {} (--rollback-on-failure)", target.revision);
@@ -89,24 +82,15 @@ pub fn recover(
         };
         let to = target.revision;
         let revision = current.revision + 1;
-        let r = super::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, out);
-        let message = recovery_message(&r.ended, &name, &original, ("rolled back", "rolling back", "upgrade"));
-        (r, message)
+        super::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, out)
     };
-    let cluster = matches!(recovery.ended, Ended::Cluster(_));
+    // Helm's message after the recovery (`failRelease`): what was done, or
+    // what failed while doing it, and the original error.
+    report.ended = Ended::Failed(match &recovery.ended {
+        Ended::Done => Error::Recovered { release: name, recovery: recovery.operation, original },
+        Ended::Failed(e) => {
+            Error::RecoveryFailed { recovery: recovery.operation, original, source: Box::new(e.clone()) }
+        }
+    });
     report.recovery = Some(Box::new(recovery));
-    report.ended = if cluster { Ended::Cluster(message) } else { Ended::Failed(message) };
-}
-
-/// Helm's message after a `--rollback-on-failure` recovery (`failRelease`):
-/// what was done, or what failed while doing it, and the original error.
-fn recovery_message(ended: &Ended, name: &str, original: &str, (done, doing, operation): (&str, &str, &str)) -> String {
-    match ended {
-        Ended::Done => {
-            format!("release {name} failed, and has been {done} due to rollback-on-failure being set: {original}")
-        }
-        Ended::Failed(e) | Ended::Cluster(e) => {
-            format!("an error occurred while {doing} the release. original {operation} error: {original}: {e}")
-        }
-    }
 }

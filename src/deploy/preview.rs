@@ -13,8 +13,9 @@ use serde_json::Value;
 
 use super::apply::{prepare, MANAGED_BY};
 use super::crds::Crd;
+use super::seam::Cluster;
 use super::Checked;
-use crate::kube::{Client, KubeError, ObjectKey};
+use crate::kube::{KubeError, ObjectKey};
 use crate::model::event::Event;
 use crate::plan::{EventPlan, Target};
 
@@ -116,7 +117,7 @@ impl Preview {
 /// references of what the replaced revision had and this one has not.
 #[allow(clippy::too_many_arguments)]
 pub fn preview(
-    client: &mut Client,
+    cluster: &mut (impl Cluster + ?Sized),
     checked: &Checked,
     (operation, pre, post): (String, Event, Event),
     revision: u64,
@@ -125,10 +126,10 @@ pub fn preview(
     removed: Vec<String>,
 ) -> Result<Preview, KubeError> {
     let release = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let namespace = client.namespace().to_string();
+    let namespace = cluster.namespace().to_string();
     let mut crd_rows = Vec::new();
     for crd in crds {
-        let mut row = dry_run(client, &crd.object, &[], &format!("CustomResourceDefinition/{}", crd.name()), true)?;
+        let mut row = dry_run(cluster, &crd.object, &[], &format!("CustomResourceDefinition/{}", crd.name()), true)?;
         row.message = crd.file.clone();
         crd_rows.push(row);
     }
@@ -153,7 +154,7 @@ pub fn preview(
                 rows.push(Row { reference, action: Action::Create, changes: Vec::new(), message });
                 continue;
             }
-            rows.push(dry_run(client, &object, &[MANAGED_BY], &reference, false)?);
+            rows.push(dry_run(cluster, &object, &[MANAGED_BY], &reference, false)?);
         }
         batches.push(BatchRows {
             batch: b + 1,
@@ -190,7 +191,7 @@ fn event_plan(checked: &Checked, phase: Target) -> &EventPlan {
 /// The live object against a dry-run apply of `object`. A kind the cluster
 /// does not serve yet (its CRD comes earlier in this deploy) is a create.
 fn dry_run(
-    client: &mut Client,
+    cluster: &mut (impl Cluster + ?Sized),
     object: &Value,
     labels: &[(&str, &str)],
     reference: &str,
@@ -201,14 +202,14 @@ fn dry_run(
         Ok(k) => k,
         Err(e) => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
     };
-    let live = match client.get_opt(&key) {
+    let live = match cluster.get(&key) {
         Ok(live) => live,
         Err(KubeError::NoMapping { .. }) => {
             return Ok(row(Action::Create, Vec::new(), "its kind comes with a CRD applied before it".into()))
         }
         Err(e) => return Err(e),
     };
-    let after = match client.apply_dry_run(object, labels) {
+    let after = match cluster.apply_dry_run(object, labels) {
         Ok(after) => after,
         Err(e) if e.is_object_fault() => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
         Err(e) => return Err(e),

@@ -2,53 +2,109 @@
 //! ([`Cluster`]), Helm's release storage ([`Store`]) and the time
 //! ([`Clock`]) — as `exec::run::Cluster` is `run`'s seam, and as Helm's
 //! `action.Configuration` injects its kube client, storage and clock. The
-//! driver ([`super::deploy`], [`super::uninstall`], [`super::recover`])
-//! takes one value that is all three ([`Env`]); [`Kube`] is the real one,
-//! a thin adapter over [`Client`] and the storage driver, and
-//! `tests/deploy_sim.rs` simulates the rest.
+//! driver ([`super::deploy`], [`super::uninstall`], [`super::recover`], the
+//! rollout in [`super::apply`], the commands in [`super::action`]) takes one
+//! value that is all three ([`Env`]); [`Kube`] is the real one, a thin
+//! adapter over [`Client`] and the storage driver, and `tests/deploy_sim.rs`
+//! simulates the rest.
+//!
+//! The cluster's steps are small — apply, get, watch what was applied and
+//! wait for it to change, delete — so that what is decided from what the
+//! cluster answers (the order, readiness, deadlines, what a failure says)
+//! is the driver's, run the same against the simulation.
 
 use std::io::Write;
 
+use serde_json::Value;
+
 use crate::base::time::{wall_ms, Millis};
 use crate::exec::executor;
-use crate::exec::rollout;
 use crate::exec::run::{self as runner, Summary};
-use crate::kube::{Client, KubeError, ObjectKey};
+use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::model::external::External;
 use crate::model::hook::Hook;
-use crate::model::resource::Resource;
 use crate::plan::EventPlan;
 use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 use crate::run::cluster::KubeCluster;
 
-use super::apply;
-use super::ownership::{self, Ownership};
+use super::access::{self, Want};
+use super::error::Diagnosis;
 
 /// The resources one rollout applies and awaits, in the plan's order.
 pub struct Resources<'a> {
     pub plan: &'a EventPlan,
-    pub resources: &'a [Resource],
+    pub resources: &'a [crate::model::resource::Resource],
     /// The release whose ownership metadata the objects get.
     pub release: &'a str,
     pub namespace: &'a str,
-    /// Per plan item: a Job awaited until complete ([`apply::complete_jobs`]).
+    /// Per plan item: a Job awaited until complete ([`super::apply::complete_jobs`]).
     pub complete_jobs: Vec<bool>,
 }
 
 /// The cluster operations of a deploy or uninstall.
 pub trait Cluster {
+    /// Objects awaited together, followed from one wait to the next
+    /// (`kube::Tracker` in the real world).
+    type Watch;
+
     /// The release's namespace.
     fn namespace(&self) -> &str;
     /// Requests sent so far, and how many of them were repeats (after a 429
     /// or a gateway error); the report counts the difference.
     fn requests(&self) -> (u64, u64);
-    /// Applies and awaits `resources` batch by batch, each batch ready before
-    /// the next (HIP-0025); progress to `out`.
-    fn roll_out(&mut self, resources: Resources<'_>, options: rollout::Options, out: &mut dyn Write) -> apply::Outcome;
+
+    /// Whether [`Cluster::apply_many`] sends its objects at once (Helm's
+    /// `kube_request`) rather than one after another.
+    fn at_once(&self) -> bool;
+    /// Server-side apply (field manager `helm`) of `object` with `labels`
+    /// added; the object as the API server now has it.
+    fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError>;
+    /// [`Cluster::apply`] of several objects in one batch of requests; each
+    /// one's answer, in order, ending with the first that is not the
+    /// object's fault ([`KubeError::is_object_fault`]).
+    fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>>;
+    /// [`Cluster::apply`] as a dry run: the object as the API server would
+    /// have it; nothing persisted.
+    fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError>;
+    /// The object behind `key`; `None` when there is none.
+    fn get(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError>;
     /// Deletes `keys` and waits until they are gone or `deadline` passes;
     /// `Ok` holds those still there.
     fn delete_and_wait(&mut self, keys: &[ObjectKey], deadline: Millis) -> Result<Vec<ObjectKey>, KubeError>;
-    /// Reads the object behind `key`: does release `release` own it?
-    fn ownership(&mut self, key: &ObjectKey, release: &str, namespace: &str) -> Ownership;
+
+    /// A new, empty set of awaited objects; `label_selector` is a label
+    /// every object it will hold carries (it may be listed by it).
+    fn watch(&mut self, label_selector: Option<&str>) -> Self::Watch;
+    /// Awaits the object behind `key`, whose state `known` is (the answer
+    /// to its apply).
+    fn follow(&mut self, watch: &mut Self::Watch, key: &ObjectKey, known: &Value) -> Result<(), KubeError>;
+    /// Stops awaiting `key`.
+    fn unfollow(&mut self, watch: &mut Self::Watch, key: &ObjectKey);
+    /// What is known of an awaited object: live, or gone with its final state.
+    fn observed<'a>(&'a self, watch: &'a Self::Watch, key: &ObjectKey) -> Observed<'a>;
+    /// Waits until `done` holds for at least one awaited object or the clock
+    /// reaches `deadline`; the keys for which it holds (empty: the deadline).
+    fn wait(
+        &mut self,
+        watch: &mut Self::Watch,
+        deadline: Millis,
+        done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
+    ) -> Result<Vec<ObjectKey>, KubeError>;
+    /// Waits until every `helm.sh/depends-on-external` object of `wanted`
+    /// exists or is ready as it asks, or `deadline` passes; progress lines
+    /// to `out`, timed by `stamp`. The inner error names what is missing.
+    fn await_external(
+        &mut self,
+        wanted: &[External],
+        namespace: &str,
+        deadline: Millis,
+        out: &mut dyn Write,
+        stamp: &dyn Fn(Millis) -> String,
+    ) -> Result<Result<(), String>, KubeError>;
+    /// Why the object behind `key` is not ready, as far as the cluster
+    /// shows it ([`super::stuck`]); best effort: what cannot be read is left out.
+    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
+
     /// Runs one event's hooks (`plan`) of `stored`, recording their last
     /// runs in it; the caller stores it next.
     fn run_hooks(
@@ -59,10 +115,18 @@ pub trait Cluster {
         options: executor::Options,
         out: &mut dyn Write,
     ) -> Summary;
+
+    /// Asks, before acting, for every permission `wants` names; the first
+    /// refused is the error, its message ending in `why`.
+    fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError>;
 }
 
 /// Helm's release storage for one release's namespace.
 pub trait Store {
+    /// The resource Helm's records are stored as (`secrets`, `configmaps`),
+    /// for the permissions a command needs; `None` when Helm stores them
+    /// itself (the `release_storage` host function).
+    fn records(&self) -> Option<&'static str>;
     /// Stores a new revision (Helm's `Storage.Create`). A revision stored
     /// already is refused ([`StorageError::is_exists`]): that create is the
     /// lock two commands at once race for.
@@ -117,6 +181,8 @@ impl Clock for Kube<'_> {
 }
 
 impl Cluster for Kube<'_> {
+    type Watch = Tracker;
+
     fn namespace(&self) -> &str {
         self.client.namespace()
     }
@@ -125,26 +191,68 @@ impl Cluster for Kube<'_> {
         (self.client.requests(), self.client.repeated())
     }
 
-    fn roll_out(&mut self, r: Resources<'_>, options: rollout::Options, out: &mut dyn Write) -> apply::Outcome {
-        apply::Applier {
-            client: self.client,
-            plan: r.plan,
-            resources: r.resources,
-            release: r.release,
-            namespace: r.namespace,
-            complete_jobs: r.complete_jobs,
-            external_met: Default::default(),
-            now: &mut wall_ms,
-        }
-        .run(options, out)
+    fn at_once(&self) -> bool {
+        self.client.at_once()
+    }
+
+    fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        self.client.apply(object, labels)
+    }
+
+    fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
+        self.client.apply_many(objects, labels)
+    }
+
+    fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
+        self.client.apply_dry_run(object, labels)
+    }
+
+    fn get(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError> {
+        self.client.get_opt(key)
     }
 
     fn delete_and_wait(&mut self, keys: &[ObjectKey], deadline: Millis) -> Result<Vec<ObjectKey>, KubeError> {
         self.client.delete_and_wait(keys, deadline, &mut wall_ms)
     }
 
-    fn ownership(&mut self, key: &ObjectKey, release: &str, namespace: &str) -> Ownership {
-        ownership::check(self.client, key, release, namespace)
+    fn watch(&mut self, label_selector: Option<&str>) -> Tracker {
+        Tracker::new(label_selector)
+    }
+
+    fn follow(&mut self, watch: &mut Tracker, key: &ObjectKey, known: &Value) -> Result<(), KubeError> {
+        self.client.track_known(watch, key, known)
+    }
+
+    fn unfollow(&mut self, watch: &mut Tracker, key: &ObjectKey) {
+        watch.untrack(key);
+    }
+
+    fn observed<'a>(&'a self, watch: &'a Tracker, key: &ObjectKey) -> Observed<'a> {
+        watch.observed(key)
+    }
+
+    fn wait(
+        &mut self,
+        watch: &mut Tracker,
+        deadline: Millis,
+        done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
+    ) -> Result<Vec<ObjectKey>, KubeError> {
+        self.client.wait_any(watch, deadline, &mut wall_ms, done)
+    }
+
+    fn await_external(
+        &mut self,
+        wanted: &[External],
+        namespace: &str,
+        deadline: Millis,
+        out: &mut dyn Write,
+        stamp: &dyn Fn(Millis) -> String,
+    ) -> Result<Result<(), String>, KubeError> {
+        super::external::wait(self.client, wanted, namespace, deadline, &mut wall_ms, out, stamp)
+    }
+
+    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis {
+        super::stuck::diagnose(self.client, key, namespace)
     }
 
     fn run_hooks(
@@ -160,9 +268,17 @@ impl Cluster for Kube<'_> {
         let mut cluster = KubeCluster::new(self.client, plan, hooks, stored, &name, parallel).storing_after();
         runner::execute(plan, hooks, options, &mut cluster, Some(out))
     }
+
+    fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
+        access::check(self.client, wants, why)
+    }
 }
 
 impl Store for Kube<'_> {
+    fn records(&self) -> Option<&'static str> {
+        self.driver.resource()
+    }
+
     fn create(
         &mut self,
         namespace: &str,

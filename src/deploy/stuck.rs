@@ -7,10 +7,48 @@
 
 use serde_json::Value;
 
-use crate::kube::{Client, Selector};
+use super::error::Diagnosis;
+use crate::kube::{Client, ObjectKey, Selector};
 
 /// Warning events shown per failure, the most recent last.
 const MAX_EVENTS: usize = 8;
+
+/// Pods whose logs a failure shows, at most (a Deployment may have many).
+const MAX_POD_LOGS: usize = 3;
+
+/// What the cluster shows of the object behind `key` that is not ready:
+/// [`explain`] of it and its pods (a Job's or a Pod's own; a workload's, by
+/// its selector), and their output.
+pub fn diagnose(client: &mut Client, key: &ObjectKey, namespace: &str) -> Diagnosis {
+    let ns = key.namespace.clone().unwrap_or_else(|| namespace.to_string());
+    let pods = match key.kind.as_str() {
+        "Job" | "Pod" => client.hook_pods(&key.kind, Some(&ns), &key.name).unwrap_or_default(),
+        _ => match client.get_opt(key) {
+            Ok(Some(live)) => workload_pods(client, &live, &ns),
+            _ => Vec::new(),
+        },
+    };
+    let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
+    let explanation = explain(client, &ns, &key.kind, &key.name, pods);
+    let logs = crate::run::cluster::container_logs(client, Some(&ns), pods);
+    let output =
+        (!logs.is_empty()).then(|| crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end().to_string());
+    Diagnosis { explanation, output }
+}
+
+/// The pods a workload selects by `spec.selector.matchLabels`
+/// (Deployment, StatefulSet, DaemonSet, ReplicaSet); none for others.
+fn workload_pods(client: &mut Client, live: &Value, namespace: &str) -> Vec<Value> {
+    let Some(labels) = live.pointer("/spec/selector/matchLabels").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let selector: Vec<String> = labels.iter().filter_map(|(k, v)| Some(format!("{k}={}", v.as_str()?))).collect();
+    if selector.is_empty() {
+        return Vec::new();
+    }
+    let Ok(res) = client.resource("v1", "Pod") else { return Vec::new() };
+    client.list(&res, Some(namespace), &Selector::labels(&selector.join(","))).map(|l| l.items).unwrap_or_default()
+}
 
 fn str_at<'a>(v: &'a Value, pointer: &str) -> &'a str {
     v.pointer(pointer).and_then(Value::as_str).unwrap_or_default()

@@ -5,7 +5,7 @@
 //! first one refused named as the error. A command that checks first stops with nothing done
 //! instead of half way.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
@@ -56,15 +56,8 @@ impl Needs {
     /// list rules, a webhook, may deny what RBAC allows). A release of ten
     /// kinds needs about fifty permissions: fifty requests before, two now.
     pub fn check(self, client: &mut Client, why: &str) -> Result<(), KubeError> {
-        let mut rules: BTreeMap<Option<String>, Option<Vec<Value>>> = BTreeMap::new();
         for (verb, group, resource, ns) in self.0 {
-            let known = match rules.get(&ns) {
-                Some(r) => r,
-                None => {
-                    let r = client.rules(ns.as_deref().unwrap_or(CLUSTER_SCOPE))?;
-                    rules.entry(ns.clone()).or_insert(r)
-                }
-            };
+            let known = client.rules(ns.as_deref().unwrap_or(CLUSTER_SCOPE))?;
             if known.as_ref().is_some_and(|r| r.iter().any(|rule| grants(rule, verb, &group, &resource))) {
                 continue;
             }
@@ -111,7 +104,23 @@ impl Client {
     /// that cannot list rules, such as a webhook, is configured) or does not
     /// answer the review. They are what RBAC grants; only an access review
     /// says what is refused.
-    pub fn rules(&mut self, namespace: &str) -> Result<Option<Vec<Value>>, KubeError> {
+    ///
+    /// Asked once per namespace and command, then kept: a command's checks
+    /// all happen before it acts, within moments of each other.
+    pub fn rules(&mut self, namespace: &str) -> Result<&Option<Vec<Value>>, KubeError> {
+        if !self.rules.contains_key(namespace) {
+            let fresh = self.review_rules(namespace)?;
+            self.rules.insert(namespace.to_string(), fresh);
+        }
+        Ok(&self.rules[namespace])
+    }
+
+    /// The rules of [`Needs::check`]'s cluster-wide pseudo-namespace.
+    pub fn cluster_rules(&mut self) -> Result<&Option<Vec<Value>>, KubeError> {
+        self.rules(CLUSTER_SCOPE)
+    }
+
+    fn review_rules(&mut self, namespace: &str) -> Result<Option<Vec<Value>>, KubeError> {
         let review = serde_json::json!({
             "apiVersion": "authorization.k8s.io/v1",
             "kind": "SelfSubjectRulesReview",

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::key::ApiResource;
-use super::{Method, Response, Transport};
+use super::{Method, Request, Response, Transport};
 
 /// The Kubernetes client: a connection, a transport, the discovery cache
 /// and the request counter.
@@ -23,6 +23,9 @@ pub struct Client {
     pub(super) transport: Box<dyn Transport>,
     /// Per group-version: its resources, `None` when it is not served.
     pub(super) discovery: BTreeMap<String, Option<Vec<ApiResource>>>,
+    /// Per namespace: the RBAC rules a SelfSubjectRulesReview returned
+    /// ([`Client::rules`]), asked once per command.
+    pub(super) rules: BTreeMap<String, Option<Vec<Value>>>,
     pub(super) requests: u64,
     /// Of those, sent again after a 429 or a gateway error.
     pub(super) repeated: u64,
@@ -40,7 +43,7 @@ impl fmt::Debug for Client {
 
 impl Client {
     pub fn new(conn: Connection, transport: Box<dyn Transport>) -> Self {
-        Client { conn, transport, discovery: BTreeMap::new(), requests: 0, repeated: 0 }
+        Client { conn, transport, discovery: BTreeMap::new(), rules: BTreeMap::new(), requests: 0, repeated: 0 }
     }
 
     /// The namespace of objects that name none (`HELM_NAMESPACE`).
@@ -82,6 +85,22 @@ impl Client {
         body: Option<Vec<u8>>,
     ) -> Result<Response, KubeError> {
         let req = self.request(method, path_and_query, content_type, body);
+        self.send_request(method, path_and_query, req)
+    }
+
+    /// A GET that asks for the representation `accept` names (aggregated
+    /// discovery), sent once: what it is for is also had without it.
+    pub(super) fn get_accepting(&mut self, path: &str, accept: &str) -> Result<Response, KubeError> {
+        let mut req = self.request(Method::Get, path, None, None);
+        for (k, v) in req.headers.iter_mut() {
+            if k == "Accept" {
+                *v = accept.to_string();
+            }
+        }
+        self.send_request(Method::Get, path, req)
+    }
+
+    fn send_request(&mut self, method: Method, path_and_query: &str, req: Request) -> Result<Response, KubeError> {
         self.requests += 1;
         let mut span = crate::trace::span(|| format!("{} {path_and_query}", method.as_str()));
         let resp = self.transport.send(&req);

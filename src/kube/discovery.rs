@@ -49,6 +49,30 @@ impl Client {
         Ok(doc.pointer("/preferredVersion/groupVersion").and_then(Value::as_str).map(str::to_string))
     }
 
+    /// Every group-version the API server serves, in two requests (`/api`
+    /// and `/apis` as aggregated discovery, `apidiscovery.k8s.io/v2`, as
+    /// kubectl and Helm read it), into the cache [`Client::resource`] reads.
+    /// A group-version the server marks stale (an aggregated API that is
+    /// down) is left out, and so is everything when the server answers
+    /// with the plain group lists instead: [`Client::resource`] then asks
+    /// per group-version as before. Returns how many group-versions it
+    /// cached.
+    pub fn discover_all(&mut self) -> Result<usize, KubeError> {
+        let mut cached = 0;
+        for path in ["/api", "/apis"] {
+            let resp = self.get_accepting(path, AGGREGATED)?;
+            if !(200..300).contains(&resp.status) {
+                continue;
+            }
+            let Ok(doc) = serde_json::from_slice::<Value>(&resp.body) else { continue };
+            for (api_version, resources) in aggregated(&doc) {
+                self.discovery.insert(api_version, Some(resources));
+                cached += 1;
+            }
+        }
+        Ok(cached)
+    }
+
     /// GET /api/v1 or /apis/<group>/<version>: the resources of one
     /// group-version (`None` when it is not served). Subresources are left out.
     pub fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
@@ -91,6 +115,56 @@ impl Client {
     }
 }
 
+/// Aggregated discovery, then the plain document for a server without it.
+const AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+
+/// An `APIGroupDiscoveryList`'s group-versions and their resources
+/// (subresources left out; stale group-versions skipped); nothing for any
+/// other document.
+fn aggregated(doc: &Value) -> Vec<(String, Vec<ApiResource>)> {
+    if doc.get("kind").and_then(Value::as_str) != Some("APIGroupDiscoveryList") {
+        return Vec::new();
+    }
+    let groups = doc.get("items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let mut out = Vec::new();
+    for g in groups {
+        let group = g.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
+        for v in g.get("versions").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default() {
+            let (Some(version), fresh) = (
+                v.get("version").and_then(Value::as_str),
+                v.get("freshness").and_then(Value::as_str).is_none_or(|f| f == "Current"),
+            ) else {
+                continue;
+            };
+            if !fresh {
+                continue;
+            }
+            let api_version = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
+            let resources = v
+                .get("resources")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|r| {
+                    Some(ApiResource {
+                        api_version: api_version.clone(),
+                        kind: r.pointer("/responseKind/kind")?.as_str()?.to_string(),
+                        plural: r.get("resource")?.as_str()?.to_string(),
+                        namespaced: match r.get("scope")?.as_str()? {
+                            "Namespaced" => true,
+                            "Cluster" => false,
+                            _ => return None,
+                        },
+                    })
+                })
+                .collect();
+            out.push((api_version, resources));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::kube::fixture::{client, respond, BATCH_V1};
@@ -106,6 +180,53 @@ mod tests {
         assert!(c.resource("batch/v1", "Widget").is_err());
         let e = c.resource("example.com/v1", "Widget").unwrap_err();
         assert!(e.is_object_fault(), "{e}");
+        assert_eq!(c.requests(), 3);
+    }
+
+    /// `/apis` as kube-apiserver v1.37 answers it (trimmed): one stale
+    /// group-version, one current.
+    const APIS_AGGREGATED: &str = r#"{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[
+        {"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[
+            {"resource":"deployments","responseKind":{"group":"","version":"","kind":"Deployment"},"scope":"Namespaced","verbs":["get"],
+             "subresources":[{"subresource":"status","responseKind":{"group":"","version":"","kind":"Deployment"}}]}],"freshness":"Current"}]},
+        {"metadata":{"name":"rbac.authorization.k8s.io"},"versions":[{"version":"v1","resources":[
+            {"resource":"clusterroles","responseKind":{"group":"","version":"","kind":"ClusterRole"},"scope":"Cluster","verbs":["get"]}]}]},
+        {"metadata":{"name":"metrics.example.com"},"versions":[{"version":"v1","resources":[
+            {"resource":"widgets","responseKind":{"group":"","version":"","kind":"Widget"},"scope":"Namespaced"}],"freshness":"Stale"}]}]}"#;
+
+    const API_AGGREGATED: &str = r#"{"kind":"APIGroupDiscoveryList","items":[{"metadata":{},"versions":[{"version":"v1","resources":[
+        {"resource":"configmaps","responseKind":{"group":"","version":"","kind":"ConfigMap"},"scope":"Namespaced"}],"freshness":"Current"}]}]}"#;
+
+    #[test]
+    fn aggregated_discovery_answers_every_current_group_version_at_once() {
+        let (mut c, script) = client(None, vec![respond(200, API_AGGREGATED), respond(200, APIS_AGGREGATED)]);
+        assert_eq!(c.discover_all().unwrap(), 3);
+        let accept = &script.seen.borrow()[0].headers.iter().find(|(k, _)| k == "Accept").unwrap().1.clone();
+        assert!(accept.starts_with("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"), "{accept}");
+        let deploy = c.resource("apps/v1", "Deployment").unwrap();
+        assert_eq!((deploy.plural.as_str(), deploy.namespaced), ("deployments", true));
+        let role = c.resource("rbac.authorization.k8s.io/v1", "ClusterRole").unwrap();
+        assert_eq!((role.plural.as_str(), role.namespaced), ("clusterroles", false));
+        assert_eq!(c.resource("v1", "ConfigMap").unwrap().plural, "configmaps");
+        assert_eq!(c.requests(), 2, "answered from what was discovered");
+        // A stale group-version is asked for on its own when needed.
+        assert!(c.resource("metrics.example.com/v1", "Widget").is_err());
+        assert_eq!(c.requests(), 3);
+    }
+
+    #[test]
+    fn a_server_without_aggregated_discovery_leaves_the_cache_empty() {
+        let plain = r#"{"kind":"APIGroupList","groups":[]}"#;
+        let (mut c, _) = client(
+            None,
+            vec![
+                respond(200, r#"{"kind":"APIVersions","versions":["v1"]}"#),
+                respond(200, plain),
+                respond(200, BATCH_V1),
+            ],
+        );
+        assert_eq!(c.discover_all().unwrap(), 0);
+        assert_eq!(c.resource("batch/v1", "Job").unwrap().plural, "jobs");
         assert_eq!(c.requests(), 3);
     }
 }

@@ -10,7 +10,7 @@ use crate::exec::executor::Millis;
 use crate::model::event::Event;
 use crate::release::status::Status;
 
-/// What a sequenced deploy does to the release.
+/// What a sequenced deploy or uninstall does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
     Install,
@@ -19,6 +19,9 @@ pub enum Operation {
     Rollback {
         to: u64,
     },
+    /// The resources deleted and the record removed, or kept `uninstalled`;
+    /// stores no revision of its own.
+    Uninstall,
 }
 
 impl Operation {
@@ -27,6 +30,7 @@ impl Operation {
             Operation::Install => Event::PreInstall,
             Operation::Upgrade => Event::PreUpgrade,
             Operation::Rollback { .. } => Event::PreRollback,
+            Operation::Uninstall => Event::PreDelete,
         }
     }
 
@@ -35,6 +39,7 @@ impl Operation {
             Operation::Install => Event::PostInstall,
             Operation::Upgrade => Event::PostUpgrade,
             Operation::Rollback { .. } => Event::PostRollback,
+            Operation::Uninstall => Event::PostDelete,
         }
     }
 
@@ -43,6 +48,7 @@ impl Operation {
             Operation::Install => Status::PendingInstall,
             Operation::Upgrade => Status::PendingUpgrade,
             Operation::Rollback { .. } => Status::PendingRollback,
+            Operation::Uninstall => Status::Uninstalling,
         }
     }
 
@@ -52,15 +58,17 @@ impl Operation {
             Operation::Install => "Initial install underway".into(),
             Operation::Upgrade => "Preparing upgrade".into(),
             Operation::Rollback { to } => format!("Rollback to {to}"),
+            Operation::Uninstall => UNINSTALLING_DESCRIPTION.into(),
         }
     }
 
-    /// Helm's description once the release is deployed.
+    /// Helm's description once the release is deployed (or uninstalled).
     pub fn done_description(self) -> String {
         match self {
             Operation::Install => "Install complete".into(),
             Operation::Upgrade => "Upgrade complete".into(),
             Operation::Rollback { to } => format!("Rollback to {to}"),
+            Operation::Uninstall => "Uninstallation complete".into(),
         }
     }
 
@@ -70,6 +78,8 @@ impl Operation {
             Operation::Install => format!("Release {release:?} failed: {error}"),
             Operation::Upgrade => format!("Upgrade {release:?} failed: {error}"),
             Operation::Rollback { .. } => format!("Rollback {release:?} failed: {error}"),
+            // Helm's uninstall counts its errors; the plugin stops at the first.
+            Operation::Uninstall => format!("uninstallation completed with 1 error(s): {error}"),
         }
     }
 
@@ -79,6 +89,7 @@ impl Operation {
             Operation::Install => "installed",
             Operation::Upgrade => "upgraded",
             Operation::Rollback { .. } => "rolled back",
+            Operation::Uninstall => "uninstalled",
         }
     }
 }
@@ -112,7 +123,7 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
     // info afresh, so a rolled-back-to revision's own value must not be carried on.
     match op {
         Operation::Rollback { to } => i.insert("rollback_revision".into(), Value::from(to)),
-        Operation::Install | Operation::Upgrade => i.remove("rollback_revision"),
+        Operation::Install | Operation::Upgrade | Operation::Uninstall => i.remove("rollback_revision"),
     };
     i.insert("status".into(), Value::String(op.pending_status().as_str().into()));
     i.insert("description".into(), Value::String(op.pending_description()));
@@ -128,7 +139,7 @@ pub fn set_status(release: &mut Value, status: Status, description: &str) {
 /// Helm's uninstall: `uninstalling` while it runs, then `uninstalled` with
 /// the deletion time.
 pub fn uninstalled(release: &mut Value, now: Millis) {
-    set_status(release, Status::Uninstalled, "Uninstallation complete");
+    set_status(release, Status::Uninstalled, &Operation::Uninstall.done_description());
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 

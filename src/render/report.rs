@@ -20,6 +20,7 @@ use crate::exec::rollout::State as ResourceState;
 use crate::exec::run::{Outcome, Row, Summary};
 use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId};
+use crate::release::record::Operation;
 
 /// What produced the timeline: a command that just ran, or the release
 /// record read afterwards.
@@ -353,16 +354,16 @@ pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
     }
     let (verdict, error) = match &report.ended {
         Ended::Done => (Verdict::Succeeded, None),
-        Ended::Failed(e) => (Verdict::Failed, Some(e.clone())),
-        Ended::Cluster(e) => (Verdict::ClusterError, Some(e.clone())),
+        Ended::Failed(e) if e.is_cluster() => (Verdict::ClusterError, Some(e.to_string())),
+        Ended::Failed(e) => (Verdict::Failed, Some(e.to_string())),
     };
     let subject = match report.operation {
-        "installed" => "install".to_string(),
-        "upgraded" => "upgrade".to_string(),
-        "uninstalled" => "uninstall".to_string(),
-        "rolled back" => "rollback".to_string(),
-        other => other.to_string(),
-    };
+        Operation::Install => "install",
+        Operation::Upgrade => "upgrade",
+        Operation::Uninstall => "uninstall",
+        Operation::Rollback { .. } => "rollback",
+    }
+    .to_string();
     Timeline {
         command,
         release: report.release.clone(),
@@ -378,7 +379,7 @@ pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
         groups,
         api_requests: Some((report.api_requests, report.api_requests_repeated)),
         recovery: report.recovery.as_deref().map(|r| {
-            let command = if r.operation == "uninstalled" { Command::Uninstall } else { Command::Rollback };
+            let command = if r.operation == Operation::Uninstall { Command::Uninstall } else { Command::Rollback };
             Box::new(from_deploy(command, r))
         }),
     }
