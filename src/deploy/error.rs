@@ -3,6 +3,7 @@
 //! Helm has them; the release's description and the closing line print them
 //! as they are.
 
+use crate::exec::run::ClusterError;
 use crate::kube::{KubeError, ObjectKey};
 use crate::model::event::Event;
 use crate::release::record::Operation;
@@ -24,7 +25,7 @@ pub enum Error {
     Hooks { event: Event, failed: Vec<HookFailure> },
     /// The hook executor stopped on a cluster error, as `run` words it.
     #[error("{0}")]
-    HookCluster(String),
+    HookCluster(#[source] ClusterError),
     /// The API server refused a resource (or it could not be sent, or an
     /// external dependency it waits for was not met): it was never applied.
     #[error("{reference} was not applied: {reason}")]
@@ -200,7 +201,7 @@ mod tests {
         let failed = Error::RecoveryFailed {
             recovery: Operation::Uninstall,
             original: Box::new(original),
-            source: Box::new(Error::HookCluster("the API server went away".into())),
+            source: Box::new(Error::HookCluster(ClusterError::Api("the API server went away".into()))),
         };
         assert!(failed.is_cluster());
         assert!(failed.to_string().starts_with("an error occurred while uninstalling the release. original install"));

@@ -220,9 +220,13 @@ fn run_hooks(
     };
     let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, out);
     ran.push(summary.clone());
+    if let Some(e) = summary.error {
+        // The outcome is ClusterError exactly when the run says why.
+        return Err(Error::HookCluster(e));
+    }
     match summary.outcome {
-        RunOutcome::Succeeded => Ok(()),
-        RunOutcome::ClusterError => Err(Error::HookCluster(summary.error.unwrap_or_default())),
+        // ClusterError returned above, with its cause.
+        RunOutcome::Succeeded | RunOutcome::ClusterError => Ok(()),
         RunOutcome::Failed => {
             let failed = summary
                 .rows

@@ -109,7 +109,8 @@ pub struct Summary {
     pub started_at: Millis,
     pub ended_at: Millis,
     pub outcome: Outcome,
-    pub error: Option<String>,
+    /// Why the run stopped on the cluster ([`Outcome::ClusterError`]).
+    pub error: Option<ClusterError>,
     pub failed_fast: Option<String>,
     /// Requests sent to the API server during the run, when counted, and
     /// how many of them were repeats after a 429 or a gateway error.
@@ -186,7 +187,7 @@ pub fn execute(
             }
         }
         if let Err(e) = result {
-            error = Some(e.to_string());
+            error = Some(e);
             break;
         }
     }
@@ -326,7 +327,7 @@ struct SummaryJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     failed_fast: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
+    error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     api_requests: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -350,7 +351,7 @@ pub fn summary_value(s: &Summary) -> serde_json::Value {
         started_at: s.started_at,
         ended_at: s.ended_at,
         failed_fast: s.failed_fast.as_deref(),
-        error: s.error.as_deref(),
+        error: s.error.as_ref().map(ToString::to_string),
         api_requests: s.api_requests.map(|(n, _)| n),
         api_requests_repeated: s.api_requests.map(|(_, again)| again),
         hooks: &s.rows,

@@ -292,7 +292,7 @@ pub fn from_run(
         revision,
         subject: summary.event.clone(),
         verdict: if never { Verdict::NeverRun } else { verdict(summary.outcome) },
-        error: summary.error.clone(),
+        error: summary.error.as_ref().map(ToString::to_string),
         failed_fast: summary.failed_fast.clone(),
         status: None,
         started_at: summary.started_at,
