@@ -4,6 +4,7 @@
 
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
+use helm_hooks::model::hook::DeletePolicy;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, Options, Target};
 
@@ -81,8 +82,8 @@ fn default_delete_policy() {
         ("c/templates/a.yaml", &obj("Job", "a", &[("helm.sh/hook", "test")])),
         ("c/templates/b.yaml", &obj("Job", "b", &[("helm.sh/hook", "test"), ("helm.sh/hook-delete-policy", "never")])),
     ]);
-    assert_eq!(r.hooks[0].delete_policies, vec!["before-hook-creation"]);
-    assert_eq!(r.hooks[1].delete_policies, vec!["never"]);
+    assert_eq!(r.hooks[0].delete_policies, vec![DeletePolicy::BeforeHookCreation]);
+    assert_eq!(r.hooks[1].delete_policies, vec![DeletePolicy::Unknown("never".into())], "kept: no default added");
 }
 
 // hooks.go: weight, then name, then kind order, then document order.

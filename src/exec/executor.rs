@@ -26,7 +26,7 @@
 
 use std::collections::VecDeque;
 
-use crate::model::hook::{Hook, BEFORE_HOOK_CREATION, HOOK_FAILED, HOOK_SUCCEEDED};
+use crate::model::hook::{DeletePolicy, Hook, OutputLogPolicy};
 use crate::plan::frontier::Frontier;
 use crate::plan::{EventPlan, ItemId};
 
@@ -77,7 +77,7 @@ impl Phase {
 pub enum Action {
     /// Delete these hooks' objects (with propagation) and wait until they
     /// are gone; answer with [`Input::Deleted`] (or `Failed`).
-    Delete { hooks: Vec<ItemId>, policy: &'static str },
+    Delete { hooks: Vec<ItemId>, policy: DeletePolicy },
     /// Write the release's hook records (`last_run`) to Helm's storage;
     /// answer with [`Input::Recorded`].
     Record,
@@ -178,7 +178,7 @@ struct HookState {
     kind_awaited: bool,
     fail_fast: bool,
     show_output: bool,
-    delete_policies: Vec<String>,
+    delete_policies: Vec<DeletePolicy>,
     log_on_success: bool,
     log_on_failure: bool,
 }
@@ -235,8 +235,8 @@ impl<'p> Executor<'p> {
                     fail_fast: h.fail_fast,
                     show_output: h.show_output,
                     delete_policies: h.delete_policies.clone(),
-                    log_on_success: h.has_output_log_policy(HOOK_SUCCEEDED),
-                    log_on_failure: h.has_output_log_policy(HOOK_FAILED),
+                    log_on_success: h.has_output_log_policy(&OutputLogPolicy::HookSucceeded),
+                    log_on_failure: h.has_output_log_policy(&OutputLogPolicy::HookFailed),
                 }
             })
             .collect();
@@ -343,9 +343,9 @@ impl<'p> Executor<'p> {
             return;
         }
         let deletes: Vec<ItemId> =
-            batch.iter().copied().filter(|&h| self.has_policy(h, BEFORE_HOOK_CREATION)).collect();
+            batch.iter().copied().filter(|&h| self.has_policy(h, &DeletePolicy::BeforeHookCreation)).collect();
         if !deletes.is_empty() {
-            self.work.push_back(Work::Do(Action::Delete { hooks: deletes, policy: BEFORE_HOOK_CREATION }));
+            self.work.push_back(Work::Do(Action::Delete { hooks: deletes, policy: DeletePolicy::BeforeHookCreation }));
         }
         self.starting = batch.len();
         self.work.push_back(Work::MarkStarted(batch.clone()));
@@ -364,9 +364,9 @@ impl<'p> Executor<'p> {
         self.running.extend(hooks);
     }
 
-    fn has_policy(&self, hook: ItemId, policy: &str) -> bool {
+    fn has_policy(&self, hook: ItemId, policy: &DeletePolicy) -> bool {
         // CRDs are never deleted by Helm's hook policies.
-        self.hooks[hook.0].delete_policies.iter().any(|p| p == policy)
+        self.hooks[hook.0].delete_policies.contains(policy)
             && self.plan.items[hook].reference.kind != "CustomResourceDefinition"
     }
 
@@ -460,7 +460,7 @@ impl<'p> Executor<'p> {
     }
 
     /// Hooks that ended in `phase` and have delete policy `policy`, in start order.
-    fn started_with(&self, phase: Phase, policy: &str) -> Vec<ItemId> {
+    fn started_with(&self, phase: Phase, policy: &DeletePolicy) -> Vec<ItemId> {
         self.start_order
             .iter()
             .copied()
@@ -497,17 +497,18 @@ impl<'p> Executor<'p> {
                 if self.hooks[h.0].log_on_success && !self.hooks[h.0].show_output {
                     self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::OutputLogPolicy }));
                 }
-                if self.has_policy(h, HOOK_SUCCEEDED) {
-                    self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
+                if self.has_policy(h, &DeletePolicy::HookSucceeded) {
+                    self.work
+                        .push_back(Work::Do(Action::Delete { hooks: vec![h], policy: DeletePolicy::HookSucceeded }));
                 }
             }
         } else {
-            let failed = self.started_with(Phase::Failed, HOOK_FAILED);
+            let failed = self.started_with(Phase::Failed, &DeletePolicy::HookFailed);
             if !failed.is_empty() {
-                self.work.push_back(Work::Do(Action::Delete { hooks: failed, policy: HOOK_FAILED }));
+                self.work.push_back(Work::Do(Action::Delete { hooks: failed, policy: DeletePolicy::HookFailed }));
             }
-            for h in self.started_with(Phase::Succeeded, HOOK_SUCCEEDED) {
-                self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: HOOK_SUCCEEDED }));
+            for h in self.started_with(Phase::Succeeded, &DeletePolicy::HookSucceeded) {
+                self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: DeletePolicy::HookSucceeded }));
             }
         }
         if !self.options.record_before_cleanup {

@@ -8,11 +8,82 @@ use crate::model::kind_order::{install_rank, KindRank};
 use crate::model::manifest::{Document, Head};
 use crate::model::reference::ObjectRef;
 
-/// Helm's delete policies. Unknown values are kept as Helm keeps them (they
-/// simply never match), and `lint` warns about them.
-pub const BEFORE_HOOK_CREATION: &str = "before-hook-creation";
-pub const HOOK_SUCCEEDED: &str = "hook-succeeded";
-pub const HOOK_FAILED: &str = "hook-failed";
+/// A `helm.sh/hook-delete-policy` value, as Helm's `HookDeletePolicy`. A
+/// value Helm does not know is kept as Helm keeps it: it matches nothing,
+/// yet it is a policy, so Helm's default (`before-hook-creation`) is not
+/// added; `lint` warns about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeletePolicy {
+    BeforeHookCreation,
+    HookSucceeded,
+    HookFailed,
+    Unknown(String),
+}
+
+impl DeletePolicy {
+    const KNOWN: [&'static str; 3] = ["before-hook-creation", "hook-succeeded", "hook-failed"];
+
+    /// One item of the annotation's comma list, as [`a::parse_policy_list`] gives it.
+    pub fn parse(value: String) -> Self {
+        match value.as_str() {
+            "before-hook-creation" => DeletePolicy::BeforeHookCreation,
+            "hook-succeeded" => DeletePolicy::HookSucceeded,
+            "hook-failed" => DeletePolicy::HookFailed,
+            _ => DeletePolicy::Unknown(value),
+        }
+    }
+
+    /// As Helm writes it in the release's hooks.
+    pub fn as_str(&self) -> &str {
+        match self {
+            DeletePolicy::BeforeHookCreation => "before-hook-creation",
+            DeletePolicy::HookSucceeded => "hook-succeeded",
+            DeletePolicy::HookFailed => "hook-failed",
+            DeletePolicy::Unknown(v) => v,
+        }
+    }
+}
+
+impl std::fmt::Display for DeletePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A `helm.sh/hook-output-log-policy` value, as Helm's `HookOutputLogPolicy`;
+/// unknown values as for [`DeletePolicy`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputLogPolicy {
+    HookSucceeded,
+    HookFailed,
+    Unknown(String),
+}
+
+impl OutputLogPolicy {
+    const KNOWN: [&'static str; 2] = ["hook-succeeded", "hook-failed"];
+
+    pub fn parse(value: String) -> Self {
+        match value.as_str() {
+            "hook-succeeded" => OutputLogPolicy::HookSucceeded,
+            "hook-failed" => OutputLogPolicy::HookFailed,
+            _ => OutputLogPolicy::Unknown(value),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            OutputLogPolicy::HookSucceeded => "hook-succeeded",
+            OutputLogPolicy::HookFailed => "hook-failed",
+            OutputLogPolicy::Unknown(v) => v,
+        }
+    }
+}
+
+impl std::fmt::Display for OutputLogPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct Hook {
@@ -26,8 +97,8 @@ pub struct Hook {
     pub events: Vec<Event>,
     pub weight: i64,
     /// With Helm's default filled in: no annotation means `before-hook-creation`.
-    pub delete_policies: Vec<String>,
-    pub output_log_policies: Vec<String>,
+    pub delete_policies: Vec<DeletePolicy>,
+    pub output_log_policies: Vec<OutputLogPolicy>,
     /// `helm.sh/hook-parallel`; `None` when absent (serial unless `--parallel-all`).
     pub parallel: Option<bool>,
     pub depends_on: Vec<ObjectRef>,
@@ -73,20 +144,27 @@ impl Hook {
                 0
             }),
         };
-        let mut delete_policies = ann.get(a::HOOK_DELETE_POLICY).map(|v| a::parse_policy_list(v)).unwrap_or_default();
-        warn_unknown(
-            &delete_policies,
-            &[BEFORE_HOOK_CREATION, HOOK_SUCCEEDED, HOOK_FAILED],
-            a::HOOK_DELETE_POLICY,
-            &loc,
-            diags,
-        );
+        let mut delete_policies: Vec<DeletePolicy> = ann
+            .get(a::HOOK_DELETE_POLICY)
+            .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
+            .unwrap_or_default();
+        let unknown = delete_policies.iter().filter_map(|p| match p {
+            DeletePolicy::Unknown(v) => Some(v.as_str()),
+            _ => None,
+        });
+        warn_unknown(unknown, &DeletePolicy::KNOWN, a::HOOK_DELETE_POLICY, &loc, diags);
         if delete_policies.is_empty() {
-            delete_policies.push(BEFORE_HOOK_CREATION.to_string());
+            delete_policies.push(DeletePolicy::BeforeHookCreation);
         }
-        let output_log_policies =
-            ann.get(a::HOOK_OUTPUT_LOG_POLICY).map(|v| a::parse_policy_list(v)).unwrap_or_default();
-        warn_unknown(&output_log_policies, &[HOOK_SUCCEEDED, HOOK_FAILED], a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
+        let output_log_policies: Vec<OutputLogPolicy> = ann
+            .get(a::HOOK_OUTPUT_LOG_POLICY)
+            .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
+            .unwrap_or_default();
+        let unknown = output_log_policies.iter().filter_map(|p| match p {
+            OutputLogPolicy::Unknown(v) => Some(v.as_str()),
+            _ => None,
+        });
+        warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
 
         let mut strict_bool = |key: &str| -> Option<bool> {
             let value = ann.get(key)?;
@@ -151,12 +229,12 @@ impl Hook {
         (self.weight, &self.head.name, install_rank(&self.head.kind), &self.source, self.document)
     }
 
-    pub fn has_delete_policy(&self, policy: &str) -> bool {
-        self.delete_policies.iter().any(|p| p == policy)
+    pub fn has_delete_policy(&self, policy: &DeletePolicy) -> bool {
+        self.delete_policies.contains(policy)
     }
 
-    pub fn has_output_log_policy(&self, policy: &str) -> bool {
-        matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.iter().any(|p| p == policy)
+    pub fn has_output_log_policy(&self, policy: &OutputLogPolicy) -> bool {
+        matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.contains(policy)
     }
 }
 
@@ -200,8 +278,14 @@ pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnosti
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
 }
 
-fn warn_unknown(values: &[String], known: &[&str], key: &str, loc: &Location, diags: &mut Diagnostics) {
-    for v in values.iter().filter(|v| !known.contains(&v.as_str())) {
+fn warn_unknown<'v>(
+    unknown: impl Iterator<Item = &'v str>,
+    known: &[&str],
+    key: &str,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) {
+    for v in unknown {
         diags.push(
             Diagnostic::warning(loc.clone(), format!("unknown policy {v:?}; Helm ignores it"))
                 .on(key)

@@ -81,7 +81,7 @@ pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
     if empty {
         hook.insert(
             "delete_policies".into(),
-            Value::Array(vec![Value::String(crate::model::hook::BEFORE_HOOK_CREATION.into())]),
+            Value::Array(vec![Value::String(crate::model::hook::DeletePolicy::BeforeHookCreation.as_str().into())]),
         );
     }
     true

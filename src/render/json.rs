@@ -153,8 +153,8 @@ fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
                 parallel: it.parallel,
                 fail_fast: f.fail_fast,
                 show_output: f.show_output,
-                delete_policies: f.delete_policies.to_vec(),
-                output_log_policies: f.output_log_policies.to_vec(),
+                delete_policies: f.delete_policies.iter().map(ToString::to_string).collect(),
+                output_log_policies: f.output_log_policies.iter().map(ToString::to_string).collect(),
                 readiness: f.readiness.map(|r| ReadinessJson {
                     success: r.success.iter().map(|e| e.text.clone()).collect(),
                     failure: r.failure.iter().map(|e| e.text.clone()).collect(),

@@ -19,8 +19,8 @@ pub(crate) struct ItemFacts<'a> {
     pub source: &'a str,
     pub fail_fast: bool,
     pub show_output: bool,
-    pub delete_policies: &'a [String],
-    pub output_log_policies: &'a [String],
+    pub delete_policies: &'a [crate::model::hook::DeletePolicy],
+    pub output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
     pub readiness: Option<&'a crate::model::readiness::Readiness>,
     pub external: &'a [crate::model::external::External],
 }
