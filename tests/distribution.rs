@@ -3,6 +3,7 @@
 //! subcommand and long flag the CLI accepts.
 
 use helm_hooks::cli::{self, spec, Exit, Io};
+use helm_hooks::model::yaml;
 
 fn run(args: &[&str]) -> (Exit, String, String) {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
@@ -20,7 +21,7 @@ fn repo_file(name: &str) -> String {
 
 #[test]
 fn plugin_yaml_and_cargo_toml_have_one_version() {
-    let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("plugin.yaml")).unwrap();
+    let yaml = yaml::to_json(&repo_file("plugin.yaml")).unwrap();
     let plugin_version = yaml["version"].as_str().expect("plugin.yaml has a version");
     assert_eq!(
         plugin_version,
@@ -47,13 +48,13 @@ fn version_prints_text_and_json() {
 /// (`output` and `o` first: Helm pairs the first short flag with the first long one).
 #[test]
 fn completion_yaml_is_the_flag_table() {
-    let comp: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("completion.yaml")).unwrap();
-    let commands = comp["commands"].as_sequence().unwrap();
+    let comp = yaml::to_json(&repo_file("completion.yaml")).unwrap();
+    let commands = comp["commands"].as_array().unwrap();
     let names: Vec<&str> = commands.iter().map(|c| c["name"].as_str().unwrap()).collect();
     let table: Vec<&str> = spec::COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, table);
     for (c, yaml) in spec::COMMANDS.iter().zip(commands) {
-        let listed: Vec<&str> = yaml["flags"].as_sequence().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        let listed: Vec<&str> = yaml["flags"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
         let mut want = vec!["output", "o"];
         want.extend(c.flags.iter().map(|f| f.long).filter(|f| *f != "output"));
         assert_eq!(listed, want, "completion.yaml, command {}", c.name);
@@ -95,7 +96,7 @@ fn readme_and_docs_show_the_flag_table() {
 #[test]
 fn plugin_yaml_long_help_lists_the_commands() {
     for file in ["plugin.yaml", "plugin-host.yaml"] {
-        let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file(file)).unwrap();
+        let yaml = yaml::to_json(&repo_file(file)).unwrap();
         let long = yaml["config"]["longHelp"].as_str().unwrap();
         for c in spec::COMMANDS {
             let line = format!("  {:<12}{}\n", c.name, c.summary);
@@ -130,11 +131,11 @@ fn each_command_has_its_own_help() {
 /// licence as what Helm installs; its `description` is what keeps it out of plugin.yaml.
 #[test]
 fn artifact_hub_listing_matches_the_plugin() {
-    let listing: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("artifacthub/hooks/plugin.yaml")).unwrap();
+    let listing = yaml::to_json(&repo_file("artifacthub/hooks/plugin.yaml")).unwrap();
     assert_eq!(listing["name"].as_str(), Some("hooks"));
     assert_eq!(listing["version"].as_str(), Some(env!("CARGO_PKG_VERSION")), "bump artifacthub/hooks/plugin.yaml too");
     assert!(listing["description"].as_str().is_some_and(|d| !d.is_empty()), "Artifact Hub requires a description");
     assert_eq!(repo_file("artifacthub/hooks/LICENSE"), repo_file("LICENSE"));
-    let plugin: serde_yaml_ng::Value = serde_yaml_ng::from_str(&repo_file("plugin.yaml")).unwrap();
+    let plugin = yaml::to_json(&repo_file("plugin.yaml")).unwrap();
     assert!(plugin.get("description").is_none(), "Helm 4's v1 loader refuses plugin.yaml with a description");
 }

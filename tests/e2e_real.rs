@@ -262,8 +262,8 @@ impl std::fmt::Display for Ref {
 
 fn refs_in(yaml: &str) -> Vec<Ref> {
     let mut refs = Vec::new();
-    for doc in serde_yaml_ng::Deserializer::from_str(yaml) {
-        let Ok(v) = <Value as serde::Deserialize>::deserialize(doc) else { continue };
+    for doc in helm_hooks::model::manifest::split(yaml, "") {
+        let Ok(v) = helm_hooks::model::yaml::to_json(&doc.text) else { continue };
         let (Some(api_version), Some(kind), Some(name)) =
             (v["apiVersion"].as_str(), v["kind"].as_str(), v["metadata"]["name"].as_str())
         else {

@@ -6,11 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::model::diagnostic::{Diagnostic, Location};
 use crate::model::reference::ObjectRef;
 use crate::model::scope;
+use crate::model::yaml;
 
 /// One YAML document of a rendered chart.
 #[derive(Debug, Clone)]
@@ -111,26 +112,6 @@ impl Head {
     }
 }
 
-#[derive(Deserialize)]
-struct RawHead {
-    #[serde(rename = "apiVersion", default)]
-    api_version: Option<serde_yaml_ng::Value>,
-    #[serde(default)]
-    kind: Option<serde_yaml_ng::Value>,
-    #[serde(default)]
-    metadata: Option<RawMeta>,
-}
-
-#[derive(Deserialize)]
-struct RawMeta {
-    #[serde(default)]
-    name: Option<serde_yaml_ng::Value>,
-    #[serde(default)]
-    namespace: Option<serde_yaml_ng::Value>,
-    #[serde(default)]
-    annotations: Option<BTreeMap<String, serde_yaml_ng::Value>>,
-}
-
 /// The top-level `apiVersion`, `kind` and `metadata` entries of a block
 /// mapping, as text. `None` when the document starts in a way this cut could
 /// misread (flow style, a list, a tag, an anchor, a quoted key): the caller
@@ -160,20 +141,12 @@ fn head_text(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// A YAML error as a user can act on it: short, without Rust type names.
-fn parse_error(e: &serde_yaml_ng::Error) -> String {
-    let mut msg = e.to_string().replace("struct RawHead", "a Kubernetes object (a mapping with kind and metadata)");
-    if msg.len() > 300 {
-        let cut = (0..=300).rev().find(|&i| msg.is_char_boundary(i)).unwrap_or(0);
-        msg.truncate(cut);
-        msg.push('…');
-    }
-    format!("is not a valid Kubernetes object: {msg}")
-}
-
 /// Reads a document's head. Everything Kubernetes would refuse — a
 /// non-string annotation value, a missing kind or name — is an error here,
-/// since Helm itself fails to install such a document.
+/// since Helm itself fails to install such a document. Scalars are read as
+/// Kubernetes reads them (YAML 1.1, [`crate::model::yaml`]): a plain `yes`
+/// is a boolean, so `helm.sh/hook-delete-policy: yes` is refused as Helm
+/// refuses it.
 pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
     let fail = |msg: String, help: Option<&str>| {
         let d = Diagnostic::error(doc.location(), msg);
@@ -182,70 +155,77 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
             None => d,
         })
     };
-    crate::model::yaml::check_depth(&doc.text).map_err(|e| fail(e.to_string(), None))?;
+    yaml::check_depth(&doc.text).map_err(|e| fail(e.to_string(), None))?;
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
-    let raw: RawHead = match head_text(&doc.text).and_then(|t| serde_yaml_ng::from_str(&t).ok()) {
-        Some(raw) => raw,
-        None => serde_yaml_ng::from_str(&doc.text).map_err(|e| fail(parse_error(&e), None))?,
+    let head_text = head_text(&doc.text);
+    let (value, read) = match head_text.as_deref().map(yaml::to_json) {
+        Some(Ok(v @ Value::Object(_))) => (v, head_text.as_deref().unwrap_or_default()),
+        _ => (
+            yaml::to_json_whole(&doc.text)
+                .map_err(|e| fail(format!("is not a valid Kubernetes object: {}", short(&e.to_string())), None))?,
+            doc.text.as_str(),
+        ),
     };
-    let text = |v: Option<serde_yaml_ng::Value>, what: &str| match v {
-        None | Some(serde_yaml_ng::Value::Null) => Ok(None),
-        Some(serde_yaml_ng::Value::String(s)) => Ok(Some(s)),
+    let Value::Object(mut top) = value else {
+        return Err(fail(
+            format!("is not a Kubernetes object: it is {}, not a mapping with kind and metadata", what(&value)),
+            Some("every rendered document must be a Kubernetes object"),
+        ));
+    };
+    let mut meta = match top.remove("metadata") {
+        Some(Value::Object(m)) => m,
+        None | Some(Value::Null) => Map::new(),
+        Some(_) => return Err(fail("metadata must be a mapping".into(), None)),
+    };
+    let text = |v: Option<Value>, what: &str| match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(fail(format!("{what} must be a string"), None)),
     };
-    let kind = text(raw.kind, "kind")?
+    let kind = text(top.remove("kind"), "kind")?
         .filter(|k| !k.is_empty())
         .ok_or_else(|| fail("has no kind".into(), Some("every rendered document must be a Kubernetes object")))?;
-    let api_version = text(raw.api_version, "apiVersion")?.unwrap_or_default();
-    let (name, namespace, raw_annotations) = match raw.metadata {
-        Some(m) => (
-            text(m.name, "metadata.name")?,
-            text(m.namespace, "metadata.namespace")?,
-            m.annotations.unwrap_or_default(),
-        ),
-        None => (None, None, BTreeMap::new()),
-    };
-    let name = name.filter(|n| !n.is_empty()).ok_or_else(|| {
+    let api_version = text(top.remove("apiVersion"), "apiVersion")?.unwrap_or_default();
+    // Kubernetes reads manifests as YAML 1.1, where a plain `yes` is true, and
+    // Helm then fails with "cannot unmarshal bool into Go struct field
+    // ObjectMeta.metadata.name of type string". Only a plain scalar resolves
+    // so: `"yes"` stays a name. The message quotes what the chart wrote.
+    for field in ["name", "namespace"] {
+        let Some(value) = meta.get(field).filter(|v| !v.is_string() && !v.is_null()) else { continue };
+        let pointer = format!("/metadata/{field}");
+        let as_written = yaml::to_json_as_written(read).ok();
+        let Some(written) = as_written.as_ref().and_then(|v| v.pointer(&pointer)).and_then(Value::as_str) else {
+            return Err(fail(format!("metadata.{field} must be a string"), None));
+        };
+        return Err(fail(
+            format!(
+                "metadata.{field} {written} is not a string as Kubernetes reads YAML: unquoted, it is {value} \
+                 (YAML 1.1), and Helm refuses the object (cannot unmarshal {} into ObjectMeta.metadata.{field})",
+                if value.is_boolean() { "bool" } else { "number" }
+            ),
+            Some(&format!("quote it: {field}: \"{written}\"")),
+        ));
+    }
+    let name = text(meta.remove("name"), "metadata.name")?.filter(|n| !n.is_empty()).ok_or_else(|| {
         fail(
             format!("{kind} has no metadata.name"),
             Some("set metadata.name; hooks and resources are referred to by Kind/name"),
         )
     })?;
-    // serde_yaml_ng reads YAML 1.2, where a plain `yes` is a string; Kubernetes
-    // reads manifests as YAML 1.1, where it is true, and Helm then fails with
-    // "cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of
-    // type string". Only a plain scalar resolves so: `"yes"` stays a name.
-    for (field, value) in [("name", Some(&name)), ("namespace", namespace.as_ref())] {
-        let Some(read) = value.and_then(|v| crate::model::yaml::plain_non_string(v)) else { continue };
-        let pointer = format!("/metadata/{field}");
-        let plain =
-            crate::model::yaml::to_json(&doc.text).is_ok_and(|v| v.pointer(&pointer).is_some_and(|v| !v.is_string()));
-        if plain {
-            let value = value.map(String::as_str).unwrap_or_default();
-            return Err(fail(
-                format!(
-                    "metadata.{field} {value} is not a string as Kubernetes reads YAML: unquoted, it is {read} \
-                     (YAML 1.1), and Helm refuses the object (cannot unmarshal {} into ObjectMeta.metadata.{field})",
-                    if read.is_boolean() {
-                        "bool"
-                    } else if read.is_null() {
-                        "null"
-                    } else {
-                        "number"
-                    }
-                ),
-                Some(&format!("quote it: {field}: \"{value}\"")),
-            ));
-        }
-    }
+    let namespace = text(meta.remove("namespace"), "metadata.namespace")?;
+    let raw_annotations = match meta.remove("annotations") {
+        Some(Value::Object(m)) => m,
+        None | Some(Value::Null) => Map::new(),
+        Some(_) => return Err(fail("metadata.annotations must be a mapping".into(), None)),
+    };
     let mut annotations = BTreeMap::new();
     for (key, value) in raw_annotations {
         match value {
-            serde_yaml_ng::Value::String(s) => {
+            Value::String(s) => {
                 annotations.insert(key, s);
             }
-            serde_yaml_ng::Value::Null => {
+            Value::Null => {
                 annotations.insert(key, String::new());
             }
             _ => {
@@ -257,6 +237,29 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
         }
     }
     Ok(Head { api_version, kind, name, namespace: namespace.filter(|n| !n.is_empty()), annotations })
+}
+
+/// A YAML error as a user can act on it: short.
+fn short(msg: &str) -> String {
+    let mut msg = msg.to_string();
+    if msg.len() > 300 {
+        let cut = (0..=300).rev().find(|&i| msg.is_char_boundary(i)).unwrap_or(0);
+        msg.truncate(cut);
+        msg.push('…');
+    }
+    msg
+}
+
+/// A JSON value's kind, as a message names it.
+fn what(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "empty",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
 }
 
 #[cfg(test)]
@@ -309,15 +312,9 @@ mod tests {
         ];
         for text in docs {
             let doc = Document { source: "s".into(), index: 1, text: text.into() };
-            let whole: Result<RawHead, _> = serde_yaml_ng::from_str(text);
-            let head = parse_head(&doc);
-            match whole {
-                Ok(raw) => {
-                    let name = raw.metadata.and_then(|m| m.name).and_then(|n| n.as_str().map(str::to_string));
-                    assert_eq!(head.as_ref().ok().map(|h| h.name.clone()), name, "{text}");
-                }
-                Err(_) => assert!(head.is_err(), "{text}"),
-            }
+            let whole = yaml::to_json_whole(text).unwrap();
+            let name = whole.pointer("/metadata/name").and_then(Value::as_str);
+            assert_eq!(parse_head(&doc).ok().map(|h| h.name), name.map(str::to_string), "{text}");
         }
     }
 
@@ -343,6 +340,37 @@ mod tests {
             let doc = &split(&format!("kind: Pod\nmetadata:\n  name: {quoted}\n"), "s")[0];
             assert!(parse_head(doc).is_ok(), "{quoted}");
         }
+    }
+
+    /// Helm reads annotations into `map[string]string` after YAML 1.1
+    /// resolution: a plain `yes` or `5` fails there, a quoted one is text.
+    #[test]
+    fn annotations_are_read_as_kubernetes_reads_them() {
+        for plain in ["yes", "on", "5", "0644"] {
+            let doc = &split(&format!("kind: Job\nmetadata:\n  name: x\n  annotations:\n    a: {plain}\n"), "s")[0];
+            let e = parse_head(doc).unwrap_err();
+            assert!(e.message.contains("annotation a must be a string"), "{plain}: {}", e.message);
+        }
+        let doc =
+            &split("kind: Job\nmetadata:\n  name: x\n  annotations:\n    a: \"yes\"\n    b: 2024-01-01\n    c:\n", "s")
+                [0];
+        let head = parse_head(doc).unwrap();
+        assert_eq!((head.annotations["a"].as_str(), head.annotations["b"].as_str()), ("yes", "2024-01-01"));
+        assert_eq!(head.annotations["c"], "");
+    }
+
+    /// A document read whole (the head cut cannot be trusted) reports a
+    /// syntax error anywhere in it, and a document that is no mapping says so.
+    #[test]
+    fn a_document_read_whole_is_checked_whole() {
+        let doc = &split("{kind: Job, metadata: {name: x}}\nspec: [1\n", "s")[0];
+        let e = parse_head(doc).unwrap_err();
+        assert!(e.message.starts_with("is not a valid Kubernetes object: invalid YAML"), "{}", e.message);
+        let doc = &split("- kind: Job\n", "s")[0];
+        let e = parse_head(doc).unwrap_err();
+        assert_eq!(e.message, "is not a Kubernetes object: it is a list, not a mapping with kind and metadata");
+        let doc = &split("kind: Job\nmetadata: [x]\n", "s")[0];
+        assert_eq!(parse_head(doc).unwrap_err().message, "metadata must be a mapping");
     }
 
     #[test]

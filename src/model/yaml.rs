@@ -4,9 +4,9 @@
 //! which decodes with goyaml v2: YAML 1.1 rules for plain (unquoted)
 //! scalars. So `defaultMode: 0644` is the number 420 and `enabled: yes` is
 //! `true` on every cluster Helm installs to (Sentry's relay Deployment
-//! relies on the first). serde_yaml_ng follows YAML 1.2 and gives both as
-//! strings, which the API server then rejects — and once parsed, whether a
-//! scalar was quoted is lost. This module reads the events instead
+//! relies on the first). A YAML 1.2 reader (serde_yaml and its forks) gives
+//! both as strings, which the API server then rejects — and once parsed,
+//! whether a scalar was quoted is lost. This module reads the events instead
 //! (saphyr-parser: pure Rust, scalar styles and tags) and resolves plain
 //! scalars as goyaml v2's `resolve` does:
 //! - `~`, `null`, `Null`, `NULL` and the empty scalar are null;
@@ -34,12 +34,11 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use serde_json::{Map, Number, Value};
 
-/// How deep a document may nest. The YAML scanners here (saphyr-parser's,
-/// and libyaml's under serde_yaml_ng) look at every open flow level for
+/// How deep a document may nest. The YAML scanner here (saphyr-parser's,
+/// as libyaml's) looks at every open flow level for
 /// each token, so time grows with the square of the depth: 100,000 levels
 /// of `[` took minutes. And [`to_json`] recurses once per level, on Wasm's
-/// one-megabyte stack. No Kubernetes object nests this deep; serde_yaml_ng,
-/// which reads every object's head, gives up at 128.
+/// one-megabyte stack. No Kubernetes object nests this deep.
 pub const MAX_DEPTH: usize = 256;
 
 /// Why a document cannot be read as Kubernetes reads it.
@@ -94,8 +93,38 @@ pub fn check_depth(text: &str) -> Result<(), YamlError> {
 
 /// The first document of `text` as JSON, with Kubernetes' YAML rules.
 pub fn to_json(text: &str) -> Result<Value, YamlError> {
+    first_document(text, Scalars::Resolved, Rest::Unread)
+}
+
+/// [`to_json`], and an error anywhere after the first document's end is an
+/// error too, as it is when `lint` or `plan` reads a document whole.
+pub fn to_json_whole(text: &str) -> Result<Value, YamlError> {
+    first_document(text, Scalars::Resolved, Rest::Scanned)
+}
+
+/// The first document with every scalar the text it is written as (`0644`
+/// stays `"0644"`): for messages that quote what the chart wrote.
+pub fn to_json_as_written(text: &str) -> Result<Value, YamlError> {
+    first_document(text, Scalars::AsWritten, Rest::Unread)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Scalars {
+    /// Plain scalars as goyaml v2 resolves them.
+    Resolved,
+    AsWritten,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Rest {
+    Unread,
+    /// Scanned to the end of the text for syntax errors.
+    Scanned,
+}
+
+fn first_document(text: &str, scalars: Scalars, rest: Rest) -> Result<Value, YamlError> {
     check_depth(text)?;
-    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new(), depth: 0 };
+    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new(), depth: 0, scalars };
     loop {
         match reader.next()? {
             Event::StreamEnd => return Ok(Value::Null),
@@ -103,11 +132,14 @@ pub fn to_json(text: &str) -> Result<Value, YamlError> {
             _ => {}
         }
     }
-    let first = reader.next()?;
-    match first {
-        Event::DocumentEnd => Ok(Value::Null),
-        event => reader.node(event),
+    let value = match reader.next()? {
+        Event::DocumentEnd => Value::Null,
+        event => reader.node(event)?,
+    };
+    if rest == Rest::Scanned {
+        while !matches!(reader.next()?, Event::StreamEnd) {}
     }
+    Ok(value)
 }
 
 struct Reader<'a> {
@@ -116,6 +148,7 @@ struct Reader<'a> {
     /// Nodes open around the current one: `node` recurses, and block
     /// nesting (indentation) is not bounded by [`check_depth`].
     depth: usize,
+    scalars: Scalars,
 }
 
 impl<'a> Reader<'a> {
@@ -140,6 +173,9 @@ impl<'a> Reader<'a> {
 
     fn node_within(&mut self, event: Event<'a>) -> Result<Value, YamlError> {
         let (value, anchor) = match event {
+            Event::Scalar(text, _, anchor, _) if self.scalars == Scalars::AsWritten => {
+                (Value::String(text.into_owned()), anchor)
+            }
             Event::Scalar(text, style, anchor, tag) => (scalar(&text, style, tag.as_deref())?, anchor),
             Event::SequenceStart(anchor, _) => {
                 let mut items = Vec::new();
