@@ -78,10 +78,9 @@ dist/hooks-host: plugin-host.wasm plugin-host.yaml completion.yaml LICENSE
 	cp plugin-host.wasm dist/hooks-host/plugin.wasm
 	cp completion.yaml LICENSE dist/hooks-host/
 
-# The run and deploy suites again: the patched Helm and dist/hooks-host, with the bed's
-# client-certificate kubeconfig and --kube-context only (tests/common kube_args).
-E2E_HOST_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm-host HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks-host
-E2E_HOST_TESTS := --test e2e_run --test e2e_deploy --test e2e_faults --test e2e_sql
+# `make e2e` runs the run, deploy, fault and SQL suites again with the patched Helm and
+# dist/hooks-host, the bed's client-certificate kubeconfig and --kube-context only
+# (tests/common kube_args; scripts/e2e.sh).
 # ------------------------------------------------------------------------------------------
 
 install: dist/hooks
@@ -118,15 +117,14 @@ E2E_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hook
 e2e-helm: dist/hooks
 	$(E2E_ENV) cargo test --features e2e --test e2e_helm
 
-# End to end: the bed is started here and stopped whatever happens.
+# End to end: the bed is started here and stopped whatever happens. The suites run in two
+# lanes side by side, the fault suites alone after them (scripts/e2e.sh says what may not
+# overlap).
 e2e: dist/hooks dist/hooks-host testbed-build
 	@trap 'testbed/cluster.sh down; testbed/postgres.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
-	$(E2E_ENV) cargo test --no-fail-fast --features e2e \
-	  --test e2e_helm --test e2e_testbed --test e2e_kube --test e2e_run --test e2e_deploy --test e2e_real --test e2e_faults; \
-	stock=$$?; \
-	$(E2E_HOST_ENV) cargo test --no-fail-fast --features e2e $(E2E_HOST_TESTS); \
-	host=$$?; [ $$stock = 0 ] && [ $$host = 0 ]
+	HELM_STOCK=$(HOOKS_CACHE)/bin/helm PLUGIN_STOCK=$(CURDIR)/dist/hooks \
+	HELM_HOST=$(HOOKS_CACHE)/bin/helm-host PLUGIN_HOST=$(CURDIR)/dist/hooks-host scripts/e2e.sh
 
 test: unit e2e e2e-dist
 

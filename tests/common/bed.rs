@@ -125,7 +125,11 @@ pub fn names_denied(text: &str, named: &str, verb: &str, resource: &str) -> bool
 /// A namespace name no other test of any suite uses: `{prefix}-{label}-N-…`.
 pub fn fresh_namespace(prefix: &str, label: &str) -> String {
     static N: AtomicUsize = AtomicUsize::new(0);
-    format!("{prefix}-{label}-{}-{}", N.fetch_add(1, Ordering::SeqCst), nanos() % 100_000)
+    // The process id too: scripts/e2e.sh runs two suites at once, often the same tests. Five
+    // digits, as before it: release names made from the namespace end up in label values
+    // (at most 63 bytes; the aggregated ClusterRoles' are 61).
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    format!("{prefix}-{label}-{n}-{:02}{:03}", std::process::id() % 100, nanos() % 1_000)
 }
 
 /// A namespace of one test, made by kubectl with its default ServiceAccount (which pods

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `make e2e`: every end-to-end suite on one bed, in two lanes side by side, then the fault
+# suites alone (docs/testing.md, "Running the suites").
+#
+# Most of an end-to-end test is waiting for the bed's pods, so two suites at a time finish
+# in little more than the longer one's time. What must not overlap does not:
+#  - the stock and host-functions runs of tests/e2e_deploy.rs (cluster-scoped objects with
+#    fixed names: the crds-folder chart's CRDs, the aggregated ClusterRoles): the host one
+#    starts only once the stock one has ended;
+#  - tests/e2e_faults.rs restarts the bed's API server, so it runs after both lanes, alone,
+#    stock then host.
+# Each suite's output is printed whole when it ends; the exit code is 1 if any failed.
+#
+# Usage: scripts/e2e.sh   (the bed must be up and its environment exported: testbed/cluster.sh
+#   env; dist/hooks and dist/hooks-host built). Environment: HELM_STOCK, HELM_HOST (the two
+#   Helm builds), PLUGIN_STOCK, PLUGIN_HOST (the two plugin folders).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${HELM_STOCK:?}" "${HELM_HOST:?}" "${PLUGIN_STOCK:?}" "${PLUGIN_HOST:?}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Build every suite once, then run the test binaries themselves: two `cargo test` at once
+# would queue on Cargo's lock of the target folder.
+suites=(e2e_helm e2e_testbed e2e_kube e2e_run e2e_deploy e2e_real e2e_faults e2e_sql)
+cargo test --no-run --features e2e --message-format=json-render-diagnostics \
+  $(printf -- '--test %s ' "${suites[@]}") >"$work/build.json" || exit 1
+python3 - "$work/build.json" "$work" <<'EOF' || exit 1
+import json, sys
+found = {}
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        found[m["target"]["name"]] = m["executable"]
+for name, exe in found.items():
+    open(f"{sys.argv[2]}/{name}.exe", "w").write(exe)
+EOF
+
+# suite BUILD NAME: one test binary with the stock or host-functions Helm and plugin; its
+# output printed whole when it ends.
+suite() {
+  local build=$1 name=$2 helm plugin start=$SECONDS rc
+  if [ "$build" = stock ]; then helm=$HELM_STOCK plugin=$PLUGIN_STOCK; else helm=$HELM_HOST plugin=$PLUGIN_HOST; fi
+  HELM_BIN=$helm HOOKS_PLUGIN_DIR=$plugin "$(cat "$work/$name.exe")" >"$work/$build-$name.log" 2>&1
+  rc=$?
+  {
+    flock 9
+    echo "=== $name ($build build): $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
+    cat "$work/$build-$name.log"
+  } 9>"$work/print.lock"
+  return $rc
+}
+
+lane_one() {
+  local rc=0
+  suite stock e2e_deploy || rc=1
+  touch "$work/stock-deploy.done"
+  suite stock e2e_run || rc=1
+  suite stock e2e_real || rc=1
+  suite stock e2e_helm || rc=1
+  return $rc
+}
+
+lane_two() {
+  local rc=0
+  suite host e2e_run || rc=1
+  while [ ! -e "$work/stock-deploy.done" ]; do sleep 1; done
+  suite host e2e_deploy || rc=1
+  for name in e2e_testbed e2e_kube; do suite stock "$name" || rc=1; done
+  suite host e2e_sql || rc=1
+  return $rc
+}
+
+start=$SECONDS
+lane_one &
+one=$!
+lane_two &
+two=$!
+rc=0
+wait "$one" || rc=1
+wait "$two" || rc=1
+echo "=== both lanes ended after $((SECONDS - start)) s"
+suite stock e2e_faults || rc=1
+suite host e2e_faults || rc=1
+echo "=== end to end: $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
+exit $rc
