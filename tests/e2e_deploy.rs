@@ -774,6 +774,49 @@ fn uninstall_deletes_in_reverse_order() {
     assert!(out.code != 0 && out.stderr.contains("not found"), "{}", out.shown);
 }
 
+/// Server-side apply's conflicts, as stock Helm 4 meets them: a field another manager set
+/// (here a `kubectl patch` by "someone-else") fails `helm upgrade` and `helm hooks deploy`
+/// alike, naming the manager and leaving the field; `--force-conflicts` takes it over in
+/// both.
+#[test]
+fn a_field_another_manager_owns_fails_the_upgrade_unless_forced_as_stock_helm() {
+    let values = |v: &str| json!({"objects": [{"name": "shared", "value": v}]});
+    let edit = |case: &Case| {
+        let mut c = case.kubectl(&["patch", "configmap/shared", "--type=merge", "--field-manager=someone-else"]);
+        c.args(["-p", r#"{"data":{"value":"edited"}}"#]);
+        ok(c);
+    };
+    let value = |case: &Case| ok(case.kubectl(&["get", "configmap/shared", "-o", "jsonpath={.data.value}"]));
+
+    let stock = Case::new("conflict-helm");
+    let out = stock.helm_chart(&["install"], &values("v1"), &["--wait", "--timeout", "1m"]);
+    assert_eq!(out.code, 0, "stock helm install: {}", out.shown);
+    edit(&stock);
+    let refused = stock.helm_chart(&["upgrade"], &values("v2"), &["--wait", "--timeout", "1m"]);
+    assert_ne!(refused.code, 0, "stock helm upgrade over a conflict: {}", refused.shown);
+    assert!(refused.stderr.contains("conflict with \"someone-else\""), "{}", refused.shown);
+    assert_eq!(value(&stock), "edited");
+    let forced = stock.helm_chart(&["upgrade"], &values("v2"), &["--wait", "--timeout", "1m", "--force-conflicts"]);
+    assert_eq!(forced.code, 0, "stock helm upgrade --force-conflicts: {}", forced.shown);
+    assert_eq!(value(&stock), "v2");
+
+    let ours = Case::new("conflict");
+    ours.deploy_ok(&values("v1"));
+    edit(&ours);
+    let refused = ours.deploy(&values("v2"), &[]);
+    assert_ne!(refused.code, 0, "deploy over a conflict: {}", refused.shown);
+    assert!(
+        refused.shown.contains("conflict with \"someone-else\"") && refused.shown.contains("--force-conflicts"),
+        "{}",
+        refused.shown
+    );
+    assert_eq!(value(&ours), "edited");
+    eprintln!("what a conflict prints:\n{}", refused.shown);
+    let forced = ours.deploy(&values("v2"), &["--force-conflicts"]);
+    assert_eq!(forced.code, 0, "deploy --force-conflicts: {}", forced.shown);
+    assert_eq!(value(&ours), "v2");
+}
+
 /// Helm 4.3's uninstall deletes only what the release owns (helm/helm#31584): an object
 /// re-annotated to another release stays, one already gone is passed over, and Helm lists
 /// the kept one after the uninstall. Stock `helm uninstall` and the plugin's, on the same

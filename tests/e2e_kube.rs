@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 
 use helm_hooks::exec::status::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
-use helm_hooks::kube::{Client, Connection, KubeError, ObjectKey, Selector, Tracker};
+use helm_hooks::kube::{Client, Conflicts, Connection, KubeError, ObjectKey, Selector, Tracker};
 use helm_hooks::release::last_run::{HookPhase, LastRun};
 use helm_hooks::release::storage::{self, Driver};
 
@@ -84,6 +84,7 @@ impl Ns {
             .apply(
                 &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "namespace": "ignored"}}),
                 &[],
+                Conflicts::Fail,
             )
             .unwrap_or_else(|e| panic!("cannot create namespace {ns}: {e}"));
         assert_eq!(created["metadata"]["name"], ns.as_str());
@@ -189,7 +190,7 @@ fn configmap_apply_get_list_watch_delete() {
     let mut c = client_in(&ns);
     let cm =
         |v: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied"}, "data": {"k": v}});
-    let applied = c.apply(&cm("one"), &[("hooks.helm.sh/test", "yes")]).unwrap();
+    let applied = c.apply(&cm("one"), &[("hooks.helm.sh/test", "yes")], Conflicts::Fail).unwrap();
     assert_eq!(applied["metadata"]["namespace"], &*ns);
     assert_eq!(applied["metadata"]["labels"]["hooks.helm.sh/test"], "yes");
     let managers: Vec<&str> = applied["metadata"]["managedFields"]
@@ -204,7 +205,7 @@ fn configmap_apply_get_list_watch_delete() {
     let key = ObjectKey::new("v1", "ConfigMap", None, "applied");
     assert_eq!(c.get(&key).unwrap()["data"]["k"], "one");
     // Applying again updates in place.
-    c.apply(&cm("two"), &[("hooks.helm.sh/test", "yes")]).unwrap();
+    c.apply(&cm("two"), &[("hooks.helm.sh/test", "yes")], Conflicts::Fail).unwrap();
     assert_eq!(c.get(&key).unwrap()["data"]["k"], "two");
 
     let res = c.resource("v1", "ConfigMap").unwrap();
@@ -216,7 +217,7 @@ fn configmap_apply_get_list_watch_delete() {
     assert_eq!(c.list(&res, Some(&ns), &Selector::name("applied")).unwrap().items.len(), 1);
 
     // A change after the list shows in the next watch round, which ends by itself.
-    c.apply(&cm("three"), &[]).unwrap();
+    c.apply(&cm("three"), &[], Conflicts::Fail).unwrap();
     let start = Instant::now();
     let round = c.watch(&res, Some(&ns), &Selector::name("applied"), &list.resource_version, 1).unwrap();
     let took = start.elapsed();
@@ -261,7 +262,12 @@ fn watch_round_without_events_returns_after_its_timeout() {
 fn job_runs_to_completion_and_its_pod_log_is_read() {
     let ns = Ns::new("job");
     let mut c = client_in(&ns);
-    c.apply(&job("talker", json!({"hooks-test/log": "hello from the job\nline two"})), &[("run", "1")]).unwrap();
+    c.apply(
+        &job("talker", json!({"hooks-test/log": "hello from the job\nline two"})),
+        &[("run", "1")],
+        Conflicts::Fail,
+    )
+    .unwrap();
     let key = ObjectKey::new("batch/v1", "Job", Some(&ns), "talker");
     let (done, _) = wait_done(&mut c, &key, 60);
     assert_eq!(done, Completion::Succeeded { message: "Job Completed. succeeded: 1/1".into() });
@@ -281,9 +287,9 @@ fn job_runs_to_completion_and_its_pod_log_is_read() {
 fn failed_job_and_failed_pod_say_why() {
     let ns = Ns::new("fail");
     let mut c = client_in(&ns);
-    c.apply(&job("broken", json!({"hooks-test/exit-code": "1"})), &[]).unwrap();
-    c.apply(&pod("crash", json!({"hooks-test/exit-code": "3"}), &["app", "side"]), &[]).unwrap();
-    c.apply(&pod("fine", json!({"hooks-test/log": "a\nb"}), &["app", "side"]), &[]).unwrap();
+    c.apply(&job("broken", json!({"hooks-test/exit-code": "1"})), &[], Conflicts::Fail).unwrap();
+    c.apply(&pod("crash", json!({"hooks-test/exit-code": "3"}), &["app", "side"]), &[], Conflicts::Fail).unwrap();
+    c.apply(&pod("fine", json!({"hooks-test/log": "a\nb"}), &["app", "side"]), &[], Conflicts::Fail).unwrap();
 
     let (done, _) = wait_done(&mut c, &ObjectKey::new("batch/v1", "Job", None, "broken"), 60);
     match done {
@@ -317,7 +323,8 @@ fn several_jobs_are_awaited_together_by_label() {
     let mut c = client_in(&ns);
     let mut t = Tracker::new(Some("hooks.helm.sh/batch=b1"));
     for (name, secs) in [("quick", "1s"), ("slow", "30s")] {
-        c.apply(&job(name, json!({"hooks-test/duration": secs})), &[("hooks.helm.sh/batch", "b1")]).unwrap();
+        c.apply(&job(name, json!({"hooks-test/duration": secs})), &[("hooks.helm.sh/batch", "b1")], Conflicts::Fail)
+            .unwrap();
         c.track(&mut t, &ObjectKey::new("batch/v1", "Job", None, name)).unwrap();
     }
     let before = c.requests();
@@ -347,7 +354,7 @@ fn several_jobs_are_awaited_together_by_label() {
 fn delete_waits_until_a_running_job_is_gone_and_deadlines_are_kept() {
     let ns = Ns::new("del");
     let mut c = client_in(&ns);
-    c.apply(&job("long", json!({"hooks-test/duration": "5m"})), &[]).unwrap();
+    c.apply(&job("long", json!({"hooks-test/duration": "5m"})), &[], Conflicts::Fail).unwrap();
     let key = ObjectKey::new("batch/v1", "Job", None, "long");
     // A deadline already passed: one look, and the Job is still there.
     assert_eq!(c.wait_deleted(&[(key.clone(), String::new())], 0, &mut now_ms).unwrap(), vec![key.clone()]);
@@ -364,16 +371,44 @@ fn delete_waits_for_the_deleted_object_not_its_name() {
     let ns = Ns::new("uid");
     let mut c = client_in(&ns);
     let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "again"}, "data": {"a": "1"}});
-    c.apply(&cm, &[]).unwrap();
+    c.apply(&cm, &[], Conflicts::Fail).unwrap();
     let key = ObjectKey::new("v1", "ConfigMap", None, "again");
     let uid = c.delete_many(std::slice::from_ref(&key)).unwrap().remove(0).expect("it was there");
     assert!(!uid.is_empty(), "the delete's answer names the UID");
-    c.apply(&cm, &[]).unwrap();
+    c.apply(&cm, &[], Conflicts::Fail).unwrap();
     let start = now_ms();
     assert_eq!(c.wait_deleted(&[(key.clone(), uid)], start + 20_000, &mut now_ms).unwrap(), vec![]);
     assert!(now_ms() - start < 10_000, "waited {} ms for an object already gone", now_ms() - start);
     // The new one, by name only, is still there.
     assert_eq!(c.wait_deleted(&[(key.clone(), String::new())], 0, &mut now_ms).unwrap(), vec![key]);
+}
+
+/// Server-side apply as Helm 4 sends it: a field another manager set since is a conflict
+/// (409, the manager named, what to do about it), nothing changed; forced, it is taken
+/// over.
+#[test]
+fn a_field_another_manager_owns_is_a_conflict_unless_forced() {
+    let ns = Ns::new("conflict");
+    let mut c = client_in(&ns);
+    let cm =
+        |v: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shared"}, "data": {"v": v}});
+    c.apply(&cm("1"), &[], Conflicts::Fail).unwrap();
+    let mut edit = kubectl_in(&ns, &["patch", "configmap/shared", "--type=merge", "--field-manager=someone-else"]);
+    edit.args(["-p", r#"{"data":{"v":"edited"}}"#]);
+    ok(edit);
+    let e = c.apply(&cm("2"), &[], Conflicts::Fail).unwrap_err();
+    assert!(matches!(&e, KubeError::Conflict { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(text.contains("someone-else") && text.contains("--force-conflicts"), "{text}");
+    let value =
+        |c: &mut Client| c.get(&ObjectKey::new("v1", "ConfigMap", None, "shared")).unwrap()["data"]["v"].clone();
+    assert_eq!(value(&mut c), "edited");
+    c.apply(&cm("2"), &[], Conflicts::Force).unwrap();
+    assert_eq!(value(&mut c), "2");
+    // A field the kind does not have: server-side apply refuses it outright.
+    let unknown = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "typo"}, "dta": {"v": "1"}});
+    let e = c.apply(&unknown, &[], Conflicts::Fail).unwrap_err();
+    assert!(e.to_string().contains(".dta: field not declared in schema"), "{e}");
 }
 
 #[test]
@@ -382,11 +417,11 @@ fn rejected_objects_and_missing_permissions_are_named() {
     let mut c = client_in(&ns);
     // 422: the object's own fault.
     let bad = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Not_A_Name"}});
-    let e = c.apply(&bad, &[]).unwrap_err();
+    let e = c.apply(&bad, &[], Conflicts::Fail).unwrap_err();
     assert!(matches!(&e, KubeError::Invalid { resource, .. } if resource == "configmaps"), "{e:?}");
     assert!(e.is_object_fault());
     let bad = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "nojobspec"}});
-    let e = c.apply(&bad, &[]).unwrap_err();
+    let e = c.apply(&bad, &[], Conflicts::Fail).unwrap_err();
     assert!(matches!(&e, KubeError::Invalid { .. }), "{e:?}");
     assert!(
         e.to_string().starts_with(&format!("jobs.batch \"nojobspec\" in namespace \"{}\" is invalid: ", &*ns)),
@@ -404,7 +439,7 @@ fn rejected_objects_and_missing_permissions_are_named() {
         other => panic!("{other:?}"),
     }
     assert!(!e.is_object_fault());
-    let e = weak.apply(&job("j", json!({})), &[]).unwrap_err();
+    let e = weak.apply(&job("j", json!({})), &[], Conflicts::Fail).unwrap_err();
     assert!(
         matches!(&e, KubeError::Forbidden { verb, resource, .. } if verb == "patch" && resource == "jobs.batch"),
         "{e:?}"

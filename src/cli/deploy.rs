@@ -18,7 +18,7 @@ use super::{Exit, Io};
 use crate::base::time::{parse_duration, Millis};
 use crate::deploy::action::{self, Done, Flags, Refused};
 use crate::deploy::{self, Checked, Ended, Options, Report};
-use crate::kube::{self, Client};
+use crate::kube::{self, Client, Conflicts};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::release::storage::{Driver, StoredRelease};
@@ -41,6 +41,7 @@ struct Args {
     flags: Flags,
     output: Output,
     skip_crds: bool,
+    conflicts: Conflicts,
 }
 
 fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
@@ -77,6 +78,7 @@ fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
             _ => Output::Text,
         },
         skip_crds: flag("skip-crds"),
+        conflicts: if flag("force-conflicts") { Conflicts::Force } else { Conflicts::Fail },
     };
     a.flags.dry_run = has("dry-run") && args.dry_run()?;
     // HIP-0025: 0 means one minute, and it may not exceed --timeout.
@@ -260,7 +262,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let mut env = deploy::Kube::new(&mut client, driver);
+    let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
     let done = action::upgrade_install(&mut env, checked, &crds, &args.flags, progress);
     finish(io, done, args.output, render::report::Command::Deploy)
@@ -308,7 +310,7 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let mut env = deploy::Kube::new(&mut client, driver);
+    let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let (current, target) = match action::rollback_target(&mut env, &name, wanted) {
         Ok(t) => t,
         Err(e) => return refused(io, &e),

@@ -140,6 +140,14 @@ const RUN_FLAGS: &[Flag] = &[
     },
 ];
 
+/// Helm 4's flag of the same name (`helm install`, `upgrade`, `rollback`).
+const FORCE_CONFLICTS: Flag = flag(
+    "force-conflicts",
+    Takes::Bool,
+    "take over fields another field manager owns (server-side apply's force), as Helm's; without it such \
+     a field fails the apply, as in Helm. Hooks never force",
+);
+
 const DEPLOY_FLAGS: &[Flag] = &[
     output("text, json or markdown (default text); json and markdown write progress to stderr"),
     PARALLEL,
@@ -164,6 +172,7 @@ const DEPLOY_FLAGS: &[Flag] = &[
         alias_of: Some("rollback-on-failure"),
         help: "the same as --rollback-on-failure (Helm 3's name)",
     },
+    FORCE_CONFLICTS,
     flag(
         "dry-run",
         Takes::DryRun,
@@ -181,6 +190,7 @@ const ROLLBACK_FLAGS: &[Flag] = &[
     READINESS_TIMEOUT,
     IGNORE_FAIL_FAST,
     WAIT_FOR_JOBS,
+    FORCE_CONFLICTS,
     flag(
         "dry-run",
         Takes::DryRun,

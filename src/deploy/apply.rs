@@ -509,7 +509,11 @@ mod batch_tests {
         assert_eq!(*script.batches.borrow(), vec![(1, ReturnOn::All), (2, ReturnOn::All)]);
         assert_eq!(
             patched(&script),
-            ["s?fieldManager=helm&force=true", "a?fieldManager=helm&force=true", "b?fieldManager=helm&force=true"]
+            [
+                "s?fieldManager=helm&fieldValidation=Strict",
+                "a?fieldManager=helm&fieldValidation=Strict",
+                "b?fieldManager=helm&fieldValidation=Strict"
+            ]
         );
         assert!(outcome.cluster_error.is_none());
         let states: Vec<State> = outcome.rows.iter().map(|r| r.state).collect();

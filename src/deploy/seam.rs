@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::base::time::{wall_ms, Millis};
 use crate::exec::executor;
 use crate::exec::run::{self as runner, Summary};
-use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::external::External;
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
@@ -166,11 +166,18 @@ impl<T: Cluster + Store + Clock + ?Sized> Env for T {}
 pub struct Kube<'a> {
     pub client: &'a mut Client,
     pub driver: Driver,
+    pub conflicts: Conflicts,
 }
 
 impl<'a> Kube<'a> {
     pub fn new(client: &'a mut Client, driver: Driver) -> Self {
-        Kube { client, driver }
+        Kube { client, driver, conflicts: Conflicts::Fail }
+    }
+
+    /// What the release's applies (not its hooks') do with fields another
+    /// manager owns: `--force-conflicts`.
+    pub fn with_conflicts(self, conflicts: Conflicts) -> Self {
+        Kube { conflicts, ..self }
     }
 }
 
@@ -196,15 +203,15 @@ impl Cluster for Kube<'_> {
     }
 
     fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.client.apply(object, labels)
+        self.client.apply(object, labels, self.conflicts)
     }
 
     fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
-        self.client.apply_many(objects, labels)
+        self.client.apply_many(objects, labels, self.conflicts)
     }
 
     fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.client.apply_dry_run(object, labels)
+        self.client.apply_dry_run(object, labels, self.conflicts)
     }
 
     fn get(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError> {

@@ -25,7 +25,11 @@ pub enum KubeError {
     NotFound { resource: String, namespace: Option<String>, name: String },
     /// 409: a conflict (an object changed since it was read, or a field
     /// owned by another manager).
-    #[error("conflict: cannot {verb} {resource} {name:?}{}: {message}", in_namespace(namespace))]
+    #[error(
+        "conflict: cannot {verb} {resource} {name:?}{}: {message}{}",
+        in_namespace(namespace),
+        force_hint(message)
+    )]
     Conflict { verb: String, resource: String, namespace: Option<String>, name: String, message: String },
     /// 422 or 400: the object itself was rejected.
     #[error("{resource} {name:?}{} is invalid: {message}", in_namespace(namespace))]
@@ -72,6 +76,17 @@ pub enum DecodeError {
 impl From<serde_json::Error> for DecodeError {
     fn from(e: serde_json::Error) -> Self {
         DecodeError::Json(e.into())
+    }
+}
+
+/// After a server-side apply's conflict ("Apply failed with 1 conflict:
+/// conflict with \"kubectl-edit\" using v1: .data.x"), what to do about it.
+fn force_hint(message: &str) -> &'static str {
+    if message.starts_with("Apply failed with") {
+        ". Another field manager owns these fields: change them back, or deploy (or roll back) with \
+         --force-conflicts to take them over, as Helm's --force-conflicts does"
+    } else {
+        ""
     }
 }
 

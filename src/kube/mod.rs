@@ -57,6 +57,7 @@ pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
+pub use objects::Conflicts;
 pub use pods::MAX_LOG_BYTES;
 pub use watch::{EventType, Observed, Tracker, WatchEvent, WatchRound};
 

@@ -37,24 +37,49 @@ impl ObjectOp {
     }
 }
 
+/// What a server-side apply does with a field that another field manager
+/// owns and the object sets to another value. Helm 4 applies with
+/// `force=false` unless given `--force-conflicts` (its hooks always so), and
+/// asks for strict field validation either way (`pkg/kube/client.go`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conflicts {
+    /// The apply fails with 409, naming each field and its manager.
+    #[default]
+    Fail,
+    /// The fields are taken over (`force=true`): `--force-conflicts`.
+    Force,
+}
+
 impl Client {
-    /// Server-side apply (`fieldManager=helm`, `force=true`) of `object`,
-    /// with `labels` added to its metadata. The object's namespace, or the
-    /// client's, is used for namespaced kinds; cluster-scoped objects lose
-    /// theirs. Returns the object as the API server now has it.
-    pub fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.apply_as(object, labels, false)
+    /// Server-side apply (`fieldManager=helm`, `fieldValidation=Strict`,
+    /// `force` as `conflicts` says) of `object`, with `labels` added to its
+    /// metadata. The object's namespace, or the client's, is used for
+    /// namespaced kinds; cluster-scoped objects lose theirs. Returns the
+    /// object as the API server now has it.
+    pub fn apply(&mut self, object: &Value, labels: &[(&str, &str)], conflicts: Conflicts) -> Result<Value, KubeError> {
+        self.apply_as(object, labels, conflicts, false)
     }
 
     /// [`Client::apply`] with `dryRun=All`: the object as the API server
     /// would have it after the apply (defaults, admission, merged fields),
     /// nothing persisted.
-    pub fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.apply_as(object, labels, true)
+    pub fn apply_dry_run(
+        &mut self,
+        object: &Value,
+        labels: &[(&str, &str)],
+        conflicts: Conflicts,
+    ) -> Result<Value, KubeError> {
+        self.apply_as(object, labels, conflicts, true)
     }
 
-    fn apply_as(&mut self, object: &Value, labels: &[(&str, &str)], dry_run: bool) -> Result<Value, KubeError> {
-        let op = self.apply_op(object, labels, dry_run)?;
+    fn apply_as(
+        &mut self,
+        object: &Value,
+        labels: &[(&str, &str)],
+        conflicts: Conflicts,
+        dry_run: bool,
+    ) -> Result<Value, KubeError> {
+        let op = self.apply_op(object, labels, conflicts, dry_run)?;
         let (resp, tries) =
             self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
         op.finish(resp, tries)
@@ -71,12 +96,17 @@ impl Client {
     /// cluster or permission error): with a transport that does not send
     /// [at once](Client::at_once), objects are applied one by one and
     /// none after it is sent.
-    pub fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
+    pub fn apply_many(
+        &mut self,
+        objects: &[Value],
+        labels: &[(&str, &str)],
+        conflicts: Conflicts,
+    ) -> Vec<Result<Value, KubeError>> {
         let cluster_error = |r: &Result<Value, KubeError>| r.as_ref().is_err_and(|e| !e.is_object_fault());
         if !self.at_once() {
             let mut out = Vec::with_capacity(objects.len());
             for o in objects {
-                let r = self.apply(o, labels);
+                let r = self.apply(o, labels, conflicts);
                 let stop = cluster_error(&r);
                 out.push(r);
                 if stop {
@@ -85,7 +115,8 @@ impl Client {
             }
             return out;
         }
-        let ops: Vec<Result<ObjectOp, KubeError>> = objects.iter().map(|o| self.apply_op(o, labels, false)).collect();
+        let ops: Vec<Result<ObjectOp, KubeError>> =
+            objects.iter().map(|o| self.apply_op(o, labels, conflicts, false)).collect();
         let calls: Vec<Call> = ops.iter().filter_map(|op| op.as_ref().ok().map(|op| op.call.clone())).collect();
         let mut answers = self.send_batch_retrying(&calls, ReturnOn::All).into_iter();
         let mut out = Vec::with_capacity(objects.len());
@@ -104,7 +135,13 @@ impl Client {
     }
 
     /// The request of a server-side apply, and how to read its answer.
-    fn apply_op(&mut self, object: &Value, labels: &[(&str, &str)], dry_run: bool) -> Result<ObjectOp, KubeError> {
+    fn apply_op(
+        &mut self,
+        object: &Value,
+        labels: &[(&str, &str)],
+        conflicts: Conflicts,
+        dry_run: bool,
+    ) -> Result<ObjectOp, KubeError> {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
@@ -135,7 +172,10 @@ impl Client {
             }
         }
         let mut q = Query::default();
-        q.push("fieldManager", FIELD_MANAGER).push("force", "true");
+        q.push("fieldManager", FIELD_MANAGER).push("fieldValidation", "Strict");
+        if conflicts == Conflicts::Force {
+            q.push("force", "true");
+        }
         if dry_run {
             q.push("dryRun", "All");
         }
@@ -387,20 +427,27 @@ mod tests {
             ],
         );
         let job = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}});
-        c.apply(&job, &[("hooks.helm.sh/run", "r1")]).unwrap();
+        c.apply(&job, &[("hooks.helm.sh/run", "r1")], Conflicts::Fail).unwrap();
         let job2 = serde_json::json!({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"k","namespace":"other","labels":{"a":"b"}}});
-        c.apply(&job2, &[]).unwrap();
+        c.apply(&job2, &[], Conflicts::Force).unwrap();
         assert_eq!(c.requests(), 3);
         let seen = script.seen.borrow();
         assert_eq!(seen[0].url, "https://k:6443/apis/batch/v1");
         assert_eq!(seen[1].method, Method::Patch);
-        assert_eq!(seen[1].url, "https://k:6443/apis/batch/v1/namespaces/rel/jobs/j?fieldManager=helm&force=true");
+        // Helm 4's query: strict field validation, no force unless --force-conflicts.
+        assert_eq!(
+            seen[1].url,
+            "https://k:6443/apis/batch/v1/namespaces/rel/jobs/j?fieldManager=helm&fieldValidation=Strict"
+        );
         assert!(seen[1].headers.contains(&("Content-Type".into(), "application/apply-patch+yaml".into())));
         assert!(seen[1].headers.contains(&("Authorization".into(), "Bearer tok".into())));
         let body: Value = serde_json::from_slice(seen[1].body.as_ref().unwrap()).unwrap();
         assert_eq!(body["metadata"]["labels"]["hooks.helm.sh/run"], "r1");
         assert_eq!(body["metadata"]["namespace"], "rel");
-        assert_eq!(seen[2].url, "https://k:6443/apis/batch/v1/namespaces/other/jobs/k?fieldManager=helm&force=true");
+        assert_eq!(
+            seen[2].url,
+            "https://k:6443/apis/batch/v1/namespaces/other/jobs/k?fieldManager=helm&fieldValidation=Strict&force=true"
+        );
     }
 
     fn job(name: &str) -> Value {
@@ -416,7 +463,7 @@ mod tests {
             respond(200, r#"{"kind":"Job","metadata":{"name":"c"}}"#),
         ]);
         let objects = [job("a"), job("b"), serde_json::json!({"kind":"Job"}), job("c")];
-        let got = c.apply_many(&objects, &[("l", "v")]);
+        let got = c.apply_many(&objects, &[("l", "v")], Conflicts::Force);
         assert_eq!(got.len(), 4);
         assert_eq!(got[0].as_ref().unwrap()["metadata"]["name"], "a");
         let e = got[1].as_ref().unwrap_err();
@@ -425,8 +472,14 @@ mod tests {
         assert_eq!(got[3].as_ref().unwrap()["metadata"]["name"], "c");
         assert_eq!(*script.batches.borrow(), vec![(3, ReturnOn::All)], "discovery alone, then one batch");
         let seen = script.seen.borrow();
-        assert!(seen[1..].iter().all(|r| r.method == Method::Patch && r.url.contains("fieldManager=helm&force=true")));
-        assert!(seen[3].url.ends_with("/namespaces/rel/jobs/c?fieldManager=helm&force=true"), "{}", seen[3].url);
+        assert!(seen[1..].iter().all(
+            |r| r.method == Method::Patch && r.url.contains("fieldManager=helm&fieldValidation=Strict&force=true")
+        ));
+        assert!(
+            seen[3].url.ends_with("/namespaces/rel/jobs/c?fieldManager=helm&fieldValidation=Strict&force=true"),
+            "{}",
+            seen[3].url
+        );
         assert_eq!(c.requests(), 4);
     }
 
@@ -435,12 +488,12 @@ mod tests {
         // At once: all were sent; the answers end with the 403.
         let forbidden = || respond(403, r#"{"kind":"Status","message":"no"}"#);
         let (mut c, _) = host_client(vec![respond(200, BATCH_V1), respond(200, "{}"), forbidden(), respond(200, "{}")]);
-        let got = c.apply_many(&[job("a"), job("b"), job("c")], &[]);
+        let got = c.apply_many(&[job("a"), job("b"), job("c")], &[], Conflicts::Fail);
         assert_eq!(got.len(), 2);
         assert!(matches!(got[1], Err(KubeError::Forbidden { .. })));
         // One at a time (Extism's http_request): nothing after it is sent.
         let (mut c, script) = client(None, vec![respond(200, BATCH_V1), forbidden(), respond(200, "{}")]);
-        let got = c.apply_many(&[job("a"), job("b")], &[]);
+        let got = c.apply_many(&[job("a"), job("b")], &[], Conflicts::Fail);
         assert_eq!(got.len(), 1);
         assert_eq!(script.seen.borrow().len(), 2);
         assert!(script.batches.borrow().is_empty());
@@ -454,7 +507,7 @@ mod tests {
             respond(200, r#"{"metadata":{"name":"b"}}"#),
             respond(200, r#"{"metadata":{"name":"a"}}"#),
         ]);
-        let got = c.apply_many(&[job("a"), job("b")], &[]);
+        let got = c.apply_many(&[job("a"), job("b")], &[], Conflicts::Fail);
         assert_eq!(got[0].as_ref().unwrap()["metadata"]["name"], "a");
         assert_eq!(got[1].as_ref().unwrap()["metadata"]["name"], "b");
         assert_eq!(script.batches.borrow().len(), 1);

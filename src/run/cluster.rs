@@ -10,7 +10,7 @@ use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
-use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::hook::Hook;
 use crate::model::yaml::YamlError;
 use crate::plan::{EventPlan, ItemId};
@@ -158,7 +158,8 @@ impl Cluster for KubeCluster<'_> {
         let object = self.object(hook)?;
         let release = self.release.clone();
         let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
-        let answer = self.client.apply(&object, labels);
+        // Helm creates hooks with force=false, whatever --force-conflicts says.
+        let answer = self.client.apply(&object, labels, Conflicts::Fail);
         self.created(hook, answer)
     }
 
@@ -185,7 +186,7 @@ impl Cluster for KubeCluster<'_> {
         let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
         'runs: for run in crate::kube::objects::runs_of_kind(&prepared, kind) {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
-            let answers = self.client.apply_many(&objects, labels);
+            let answers = self.client.apply_many(&objects, labels, Conflicts::Fail);
             for (&(at, _), answer) in run.iter().zip(answers) {
                 let r = self.created(hooks[at], answer);
                 let stop = matches!(r, Err(CreateError::Cluster(_)));
