@@ -33,6 +33,7 @@ pub mod error;
 pub(crate) mod fixture;
 pub mod key;
 pub mod objects;
+mod pace;
 pub mod pods;
 mod request;
 pub mod retry;
