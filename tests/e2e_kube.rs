@@ -328,16 +328,19 @@ fn several_jobs_are_awaited_together_by_label() {
         c.track(&mut t, &ObjectKey::new("batch/v1", "Job", None, name)).unwrap();
     }
     let before = c.requests();
-    let deadline = now_ms() + 60_000;
+    let start = now_ms();
+    let deadline = start + 60_000;
     let done = c
         .wait_any(&mut t, deadline, &mut now_ms, &mut |k, o| {
             o.last().is_some_and(|o| status::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
         })
         .unwrap();
     assert_eq!(done, vec![ObjectKey::new("batch/v1", "Job", None, "quick")]);
-    // One list, then about one watch request a second for both Jobs.
+    // One list, then looks for both Jobs together: at most about four a second on a busy
+    // bed (kube::pace; two suites run beside each other in make e2e), never a storm.
     let used = c.requests() - before;
-    assert!((2..=20).contains(&used), "{used} requests");
+    let secs = (now_ms() - start).div_ceil(1_000);
+    assert!(used >= 2 && used <= 4 + 5 * secs, "{used} requests in {secs} s");
     // Still tracked: the slow one is running, and goes away when deleted.
     let slow = ObjectKey::new("batch/v1", "Job", None, "slow");
     assert!(status::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
