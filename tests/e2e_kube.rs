@@ -336,11 +336,12 @@ fn several_jobs_are_awaited_together_by_label() {
         })
         .unwrap();
     assert_eq!(done, vec![ObjectKey::new("batch/v1", "Job", None, "quick")]);
-    // One list, then looks for both Jobs together: at most about four a second on a busy
-    // bed (kube::pace; two suites run beside each other in make e2e), never a storm.
+    // One list, then looks for both Jobs together, not one per Job: once per cluster write
+    // in the first second (the pace is not known yet, kube::pace; two suites run beside
+    // each other in make e2e), then about four a second at most. Never a busy loop.
     let used = c.requests() - before;
     let secs = (now_ms() - start).div_ceil(1_000);
-    assert!(used >= 2 && used <= 4 + 5 * secs, "{used} requests in {secs} s");
+    assert!(used >= 2 && used <= 10 + 10 * secs, "{used} requests in {secs} s");
     // Still tracked: the slow one is running, and goes away when deleted.
     let slow = ObjectKey::new("batch/v1", "Job", None, "slow");
     assert!(status::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
