@@ -147,6 +147,16 @@ fn refused(io: &mut Io, e: &Refused) -> Exit {
     fail(io, e, if e.is_cluster() { Exit::Cluster } else { Exit::Failed })
 }
 
+/// A dry run's plan on stdout: JSON, or `text`'s rendering of it.
+fn print_preview<P: serde::Serialize>(io: &mut Io, output: Output, preview: &P, text: fn(&P) -> String) {
+    let text = if output == Output::Json {
+        serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
+    } else {
+        text(preview)
+    };
+    let _ = io.stdout.write_all(text.as_bytes());
+}
+
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
 fn finish(io: &mut Io, done: Result<Done, Refused>, output: Output, command: render::report::Command) -> Exit {
@@ -154,12 +164,7 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Output, command: ren
         Err(e) => refused(io, &e),
         Ok(Done::Report(report)) => finish_report(io, &report, output, command),
         Ok(Done::Preview(p)) => {
-            let text = if output == Output::Json {
-                serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
-            } else {
-                deploy::preview::text(&p)
-            };
-            let _ = io.stdout.write_all(text.as_bytes());
+            print_preview(io, output, &p, deploy::preview::text);
             if p.would_fail() {
                 Exit::Failed
             } else {
@@ -167,12 +172,7 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Output, command: ren
             }
         }
         Ok(Done::UninstallPreview(p)) => {
-            let text = if output == Output::Json {
-                serde_json::to_string_pretty(&p).expect("preview serialises") + "\n"
-            } else {
-                deploy::preview::uninstall_text(&p)
-            };
-            let _ = io.stdout.write_all(text.as_bytes());
+            print_preview(io, output, &p, deploy::preview::uninstall_text);
             Exit::Ok
         }
     }
