@@ -681,7 +681,10 @@ fn fail_fast_ends_the_run_and_prints_the_output() {
     let seen = Seen(w.stop());
     assert_eq!(out.code, 1, "{}", out.shown);
     assert_eq!(out.plugin_code(), Some(1), "stderr must end with [exit code 1]\n{}", out.shown);
-    assert!(out.wall < Duration::from_secs(20), "the run waited for the slow sibling: {:.1?}\n{}", out.wall, out.shown);
+    // Before the 40-s sibling could end (and below, through the API, it has not): how soon
+    // after that `pre` is seen failed is the Job controller's, which took 23-32 s once on a
+    // bed running two suites.
+    assert!(out.wall < Duration::from_secs(38), "the run waited for the slow sibling: {:.1?}\n{}", out.wall, out.shown);
     let text = &out.stdout;
     let ff = text.find("Fail-fast job failed: pre\n").unwrap_or_else(|| panic!("no fail-fast line\n{}", out.shown));
     let block = text.find("Job pre output:\n").unwrap_or_else(|| panic!("no output block of pre\n{}", out.shown));
