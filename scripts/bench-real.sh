@@ -5,9 +5,10 @@
 # runs, the pipe first in even ones, so that drifting load on a shared machine hits both),
 # each in a fresh namespace:
 #  - stock  `helm install R CHART --wait --timeout 5m`;
-#  - pipe   the README's `helm upgrade --install R CHART --dry-run=server -o json |
-#           helm hooks deploy -` (dist/hooks, installed into a temporary HELM_DATA_HOME),
-#           timed as a whole, the dry-run's own end stamped on the side;
+#  - pipe   the README's `helm upgrade --install R CHART --dry-run=server
+#           --disable-openapi-validation -o json | helm hooks deploy -` (dist/hooks,
+#           installed into a temporary HELM_DATA_HOME), timed as a whole, the dry-run's
+#           own end stamped on the side;
 # then the median of each, their ratio, and whether both left the same objects (the
 # stored manifest's and hooks' Kind/name, every one live). One more run of each through
 # a request-counting proxy (scripts/bench/count_proxy.py in front of `kubectl proxy`)
@@ -34,7 +35,8 @@
 # Environment: CHARTS, RUNS (3), HELM (the bed's), HOOKS_PLUGIN_DIR (a built plugin
 #   directory; default: build dist/hooks), OUT (folder for every output; default: a new
 #   folder under /tmp, kept), COUNT=0 skips the counted runs, BUDGET=0 the minute of
-#   waiting (below), KEEP=1 keeps the namespaces.
+#   waiting (below), KEEP=1 keeps the namespaces, STOCK_ARGS adds flags to stock's install
+#   (--disable-openapi-validation: stock Helm skipping the same step as the pipe's dry-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -93,14 +95,14 @@ fresh_ns() {
 }
 
 run_stock() { # ns log
-  "$HELM" install "$REL" "$path" -n "$1" --wait --timeout 5m "${args[@]}" >"$2" 2>&1
+  "$HELM" install "$REL" "$path" -n "$1" --wait --timeout 5m ${STOCK_ARGS:-} "${args[@]}" >"$2" 2>&1
 }
 # The README's pipe; the dry-run's end is stamped into $work/dry.end.
 run_pipe() { # ns log [deploy connection flags...]
   local ns=$1 log=$2
   shift 2
   { local rc=0
-    "$HELM" upgrade --install "$REL" "$path" -n "$ns" --dry-run=server -o json "${args[@]}" 2>"$log.dry" || rc=$?
+    "$HELM" upgrade --install "$REL" "$path" -n "$ns" --dry-run=server --disable-openapi-validation -o json "${args[@]}" 2>"$log.dry" || rc=$?
     echo "$(now) $rc" >"$work/dry.end"; } |
     HELM_HOOKS_TRACE=1 "$HELM" hooks deploy - -n "$ns" --timeout 5m "$@" >"$log" 2>&1
 }
@@ -169,7 +171,7 @@ via_proxy() { env -u HELM_KUBEAPISERVER -u HELM_KUBETOKEN -u HELM_KUBECAFILE KUB
 
 {
   echo "date: $(date -u +%FT%TZ)  commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' (+ changes)')  helm: $("$HELM" version --short)"
-  echo "kubernetes: $(kubectl version -o json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])')  runs: $RUNS (alternating)"
+  echo "kubernetes: $(kubectl version -o json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])')  runs: $RUNS (alternating)${STOCK_ARGS:+  stock: $STOCK_ARGS}"
 } | tee "$OUT/summary.txt"
 
 for chart in $CHARTS; do

@@ -12,7 +12,7 @@
 //!    its labels and annotations — and the stored release (`helm get manifest|hooks|values`,
 //!    `helm status -o json`: status, description, revision, each hook's events and
 //!    last phase); then stock `helm uninstall` and what it leaves behind;
-//! 2. `helm upgrade --install --dry-run=server -o json | helm hooks deploy -` (and
+//! 2. `helm upgrade --install --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -` (and
 //!    `helm hooks run --event test`), the same snapshot, which must be equal;
 //! 3. stock `helm upgrade` of the release the plugin deployed, `helm hooks rollback`
 //!    (revision 3, "Rollback to 1"), `helm hooks uninstall`, which must leave behind
@@ -360,8 +360,11 @@ fn fidelity(chart: Chart) {
 
     // 2. The plugin, on the same chart, namespace and release name.
     let render = case.must(
-        case.helm_chart(&["upgrade", "--install"], &["--dry-run=server", "-o", "json"]),
-        "helm upgrade --install --dry-run=server",
+        case.helm_chart(
+            &["upgrade", "--install"],
+            &["--dry-run=server", "--disable-openapi-validation", "-o", "json"],
+        ),
+        "helm upgrade --install --dry-run=server --disable-openapi-validation",
     );
     let deploy = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&render.stdout));
     let deploy = case.must(deploy, "helm hooks deploy");

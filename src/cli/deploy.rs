@@ -198,7 +198,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(_) => {
             return fail(
                 io,
-                &"deploy reads the release from stdin: helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+                &"deploy reads the release from stdin: helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -",
                 Exit::Invalid,
             )
         }
@@ -218,7 +218,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         _ => {
             return fail(
                 io,
-                &"deploy needs the release Helm rendered, as JSON: helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+                &"deploy needs the release Helm rendered, as JSON: helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -",
                 Exit::Invalid,
             )
         }
@@ -227,7 +227,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     if name.is_empty() {
         return fail(
             io,
-            &"the release JSON has no name; pipe `helm upgrade --install NAME CHART --dry-run=server -o json`",
+            &"the release JSON has no name; pipe `helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json`",
             Exit::Invalid,
         );
     }

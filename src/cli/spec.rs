@@ -262,7 +262,7 @@ pub const COMMANDS: &[Command] = &[
         max_operands: 1,
         summary: "install or upgrade the release Helm rendered, batch by batch in the plan's order",
         about: "Install or upgrade in the plan's order: the release Helm rendered, on stdin:\n\
-                \x20 helm upgrade --install NAME CHART --dry-run=server -o json | helm hooks deploy -",
+                \x20 helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -",
         flags: DEPLOY_FLAGS,
     },
     Command {
