@@ -360,10 +360,7 @@ fn fidelity(chart: Chart) {
 
     // 2. The plugin, on the same chart, namespace and release name.
     let render = case.must(
-        case.helm_chart(
-            &["upgrade", "--install"],
-            &["--dry-run=server", "--disable-openapi-validation", "-o", "json"],
-        ),
+        case.helm_chart(&["upgrade", "--install"], &["--dry-run=server", "--disable-openapi-validation", "-o", "json"]),
         "helm upgrade --install --dry-run=server --disable-openapi-validation",
     );
     let deploy = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&render.stdout));

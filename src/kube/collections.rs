@@ -19,8 +19,9 @@ pub enum Fresh {
     /// asked for).
     Listed(ObjectList),
     /// The API server could not answer as of that resourceVersion: its
-    /// watch cache waited 3 s for it (`cached`), or the resource has no
-    /// watch cache and its storage does not wait.
+    /// watch cache waited 3 s for it, or the time the request allowed
+    /// (`cached`), or the resource has no watch cache and its storage does
+    /// not wait.
     NotYet { cached: bool },
 }
 
@@ -37,11 +38,21 @@ fn too_large_resource_version(body: &[u8]) -> bool {
         || status.get("message").and_then(Value::as_str).is_some_and(|m| m.contains("Too large resource version"))
 }
 
+/// Whether a 504's body is the API server's timeout filter's: the request's
+/// own `timeout` passed.
+fn timed_out(body: &[u8]) -> bool {
+    let Ok(status) = serde_json::from_slice::<Value>(body) else { return false };
+    status.get("reason").and_then(Value::as_str) == Some("Timeout") && status.pointer("/details/causes").is_none()
+}
+
 /// A list's items and the resourceVersion to watch from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectList {
     pub items: Vec<Value>,
     pub resource_version: String,
+    /// How large the API server's answers were, every page together: what
+    /// listing it again costs both sides.
+    pub bytes: usize,
 }
 
 impl Client {
@@ -62,17 +73,21 @@ impl Client {
     /// and after 3 s without one answers 504 "Too large resource version"
     /// (kube-apiserver v1.37.2, `storage/cacher/watch_cache.go`
     /// `waitUntilFreshAndBlock`, `blockTimeout`). A resource served without
-    /// a watch cache answers that 504 at once. Either way: [`Fresh::NotYet`],
-    /// with how long it took; it is not repeated (a 504 otherwise is, after
-    /// its `Retry-After`).
+    /// a watch cache answers that 504 at once. `within_ms` asks for an
+    /// answer sooner (the request's `timeout`, which the API server's
+    /// timeout filter keeps: 504 "Timeout" when it passes, though the watch
+    /// cache still holds its seat until its own 3 s end). Any of these:
+    /// [`Fresh::NotYet`], with how long it took; it is not repeated (a 504
+    /// otherwise is, after its `Retry-After`).
     pub fn list_fresh(
         &mut self,
         res: &ApiResource,
         ns: Option<&str>,
         selector: &Selector,
         resource_version: &str,
+        within_ms: Option<u64>,
     ) -> Result<Fresh, KubeError> {
-        self.list_pages(res, ns, selector, Some(resource_version))
+        self.list_pages(res, ns, selector, Some((resource_version, within_ms)))
     }
 
     fn list_pages(
@@ -80,7 +95,7 @@ impl Client {
         res: &ApiResource,
         ns: Option<&str>,
         selector: &Selector,
-        not_older_than: Option<&str>,
+        not_older_than: Option<(&str, Option<u64>)>,
     ) -> Result<Fresh, KubeError> {
         let base = Self::collection_path(res, ns);
         let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
@@ -95,8 +110,11 @@ impl Client {
                 (Some(c), _) => {
                     q.push("continue", c);
                 }
-                (None, Some(rv)) => {
+                (None, Some((rv, within_ms))) => {
                     q.push("resourceVersion", rv).push("resourceVersionMatch", "NotOlderThan");
+                    if let Some(ms) = within_ms {
+                        q.push("timeout", &format!("{ms}ms"));
+                    }
                 }
                 (None, None) => {}
             }
@@ -104,6 +122,10 @@ impl Client {
             let answer = if cont.is_none() && not_older_than.is_some() {
                 let sent = crate::base::time::wall_ms();
                 let (resp, tries) = self.send_reconnecting(Method::Get, &path, None, None, 1)?;
+                let timed_out = not_older_than.is_some_and(|(_, within)| within.is_some()) && timed_out(&resp.body);
+                if resp.status == 504 && timed_out {
+                    return Ok(Fresh::NotYet { cached: true });
+                }
                 if resp.status == 504 && too_large_resource_version(&resp.body) {
                     // A watch cache waited 3 s and asks to be tried again in 1 s; storage
                     // without one answers at once and asks for nothing.
@@ -114,10 +136,14 @@ impl Client {
                     return Ok(Fresh::NotYet { cached: retry || waited_ms >= UNCACHED_MS });
                 }
                 let (resp, tries) = self.retry_after(Method::Get, &path, None, None, resp, tries)?;
-                Self::accept(resp, tries, &doing).and_then(|bytes| Self::decode(Method::Get, &path, &bytes))
+                Self::accept(resp, tries, &doing)
             } else {
-                self.call_json(Method::Get, &path, None, None, &doing)
-            };
+                self.call(Method::Get, &path, None, None, &doing)
+            }
+            .and_then(|bytes| {
+                out.bytes += bytes.len();
+                Self::decode(Method::Get, &path, &bytes)
+            });
             let page = match answer {
                 // The continue token expired: start over, once.
                 Err(KubeError::Status { code: 410, .. }) if cont.is_some() && !restarted => {

@@ -37,6 +37,14 @@ pub const STILL_LOOK_MS: u64 = 1_000;
 /// A look covers this share of how long the tracked objects have been still.
 const STILL_SHARE: u64 = 40;
 
+/// While something is expected soon, a look that the cluster's writes do
+/// not answer ends after this: the pace is an average, and a cluster that
+/// goes quiet right after the awaited change (the last Job of a run, its
+/// wave's burst of writes over) would otherwise hold the look for the watch
+/// cache's full 3 s. Once a look covers [`STILL_LOOK_MS`] or more of
+/// stillness, the watch cache's own 3 s bound it.
+pub const LOOK_WITHIN_MS: u64 = 1_000;
+
 /// The rate is trusted once it spans this long: a deploy's own burst of
 /// writes, right after its applies, is not the cluster's pace.
 const PACE_WINDOW_MS: u64 = 1_000;
@@ -50,6 +58,15 @@ impl Pace {
             }
             _ => 1,
         }
+    }
+
+    /// How long a look at `now` may wait for the cluster's writes before it
+    /// is answered anyway; `None`: the watch cache's 3 s. Four times what
+    /// it covers: a second while something is expected soon, then the
+    /// cache's bound once the tracked objects have been still for 30 s.
+    pub(super) fn within(&self, now: u64) -> Option<u64> {
+        let within = (4 * self.look_ms(now)).max(LOOK_WITHIN_MS);
+        (within < 3 * STILL_LOOK_MS).then_some(within)
     }
 
     /// How long of the cluster's writes a look covers at `now`.
@@ -75,8 +92,9 @@ impl Pace {
         self.last = Some((rv, at));
     }
 
-    /// 3 s without the revisions asked for: the cluster went quiet; its
-    /// pace is measured afresh.
+    /// A look ended without the revisions asked for: the cluster went
+    /// quiet, or slower than its pace; the pace is measured afresh, and
+    /// the next look is answered by the next write.
     pub(super) fn quiet(&mut self) {
         self.first = None;
         self.last = None;
@@ -116,5 +134,17 @@ mod tests {
         p.looked(false, 400_000);
         p.expect();
         assert_eq!(p.ahead(500_000), LOOK_MS, "something newly awaited is expected soon");
+    }
+
+    #[test]
+    fn a_look_waits_a_second_while_a_change_is_expected_soon_then_the_caches_3_s() {
+        let mut p = Pace::default();
+        p.looked(false, 0);
+        assert_eq!(p.within(0), Some(LOOK_WITHIN_MS));
+        assert_eq!(p.within(10_000), Some(LOOK_WITHIN_MS), "still for 10 s: a look covers 0.25 s");
+        assert_eq!(p.within(20_000), Some(2_000), "still for 20 s: a look covers 0.5 s");
+        assert_eq!(p.within(30_000), None, "still for 30 s: the watch cache's own bound");
+        p.looked(true, 40_000);
+        assert_eq!(p.within(40_000), Some(LOOK_WITHIN_MS));
     }
 }

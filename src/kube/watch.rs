@@ -163,11 +163,15 @@ struct Group {
 }
 
 /// A list of more than this many objects beyond [`WIDE_FACTOR`] times those a
-/// group tracks is too wide to repeat at each look: CRDs carry megabytes of
-/// schema each, and a label such as `app.kubernetes.io/managed-by=Helm`
-/// selects every release's.
+/// group tracks, and of more than [`WIDE_BYTES`], is too wide to repeat at
+/// each look: CRDs carry megabytes of schema each, and a label such as
+/// `app.kubernetes.io/managed-by=Helm` selects every release's. A run's own
+/// hooks are not: 32 finished Jobs listed beside the last one running are
+/// 80 KB, and watching them in rounds instead saw that last Job end up to a
+/// second late (docs/benchmarks.md, session 9).
 const WIDE_EXTRA: usize = 16;
 const WIDE_FACTOR: usize = 4;
+const WIDE_BYTES: usize = 256 * 1024;
 
 impl Group {
     fn apply(&mut self, ev: WatchEvent) -> Option<String> {
@@ -439,7 +443,7 @@ impl Client {
         let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
         let since = t.groups[g].resource_version.clone();
         let group = &mut t.groups[g];
-        group.wide = list.items.len() > WIDE_FACTOR * group.names.len() + WIDE_EXTRA;
+        group.wide = list.items.len() > WIDE_FACTOR * group.names.len() + WIDE_EXTRA && list.bytes > WIDE_BYTES;
         let before = std::mem::take(&mut group.objects);
         for item in list.items {
             let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -543,14 +547,16 @@ impl Client {
         let wanted = seen.saturating_add(t.pace.ahead(crate::base::time::wall_ms())).max(newest);
         let selector = t.selector(&t.groups[lead]);
         let (res, ns) = (t.groups[lead].resource.clone(), t.groups[lead].namespace.clone());
-        let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string())? {
+        let within = t.pace.within(crate::base::time::wall_ms());
+        let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string(), within)? {
             Fresh::Listed(list) => list,
             // At once: no watch cache serves this resource; watched in rounds from now on.
             Fresh::NotYet { cached: false } => {
                 t.groups[lead].uncached = true;
                 return self.refresh(t);
             }
-            // The cluster wrote nothing for 3 s: nothing tracked changed either.
+            // The cluster wrote less than asked for within the look's time (3 s, or
+            // `within`): what it wrote, if anything, the next look gets at once.
             Fresh::NotYet { cached: true } => {
                 t.pace.quiet();
                 return Ok(Vec::new());
@@ -566,7 +572,7 @@ impl Client {
         for g in live.into_iter().filter(|&g| g != lead) {
             let selector = t.selector(&t.groups[g]);
             let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
-            let list = match self.list_fresh(&res, ns.as_deref(), &selector, &at)? {
+            let list = match self.list_fresh(&res, ns.as_deref(), &selector, &at, None)? {
                 Fresh::Listed(list) => list,
                 // Its storage is behind the lead's cache (an aggregated API, or etcd
                 // after a compaction): as it is now.
@@ -847,11 +853,40 @@ mod tests {
         let seen = script.seen.borrow();
         let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
         assert!(
-            urls[0].ends_with("/namespaces/rel/jobs?fieldSelector=metadata.name%3Da&limit=500&resourceVersion=12&resourceVersionMatch=NotOlderThan"),
+            urls[0].ends_with("/namespaces/rel/jobs?fieldSelector=metadata.name%3Da&limit=500&resourceVersion=12&resourceVersionMatch=NotOlderThan&timeout=1000ms"),
             "{}",
             urls[0]
         );
         assert!(urls[1].contains("&resourceVersion=13&"), "the list's own revision, plus one: {}", urls[1]);
+        assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
+        assert_eq!(urls.len(), 3);
+    }
+
+    #[test]
+    fn a_look_the_cluster_does_not_answer_within_a_second_ends_then() {
+        let batch = crate::kube::fixture::BATCH_V1;
+        let running =
+            r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
+        // The API server's timeout filter, when the request's own `timeout` passed.
+        let timed_out = respond(
+            504,
+            r#"{"metadata":{},"status":"Failure","message":"Timeout: request did not complete within the allotted timeout","reason":"Timeout","details":{},"code":504}"#,
+        );
+        let done = r#"{"metadata":{"resourceVersion":"13"},"items":[{"metadata":{"name":"a","resourceVersion":"13"},"status":{"succeeded":1}}]}"#;
+        let (mut c, script) =
+            client(None, vec![respond(200, batch), respond(200, running), timed_out, respond(200, done)]);
+        let mut t = Tracker::new(None);
+        let a = ObjectKey::new("batch/v1", "Job", None, "a");
+        let applied = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "a", "resourceVersion": "11"}});
+        c.track_known(&mut t, &a, &applied).unwrap();
+        assert!(c.look(&mut t).unwrap().is_empty());
+        // A second without the revision asked for: nothing seen yet, nothing repeated;
+        // the next look asks for the next write.
+        assert!(c.look(&mut t).unwrap().is_empty());
+        assert_eq!(c.look(&mut t).unwrap(), vec![a.clone()]);
+        let seen = script.seen.borrow();
+        let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
+        assert!(urls[1].contains("&resourceVersion=13&") && urls[1].ends_with("&timeout=1000ms"), "{}", urls[1]);
         assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
         assert_eq!(urls.len(), 3);
     }
@@ -929,15 +964,19 @@ mod tests {
         assert!(urls[3].contains("/namespaces/x/jobs?") && urls[3].contains("resourceVersion=25&"), "{}", urls[3]);
     }
 
-    #[test]
-    fn a_list_much_wider_than_what_is_tracked_is_watched_in_rounds() {
-        // Two CRDs tracked by a label every Helm release's CRDs carry: the list has
-        // forty; looking would list them all at each look.
+    /// A list of 40 Jobs of `pad` bytes of schema each, at `rv`.
+    fn forty(pad: usize, rv: u32) -> String {
+        let schema = "x".repeat(pad);
+        let items: Vec<String> =
+            (0..40).map(|i| format!(r#"{{"metadata":{{"name":"c{i}"}},"schema":"{schema}"}}"#)).collect();
+        format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[{}]}}"#, items.join(","))
+    }
+
+    /// The first request of a look after `list`, with two of its objects tracked
+    /// by a label; `next` answers it.
+    fn first_look_after(list: &str, next: &str) -> String {
         let batch = crate::kube::fixture::BATCH_V1;
-        let items: Vec<String> = (0..40).map(|i| format!(r#"{{"metadata":{{"name":"c{i}"}}}}"#)).collect();
-        let wide = format!(r#"{{"metadata":{{"resourceVersion":"12"}},"items":[{}]}}"#, items.join(","));
-        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"13"}}}"#;
-        let (mut c, script) = client(None, vec![respond(200, batch), respond(200, &wide), respond(200, quiet)]);
+        let (mut c, script) = client(None, vec![respond(200, batch), respond(200, list), respond(200, next)]);
         let mut t = Tracker::new(Some("managed=yes"));
         for n in ["c1", "c2"] {
             c.track(&mut t, &ObjectKey::new("batch/v1", "Job", None, n)).unwrap();
@@ -945,7 +984,23 @@ mod tests {
         c.refresh(&mut t).unwrap();
         c.look(&mut t).unwrap();
         let seen = script.seen.borrow();
-        assert!(seen[2].url.contains("watch=1") && seen[2].url.contains("resourceVersion=12"), "{}", seen[2].url);
+        seen[2].url.clone()
+    }
+
+    #[test]
+    fn a_list_much_wider_than_what_is_tracked_is_watched_in_rounds() {
+        // Two CRDs tracked by a label every Helm release's CRDs carry: the list has
+        // forty, 320 KB of schema; looking would list them all at each look.
+        let quiet = r#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"13"}}}"#;
+        let url = first_look_after(&forty(8 * 1024, 12), quiet);
+        assert!(url.contains("watch=1") && url.contains("resourceVersion=12"), "{url}");
+    }
+
+    #[test]
+    fn a_list_of_many_small_objects_is_still_looked_at() {
+        // The last two of a run's forty Jobs, listed beside the finished ones: 40 KB.
+        let url = first_look_after(&forty(1024, 12), &forty(1024, 13));
+        assert!(!url.contains("watch=1") && url.contains("resourceVersionMatch=NotOlderThan"), "{url}");
     }
 
     #[test]
