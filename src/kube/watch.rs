@@ -832,26 +832,33 @@ mod tests {
         r
     }
 
-    #[test]
-    fn a_look_is_a_list_not_older_than_the_next_revision() {
+    /// Three looks at a running Job `a`: answered once the cluster passed its
+    /// revision, unchanged; then `not_yet`; then `a` done. Each look's URL.
+    fn three_looks(not_yet: crate::kube::Response) -> Vec<String> {
         let batch = crate::kube::fixture::BATCH_V1;
         let running =
             r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
         let done = r#"{"metadata":{"resourceVersion":"15"},"items":[{"metadata":{"name":"a","resourceVersion":"14"},"status":{"succeeded":1}}]}"#;
         let (mut c, script) =
-            client(None, vec![respond(200, batch), respond(200, running), too_large(true), respond(200, done)]);
+            client(None, vec![respond(200, batch), respond(200, running), not_yet, respond(200, done)]);
         let mut t = Tracker::new(None);
         let a = ObjectKey::new("batch/v1", "Job", None, "a");
         let applied = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "a", "resourceVersion": "11"}});
         c.track_known(&mut t, &a, &applied).unwrap();
-        // Answered once the cluster passed 11: the object as of then, unchanged.
         assert!(c.look(&mut t).unwrap().is_empty());
-        // 3 s of a quiet cluster (the watch cache's 504): nothing changed, nothing repeated.
+        // Not yet: nothing changed, nothing repeated; the next look asks for the next write.
         assert!(c.look(&mut t).unwrap().is_empty());
         assert_eq!(c.look(&mut t).unwrap(), vec![a.clone()]);
         assert_eq!(t.get(&a).unwrap()["status"]["succeeded"], 1);
         let seen = script.seen.borrow();
-        let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(seen.len(), 4, "one request a look");
+        seen[1..].iter().map(|r| r.url.clone()).collect()
+    }
+
+    #[test]
+    fn a_look_is_a_list_not_older_than_the_next_revision() {
+        // 3 s of a quiet cluster: the watch cache's 504.
+        let urls = three_looks(too_large(true));
         assert!(
             urls[0].ends_with("/namespaces/rel/jobs?fieldSelector=metadata.name%3Da&limit=500&resourceVersion=12&resourceVersionMatch=NotOlderThan&timeout=1000ms"),
             "{}",
@@ -859,36 +866,18 @@ mod tests {
         );
         assert!(urls[1].contains("&resourceVersion=13&"), "the list's own revision, plus one: {}", urls[1]);
         assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
-        assert_eq!(urls.len(), 3);
     }
 
     #[test]
     fn a_look_the_cluster_does_not_answer_within_a_second_ends_then() {
-        let batch = crate::kube::fixture::BATCH_V1;
-        let running =
-            r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;
         // The API server's timeout filter, when the request's own `timeout` passed.
         let timed_out = respond(
             504,
             r#"{"metadata":{},"status":"Failure","message":"Timeout: request did not complete within the allotted timeout","reason":"Timeout","details":{},"code":504}"#,
         );
-        let done = r#"{"metadata":{"resourceVersion":"13"},"items":[{"metadata":{"name":"a","resourceVersion":"13"},"status":{"succeeded":1}}]}"#;
-        let (mut c, script) =
-            client(None, vec![respond(200, batch), respond(200, running), timed_out, respond(200, done)]);
-        let mut t = Tracker::new(None);
-        let a = ObjectKey::new("batch/v1", "Job", None, "a");
-        let applied = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "a", "resourceVersion": "11"}});
-        c.track_known(&mut t, &a, &applied).unwrap();
-        assert!(c.look(&mut t).unwrap().is_empty());
-        // A second without the revision asked for: nothing seen yet, nothing repeated;
-        // the next look asks for the next write.
-        assert!(c.look(&mut t).unwrap().is_empty());
-        assert_eq!(c.look(&mut t).unwrap(), vec![a.clone()]);
-        let seen = script.seen.borrow();
-        let urls: Vec<&str> = seen[1..].iter().map(|r| r.url.as_str()).collect();
+        let urls = three_looks(timed_out);
         assert!(urls[1].contains("&resourceVersion=13&") && urls[1].ends_with("&timeout=1000ms"), "{}", urls[1]);
         assert!(urls[2].contains("&resourceVersion=13&"), "{}", urls[2]);
-        assert_eq!(urls.len(), 3);
     }
 
     #[test]
