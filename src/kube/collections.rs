@@ -122,8 +122,8 @@ impl Client {
             let answer = if cont.is_none() && not_older_than.is_some() {
                 let sent = crate::base::time::wall_ms();
                 let (resp, tries) = self.send_reconnecting(Method::Get, &path, None, None, 1)?;
-                let timed_out = not_older_than.is_some_and(|(_, within)| within.is_some()) && timed_out(&resp.body);
-                if resp.status == 504 && timed_out {
+                let bounded = not_older_than.is_some_and(|(_, within)| within.is_some());
+                if resp.status == 504 && bounded && timed_out(&resp.body) {
                     return Ok(Fresh::NotYet { cached: true });
                 }
                 if resp.status == 504 && too_large_resource_version(&resp.body) {

@@ -41,9 +41,13 @@ const STILL_SHARE: u64 = 40;
 /// not answer ends after this: the pace is an average, and a cluster that
 /// goes quiet right after the awaited change (the last Job of a run, its
 /// wave's burst of writes over) would otherwise hold the look for the watch
-/// cache's full 3 s. Once a look covers [`STILL_LOOK_MS`] or more of
-/// stillness, the watch cache's own 3 s bound it.
+/// cache's full [`CACHE_WAIT_MS`]. Once four times what a look covers
+/// reaches that (after 30 s of stillness), the watch cache bounds it.
 pub const LOOK_WITHIN_MS: u64 = 1_000;
+
+/// How long kube-apiserver's watch cache holds a list for a revision it has
+/// not reached (`blockTimeout`, docs/design.md §5).
+const CACHE_WAIT_MS: u64 = 3_000;
 
 /// The rate is trusted once it spans this long: a deploy's own burst of
 /// writes, right after its applies, is not the cluster's pace.
@@ -66,7 +70,7 @@ impl Pace {
     /// cache's bound once the tracked objects have been still for 30 s.
     pub(super) fn within(&self, now: u64) -> Option<u64> {
         let within = (4 * self.look_ms(now)).max(LOOK_WITHIN_MS);
-        (within < 3 * STILL_LOOK_MS).then_some(within)
+        (within < CACHE_WAIT_MS).then_some(within)
     }
 
     /// How long of the cluster's writes a look covers at `now`.
