@@ -1,7 +1,8 @@
 # helm-hooks — build, install and test. `make help` lists the targets.
 #
 # Fresh machine, two commands:
-#   make tools   # wasm32-wasip1 target, pinned Helm 4 and Kubernetes (cached in ~/.cache/helm-hooks)
+#   make tools   # wasm32-wasip1 target, Debian's containerd and friends, pinned Helm 4 and
+#                # Kubernetes (cached in ~/.cache/helm-hooks)
 #   make test    # unit, property and vector tests, then end to end on a local cluster
 
 SHELL := bash
@@ -93,6 +94,7 @@ package: dist/hooks dist/hooks-host
 
 tools:
 	rustup target add wasm32-wasip1
+	testbed/packages.sh
 	testbed/build.sh
 	$(MAKE) --no-print-directory check-helm-host
 
@@ -120,11 +122,14 @@ e2e-helm: dist/hooks
 # End to end: the bed is started here and stopped whatever happens. The suites run in two
 # lanes side by side, the fault suites alone after them (scripts/e2e.sh says what may not
 # overlap).
+# The bed is stopped at the end by a stop that must succeed: it checks that the real node
+# left nothing behind (processes, mounts, the bridge, cgroups, sysctls; testbed/realnode.sh).
 e2e: dist/hooks dist/hooks-host testbed-build
-	@trap 'testbed/cluster.sh down; testbed/postgres.sh down' EXIT; \
+	@trap 'testbed/cluster.sh down >/dev/null 2>&1; testbed/postgres.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	HELM_STOCK=$(HOOKS_CACHE)/bin/helm PLUGIN_STOCK=$(CURDIR)/dist/hooks \
-	HELM_HOST=$(HOOKS_CACHE)/bin/helm-host PLUGIN_HOST=$(CURDIR)/dist/hooks-host scripts/e2e.sh
+	HELM_HOST=$(HOOKS_CACHE)/bin/helm-host PLUGIN_HOST=$(CURDIR)/dist/hooks-host scripts/e2e.sh; \
+	rc=$$?; testbed/cluster.sh down || rc=1; exit $$rc
 
 test: unit e2e e2e-dist
 

@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Build every suite once, then run the test binaries themselves: two `cargo test` at once
 # would queue on Cargo's lock of the target folder.
-suites=(e2e_helm e2e_testbed e2e_kube e2e_run e2e_deploy e2e_real e2e_faults e2e_sql)
+suites=(e2e_helm e2e_testbed e2e_kube e2e_run e2e_deploy e2e_real e2e_faults e2e_sql e2e_node)
 cargo test --no-run --features e2e --message-format=json-render-diagnostics \
   $(printf -- '--test %s ' "${suites[@]}") >"$work/build.json" || exit 1
 python3 - "$work/build.json" "$work" <<'EOF' || exit 1
@@ -64,6 +64,7 @@ lane_one() {
 
 lane_two() {
   local rc=0
+  suite stock e2e_node || rc=1
   suite host e2e_run || rc=1
   while [ ! -e "$work/stock-deploy.done" ]; do sleep 1; done
   suite host e2e_deploy || rc=1

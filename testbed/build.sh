@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|helm_host|kube|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
+# Usage: testbed/build.sh [helm|helm_host|kube|kubelet|pause|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: ~/.cache/helm-hooks, testbed/versions.sh)
 #        HOOKS_PAIR   compat: the previous Helm and Kubernetes (testbed/versions.sh)
@@ -129,6 +129,30 @@ build_kube() {
   for c in $kube_bins; do stamp "$c" "$KUBE_VERSION"; done
 }
 
+# The real node's kubelet (testbed/realnode.sh): the current pair only, whose go.mod has the
+# kubelet's few extra modules. A build of its own, so the compat pair's control plane does
+# not need them.
+build_kubelet() {
+  [ "${HOOKS_PAIR:-}" = compat ] && { echo "kubelet: the real node runs with the current pair only" >&2; return 0; }
+  fresh kubelet "$KUBE_VERSION" && return
+  local v=k8s.io/component-base/version minor=${KUBE_VERSION#v1.}
+  minor=${minor%%.*}
+  (cd "$here/k8sbin" && timed kubelet go build -o "$bin/" \
+    -ldflags "-s -w -X $v.gitVersion=$KUBE_VERSION -X $v.gitMajor=1 -X $v.gitMinor=$minor -X $v.gitTreeState=clean" \
+    ./kubelet)
+  stamp kubelet "$KUBE_VERSION"
+}
+
+# The real node's pod sandbox process (testbed/realnode/pause.c): a static C program, since
+# no distribution packages the pause image. Stamped with a hash of its source.
+build_pause() {
+  local h
+  h=$(sha256sum "$here/realnode/pause.c" | cut -c1-16)
+  fresh pause "$h" && return
+  timed pause gcc -static -Os -o "$bin/pause" "$here/realnode/pause.c"
+  stamp pause "$h"
+}
+
 build_etcd() {
   fresh etcd "$ETCD_VERSION" && return
   (cd "$here/etcdbin" && timed etcd go build -modfile "$(modfile "$here/etcdbin" go.etcd.io/etcd/server/v3 "$ETCD_VERSION")" -ldflags "-s -w" -o "$bin/etcd" .)
@@ -208,5 +232,5 @@ build_oras() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube podlogs toxiproxy registry oras)
+[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube kubelet pause podlogs toxiproxy registry oras)
 for t in "${targets[@]}"; do "build_$t"; done

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The helm-hooks test bed: a real Kubernetes control plane (etcd, kube-apiserver,
 # kube-controller-manager, kube-scheduler) with one kwok node, run by
-# `kwokctl --runtime binary` from the binaries testbed/build.sh put in $HOOKS_CACHE/bin.
+# `kwokctl --runtime binary` from the binaries testbed/build.sh put in $HOOKS_CACHE/bin,
+# and a real node beside it (a kubelet with containerd: testbed/realnode.sh) where pods
+# that select and tolerate `hooks-test/real-node=true` run in real containers.
 # Everything listens on 127.0.0.1 only. See docs/testing.md.
 #
 # Usage: testbed/cluster.sh up|down|env|proxy|status
@@ -29,6 +31,8 @@ bed=$cdir/bed                       # our own state: token, CA bundle, pids, log
 export KUBECONFIG=$kubeconfig
 
 up_ok=0
+# The real node runs with the current pair only (testbed/build.sh builds its kubelet).
+realnode=$([ "${HOOKS_PAIR:-}" = compat ] && echo 0 || echo 1)
 log() { echo "cluster.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
@@ -76,12 +80,17 @@ bed_pids() {
 
 need_bins() {
   local b
-  for b in kwokctl kwok etcd kube-apiserver kube-controller-manager kube-scheduler kubectl podlogs; do
+  for b in kwokctl kwok etcd kube-apiserver kube-controller-manager kube-scheduler kubectl podlogs \
+      $([ "$realnode" = 0 ] || echo kubelet pause registry); do
     [ -x "$bin/$b" ] || die "$bin/$b is missing: run testbed/build.sh (make testbed-build)"
   done
 }
 
 cmd_down() {
+  # The real node first, while its mounts and cgroups are still known; it checks that the
+  # machine is as before and fails the stop when it is not.
+  local node_ok=0
+  "$here/realnode.sh" down || node_ok=$?
   stop_pidfile "$bed/proxy.pid"
   stop_pidfile "$bed/podlogs.pid"
   local known
@@ -116,6 +125,7 @@ cmd_down() {
     sleep 0.1
   done
   [ -z "$pids" ] || log "exited but not yet reaped by init:$pids"
+  [ "$node_ok" = 0 ] || die "the real node did not stop cleanly (above)"
   log "bed is down"
 }
 
@@ -172,6 +182,7 @@ cmd_up() {
   need_bins
   if api_up; then
     ensure_extras
+    [ "$realnode" = 0 ] || "$here/realnode.sh" up "$cdir"
     log "reusing the running bed ($(server_url))"
     return
   fi
@@ -195,6 +206,7 @@ cmd_up() {
       false
     }
   ensure_extras
+  [ "$realnode" = 0 ] || "$here/realnode.sh" up "$cdir"
   up_ok=1
   log "bed is up in $((SECONDS - start))s: $(server_url)"
 }

@@ -682,3 +682,99 @@ fn the_api_server_restarted_mid_deploy() {
     });
     case.upgrade_survived_or_recovers(&url, &out, "a restart", &good);
 }
+
+// ---------------------------------------------------------------------------------------
+// Faults of the real node (testbed/realnode.sh): its kubelet or containerd restarted while
+// real hook pods run, and Helm itself stopped mid-run.
+
+/// Two real test Pods that print, sleep `secs` and print again.
+fn real_suite(case: &Case, secs: u32) -> PathBuf {
+    let pod = |i: u32| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: real-{i}\n  annotations: {{\"helm.sh/hook\": test, \"helm.sh/hook-parallel\": \"true\"}}\n\
+             spec:\n  {{{{ real }}}}\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 2\n  containers:\n  \
+             - {{name: main, image: busybox, command: [sh, -c, \"echo start {i}; sleep {secs}; echo end {i}\"]}}\n"
+        )
+    };
+    let (a, b) = (pod(0), pod(1));
+    write_chart(&case.tmp.0, "real-suite", &[("p0.yaml", &a), ("p1.yaml", &b)])
+}
+
+/// Waits (at most a minute) until the pod's container runs.
+fn wait_running(case: &Case, pod: &str) {
+    let t0 = Instant::now();
+    loop {
+        let phase = run(case.kubectl(&["get", "pod", pod, "-o", "jsonpath={.status.phase}"]), None).stdout;
+        if phase == "Running" {
+            return;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "{pod} never ran ({phase})");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The real node's kubelet or containerd stopped for two seconds while two real hooks
+/// run: their containers go on (their shims outlive both daemons), the run succeeds with
+/// both hooks and their logs, as on a real node whose kubelet restarts.
+fn a_node_daemon_restarted_mid_run(what: &str) {
+    let case = Case::exclusive(&format!("node-{what}"));
+    let chart = real_suite(&case, 8);
+    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let url = bed().server.clone();
+    let out = std::thread::scope(|s| {
+        let t =
+            s.spawn(|| case.plugin_via(&url, &["run", RELEASE, "--parallel", "2", "--logs", "--timeout", "2m"], None));
+        case.wait_for("pod/real-0");
+        wait_running(&case, "real-0");
+        restart_node_daemon(what, Duration::from_secs(2));
+        t.join().unwrap()
+    });
+    eprintln!("a run through a {what} restart:\n{}", out.stdout);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for line in ["start 0", "end 0", "start 1", "end 1"] {
+        assert!(out.stdout.contains(line), "{line:?} lost\n{}", out.shown);
+    }
+}
+
+#[test]
+fn the_real_nodes_kubelet_restarted_mid_run() {
+    a_node_daemon_restarted_mid_run("kubelet");
+}
+
+#[test]
+fn the_real_nodes_containerd_restarted_mid_run() {
+    a_node_daemon_restarted_mid_run("containerd");
+}
+
+/// SIGTERM to Helm while real hooks run: Helm ends, the stored release stays readable,
+/// and the next run succeeds (the hooks' old pods are replaced, as Helm replaces them).
+#[test]
+fn sigterm_to_helm_mid_run_loses_nothing() {
+    let case = Case::exclusive("sigterm");
+    let chart = real_suite(&case, 6);
+    let out = case.helm(&["install", RELEASE, chart.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let mut c = case.helm_cmd();
+    c.args(kube_args(&bed().server, &bed().token))
+        .args(["hooks", "run", RELEASE, "--parallel", "2", "-n", &case.ns])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    case.wait_for("pod/real-0");
+    wait_running(&case, "real-0");
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let t0 = Instant::now();
+    let stopped = child.wait_with_output().unwrap();
+    assert!(!stopped.status.success(), "Helm ended by SIGTERM must not say success");
+    assert!(t0.elapsed() < Duration::from_secs(10), "Helm took {:.1?} to end after SIGTERM", t0.elapsed());
+    eprintln!(
+        "what SIGTERM mid-run prints:\n{}{}",
+        String::from_utf8_lossy(&stopped.stdout),
+        String::from_utf8_lossy(&stopped.stderr)
+    );
+    assert_eq!(case.history(), [(1, "deployed".to_string())]);
+    let again = case.plugin_via(&bed().server, &["run", RELEASE, "--parallel", "2", "--timeout", "2m"], None);
+    assert_eq!(again.code, 0, "{}", again.shown);
+}

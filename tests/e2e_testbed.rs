@@ -425,3 +425,76 @@ fn helm_test_passes_and_fails_as_marked() {
     let passed = ok(home.by_token(&ns, &["test", "green", "--timeout", "2m"]));
     assert_eq!(passed.matches("Phase:          Succeeded").count(), 2, "{passed}");
 }
+
+// ---------------------------------------------------------------------------------------
+// The real node (testbed/realnode.sh): a kubelet with containerd beside the kwok node.
+
+/// A Pod manifest for the real node: its selector and toleration, busybox, `command`.
+fn real_pod(name: &str, image: &str, command: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  restartPolicy: Never\n  \
+         nodeSelector: {{hooks-test/real-node: \"true\"}}\n  \
+         tolerations: [{{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoSchedule}}]\n  \
+         containers:\n  - {{name: main, image: \"{image}\", command: [sh, -c, {command:?}]}}\n"
+    )
+}
+
+/// Both nodes are Ready; the real one carries the label and the NoSchedule taint that
+/// keep every pod that does not ask for it on kwok.
+#[test]
+fn the_kwok_node_and_the_real_node_are_ready() {
+    let nodes = ok(kubectl_in("default", &["get", "nodes", "-o", "name"]));
+    assert!(nodes.contains("node/kwok-node-0") && nodes.contains("node/localhost"), "{nodes}");
+    for node in ["kwok-node-0", "localhost"] {
+        let ready = ok(kubectl_in(
+            "default",
+            &["get", "node", node, "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}"],
+        ));
+        assert_eq!(ready, "True", "node {node} is not Ready");
+    }
+    let taints = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.spec.taints}"]));
+    assert!(taints.contains("hooks-test/real-node") && taints.contains("NoSchedule"), "{taints}");
+    let labels = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.metadata.labels}"]));
+    assert!(labels.contains(r#""hooks-test/real-node":"true""#), "{labels}");
+    // kwok manages its own node only: the real node's kubelet port is its own.
+    let port = ok(kubectl_in(
+        "default",
+        &["get", "node", "localhost", "-o", "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}"],
+    ));
+    let kwok = ok(kubectl_in(
+        "default",
+        &["get", "node", "kwok-node-0", "-o", "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}"],
+    ));
+    assert!(!port.is_empty() && !kwok.is_empty(), "ports: real {port:?}, kwok {kwok:?}");
+    assert_ne!(port, kwok, "kwok took the real node over");
+}
+
+/// A pod on the real node runs for real: its log is what the container printed, its exit
+/// code is the container's, and `busybox` (no tag) is pulled from the bed's registry.
+#[test]
+fn a_real_pod_prints_and_exits_for_real() {
+    let ns = Namespace::new("tb", "real");
+    apply(&ns, &real_pod("ok", "busybox", "echo hello from $(hostname); uname -s"));
+    apply(&ns, &real_pod("bad", "busybox:1.36", "echo failing; exit 7"));
+    wait_for(&ns, "pod/ok", "jsonpath={.status.phase}=Succeeded");
+    wait_for(&ns, "pod/bad", "jsonpath={.status.phase}=Failed");
+    assert_eq!(jsonpath(&ns, "pod/ok", "{.spec.nodeName}"), "localhost");
+    assert_eq!(ok(kubectl_in(&ns, &["logs", "ok"])), "hello from ok\nLinux\n");
+    assert_eq!(ok(kubectl_in(&ns, &["logs", "bad"])), "failing\n");
+    assert_eq!(jsonpath(&ns, "pod/bad", "{.status.containerStatuses[0].state.terminated.exitCode}"), "7");
+    // A pod that does not ask for the real node goes to kwok.
+    apply(&ns, &bare_pod("kwoked", "", &["main"]));
+    eventually("kwoked scheduled", || !jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}").is_empty());
+    assert_eq!(jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}"), "kwok-node-0");
+}
+
+/// A tag the registry lacks is a real pull error; nothing is fetched from outside.
+#[test]
+fn a_tag_the_registry_lacks_is_a_real_pull_error() {
+    let ns = Namespace::new("tb", "pull");
+    apply(&ns, &real_pod("nosuch", "busybox:no-such-tag", "true"));
+    eventually("a pull error", || {
+        let reason = jsonpath(&ns, "pod/nosuch", "{.status.containerStatuses[0].state.waiting.reason}");
+        reason == "ErrImagePull" || reason == "ImagePullBackOff"
+    });
+}

@@ -122,6 +122,12 @@ pub enum Input {
         purpose: LogPurpose,
         logs: Vec<ContainerLog>,
     },
+    /// What a running hook is stuck on, as the cluster shows it (a pod not
+    /// scheduled, an image that cannot be pulled): said when its time runs out.
+    Stuck {
+        hook: ItemId,
+        why: String,
+    },
 }
 
 /// Why a hook's logs are fetched, which decides how they are printed.
@@ -181,6 +187,8 @@ struct HookState {
     delete_policies: Vec<DeletePolicy>,
     log_on_success: bool,
     log_on_failure: bool,
+    /// [`Input::Stuck`]'s word, for the timeout's message.
+    stuck: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +245,7 @@ impl<'p> Executor<'p> {
                     delete_policies: h.delete_policies.clone(),
                     log_on_success: h.has_output_log_policy(&OutputLogPolicy::HookSucceeded),
                     log_on_failure: h.has_output_log_policy(&OutputLogPolicy::HookFailed),
+                    stuck: None,
                 }
             })
             .collect();
@@ -409,22 +418,27 @@ impl<'p> Executor<'p> {
                 }
             }
             Input::Logs { hook, purpose, logs } => self.reports.push(Report::Output { hook, purpose, logs }),
+            Input::Stuck { hook, why } => self.hooks[hook.0].stuck = Some(why),
         }
+    }
+
+    /// The running hooks whose time is up at `now`: the next [`Input::Now`] fails them.
+    /// The driver may ask the cluster why first ([`Input::Stuck`]).
+    pub fn expiring(&self, now: Millis) -> Vec<ItemId> {
+        let timeout = self.options.timeout_ms;
+        self.running
+            .iter()
+            .copied()
+            .filter(|&h| self.hooks[h.0].kind_awaited && self.hooks[h.0].started_at.is_some_and(|t| now >= t + timeout))
+            .collect()
     }
 
     /// Hooks past their deadline fail as timed out.
     fn expire(&mut self) {
         let timeout = self.options.timeout_ms;
-        let late: Vec<ItemId> = self
-            .running
-            .iter()
-            .copied()
-            .filter(|&h| {
-                self.hooks[h.0].kind_awaited && self.hooks[h.0].started_at.is_some_and(|t| self.now >= t + timeout)
-            })
-            .collect();
-        for h in late {
-            self.finish_hook(h, false, format!("timed out after {}", format_duration(timeout)));
+        for h in self.expiring(self.now) {
+            let why = self.hooks[h.0].stuck.take().map(|w| format!(": {w}")).unwrap_or_default();
+            self.finish_hook(h, false, format!("timed out after {}{why}", format_duration(timeout)));
         }
     }
 

@@ -90,6 +90,12 @@ pub trait Cluster {
     fn wait(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<Vec<Finished>, ClusterError>;
     /// The logs of every container (init containers first) of the hook's pods.
     fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError>;
+    /// What the hook is stuck on, in the words a user acts on (`Pod/x (Pending):
+    /// container main waiting: ImagePullBackOff: …`); asked when its time is up.
+    /// None when nothing is known.
+    fn why(&mut self, _hook: ItemId) -> Option<String> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,9 +174,17 @@ pub fn execute(
                 r
             }
             Action::Await { hooks: hs, deadline } => cluster.wait(&hs, deadline).map(|finished| {
-                exec.advance(cluster.now());
+                let now = cluster.now();
+                exec.advance(now);
+                let done: Vec<ItemId> = finished.iter().map(|f| f.hook).collect();
                 for f in finished {
                     exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
+                }
+                // A hook about to time out says what it was stuck on (docs/commands.md, run).
+                for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
+                    if let Some(why) = cluster.why(hook) {
+                        exec.handle(Input::Stuck { hook, why });
+                    }
                 }
             }),
             Action::Logs { hook, purpose } => {

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::base::cause::Cause;
 use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
+use crate::exec::kstatus::Health;
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
@@ -243,6 +244,38 @@ impl Cluster for KubeCluster<'_> {
         let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
         let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).map_err(cluster_error)?;
         Ok(container_logs(self.client, ns.as_deref(), &pods))
+    }
+
+    fn why(&mut self, hook: ItemId) -> Option<String> {
+        let h = self.hook(hook);
+        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
+        let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).ok()?;
+        Some(stuck_pods(&kind, &pods))
+    }
+}
+
+/// A hook's pods that are not done, each as `Pod/x (Phase): why` in kstatus' words (an
+/// image that cannot be pulled, a pod no node takes, a container not ready).
+pub fn stuck_pods(kind: &str, pods: &[Value]) -> String {
+    if pods.is_empty() {
+        return if kind == "Job" { "the Job has no pod yet".into() } else { "no pod".into() };
+    }
+    let lines: Vec<String> = pods
+        .iter()
+        .filter_map(|pod| {
+            let name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("?");
+            let phase = pod.pointer("/status/phase").and_then(Value::as_str).unwrap_or("no phase");
+            let reason = match crate::exec::kstatus::health("Pod", pod) {
+                Health::Ready => return None,
+                Health::InProgress { reason } | Health::Failed { reason } => reason,
+            };
+            Some(format!("Pod/{name} ({phase}): {reason}"))
+        })
+        .collect();
+    if lines.is_empty() {
+        "its pods are ready, not yet done".into()
+    } else {
+        lines.join("; ")
     }
 }
 

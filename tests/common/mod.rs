@@ -9,11 +9,12 @@
 mod bed;
 mod golden;
 mod helm;
+mod node;
 mod watch;
 
 // (A suite that uses nothing of one of them would be warned.)
 #[allow(unused_imports)]
-pub use {bed::*, golden::*, helm::*, watch::*};
+pub use {bed::*, golden::*, helm::*, node::*, watch::*};
 
 use serde_json::Value;
 use std::env;
