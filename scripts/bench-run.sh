@@ -11,10 +11,13 @@
 #     SERIAL=1 adds --parallel 1 (slow: HOOKS x SECS);
 #  4. the bed's floor: how long one SECS-second Job (Pod) takes from creation to Complete (Succeeded)
 #     (kubectl create + kubectl wait), since no tool can beat it per wave.
+#  REAL=1: the hooks run on the bed's real node (busybox `sleep SECS` in real containers,
+#     testbed/realnode.sh), and the floor is the same HOOKS pods created at once with one
+#     kubectl until the last has Succeeded (docs/benchmarks.md, "On real containers").
 #
 # Usage: scripts/bench-run.sh   (or: make bench-run)
 # Starts the bed if it is down (testbed/cluster.sh up) and leaves it running.
-# Environment: KIND (Job; or Pod), HOOKS (32), SECS (5), PARALLEL (8), RUNS (1), SERIAL (0), HELM (the bed's),
+# Environment: KIND (Job; or Pod), HOOKS (32), SECS (5), PARALLEL (8), RUNS (1), SERIAL (0), REAL (0), HELM (the bed's),
 #   CARGO_TARGET_DIR ($HOOKS_CACHE/target), KEEP=1 keeps the namespaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +29,7 @@ PARALLEL=${PARALLEL:-8}
 RUNS=${RUNS:-1}
 SERIAL=${SERIAL:-0}
 KIND=${KIND:-Job}
+REAL=${REAL:-0}
 case $KIND in Job | Pod) ;; *) echo "KIND must be Job or Pod" >&2; exit 2 ;; esac
 target=${CARGO_TARGET_DIR:-$HOOKS_CACHE/target}
 
@@ -59,12 +63,12 @@ export HELM_DATA_HOME=$work/data HELM_CONFIG_HOME=$work/config HELM_CACHE_HOME=$
 "$HELM" hooks version >/dev/null
 
 # The release: HOOKS parallel test Jobs of SECS seconds.
-python3 - "$HOOKS" "$SECS" "$KIND" >"$work/values.json" <<'EOF'
+python3 - "$HOOKS" "$SECS" "$KIND" "$REAL" >"$work/values.json" <<'EOF'
 import json, sys
-n, secs, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+n, secs, kind, real = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 hooks = [{"name": f"t{i:03d}", "duration": f"{secs}s", "kind": kind,
           "annotations": {"helm.sh/hook-parallel": "true"}} for i in range(1, n + 1)]
-print(json.dumps({"hooks": hooks}))
+print(json.dumps({"hooks": hooks, "realNode": real}))
 EOF
 for ns in "$ns_stock" "$ns_plugin"; do
   kubectl create namespace "$ns" >/dev/null
@@ -76,7 +80,9 @@ ELAPSED_DIGITS=1
 # shellcheck source=scripts/bench/clock.sh
 . scripts/bench/clock.sh
 
-if [ "$KIND" = Pod ]; then floor=$(floor_pod "$ns_plugin"); else floor=$(floor_job "$ns_plugin"); fi
+if [ "$REAL" = 1 ]; then
+  floor=$(floor_real "$ns_plugin" "$HOOKS")
+elif [ "$KIND" = Pod ]; then floor=$(floor_pod "$ns_plugin"); else floor=$(floor_job "$ns_plugin"); fi
 
 hooks_run() { # parallel, output file; prints the wall time
   local p=$1 out=$2 t0 t1
@@ -101,7 +107,7 @@ all_wall=$(hooks_run "$HOOKS" "$work/plugin-all.json")
 serial_wall=""
 [ "$SERIAL" != 1 ] || serial_wall=$(hooks_run 1 "$work/plugin-serial.json")
 
-python3 - "$work" "$HOOKS" "$SECS" "$PARALLEL" "$RUNS" "$floor" "${stock[*]}" "${plugin[*]}" "$all_wall" "$serial_wall" "$KIND" <<'EOF'
+python3 - "$work" "$HOOKS" "$SECS" "$PARALLEL" "$RUNS" "$floor" "${stock[*]}" "${plugin[*]}" "$all_wall" "$serial_wall" "$KIND" "$REAL" <<'EOF'
 import json, math, statistics, sys, os
 work, n, secs, par, runs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 floor = float(sys.argv[6])
@@ -110,6 +116,7 @@ plugin = [float(x) for x in sys.argv[8].split()]
 all_wall = float(sys.argv[9])
 serial_wall = float(sys.argv[10]) if sys.argv[10] else None
 kind = sys.argv[11]
+real = sys.argv[12] == "1"
 
 def load(name):
     d = json.load(open(os.path.join(work, name)))
@@ -141,7 +148,8 @@ runs_json = [load(f"plugin-{r}.json") for r in range(1, runs + 1)]
 d = runs_json[-1]
 run_secs = (d["ended_at"] - d["started_at"]) / 1000
 w = waves(d)
-print(f"machine: {os.cpu_count()} cores; {n} test hooks ({kind}s) of {secs:g} s, helm.sh/hook-parallel: \"true\"; runs: {runs}")
+where = "real containers on the bed's real node (busybox sleep)" if real else "kwok's scripted pods"
+print(f"machine: {os.cpu_count()} cores; {n} test hooks ({kind}s) of {secs:g} s, helm.sh/hook-parallel: \"true\", {where}; runs: {runs}")
 print()
 print("| | wall time | |")
 print("|---|---|---|")
@@ -149,7 +157,10 @@ print(f"| stock `helm test` | **{s_med:.1f} s** ({', '.join(f'{x:.1f}' for x in 
 print(f"| `helm hooks run --event test --parallel {par}` | **{p_med:.1f} s** ({', '.join(f'{x:.1f}' for x in plugin)}) | inside the plugin: {run_secs:.1f} s; {len(w)} waves of {', '.join(str(len(x)) for x in w)} |")
 print(f"| speed-up | **{s_med / p_med:.1f}x** | |")
 print(f"| ideal ceil({n}/{par}) x {secs:g} s | {ideal:g} s | goal: within 2 s + 5 % = {goal:.1f} s: **{'met' if p_med <= goal else 'missed'}** ({p_med - ideal:+.1f} s) |")
-print(f"| bed floor: one {secs:g} s {kind}, creation to {'Complete' if kind == 'Job' else 'Succeeded'} | {floor:.1f} s | ceil({n}/{par}) x floor = {bed_ideal:.1f} s ({p_med - bed_ideal:+.1f} s) |")
+if real:
+    print(f"| the node's floor: {n} pods of {secs:g} s created at once by kubectl, until the last Succeeded | {floor:.1f} s | `--parallel {n}` against it: {all_wall / floor:.2f}x ({all_wall - floor:+.1f} s) |")
+else:
+    print(f"| bed floor: one {secs:g} s {kind}, creation to {'Complete' if kind == 'Job' else 'Succeeded'} | {floor:.1f} s | ceil({n}/{par}) x floor = {bed_ideal:.1f} s ({p_med - bed_ideal:+.1f} s) |")
 print(f"| `--parallel {n}` (all at once) | {all_wall:.1f} s | |")
 if serial_wall is not None:
     print(f"| `--parallel 1` | {serial_wall:.1f} s | |")

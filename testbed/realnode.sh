@@ -167,7 +167,7 @@ imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: {memory.available: "100Mi", nodefs.available: "1%", imagefs.available: "1%", nodefs.inodesFree: "1%"}
 registerWithTaints:
-- {key: $label, value: "true", effect: NoSchedule}
+- {key: $label, value: "true", effect: NoExecute}
 staticPodPath: ""
 serializeImagePulls: false
 resolvConf: ""
@@ -176,7 +176,7 @@ resolvConf: ""
 clusterDNS: ["${subnet%.0/24}.10"]
 clusterDomain: cluster.local
 EOF
-  mkdir -p "$rn/cni/net.d" "$rn/certs.d/docker.io" "$rn/certs.d/registry.k8s.io"
+  mkdir -p "$rn/cni/net.d"
   cat >"$rn/cni/net.d/10-hooks.conflist" <<EOF
 {
   "cniVersion": "1.0.0",
@@ -189,8 +189,11 @@ EOF
 EOF
   # The registry is the server itself, not a mirror in front of the public host: containerd
   # falls back to `server` when a mirror fails, and no request may leave the machine.
+  # `_default` is every other registry host (quay.io, ghcr.io, ...): pulled from here too,
+  # so an image the bed lacks is a pull error, never a request out.
   local h
-  for h in docker.io registry.k8s.io; do
+  for h in docker.io registry.k8s.io _default; do
+    mkdir -p "$rn/certs.d/$h"
     printf 'server = "http://%s"\n\n[host."http://%s"]\n  capabilities = ["pull", "resolve"]\n' \
       "$registry" "$registry" >"$rn/certs.d/$h/hosts.toml"
   done

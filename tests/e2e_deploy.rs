@@ -1523,7 +1523,8 @@ fn a_stuck_resource_says_why() {
     for want in [
         "Deployment/web is not ready: not ready after 8",
         "s (--readiness-timeout)",
-        "(Pending): not scheduled: Unschedulable: 0/1 nodes are available",
+        // (0/2 on the bed: the kwok node and the real one, whose taint this pod does not tolerate)
+        "(Pending): not scheduled: Unschedulable: 0/2 nodes are available",
     ] {
         assert!(all.contains(want), "the output does not say {want:?}:\n{}", out.shown);
     }

@@ -515,7 +515,14 @@ spec:
     eprintln!("a crashing Deployment:\n{}", out.all());
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     let text = out.all();
-    assert!(text.contains("CrashLoopBackOff"), "{}", out.shown);
+    // Between two restarts the container is `terminated … restarted 3x` rather than
+    // waiting in `CrashLoopBackOff`; the kubelet's BackOff event says it either way.
+    assert!(
+        text.contains("CrashLoopBackOff") || text.contains("Back-off restarting failed container main"),
+        "{}",
+        out.shown
+    );
+    assert!(text.contains("restarted "), "{}", out.shown);
     assert!(text.contains("cannot open /config/app.yaml"), "its last lines\n{}", out.shown);
 }
 
@@ -746,4 +753,90 @@ data: {a: b}
         .map(|r| r.as_str().unwrap_or_default().to_string())
         .collect();
     assert_eq!(order, ["ConfigMap/top", "Pod/slow-stop"], "reverse order\n{}", out.shown);
+}
+
+/// `hook-succeeded` deletes a real test Job and its pods after it succeeded, as stock
+/// `helm test` does on an identical release.
+#[test]
+fn hook_succeeded_deletes_the_job_and_its_pods_as_helm_test() {
+    let chart = |case: &Case| {
+        case.chart(
+            "done",
+            &[(
+                "job.yaml",
+                r#"apiVersion: batch/v1
+kind: Job
+metadata:
+  name: once
+  annotations: {"helm.sh/hook": test, "helm.sh/hook-delete-policy": hook-succeeded}
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      {{ real }}
+      restartPolicy: Never
+      containers:
+      - {name: main, image: busybox, command: [sh, -c, "echo done"]}
+"#,
+            )],
+        )
+    };
+    let plugin = Case::new("succeeded");
+    let stock = Case::new("succeeded-helm");
+    plugin.install(&chart(&plugin));
+    stock.install(&chart(&stock));
+    let ours = plugin.hooks(&["--timeout", "1m"]);
+    let theirs = stock.helm(&["test", RELEASE, "--timeout", "1m"]);
+    assert_eq!(ours.code, 0, "{}", ours.shown);
+    assert_eq!(theirs.code, 0, "{}", theirs.shown);
+    for case in [&plugin, &stock] {
+        assert!(case.get("job/once").is_none(), "hook-succeeded deletes the Job in {}", case.ns);
+    }
+    assert_eq!(plugin.status_phases(), stock.status_phases());
+}
+
+/// A rollback to the previous revision's pods: revision 1 runs busybox:1.36, revision 2
+/// busybox:1.36.1; `helm hooks rollback r` returns once the Deployment's pods of revision
+/// 1's template are ready on the real node.
+#[test]
+fn rollback_brings_the_previous_revisions_pods_back() {
+    let case = Case::new("rollback");
+    let chart = |tag: &str| {
+        case.chart(
+            &format!("app-{}", tag.replace('.', "-")),
+            &[(
+                "deploy.yaml",
+                &format!(
+                    r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: app}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: app}}}}
+  template:
+    metadata: {{labels: {{app: app}}}}
+    spec:
+      {{{{ real }}}}
+      terminationGracePeriodSeconds: 1
+      containers:
+      - name: main
+        image: busybox:{tag}
+        command: [sh, -c, "sleep 2; touch /tmp/ready; sleep 3600"]
+        readinessProbe: {{exec: {{command: [test, -e, /tmp/ready]}}, periodSeconds: 1}}
+"#
+                ),
+            )],
+        )
+    };
+    for tag in ["1.36", "1.36.1"] {
+        let out = case.deploy(&chart(tag), &["--timeout", "2m"]);
+        assert_eq!(out.code, 0, "{}", out.shown);
+    }
+    let out = case.plugin(&["rollback", RELEASE, "--timeout", "2m"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let app = case.get("deployment/app").unwrap();
+    assert_eq!(app["spec"]["template"]["spec"]["containers"][0]["image"], "busybox:1.36");
+    assert_eq!(app["status"]["readyReplicas"], 1, "{app:#}");
+    assert_eq!(app["status"]["updatedReplicas"], 1, "{app:#}");
+    assert_eq!(statuses(&case), ["superseded", "superseded", "deployed"]);
 }

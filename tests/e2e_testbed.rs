@@ -434,12 +434,12 @@ fn real_pod(name: &str, image: &str, command: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  restartPolicy: Never\n  \
          nodeSelector: {{hooks-test/real-node: \"true\"}}\n  \
-         tolerations: [{{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoSchedule}}]\n  \
+         tolerations: [{{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoExecute}}]\n  \
          containers:\n  - {{name: main, image: \"{image}\", command: [sh, -c, {command:?}]}}\n"
     )
 }
 
-/// Both nodes are Ready; the real one carries the label and the NoSchedule taint that
+/// Both nodes are Ready; the real one carries the label and the NoExecute taint that
 /// keep every pod that does not ask for it on kwok.
 #[test]
 fn the_kwok_node_and_the_real_node_are_ready() {
@@ -453,7 +453,7 @@ fn the_kwok_node_and_the_real_node_are_ready() {
         assert_eq!(ready, "True", "node {node} is not Ready");
     }
     let taints = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.spec.taints}"]));
-    assert!(taints.contains("hooks-test/real-node") && taints.contains("NoSchedule"), "{taints}");
+    assert!(taints.contains("hooks-test/real-node") && taints.contains("NoExecute"), "{taints}");
     let labels = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.metadata.labels}"]));
     assert!(labels.contains(r#""hooks-test/real-node":"true""#), "{labels}");
     // kwok manages its own node only: the real node's kubelet port is its own.
@@ -488,13 +488,28 @@ fn a_real_pod_prints_and_exits_for_real() {
     assert_eq!(jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}"), "kwok-node-0");
 }
 
-/// A tag the registry lacks is a real pull error; nothing is fetched from outside.
+/// A tag the registry lacks, and an image of another registry host, are real pull errors
+/// answered by the bed's registry: nothing is fetched from outside.
 #[test]
-fn a_tag_the_registry_lacks_is_a_real_pull_error() {
+fn images_the_registry_lacks_are_real_pull_errors() {
     let ns = Namespace::new("tb", "pull");
     apply(&ns, &real_pod("nosuch", "busybox:no-such-tag", "true"));
-    eventually("a pull error", || {
-        let reason = jsonpath(&ns, "pod/nosuch", "{.status.containerStatuses[0].state.waiting.reason}");
-        reason == "ErrImagePull" || reason == "ImagePullBackOff"
-    });
+    apply(&ns, &real_pod("elsewhere", "quay.io/prometheus/node-exporter:v1.0.0", "true"));
+    let log = repo_cache().join("realnode/registry/registry.log");
+    for (pod, path) in [
+        ("nosuch", "/v2/library/busybox/manifests/no-such-tag"),
+        ("elsewhere", "/v2/prometheus/node-exporter/manifests/v1.0.0"),
+    ] {
+        eventually(&format!("a pull error of {pod}"), || {
+            let reason = jsonpath(&ns, &format!("pod/{pod}"), "{.status.containerStatuses[0].state.waiting.reason}");
+            reason == "ErrImagePull" || reason == "ImagePullBackOff"
+        });
+        let asked = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(asked.contains(path), "the bed's registry was not asked for {path}:\n{asked}");
+    }
+}
+
+/// The test bed's cache folder (`HOOKS_CACHE`, else `~/.cache/helm-hooks`).
+fn repo_cache() -> std::path::PathBuf {
+    common::hooks_cache()
 }

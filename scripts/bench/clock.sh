@@ -44,3 +44,32 @@ EOF2
   kubectl -n "$ns" delete pod floor --wait=false >/dev/null
   elapsed "$t0" "$t1"
 }
+
+# The real node's floor: N bare Pods that sleep SECS, created at once by one kubectl
+# (namespace $1, count $2), until the last has Succeeded; prints the seconds.
+floor_real() {
+  local ns=$1 n=$2 t0 t1 i
+  {
+    echo "apiVersion: v1"
+    echo "kind: List"
+    echo "items:"
+    for i in $(seq "$n"); do
+      cat <<EOF2
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: floor-$i, labels: {floor: "1"}}
+  spec:
+    restartPolicy: Never
+    nodeSelector: {hooks-test/real-node: "true"}
+    tolerations: [{key: hooks-test/real-node, operator: Equal, value: "true", effect: NoExecute}]
+    containers: [{name: main, image: busybox, command: [sleep, "$SECS"]}]
+EOF2
+    done
+  } >"$work/floor.yaml"
+  t0=$(now)
+  kubectl -n "$ns" create -f "$work/floor.yaml" >/dev/null
+  kubectl -n "$ns" wait --for=jsonpath='{.status.phase}'=Succeeded pod -l floor=1 --timeout=300s >/dev/null
+  t1=$(now)
+  kubectl -n "$ns" delete pod -l floor=1 --wait=true >/dev/null
+  elapsed "$t0" "$t1"
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 /// What makes a pod run on the real node: its label as selector, its taint tolerated.
 pub const ON_REAL_NODE: [&str; 2] = [
     "nodeSelector: {hooks-test/real-node: \"true\"}",
-    "tolerations: [{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoSchedule}]",
+    "tolerations: [{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoExecute}]",
 ];
 
 /// The real node's name (it must resolve to 127.0.0.1: docs/testing.md, "Two nodes").
