@@ -112,7 +112,7 @@ pub struct Hook {
 impl Hook {
     /// Builds a hook from a document whose head has `helm.sh/hook`. Returns
     /// `None` when Helm would drop the document (an unknown event).
-    pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
+    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let events = match parse_events(&ann[a::HOOK]) {
@@ -196,10 +196,10 @@ impl Hook {
             );
         }
         Some(Hook {
-            source: doc.source.clone(),
+            source: doc.source,
             document: doc.index,
             position: None,
-            manifest: doc.text.clone(),
+            manifest: doc.text,
             head,
             events,
             weight,
@@ -306,7 +306,7 @@ mod tests {
             "s",
         )[0];
         let mut d = Diagnostics::default();
-        let hook = Hook::from_document(doc, parse_head(doc).unwrap(), &mut d).unwrap();
+        let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
         let refs: Vec<String> = hook.depends_on.iter().map(ToString::to_string).collect();
         assert_eq!(refs, ["ClusterRole/x", "Role/ns/y"]);
         assert_eq!(d.0.len(), 1, "{:?}", d.0);

@@ -44,6 +44,14 @@ const SOURCE_PREFIX: &str = "# Source: ";
 /// of documents before any `# Source:` line (hand-written input).
 pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
+    split_each(stream, fallback, |doc| docs.push(doc));
+    docs
+}
+
+/// [`split`], handing each document on as soon as it is cut: whoever reads
+/// a release keeps what it needs of each and drops the rest, and the
+/// release is not held twice over, as read and cut into documents.
+pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
@@ -56,7 +64,7 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
         let source = source.or_else(|| last_source.clone()).unwrap_or_else(|| fallback.to_string());
         let n = counts.entry(source.clone()).or_insert(0);
         *n += 1;
-        docs.push(Document { source, index: *n, text });
+        each(Document { source, index: *n, text });
     };
     let mut source = None;
     let mut text = String::new();
@@ -74,7 +82,12 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
         text.push_str(line);
     }
     push(source, text);
-    docs
+}
+
+/// How many documents [`split`] makes of `stream` at most, counted without
+/// cutting it: a bound on the work is checked before the work.
+pub fn count_documents(stream: &str) -> usize {
+    stream.split_inclusive('\n').filter(|line| is_separator(line)).count() + 1
 }
 
 fn is_separator(line: &str) -> bool {

@@ -28,7 +28,7 @@ pub struct Resource {
 }
 
 impl Resource {
-    pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Resource {
+    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let depends_on = depends_on(ann, &loc, diags);
@@ -66,9 +66,9 @@ impl Resource {
             }
         }
         Resource {
-            source: doc.source.clone(),
+            source: doc.source,
             document: doc.index,
-            manifest: doc.text.clone(),
+            manifest: doc.text,
             head,
             depends_on,
             group,

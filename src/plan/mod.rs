@@ -210,19 +210,21 @@ pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mu
 /// and a scan of every object for each such reference made 10,000 dangling
 /// references take 45 s.
 struct Index<'a> {
-    hooks: HashMap<(&'a str, &'a str), Vec<(usize, ObjectRef)>>,
-    resources: HashMap<(&'a str, &'a str), Vec<ObjectRef>>,
+    /// Positions in the release's hooks and resources: a reference is
+    /// made only for the few a lookup finds, not for every object.
+    hooks: HashMap<(&'a str, &'a str), Vec<usize>>,
+    resources: HashMap<(&'a str, &'a str), Vec<usize>>,
 }
 
 impl<'a> Index<'a> {
     fn new(release: &'a Release) -> Self {
         let mut hooks: HashMap<_, Vec<_>> = HashMap::new();
         for (i, h) in release.hooks.iter().enumerate() {
-            hooks.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push((i, h.reference()));
+            hooks.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push(i);
         }
         let mut resources: HashMap<_, Vec<_>> = HashMap::new();
-        for r in &release.resources {
-            resources.entry((r.head.kind.as_str(), r.head.name.as_str())).or_default().push(r.reference());
+        for (i, r) in release.resources.iter().enumerate() {
+            resources.entry((r.head.kind.as_str(), r.head.name.as_str())).or_default().push(i);
         }
         Index { hooks, resources }
     }
@@ -230,12 +232,12 @@ impl<'a> Index<'a> {
     /// The first hook, in release order, that `r` names.
     fn hook(&self, r: &ObjectRef, release: &Release) -> Option<usize> {
         let named = self.hooks.get(&(r.kind.as_str(), r.name.as_str()))?;
-        named.iter().find(|(_, object)| matches_ref(r, object, release)).map(|&(i, _)| i)
+        named.iter().copied().find(|&i| matches_ref(r, &release.hooks[i].reference(), release))
     }
 
     fn is_resource(&self, r: &ObjectRef, release: &Release) -> bool {
         let named = self.resources.get(&(r.kind.as_str(), r.name.as_str()));
-        named.is_some_and(|objects| objects.iter().any(|object| matches_ref(r, object, release)))
+        named.into_iter().flatten().any(|&i| matches_ref(r, &release.resources[i].reference(), release))
     }
 }
 
