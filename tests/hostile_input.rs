@@ -153,3 +153,21 @@ fn too_many_documents_are_refused_before_the_work() {
     assert_eq!(code, Exit::Invalid);
     assert!(out.contains("more than the 100000 helm-hooks reads"), "{out}");
 }
+
+/// Helm installs a hook that names an event twice, and a `kind : X` with a
+/// blank before the colon; both were refused (issue 33).
+#[test]
+fn valid_charts_are_read_as_helm_reads_them() {
+    for value in ["test,test-success", "pre-install, PRE-INSTALL"] {
+        let input = format!(
+            "# Source: c/templates/t.yaml\nkind: Job\nmetadata:\n  name: t\n  annotations:\n    helm.sh/hook: {value}\n"
+        );
+        let (code, out) = lint(&input);
+        assert_eq!(code, Exit::Ok, "{out}");
+        assert!(out.contains("more than once") && !out.contains("defined twice"), "{out}");
+        let (code, out, err) = run_captured(&["plan", "-"], input.as_bytes());
+        assert_eq!(code, Exit::Ok, "{out}{err}");
+    }
+    let (code, out) = lint("# Source: c/templates/cm.yaml\nkind : ConfigMap\nmetadata :\n  name: a\n");
+    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
+}

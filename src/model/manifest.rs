@@ -144,7 +144,7 @@ fn head_text(text: &str) -> Option<String> {
                 return None
             }
             Some(_) => {
-                keep = ["apiVersion:", "kind:", "metadata:"].iter().any(|k| line.starts_with(k));
+                keep = top_level_key(line).is_some_and(|k| matches!(k, "apiVersion" | "kind" | "metadata"));
                 if keep {
                     out.push_str(line);
                 }
@@ -152,6 +152,19 @@ fn head_text(text: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// The key a top-level line of a block mapping starts with, as YAML reads
+/// it: the text before the first `:` that ends the line or is followed by a
+/// space or tab, without the blanks before that `:` (`kind : Job` is the key
+/// `kind`). `None` when the line is no `key: value` (`kind:Job` is one
+/// plain scalar).
+fn top_level_key(line: &str) -> Option<&str> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let bytes = line.as_bytes();
+    let colon =
+        (0..bytes.len()).find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
+    Some(line[..colon].trim_end_matches([' ', '\t']))
 }
 
 /// Reads a document's head. Everything Kubernetes would refuse — a
@@ -329,6 +342,30 @@ mod tests {
             let name = whole.pointer("/metadata/name").and_then(Value::as_str);
             assert_eq!(parse_head(&doc).ok().map(|h| h.name), name.map(str::to_string), "{text}");
         }
+    }
+
+    /// YAML allows blanks between a key and its colon; the head cut read
+    /// `kind : ConfigMap` as no kind and `metadata :` as no name (issue 33).
+    #[test]
+    fn keys_are_read_as_yaml_reads_them() {
+        for text in [
+            "kind : ConfigMap\nmetadata:\n  name: a\n",
+            "kind: ConfigMap\nmetadata :\n  name: a\n",
+            "apiVersion\t: v1\nkind  :   ConfigMap\nmetadata :   \n  name : a\n",
+            "kind: ConfigMap\r\nmetadata:\r\n  name: a\r\n",
+        ] {
+            let doc = Document { source: "s".into(), index: 1, text: text.into() };
+            assert_eq!(
+                parse_head(&doc).map(|h| h.display()).map_err(|e| e.message),
+                Ok("ConfigMap/a".into()),
+                "{text:?}"
+            );
+        }
+        assert_eq!(top_level_key("kind:Job\n"), None);
+        assert_eq!(top_level_key("a:b: c\n"), Some("a:b"));
+        assert_eq!(top_level_key("metadata:\n"), Some("metadata"));
+        assert_eq!(top_level_key("é: x"), Some("é"));
+        assert_eq!(top_level_key("é"), None);
     }
 
     #[test]
