@@ -191,7 +191,9 @@ pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mu
         }
     }
     let n = options.parallel.max(1);
-    let index = Index::new(release);
+    // Built on the first reference that names no item: most plans have none,
+    // and `estimate::hint` builds a plan several times over.
+    let index = std::cell::OnceCell::new();
     let events = wanted
         .into_iter()
         .map(|target| match target {
@@ -205,10 +207,12 @@ pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mu
     Plan { options, events }
 }
 
-/// The release's hooks and resources by kind and name, built once: a
+/// The release's hooks and resources by kind and name, built at most once: a
 /// reference that names no item of a plan is explained by what it does name,
 /// and a scan of every object for each such reference made 10,000 dangling
 /// references take 45 s.
+type LazyIndex<'a> = std::cell::OnceCell<Index<'a>>;
+
 struct Index<'a> {
     /// Positions in the release's hooks and resources: a reference is
     /// made only for the few a lookup finds, not for every object.
@@ -251,9 +255,9 @@ struct Spec<'a> {
     location: Location,
 }
 
-fn plan_hooks(
-    release: &Release,
-    index: &Index,
+fn plan_hooks<'a>(
+    release: &'a Release,
+    index: &LazyIndex<'a>,
     event: Event,
     n: usize,
     parallel_all: bool,
@@ -274,6 +278,7 @@ fn plan_hooks(
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
+        let index = index.get_or_init(|| Index::new(release));
         if let Some(h) = index.hook(r, release).map(|i| &release.hooks[i]) {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
@@ -285,7 +290,7 @@ fn plan_hooks(
     build_graph(Target::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
-fn plan_resources(release: &Release, index: &Index, n: usize, diags: &mut Diagnostics) -> EventPlan {
+fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, diags: &mut Diagnostics) -> EventPlan {
     let layout = batch::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
     for (level, batch) in layout.batches.iter().enumerate() {
@@ -304,6 +309,7 @@ fn plan_resources(release: &Release, index: &Index, n: usize, diags: &mut Diagno
         }
     }
     let others = |r: &ObjectRef| -> Option<String> {
+        let index = index.get_or_init(|| Index::new(release));
         index.hook(r, release).map(|_| "it is a hook; resources can depend only on resources".to_string())
     };
     let mut plan = build_graph(Target::Install, specs, n, release, &others, diags, layout.batches);
