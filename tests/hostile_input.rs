@@ -171,3 +171,44 @@ fn valid_charts_are_read_as_helm_reads_them() {
     let (code, out) = lint("# Source: c/templates/cm.yaml\nkind : ConfigMap\nmetadata :\n  name: a\n");
     assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
 }
+
+/// Smaller things Helm reads otherwise (issue 33): a byte-order mark,
+/// lines ended by CR alone, a group dependency outside any group, a body
+/// that is not YAML.
+#[test]
+fn broken_input_is_said_to_be_broken() {
+    let doc = "# Source: c/templates/cm.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n";
+    let (code, out) = lint(&format!("\u{feff}{doc}"));
+    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
+    let release =
+        serde_json::json!({"name": "r", "chart": {"metadata": {"name": "c"}}, "manifest": format!("---\n{doc}")});
+    let (code, out) = lint(&format!("\u{feff}{release}"));
+    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
+
+    let (code, out) = lint(&format!("---\n{doc}---\n{doc}").replace('\n', "\r"));
+    assert_eq!(code, Exit::Invalid);
+    assert!(out.starts_with("Error: the input ends its lines with CR alone"), "{out}");
+    // CR LF is read as ever.
+    let (code, out) = lint(&doc.replace('\n', "\r\n"));
+    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
+
+    let (code, out) = lint(&format!("{doc}  annotations:\n    helm.sh/depends-on/resource-groups: '[\"db\"]'\n"));
+    assert_eq!(code, Exit::Ok, "{out}");
+    assert!(out.contains("warning: ") && out.contains("has no helm.sh/resource-group annotation"), "{out}");
+
+    let broken = format!("{doc}data: {{key: [unclosed\n");
+    let (code, out) = lint(&broken);
+    assert_eq!(code, Exit::Invalid, "{out}");
+    assert!(
+        out.contains("c/templates/cm.yaml") && out.contains("is not a valid Kubernetes object: invalid YAML"),
+        "{out}"
+    );
+    // deploy reads release JSON as lint does: nothing is applied.
+    let release = serde_json::json!({"name": "r", "chart": {"metadata": {"name": "c"}}, "manifest": broken});
+    let mut diags = Diagnostics::default();
+    input::from_release_value(&release, &mut diags).unwrap();
+    assert!(diags.has_errors(), "{:?}", diags.0);
+    // plan orders by heads and leaves bodies to lint (docs/limits.md).
+    let (code, _, _) = run_captured(&["plan", "-"], broken.as_bytes());
+    assert_eq!(code, Exit::Ok);
+}

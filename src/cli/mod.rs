@@ -11,6 +11,7 @@ use args::{ArgError, Args};
 
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input;
+use crate::model::manifest::Syntax;
 use crate::plan::{self, Options, Target};
 use crate::render;
 
@@ -180,7 +181,9 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         }
     };
     let mut diags = Diagnostics::default();
-    let (format, release) = match input::parse(&bytes, &mut diags) {
+    // lint judges every document whole; plan orders them by their heads.
+    let syntax = if lint { Syntax::Whole } else { Syntax::HeadOnly };
+    let (format, release) = match input::parse_as(&bytes, syntax, &mut diags) {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(io.stderr, "Error: {e}");

@@ -12,7 +12,7 @@ use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::dropped::{self, Template};
 use crate::model::hook::Hook;
-use crate::model::manifest::{self, Document};
+use crate::model::manifest::{self, Document, Syntax};
 use crate::model::resource::Resource;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -53,6 +53,10 @@ pub enum InputError {
     TooLarge { limit_mib: usize },
     #[error("the input has {count} documents, more than the {MAX_DOCUMENTS} helm-hooks reads; split the release into several")]
     TooManyDocuments { count: usize },
+    /// Helm splits documents on `\n` only, so such a stream is one document
+    /// to it, and to the splitter here one separator line swallowing all.
+    #[error("the input ends its lines with CR alone (classic Mac OS); Helm splits documents at LF only: convert it, e.g. `tr '\\r' '\\n'`")]
+    CrLineEnds,
     #[error("{MAX_INPUT_ENV}={0:?} is not a whole number of MiB above 0")]
     BadLimit(String),
 }
@@ -162,7 +166,18 @@ struct MetadataJson {
 /// Parses the input. Problems inside documents become diagnostics; only an
 /// input that is not a release at all is an error.
 pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
+    parse_as(bytes, Syntax::Whole, diags)
+}
+
+/// [`parse`], reading each document's body as `syntax` says.
+pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
     let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
+    // A byte-order mark, as editors on Windows write: Kubernetes' YAML
+    // reader skips it, and it is no character of the release.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !text.contains('\n') && text.contains('\r') {
+        return Err(InputError::CrLineEnds);
+    }
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return Err(InputError::Empty);
@@ -172,7 +187,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
         if !is_kube_object(&value)? {
-            return Ok((Format::ReleaseJson, from_release_value(&value, diags)?));
+            return Ok((Format::ReleaseJson, from_release_value_as(&value, syntax, diags)?));
         }
     } else if is_yaml_release(text) {
         return Err(InputError::YamlRelease);
@@ -181,7 +196,7 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     }
     check_documents(manifest::count_documents(text))?;
     let mut release = Release::default();
-    manifest::split_each(text, "<stdin>", |doc| classify(doc, &mut release, diags));
+    manifest::split_each(text, "<stdin>", |doc| classify(doc, syntax, &mut release, diags));
     // Hooks and resources in the order Helm reads templates: by path, then
     // position in the file (helm template prints resources sorted by kind).
     release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
@@ -209,10 +224,18 @@ fn check_documents(count: usize) -> Result<(), InputError> {
 /// A release as Helm prints or stores it (`-o json`, or decoded from its
 /// Secret or ConfigMap).
 pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) -> Result<Release, InputError> {
+    from_release_value_as(value, Syntax::Whole, diags)
+}
+
+fn from_release_value_as(
+    value: &serde_json::Value,
+    syntax: Syntax,
+    diags: &mut Diagnostics,
+) -> Result<Release, InputError> {
     check_release_fields(value)?;
     let json = ReleaseJson::deserialize(value).map_err(InputError::BadJson)?;
     check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())?;
-    Ok(from_release_json(json, diags))
+    Ok(from_release_json(json, syntax, diags))
 }
 
 /// What every release Helm prints or stores has and a JSON object that is
@@ -276,7 +299,7 @@ fn is_helm_text(text: &str) -> bool {
         && lines.take(5).any(|l| l.starts_with("STATUS: ") || l.starts_with("LAST DEPLOYED: "))
 }
 
-fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
+fn from_release_json(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics) -> Release {
     let mut release =
         Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
     let (meta, templates) = match json.chart {
@@ -291,14 +314,14 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
             known: true,
         };
     }
-    manifest::split_each(&json.manifest, "<manifest>", |doc| classify(doc, &mut release, diags));
+    manifest::split_each(&json.manifest, "<manifest>", |doc| classify(doc, syntax, &mut release, diags));
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for (position, h) in json.hooks.into_iter().enumerate() {
         let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
-        match manifest::parse_head(&doc) {
+        match manifest::read_head(&doc, syntax) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
                 release.hooks.extend(Hook::from_document(doc, head, diags).map(|h| Hook {
                     position: Some(position),
@@ -349,8 +372,8 @@ fn is_yaml_release(text: &str) -> bool {
     manifest && release_key && !kind
 }
 
-fn classify(doc: Document, release: &mut Release, diags: &mut Diagnostics) {
-    match manifest::parse_head(&doc) {
+fn classify(doc: Document, syntax: Syntax, release: &mut Release, diags: &mut Diagnostics) {
+    match manifest::read_head(&doc, syntax) {
         Ok(head) if head.annotations.contains_key(HOOK) => {
             release.hooks.extend(Hook::from_document(doc, head, diags));
         }

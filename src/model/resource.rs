@@ -37,6 +37,21 @@ impl Resource {
             None => Ok(Vec::new()),
             Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
         };
+        if group.is_none() && ann.contains_key(a::DEPENDS_ON_RESOURCE_GROUPS) {
+            // HIP-0025 orders groups, not resources: outside one, the
+            // dependency orders nothing, and its author expected it to.
+            diags.push(
+                Diagnostic::warning(
+                    loc.clone(),
+                    format!(
+                        "is ignored: this resource has no {} annotation, and only groups wait for groups",
+                        a::RESOURCE_GROUP
+                    ),
+                )
+                .on(a::DEPENDS_ON_RESOURCE_GROUPS)
+                .help(format!("add {}: <group> to this resource, or remove the dependency", a::RESOURCE_GROUP)),
+            );
+        }
         let readiness = Readiness::from_annotations(ann, &loc, diags);
         let external = match ann.get(external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
             None => Vec::new(),

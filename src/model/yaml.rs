@@ -132,6 +132,18 @@ pub fn check_depth(text: &str) -> Result<(), YamlError> {
     Ok(())
 }
 
+/// Scans all of `text` for YAML syntax errors, building nothing: for a
+/// document whose head alone was read, the rest must still be YAML, as Helm
+/// converts all of it to JSON before anything is installed.
+pub fn check_syntax(text: &str) -> Result<(), YamlError> {
+    check_depth(text)?;
+    let mut parser = Parser::new_from_str(text);
+    while let Some(event) = parser.next_event() {
+        event.map_err(YamlError::Scan)?;
+    }
+    Ok(())
+}
+
 /// The first document of `text` as JSON, with Kubernetes' YAML rules.
 pub fn to_json(text: &str) -> Result<Value, YamlError> {
     first_document(text, Scalars::Resolved, Rest::Unread)
