@@ -168,8 +168,11 @@ fn valid_charts_are_read_as_helm_reads_them() {
         let (code, out, err) = run_captured(&["plan", "-"], input.as_bytes());
         assert_eq!(code, Exit::Ok, "{out}{err}");
     }
-    let (code, out) = lint("# Source: c/templates/cm.yaml\nkind : ConfigMap\nmetadata :\n  name: a\n");
-    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"));
+    // main said "has no kind" and "ConfigMap has no metadata.name".
+    for head in ["kind : ConfigMap\nmetadata:\n", "kind: ConfigMap\nmetadata :\n"] {
+        let (code, out) = lint(&format!("# Source: c/templates/cm.yaml\n{head}  name: a\n"));
+        assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 1 resource\n"), "{head}");
+    }
 }
 
 /// Smaller things Helm reads otherwise (issue 33): a byte-order mark,
