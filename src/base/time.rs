@@ -107,35 +107,111 @@ pub fn format_duration(ms: Millis) -> String {
     }
 }
 
-/// Parses Go's duration syntax (`5m`, `90s`, `1m30s`, `1h`, `250ms`).
+/// A duration as Go's `time.ParseDuration` reads it (Helm's `--timeout`),
+/// in milliseconds: `5m`, `1m30s`, `1.5h`, `250ms`, `1us`, `1µs`, `+5m`, `0`.
+/// Go's grammar exactly — a sign, then one or more numbers each with its
+/// unit, nothing around them (`" 5m"` is refused) — and its overflow bound
+/// (about 292 years). A duration below a millisecond is one millisecond:
+/// Go reads it as not zero, and zero means a default here. A negative one,
+/// which Go reads and Helm's waits treat as already over, is refused.
 pub fn parse_duration(text: &str) -> Option<Millis> {
-    let mut total: f64 = 0.0;
-    let mut rest = text.trim();
+    let (negative, ns) = go_duration_ns(text)?;
+    match (negative, ns) {
+        (_, 0) => Some(0),
+        (true, _) => None,
+        (false, ns) => Some(ns.div_ceil(1_000_000)),
+    }
+}
+
+/// Go's `time.ParseDuration`: the sign and the magnitude in nanoseconds.
+fn go_duration_ns(text: &str) -> Option<(bool, u64)> {
+    const LIMIT: u64 = 1 << 63;
+    let (negative, mut rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if rest == "0" {
+        return Some((negative, 0));
+    }
     if rest.is_empty() {
         return None;
     }
-    if rest == "0" {
-        return Some(0);
-    }
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let mut total: u64 = 0;
     while !rest.is_empty() {
-        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        if num_end == 0 {
+        if !(rest.starts_with('.') || rest.as_bytes()[0].is_ascii_digit()) {
             return None;
         }
-        let n: f64 = rest[..num_end].parse().ok()?;
-        rest = &rest[num_end..];
-        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
-        let factor = match &rest[..unit_end] {
-            "ms" => 1.0,
-            "s" => 1000.0,
-            "m" => 60_000.0,
-            "h" => 3_600_000.0,
+        // The whole part, refused past 2^63 as Go's `leadingInt` refuses it.
+        let whole_len = digits(rest);
+        let mut whole: u64 = 0;
+        for b in rest[..whole_len].bytes() {
+            if whole > LIMIT / 10 {
+                return None;
+            }
+            whole = whole * 10 + u64::from(b - b'0');
+            if whole > LIMIT {
+                return None;
+            }
+        }
+        rest = &rest[whole_len..];
+        // The fraction: digits past what 2^63 holds are dropped, as Go's
+        // `leadingFraction` drops them.
+        let (mut fraction, mut scale, mut fraction_len) = (0u64, 1f64, 0);
+        if let Some(after) = rest.strip_prefix('.') {
+            fraction_len = digits(after);
+            let mut overflow = false;
+            for b in after[..fraction_len].bytes() {
+                if overflow || fraction > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let next = fraction * 10 + u64::from(b - b'0');
+                if next > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                fraction = next;
+                scale *= 10.0;
+            }
+            rest = &after[fraction_len..];
+        }
+        if whole_len == 0 && fraction_len == 0 {
+            return None;
+        }
+        let unit_len = rest.find(|c: char| c == '.' || c.is_ascii_digit()).unwrap_or(rest.len());
+        let unit: u64 = match &rest[..unit_len] {
+            "ns" => 1,
+            // U+00B5 (micro sign) and U+03BC (Greek mu), as Go.
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
             _ => return None,
         };
-        total += n * factor;
-        rest = &rest[unit_end..];
+        rest = &rest[unit_len..];
+        if whole > LIMIT / unit {
+            return None;
+        }
+        let mut value = whole * unit;
+        if fraction > 0 {
+            // Go's own float arithmetic, so that rounding matches.
+            value += (fraction as f64 * (unit as f64 / scale)) as u64;
+            if value > LIMIT {
+                return None;
+            }
+        }
+        total += value;
+        if total > LIMIT {
+            return None;
+        }
     }
-    (total.is_finite() && total < 1e15).then_some(total as Millis)
+    if !negative && total > LIMIT - 1 {
+        return None;
+    }
+    Some((negative, total))
 }
 
 #[cfg(test)]
@@ -162,6 +238,52 @@ mod tests {
         assert_eq!(parse_duration("1.5s"), Some(1500));
         assert_eq!(parse_duration("5"), None);
         assert_eq!(parse_duration("m"), None);
+    }
+
+    /// Go's `time.ParseDuration` (issue 33): `1ns`, `1us`, `1µs` and `+5m`
+    /// were refused, `" 5m"` accepted.
+    #[test]
+    fn durations_as_go_reads_them() {
+        for (text, ms) in [
+            ("1ns", 1),
+            ("1us", 1),
+            ("1\u{b5}s", 1),
+            ("1\u{3bc}s", 1),
+            ("+5m", 300_000),
+            ("0", 0),
+            ("+0", 0),
+            ("-0", 0),
+            ("0s", 0),
+            ("1.5h", 5_400_000),
+            (".5s", 500),
+            ("5.s", 5_000),
+            ("1h2m3s4ms5us6ns", 3_723_005),
+            ("2562047h47m16.854775807s", 9_223_372_036_855),
+        ] {
+            assert_eq!(parse_duration(text), Some(ms), "{text}");
+        }
+        for text in [
+            " 5m",
+            "5m ",
+            "",
+            "+",
+            "-",
+            ".",
+            "1",
+            "1.5",
+            "5M",
+            "1d",
+            "5m-3s",
+            "s",
+            ".s",
+            "1ns1",
+            "-5m",
+            "2562047h47m16.854775808s",
+            "9223372036854775808ns",
+            "99999999999999999999h",
+        ] {
+            assert_eq!(parse_duration(text), None, "{text:?}");
+        }
         assert_eq!(format_duration(300_000), "5m0s");
         assert_eq!(format_duration(3_000), "3s");
         assert_eq!(format_duration(1_500), "1.5s");

@@ -206,11 +206,11 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     };
     crate::trace::begin("deploy");
     let mut early = if io.stdin_terminal { None } else { ask_while_helm_renders() };
-    let mut bytes = Vec::new();
     let span = crate::trace::span(|| "read stdin".into());
-    if let Err(e) = io.stdin.read_to_end(&mut bytes) {
-        return fail(io, &format!("cannot read stdin: {e}"), Exit::Invalid);
-    }
+    let bytes = match super::read_stdin(io) {
+        Ok(b) => b,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
     drop(span);
     let span = crate::trace::span(|| format!("parse the release JSON ({} bytes)", bytes.len()));
     let value: Value = match serde_json::from_slice(&bytes) {

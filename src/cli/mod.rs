@@ -11,6 +11,7 @@ use args::{ArgError, Args};
 
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input;
+use crate::model::manifest::Syntax;
 use crate::plan::{self, Options, Target};
 use crate::render;
 
@@ -158,15 +159,8 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         Ok(a) => a,
         Err(e) => return usage_error(io, command, &e),
     };
-    let mut bytes = Vec::new();
-    if let Some(name) = args.operands.first().filter(|s| *s != "-") {
-        match read_release(name) {
-            Ok(b) => bytes = b,
-            Err((code, e)) => {
-                let _ = writeln!(io.stderr, "Error: {e}");
-                return code;
-            }
-        }
+    let read = if let Some(name) = args.operands.first().filter(|s| *s != "-") {
+        read_release(name)
     } else if io.stdin_terminal {
         let _ = writeln!(
             io.stderr,
@@ -176,12 +170,20 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
              or name an installed release: helm hooks {command} RELEASE"
         );
         return Exit::Invalid;
-    } else if let Err(e) = io.stdin.read_to_end(&mut bytes) {
-        let _ = writeln!(io.stderr, "Error: cannot read stdin: {e}");
-        return Exit::Invalid;
-    }
+    } else {
+        read_stdin(io).map_err(|e| (Exit::Invalid, e.to_string()))
+    };
+    let bytes = match read {
+        Ok(b) => b,
+        Err((code, e)) => {
+            let _ = writeln!(io.stderr, "Error: {e}");
+            return code;
+        }
+    };
     let mut diags = Diagnostics::default();
-    let (format, release) = match input::parse(&bytes, &mut diags) {
+    // lint judges every document whole; plan orders them by their heads.
+    let syntax = if lint { Syntax::Whole } else { Syntax::HeadOnly };
+    let (format, release) = match input::parse_as(&bytes, syntax, &mut diags) {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(io.stderr, "Error: {e}");
@@ -233,6 +235,48 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
     Exit::Ok
 }
 
+/// Why the input could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read stdin: {0}")]
+    Io(#[source] std::io::Error),
+    #[error(transparent)]
+    Input(#[from] input::InputError),
+}
+
+/// Stdin whole, unless it is longer than the input bound
+/// ([`input::max_input_bytes`]): then an error once one byte past the bound
+/// is read, before any of it is parsed.
+fn read_stdin(io: &mut Io) -> Result<Vec<u8>, ReadError> {
+    let limit = input::max_input_bytes(std::env::var(input::MAX_INPUT_ENV).ok().as_deref())?;
+    let bytes = read_bounded(io.stdin, limit)?;
+    reserve_for(bytes.len());
+    Ok(bytes)
+}
+
+/// Grows the Wasm memory at once to about what parsing `input_len` bytes
+/// of release will take beyond the input itself. Helm's wazero copies the
+/// whole memory into a new Go slice each time it grows, and the allocator
+/// grows it a little at a time: 100 MB of input made Helm's process
+/// 1.31 GB, and 0.74 GB with this, for 318 MiB of Wasm memory instead of
+/// 315 (docs/benchmarks.md). Freed at once, the block stays the
+/// allocator's to hand out.
+fn reserve_for(input_len: usize) {
+    if cfg!(target_arch = "wasm32") {
+        // black_box: an allocation nothing reads is otherwise left out.
+        drop(std::hint::black_box(Vec::<u8>::with_capacity(input_len / 4 * 5)));
+    }
+}
+
+fn read_bounded(from: &mut dyn Read, limit: usize) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    Read::take(from, limit as u64 + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() > limit {
+        return Err(input::InputError::TooLarge { limit_mib: limit.div_ceil(1 << 20) }.into());
+    }
+    Ok(bytes)
+}
+
 /// An installed release's latest revision, as JSON, from Helm's storage in
 /// the cluster (as `run` reads it): what `plan RELEASE` and `lint RELEASE`
 /// plan, with its hooks' `last_run`.
@@ -257,6 +301,24 @@ pub fn run_captured(args: &[&str], stdin: &[u8]) -> (Exit, String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Input past the bound is an error once one byte past it is read,
+    /// naming the bound and how to raise it.
+    #[test]
+    fn input_past_the_bound_is_refused() {
+        let text = vec![b'#'; 3 << 20];
+        assert_eq!(read_bounded(&mut &text[..], 3 << 20).unwrap().len(), 3 << 20);
+        let e = read_bounded(&mut &text[..], 2 << 20).unwrap_err().to_string();
+        assert!(e.starts_with("the input is larger than 2 MiB, the bound on what helm-hooks reads"), "{e}");
+        assert!(e.contains("raise it with HELM_HOOKS_MAX_INPUT_MIB=<MiB>"), "{e}");
+        assert_eq!(input::max_input_bytes(None).unwrap(), 64 << 20);
+        assert_eq!(input::max_input_bytes(Some("200")).unwrap(), 200 << 20);
+        assert_eq!(
+            input::max_input_bytes(Some("lots")).unwrap_err().to_string(),
+            "HELM_HOOKS_MAX_INPUT_MIB=\"lots\" is not a whole number of MiB above 0"
+        );
+        assert!(input::max_input_bytes(Some("0")).is_err());
+    }
 
     /// Four hooks of one weight and six resources in one batch.
     fn release() -> String {

@@ -112,7 +112,7 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
 
     // Validate, then act: every problem is listed before anything is created.
     let mut diags = Diagnostics::default();
-    let mut release = match input::parse(&stored.json(), &mut diags) {
+    let mut release = match input::parse_as(&stored.json(), crate::model::manifest::Syntax::HeadOnly, &mut diags) {
         Ok((_, r)) => r,
         Err(e) => return fail(io, &e, Exit::Invalid),
     };

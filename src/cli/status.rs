@@ -63,7 +63,7 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
         Err(e) => return fail(io, &e, Exit::Cluster),
     };
     let mut diags = Diagnostics::default();
-    let release = match input::parse(&stored.json(), &mut diags) {
+    let release = match input::parse_as(&stored.json(), crate::model::manifest::Syntax::HeadOnly, &mut diags) {
         Ok((_, r)) => r,
         Err(e) => return fail(io, &e, Exit::Invalid),
     };

@@ -112,7 +112,7 @@ pub struct Hook {
 impl Hook {
     /// Builds a hook from a document whose head has `helm.sh/hook`. Returns
     /// `None` when Helm would drop the document (an unknown event).
-    pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
+    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let events = match parse_events(&ann[a::HOOK]) {
@@ -126,6 +126,7 @@ impl Hook {
                 return None;
             }
         };
+        let events = distinct_events(events, &loc, diags);
         if ann.contains_key(crate::model::external::DEPENDS_ON_EXTERNAL) {
             diags.push(
                 Diagnostic::error(loc.clone(), "applies to resources only; hooks cannot wait for external objects yet")
@@ -196,10 +197,10 @@ impl Hook {
             );
         }
         Some(Hook {
-            source: doc.source.clone(),
+            source: doc.source,
             document: doc.index,
             position: None,
-            manifest: doc.text.clone(),
+            manifest: doc.text,
             head,
             events,
             weight,
@@ -294,10 +295,59 @@ fn warn_unknown<'v>(
     }
 }
 
+/// Each event once. Helm keeps a repeated one (`test,test-success`,
+/// `pre-install, PRE-INSTALL`) and, since it runs every hook once for each
+/// entry of its events that matches (`pkg/action/hooks.go`, Helm v4.3.1),
+/// runs such a hook twice in a row, the second run replacing the first
+/// (`before-hook-creation`). Twice is never the intent; the hook runs once
+/// here, and lint says where Helm differs.
+fn distinct_events(events: Vec<Event>, loc: &Location, diags: &mut Diagnostics) -> Vec<Event> {
+    let mut distinct: Vec<Event> = Vec::with_capacity(events.len());
+    let mut repeated: Vec<Event> = Vec::new();
+    for e in events {
+        if !distinct.contains(&e) {
+            distinct.push(e);
+        } else if !repeated.contains(&e) {
+            repeated.push(e);
+        }
+    }
+    for e in repeated {
+        let alias = if e == Event::Test { " (test-success is Helm's old name of test)" } else { "" };
+        diags.push(
+            Diagnostic::warning(
+                loc.clone(),
+                format!("names {e} more than once{alias}; Helm runs this hook once per mention, helm-hooks once"),
+            )
+            .on(a::HOOK)
+            .help(format!("name {e} once")),
+        );
+    }
+    distinct
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::manifest::{parse_head, split};
+
+    /// A repeated event is one event with a warning, not a hook defined
+    /// twice (issue 33).
+    #[test]
+    fn a_repeated_event_counts_once() {
+        for (value, events, event) in [
+            ("test,test-success", vec![Event::Test], "test"),
+            ("pre-install, PRE-INSTALL,post-install", vec![Event::PreInstall, Event::PostInstall], "pre-install"),
+        ] {
+            let text = format!("kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: {value}\n");
+            let doc = &split(&text, "s")[0];
+            let mut d = Diagnostics::default();
+            let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
+            assert_eq!(hook.events, events);
+            assert_eq!(d.0.len(), 1, "{:?}", d.0);
+            assert!(!d.0[0].is_error() && !d.0[0].lint_error, "{}", d.0[0]);
+            assert!(d.0[0].message.starts_with(&format!("names {event} more than once")), "{}", d.0[0]);
+        }
+    }
 
     #[test]
     fn a_namespace_on_a_cluster_scoped_dependency_is_dropped_with_a_warning() {
@@ -306,7 +356,7 @@ mod tests {
             "s",
         )[0];
         let mut d = Diagnostics::default();
-        let hook = Hook::from_document(doc, parse_head(doc).unwrap(), &mut d).unwrap();
+        let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
         let refs: Vec<String> = hook.depends_on.iter().map(ToString::to_string).collect();
         assert_eq!(refs, ["ClusterRole/x", "Role/ns/y"]);
         assert_eq!(d.0.len(), 1, "{:?}", d.0);

@@ -12,7 +12,7 @@ use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::dropped::{self, Template};
 use crate::model::hook::Hook;
-use crate::model::manifest::{self, Document};
+use crate::model::manifest::{self, Document, Syntax};
 use crate::model::resource::Resource;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -49,6 +49,44 @@ pub enum InputError {
     NotARelease(Vec<&'static str>),
     #[error("the JSON input is a {0} of Kubernetes objects; pipe the chart instead: `helm template NAME CHART`, or `helm install NAME CHART --dry-run=client -o json`")]
     KubeList(String),
+    #[error("the input is larger than {limit_mib} MiB, the bound on what helm-hooks reads (no release Helm can store is this large: a release Secret holds 1 MiB, compressed); raise it with {MAX_INPUT_ENV}=<MiB> if you must (the plugin's 512 MiB of memory holds about {WASM_INPUT_MIB} MiB of input)")]
+    TooLarge { limit_mib: usize },
+    #[error("the input has {count} documents, more than the {MAX_DOCUMENTS} helm-hooks reads; split the release into several")]
+    TooManyDocuments { count: usize },
+    /// Helm splits documents on `\n` only, so such a stream is one document
+    /// to it, and to the splitter here one separator line swallowing all.
+    #[error("the input ends its lines with CR alone (classic Mac OS); Helm splits documents at LF only: convert it, e.g. `tr '\\r' '\\n'`")]
+    CrLineEnds,
+    #[error("{MAX_INPUT_ENV}={0:?} is not a whole number of MiB above 0")]
+    BadLimit(String),
+}
+
+/// The input read at most, in MiB, unless [`MAX_INPUT_ENV`] says otherwise.
+/// Helm's plugin memory is 512 MiB (plugin.yaml's `maxPages`) and reading
+/// takes several times the input: 160 MB of input ended in a Wasm
+/// allocation failure and a stack trace. A release Helm can store in a
+/// Secret is at most 1 MiB compressed, a few tens of MiB as text.
+pub const MAX_INPUT_MIB: usize = 64;
+
+/// The environment variable that raises [`MAX_INPUT_MIB`] (the native
+/// binary has no 512 MiB bound of its own).
+pub const MAX_INPUT_ENV: &str = "HELM_HOOKS_MAX_INPUT_MIB";
+
+/// About the most input the plugin's 512 MiB hold (docs/benchmarks.md).
+const WASM_INPUT_MIB: usize = 100;
+
+/// The documents (hooks and resources) one input may have: ten times the
+/// largest release benchmarked. Each costs some memory and plan work beyond
+/// its text, so many tiny documents are bounded apart from the input's size.
+pub const MAX_DOCUMENTS: usize = 100_000;
+
+/// The input bound in bytes, from [`MAX_INPUT_ENV`]'s value if it is set.
+pub fn max_input_bytes(env: Option<&str>) -> Result<usize, InputError> {
+    let mib = match env.map(str::trim).filter(|v| !v.is_empty()) {
+        None => MAX_INPUT_MIB,
+        Some(v) => v.parse::<usize>().ok().filter(|&m| m > 0).ok_or_else(|| InputError::BadLimit(v.to_string()))?,
+    };
+    Ok(mib.saturating_mul(1 << 20))
 }
 
 fn missing_lines(missing: &[&str]) -> String {
@@ -128,7 +166,18 @@ struct MetadataJson {
 /// Parses the input. Problems inside documents become diagnostics; only an
 /// input that is not a release at all is an error.
 pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
+    parse_as(bytes, Syntax::Whole, diags)
+}
+
+/// [`parse`], reading each document's body as `syntax` says.
+pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
     let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
+    // A byte-order mark, as editors on Windows write: Kubernetes' YAML
+    // reader skips it, and it is no character of the release.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !text.contains('\n') && text.contains('\r') {
+        return Err(InputError::CrLineEnds);
+    }
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return Err(InputError::Empty);
@@ -138,16 +187,16 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
         if !is_kube_object(&value)? {
-            return Ok((Format::ReleaseJson, from_release_value(&value, diags)?));
+            return Ok((Format::ReleaseJson, from_release_value_as(&value, syntax, diags)?));
         }
     } else if is_yaml_release(text) {
         return Err(InputError::YamlRelease);
     } else if is_helm_text(text) {
         return Err(InputError::HelmText);
     }
-    let docs = manifest::split(text, "<stdin>");
+    check_documents(manifest::count_documents(text))?;
     let mut release = Release::default();
-    classify(docs, &mut release, diags);
+    manifest::split_each(text, "<stdin>", |doc| classify(doc, syntax, &mut release, diags));
     // Hooks and resources in the order Helm reads templates: by path, then
     // position in the file (helm template prints resources sorted by kind).
     release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
@@ -165,12 +214,28 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release),
     Ok((Format::Template, release))
 }
 
+fn check_documents(count: usize) -> Result<(), InputError> {
+    match count > MAX_DOCUMENTS {
+        true => Err(InputError::TooManyDocuments { count }),
+        false => Ok(()),
+    }
+}
+
 /// A release as Helm prints or stores it (`-o json`, or decoded from its
 /// Secret or ConfigMap).
 pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) -> Result<Release, InputError> {
+    from_release_value_as(value, Syntax::Whole, diags)
+}
+
+fn from_release_value_as(
+    value: &serde_json::Value,
+    syntax: Syntax,
+    diags: &mut Diagnostics,
+) -> Result<Release, InputError> {
     check_release_fields(value)?;
     let json = ReleaseJson::deserialize(value).map_err(InputError::BadJson)?;
-    Ok(from_release_json(json, diags))
+    check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())?;
+    Ok(from_release_json(json, syntax, diags))
 }
 
 /// What every release Helm prints or stores has and a JSON object that is
@@ -234,7 +299,7 @@ fn is_helm_text(text: &str) -> bool {
         && lines.take(5).any(|l| l.starts_with("STATUS: ") || l.starts_with("LAST DEPLOYED: "))
 }
 
-fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
+fn from_release_json(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics) -> Release {
     let mut release =
         Release { name: json.name, namespace: json.namespace, revision: json.version, ..Default::default() };
     let (meta, templates) = match json.chart {
@@ -249,17 +314,16 @@ fn from_release_json(json: ReleaseJson, diags: &mut Diagnostics) -> Release {
             known: true,
         };
     }
-    let docs = manifest::split(&json.manifest, "<manifest>");
-    classify(docs, &mut release, diags);
+    manifest::split_each(&json.manifest, "<manifest>", |doc| classify(doc, syntax, &mut release, diags));
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for (position, h) in json.hooks.into_iter().enumerate() {
         let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
-        match manifest::parse_head(&doc) {
+        match manifest::read_head(&doc, syntax) {
             Ok(head) if head.annotations.contains_key(HOOK) => {
-                release.hooks.extend(Hook::from_document(&doc, head, diags).map(|h| Hook {
+                release.hooks.extend(Hook::from_document(doc, head, diags).map(|h| Hook {
                     position: Some(position),
                     last_run_ms,
                     ..h
@@ -308,15 +372,13 @@ fn is_yaml_release(text: &str) -> bool {
     manifest && release_key && !kind
 }
 
-fn classify(docs: Vec<Document>, release: &mut Release, diags: &mut Diagnostics) {
-    for doc in docs {
-        match manifest::parse_head(&doc) {
-            Ok(head) if head.annotations.contains_key(HOOK) => {
-                release.hooks.extend(Hook::from_document(&doc, head, diags));
-            }
-            Ok(head) => release.resources.push(Resource::from_document(&doc, head, diags)),
-            Err(d) => diags.push(*d),
+fn classify(doc: Document, syntax: Syntax, release: &mut Release, diags: &mut Diagnostics) {
+    match manifest::read_head(&doc, syntax) {
+        Ok(head) if head.annotations.contains_key(HOOK) => {
+            release.hooks.extend(Hook::from_document(doc, head, diags));
         }
+        Ok(head) => release.resources.push(Resource::from_document(doc, head, diags)),
+        Err(d) => diags.push(*d),
     }
 }
 

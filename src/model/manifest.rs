@@ -44,6 +44,14 @@ const SOURCE_PREFIX: &str = "# Source: ";
 /// of documents before any `# Source:` line (hand-written input).
 pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
     let mut docs = Vec::new();
+    split_each(stream, fallback, |doc| docs.push(doc));
+    docs
+}
+
+/// [`split`], handing each document on as soon as it is cut: whoever reads
+/// a release keeps what it needs of each and drops the rest, and the
+/// release is not held twice over, as read and cut into documents.
+pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
@@ -56,7 +64,7 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
         let source = source.or_else(|| last_source.clone()).unwrap_or_else(|| fallback.to_string());
         let n = counts.entry(source.clone()).or_insert(0);
         *n += 1;
-        docs.push(Document { source, index: *n, text });
+        each(Document { source, index: *n, text });
     };
     let mut source = None;
     let mut text = String::new();
@@ -74,7 +82,12 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
         text.push_str(line);
     }
     push(source, text);
-    docs
+}
+
+/// How many documents [`split`] makes of `stream` at most, counted without
+/// cutting it: a bound on the work is checked before the work.
+pub fn count_documents(stream: &str) -> usize {
+    stream.split_inclusive('\n').filter(|line| is_separator(line)).count() + 1
 }
 
 fn is_separator(line: &str) -> bool {
@@ -131,7 +144,7 @@ fn head_text(text: &str) -> Option<String> {
                 return None
             }
             Some(_) => {
-                keep = ["apiVersion:", "kind:", "metadata:"].iter().any(|k| line.starts_with(k));
+                keep = top_level_key(line).is_some_and(|k| matches!(k, "apiVersion" | "kind" | "metadata"));
                 if keep {
                     out.push_str(line);
                 }
@@ -141,6 +154,19 @@ fn head_text(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// The key a top-level line of a block mapping starts with, as YAML reads
+/// it: the text before the first `:` that ends the line or is followed by a
+/// space or tab, without the blanks before that `:` (`kind : Job` is the key
+/// `kind`). `None` when the line is no `key: value` (`kind:Job` is one
+/// plain scalar).
+fn top_level_key(line: &str) -> Option<&str> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let bytes = line.as_bytes();
+    let colon =
+        (0..bytes.len()).find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
+    Some(line[..colon].trim_end_matches([' ', '\t']))
+}
+
 /// Reads a document's head. Everything Kubernetes would refuse — a
 /// non-string annotation value, a missing kind or name — is an error here,
 /// since Helm itself fails to install such a document. Scalars are read as
@@ -148,6 +174,23 @@ fn head_text(text: &str) -> Option<String> {
 /// is a boolean, so `helm.sh/hook-delete-policy: yes` is refused as Helm
 /// refuses it.
 pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
+    read_head(doc, Syntax::Whole)
+}
+
+/// How much of a document [`read_head`] reads besides its head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// The whole document, for syntax errors: Helm converts all of it to
+    /// JSON before it installs anything, so `lint` and `deploy` must too.
+    Whole,
+    /// The head alone: for `plan`, which orders objects and does not judge
+    /// their bodies, and for releases Helm has stored. Scanning the rest
+    /// took half as long again as planning a release of 20,000 objects.
+    HeadOnly,
+}
+
+/// [`parse_head`], reading the rest of the document as `syntax` says.
+pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>> {
     let fail = |msg: String, help: Option<&str>| {
         let d = Diagnostic::error(doc.location(), msg);
         Box::new(match help {
@@ -159,13 +202,17 @@ pub fn parse_head(doc: &Document) -> Result<Head, Box<Diagnostic>> {
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
     let head_text = head_text(&doc.text);
+    let invalid =
+        |e: yaml::YamlError| fail(format!("is not a valid Kubernetes object: {}", short(&e.to_string())), None);
     let (value, read) = match head_text.as_deref().map(yaml::to_json) {
-        Some(Ok(v @ Value::Object(_))) => (v, head_text.as_deref().unwrap_or_default()),
-        _ => (
-            yaml::to_json_whole(&doc.text)
-                .map_err(|e| fail(format!("is not a valid Kubernetes object: {}", short(&e.to_string())), None))?,
-            doc.text.as_str(),
-        ),
+        Some(Ok(v @ Value::Object(_))) => {
+            // The rest unread, `data: {key: [unclosed` passed as no problem.
+            if syntax == Syntax::Whole {
+                yaml::check_syntax(&doc.text).map_err(invalid)?;
+            }
+            (v, head_text.as_deref().unwrap_or_default())
+        }
+        _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, doc.text.as_str()),
     };
     let Value::Object(mut top) = value else {
         return Err(fail(
@@ -316,6 +363,30 @@ mod tests {
             let name = whole.pointer("/metadata/name").and_then(Value::as_str);
             assert_eq!(parse_head(&doc).ok().map(|h| h.name), name.map(str::to_string), "{text}");
         }
+    }
+
+    /// YAML allows blanks between a key and its colon; the head cut read
+    /// `kind : ConfigMap` as no kind and `metadata :` as no name (issue 33).
+    #[test]
+    fn keys_are_read_as_yaml_reads_them() {
+        for text in [
+            "kind : ConfigMap\nmetadata:\n  name: a\n",
+            "kind: ConfigMap\nmetadata :\n  name: a\n",
+            "apiVersion\t: v1\nkind  :   ConfigMap\nmetadata :   \n  name : a\n",
+            "kind: ConfigMap\r\nmetadata:\r\n  name: a\r\n",
+        ] {
+            let doc = Document { source: "s".into(), index: 1, text: text.into() };
+            assert_eq!(
+                parse_head(&doc).map(|h| h.display()).map_err(|e| e.message),
+                Ok("ConfigMap/a".into()),
+                "{text:?}"
+            );
+        }
+        assert_eq!(top_level_key("kind:Job\n"), None);
+        assert_eq!(top_level_key("a:b: c\n"), Some("a:b"));
+        assert_eq!(top_level_key("metadata:\n"), Some("metadata"));
+        assert_eq!(top_level_key("é: x"), Some("é"));
+        assert_eq!(top_level_key("é"), None);
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub struct Resource {
 }
 
 impl Resource {
-    pub fn from_document(doc: &Document, head: Head, diags: &mut Diagnostics) -> Resource {
+    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         let depends_on = depends_on(ann, &loc, diags);
@@ -37,6 +37,21 @@ impl Resource {
             None => Ok(Vec::new()),
             Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
         };
+        if group.is_none() && ann.contains_key(a::DEPENDS_ON_RESOURCE_GROUPS) {
+            // HIP-0025 orders groups, not resources: outside one, the
+            // dependency orders nothing, and its author expected it to.
+            diags.push(
+                Diagnostic::warning(
+                    loc.clone(),
+                    format!(
+                        "is ignored: this resource has no {} annotation, and only groups wait for groups",
+                        a::RESOURCE_GROUP
+                    ),
+                )
+                .on(a::DEPENDS_ON_RESOURCE_GROUPS)
+                .help(format!("add {}: <group> to this resource, or remove the dependency", a::RESOURCE_GROUP)),
+            );
+        }
         let readiness = Readiness::from_annotations(ann, &loc, diags);
         let external = match ann.get(external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
             None => Vec::new(),
@@ -66,9 +81,9 @@ impl Resource {
             }
         }
         Resource {
-            source: doc.source.clone(),
+            source: doc.source,
             document: doc.index,
-            manifest: doc.text.clone(),
+            manifest: doc.text,
             head,
             depends_on,
             group,

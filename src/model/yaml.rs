@@ -41,6 +41,34 @@ use serde_json::{Map, Number, Value};
 /// one-megabyte stack. No Kubernetes object nests this deep.
 pub const MAX_DEPTH: usize = 256;
 
+/// goyaml's bound on alias expansion (decode.go, `allowedAliasRatio`), which
+/// Helm meets through `sigs.k8s.io/yaml`: once a document has decoded more
+/// than 1,000 nodes, more than 100 of them through aliases, the share that
+/// came through aliases may be at most 99% up to 400,000 nodes, falling
+/// linearly to 10% at 4,000,000 and staying there. Nine levels of nine
+/// aliases (a "billion laughs") is refused within a few thousand nodes,
+/// where expanding it would take gigabytes.
+fn allowed_alias_ratio(decoded: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    match decoded {
+        d if d <= LOW => 0.99,
+        d if d >= HIGH => 0.10,
+        d => 0.99 - 0.89 * ((d - LOW) as f64 / (HIGH - LOW) as f64),
+    }
+}
+
+/// How many times its own size a document's aliases may add in text. goyaml
+/// counts nodes, and a Go string shares its bytes when aliased; a Rust
+/// string is copied, so one megabyte-long scalar aliased a thousand times
+/// (which goyaml's node count allows) would take a gigabyte here.
+pub const MAX_ALIAS_GROWTH: usize = 8;
+
+/// The text aliases may add to any document, however short, so that
+/// goyaml's node count, not this, is what refuses a bomb of short scalars
+/// (the message then says what Helm would say).
+pub const MIN_ALIAS_TEXT: usize = 1 << 20;
+
 /// Why a document cannot be read as Kubernetes reads it.
 #[derive(Debug, thiserror::Error)]
 pub enum YamlError {
@@ -60,6 +88,19 @@ pub enum YamlError {
     Unexpected(String),
     #[error("an alias names an unknown anchor")]
     UnknownAnchor,
+    /// goyaml's rule ([`allowed_alias_ratio`]), as Helm fails on it.
+    #[error(
+        "document contains excessive aliasing: {aliased} of its {decoded} nodes come from aliases, more than \
+         {:.0}% (the bound of goyaml, Helm's YAML reader, which refuses it too)",
+        allowed_alias_ratio(*.decoded) * 100.0
+    )]
+    ExcessiveAliasing { aliased: u64, decoded: u64 },
+    /// [`MAX_ALIAS_GROWTH`]: memory, where goyaml's node count does not bound it.
+    #[error(
+        "its aliases expand to more than {limit} bytes of text ({MAX_ALIAS_GROWTH} times the document's \
+         {size} bytes, at least {MIN_ALIAS_TEXT}); write the repeated text out or anchor less of it"
+    )]
+    AliasTextTooLarge { limit: usize, size: usize },
     #[error("a merge key (<<) takes mappings")]
     MergeItem,
     #[error("a merge key (<<) takes a mapping or a list of mappings")]
@@ -87,6 +128,18 @@ pub fn check_depth(text: &str) -> Result<(), YamlError> {
             b'\n' => line += 1,
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// Scans all of `text` for YAML syntax errors, building nothing: for a
+/// document whose head alone was read, the rest must still be YAML, as Helm
+/// converts all of it to JSON before anything is installed.
+pub fn check_syntax(text: &str) -> Result<(), YamlError> {
+    check_depth(text)?;
+    let mut parser = Parser::new_from_str(text);
+    while let Some(event) = parser.next_event() {
+        event.map_err(YamlError::Scan)?;
     }
     Ok(())
 }
@@ -124,7 +177,18 @@ enum Rest {
 
 fn first_document(text: &str, scalars: Scalars, rest: Rest) -> Result<Value, YamlError> {
     check_depth(text)?;
-    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: HashMap::new(), depth: 0, scalars };
+    let mut reader = Reader {
+        parser: Parser::new_from_str(text),
+        anchors: HashMap::new(),
+        depth: 0,
+        scalars,
+        // goyaml counts the document node too.
+        decoded: 1,
+        aliased: 0,
+        text_bytes: 0,
+        alias_text_budget: text.len().saturating_mul(MAX_ALIAS_GROWTH).max(MIN_ALIAS_TEXT),
+        size: text.len(),
+    };
     loop {
         match reader.next()? {
             Event::StreamEnd => return Ok(Value::Null),
@@ -142,16 +206,47 @@ fn first_document(text: &str, scalars: Scalars, rest: Rest) -> Result<Value, Yam
     Ok(value)
 }
 
+/// An anchored node and what expanding it once more costs.
+struct Anchored {
+    value: Value,
+    /// Nodes goyaml decodes for it, aliases within it expanded.
+    nodes: u64,
+    /// Bytes of scalar text in it, likewise.
+    text_bytes: usize,
+}
+
 struct Reader<'a> {
     parser: Parser<'a, saphyr_parser::StrInput<'a>>,
-    anchors: HashMap<usize, Value>,
+    anchors: HashMap<usize, Anchored>,
     /// Nodes open around the current one: `node` recurses, and block
     /// nesting (indentation) is not bounded by [`check_depth`].
     depth: usize,
     scalars: Scalars,
+    /// Nodes decoded so far, aliases expanded: goyaml's `decodeCount`.
+    decoded: u64,
+    /// Those of them that came through an alias: goyaml's `aliasCount`.
+    aliased: u64,
+    /// Scalar text read so far, aliases expanded.
+    text_bytes: usize,
+    /// What of `text_bytes` aliases may still add.
+    alias_text_budget: usize,
+    /// The document's length, for messages.
+    size: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// goyaml's check, made after every node and every alias's expansion:
+    /// within one expansion the share of aliased nodes only grows and the
+    /// allowed share only falls, so checking at its end refuses exactly the
+    /// documents goyaml refuses somewhere inside it.
+    fn check_aliasing(&self) -> Result<(), YamlError> {
+        let (aliased, decoded) = (self.aliased, self.decoded);
+        if aliased > 100 && decoded > 1000 && aliased as f64 / decoded as f64 > allowed_alias_ratio(decoded) {
+            return Err(YamlError::ExcessiveAliasing { aliased, decoded });
+        }
+        Ok(())
+    }
+
     fn next(&mut self) -> Result<Event<'a>, YamlError> {
         match self.parser.next_event() {
             Some(Ok((event, _))) => Ok(event),
@@ -165,18 +260,49 @@ impl<'a> Reader<'a> {
         if self.depth >= MAX_DEPTH {
             return Err(YamlError::TooDeep);
         }
+        self.decoded += 1;
+        self.check_aliasing()?;
+        let (decoded, text_bytes) = (self.decoded, self.text_bytes);
         self.depth += 1;
-        let value = self.node_within(event);
+        let read = self.node_within(event);
         self.depth -= 1;
-        value
+        let (value, anchor) = read?;
+        if anchor > 0 {
+            // The node itself was counted before it was read.
+            let nodes = self.decoded - decoded + 1;
+            let text_bytes = self.text_bytes - text_bytes;
+            self.anchors.insert(anchor, Anchored { value: value.clone(), nodes, text_bytes });
+        }
+        Ok(value)
     }
 
-    fn node_within(&mut self, event: Event<'a>) -> Result<Value, YamlError> {
-        let (value, anchor) = match event {
+    /// A copy of the node `id` anchors, counted as goyaml counts it and
+    /// refused before it is copied when it would exceed either bound.
+    fn alias(&mut self, id: usize) -> Result<Value, YamlError> {
+        let anchored = self.anchors.get(&id).ok_or(YamlError::UnknownAnchor)?;
+        self.decoded += anchored.nodes;
+        self.aliased += anchored.nodes;
+        self.check_aliasing()?;
+        if anchored.text_bytes > self.alias_text_budget {
+            let limit = self.size.saturating_mul(MAX_ALIAS_GROWTH).max(MIN_ALIAS_TEXT);
+            return Err(YamlError::AliasTextTooLarge { limit, size: self.size });
+        }
+        self.alias_text_budget -= anchored.text_bytes;
+        self.text_bytes += anchored.text_bytes;
+        Ok(anchored.value.clone())
+    }
+
+    /// The node `event` starts, and its anchor (0: none).
+    fn node_within(&mut self, event: Event<'a>) -> Result<(Value, usize), YamlError> {
+        Ok(match event {
             Event::Scalar(text, _, anchor, _) if self.scalars == Scalars::AsWritten => {
+                self.text_bytes += text.len();
                 (Value::String(text.into_owned()), anchor)
             }
-            Event::Scalar(text, style, anchor, tag) => (scalar(&text, style, tag.as_deref())?, anchor),
+            Event::Scalar(text, style, anchor, tag) => {
+                self.text_bytes += text.len();
+                (scalar(&text, style, tag.as_deref())?, anchor)
+            }
             Event::SequenceStart(anchor, _) => {
                 let mut items = Vec::new();
                 loop {
@@ -188,13 +314,9 @@ impl<'a> Reader<'a> {
                 (Value::Array(items), anchor)
             }
             Event::MappingStart(anchor, _) => (Value::Object(self.mapping()?), anchor),
-            Event::Alias(id) => return self.anchors.get(&id).cloned().ok_or(YamlError::UnknownAnchor),
+            Event::Alias(id) => (self.alias(id)?, 0),
             e => return Err(YamlError::Unexpected(format!("{e:?}"))),
-        };
-        if anchor > 0 {
-            self.anchors.insert(anchor, value.clone());
-        }
-        Ok(value)
+        })
     }
 
     fn mapping(&mut self) -> Result<Map<String, Value>, YamlError> {
@@ -455,6 +577,60 @@ mod tests {
         // 250 levels still read.
         let ok = format!("a: {}1{}\n", "[".repeat(250), "]".repeat(250));
         assert!(to_json(&ok).is_ok());
+    }
+
+    /// Nine levels of nine aliases: 9^9 strings if expanded.
+    fn alias_bomb(indent: &str) -> String {
+        let mut out = format!("{indent}a: &a [{}]\n", ["\"lol\""; 9].join(","));
+        for (prev, name) in
+            ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"])
+        {
+            out.push_str(&format!("{indent}{name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(",")));
+        }
+        out
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_as_goyaml_refuses_it() {
+        let start = std::time::Instant::now();
+        let e = to_json(&alias_bomb("")).unwrap_err();
+        assert!(matches!(e, YamlError::ExcessiveAliasing { .. }), "{e}");
+        assert!(e.to_string().starts_with("document contains excessive aliasing: "), "{e}");
+        assert!(e.to_string().contains("more than 99%"), "{e}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(1), "{:?}", start.elapsed());
+        // Three levels (819 nodes) are under goyaml's 1,000 and read.
+        let small: String = alias_bomb("").lines().take(3).map(|l| format!("{l}\n")).collect();
+        assert_eq!(j(&small)["c"][8][8][8], "lol");
+    }
+
+    /// goyaml's numbers: past 1,000 nodes and 100 aliased ones, 99% may be aliased.
+    #[test]
+    fn the_alias_ratio_is_goyamls() {
+        assert_eq!(allowed_alias_ratio(1_000), 0.99);
+        assert_eq!(allowed_alias_ratio(4_000_000), 0.10);
+        assert!((allowed_alias_ratio(2_200_000) - 0.545).abs() < 1e-9);
+        // One anchored item aliased 2,000 times: 2,000 of about 4,000 nodes.
+        let many = format!("x: &x 1\nl: [{}]\n", vec!["*x"; 2_000].join(","));
+        assert_eq!(j(&many)["l"].as_array().unwrap().len(), 2_000);
+        // A list of 1,000 anchored once (1,001 nodes) and aliased 20 times:
+        // 20,020 of 21,047 nodes (95%); 200 times: 200,200 of 201,407 (99.4%).
+        let list = |n| format!("x: &x [{}]\nl: [{}]\n", vec!["1"; 1_000].join(","), vec!["*x"; n].join(","));
+        assert!(to_json(&list(20)).is_ok());
+        let e = to_json(&list(200)).unwrap_err();
+        assert!(matches!(e, YamlError::ExcessiveAliasing { .. }), "{e}");
+    }
+
+    /// goyaml counts nodes; a long scalar aliased often is bounded by size.
+    #[test]
+    fn aliases_may_not_multiply_the_text() {
+        let long = "x".repeat(200_000);
+        let ok = format!("s: &s {long}\nl: [{}]\n", ["*s"; 7].join(","));
+        assert!(to_json(&ok).is_ok());
+        let bad = format!("s: &s {long}\nl: [{}]\n", ["*s"; 9].join(","));
+        let e = to_json(&bad).unwrap_err();
+        let size = bad.len();
+        assert!(matches!(e, YamlError::AliasTextTooLarge { limit, size: s } if limit == 8 * size && s == size), "{e}");
+        assert!(e.to_string().starts_with(&format!("its aliases expand to more than {} bytes", 8 * size)), "{e}");
     }
 
     #[test]

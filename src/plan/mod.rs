@@ -191,15 +191,58 @@ pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mu
         }
     }
     let n = options.parallel.max(1);
+    // Built on the first reference that names no item: most plans have none,
+    // and `estimate::hint` builds a plan several times over.
+    let index = std::cell::OnceCell::new();
     let events = wanted
         .into_iter()
         .map(|target| match target {
-            Target::Hooks(event) => plan_hooks(release, event, n, options.parallel_all, diags),
+            Target::Hooks(event) => plan_hooks(release, &index, event, n, options.parallel_all, diags),
             // Helm applies a whole batch at once; only an explicit limit caps it.
-            Target::Install => plan_resources(release, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags),
+            Target::Install => {
+                plan_resources(release, &index, options.parallel_resources.unwrap_or(usize::MAX).max(1), diags)
+            }
         })
         .collect();
     Plan { options, events }
+}
+
+/// The release's hooks and resources by kind and name, built at most once: a
+/// reference that names no item of a plan is explained by what it does name,
+/// and a scan of every object for each such reference made 10,000 dangling
+/// references take 45 s.
+type LazyIndex<'a> = std::cell::OnceCell<Index<'a>>;
+
+struct Index<'a> {
+    /// Positions in the release's hooks and resources: a reference is
+    /// made only for the few a lookup finds, not for every object.
+    hooks: HashMap<(&'a str, &'a str), Vec<usize>>,
+    resources: HashMap<(&'a str, &'a str), Vec<usize>>,
+}
+
+impl<'a> Index<'a> {
+    fn new(release: &'a Release) -> Self {
+        let mut hooks: HashMap<_, Vec<_>> = HashMap::new();
+        for (i, h) in release.hooks.iter().enumerate() {
+            hooks.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push(i);
+        }
+        let mut resources: HashMap<_, Vec<_>> = HashMap::new();
+        for (i, r) in release.resources.iter().enumerate() {
+            resources.entry((r.head.kind.as_str(), r.head.name.as_str())).or_default().push(i);
+        }
+        Index { hooks, resources }
+    }
+
+    /// The first hook, in release order, that `r` names.
+    fn hook(&self, r: &ObjectRef, release: &Release) -> Option<usize> {
+        let named = self.hooks.get(&(r.kind.as_str(), r.name.as_str()))?;
+        named.iter().copied().find(|&i| matches_ref(r, &release.hooks[i].reference(), release))
+    }
+
+    fn is_resource(&self, r: &ObjectRef, release: &Release) -> bool {
+        let named = self.resources.get(&(r.kind.as_str(), r.name.as_str()));
+        named.into_iter().flatten().any(|&i| matches_ref(r, &release.resources[i].reference(), release))
+    }
 }
 
 /// What the graph builder needs of a hook or resource.
@@ -212,7 +255,14 @@ struct Spec<'a> {
     location: Location,
 }
 
-fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, diags: &mut Diagnostics) -> EventPlan {
+fn plan_hooks<'a>(
+    release: &'a Release,
+    index: &LazyIndex<'a>,
+    event: Event,
+    n: usize,
+    parallel_all: bool,
+    diags: &mut Diagnostics,
+) -> EventPlan {
     let mut specs: Vec<(usize, &crate::model::hook::Hook)> =
         release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
     specs.sort_by_cached_key(|&(_, h)| h.helm_order_key());
@@ -228,20 +278,19 @@ fn plan_hooks(release: &Release, event: Event, n: usize, parallel_all: bool, dia
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
-        if let Some(h) = release.hooks.iter().find(|h| matches_ref(r, &h.reference(), release)) {
+        let index = index.get_or_init(|| Index::new(release));
+        if let Some(h) = index.hook(r, release).map(|i| &release.hooks[i]) {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             return Some(format!("it is a hook of {} only", events.join(", ")));
         }
-        release
-            .resources
-            .iter()
-            .any(|x| matches_ref(r, &x.reference(), release))
+        index
+            .is_resource(r, release)
             .then(|| "it is a resource, not a hook; hooks can depend only on hooks of the same event".to_string())
     };
     build_graph(Target::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
-fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> EventPlan {
+fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, diags: &mut Diagnostics) -> EventPlan {
     let layout = batch::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
     for (level, batch) in layout.batches.iter().enumerate() {
@@ -260,11 +309,8 @@ fn plan_resources(release: &Release, n: usize, diags: &mut Diagnostics) -> Event
         }
     }
     let others = |r: &ObjectRef| -> Option<String> {
-        release
-            .hooks
-            .iter()
-            .any(|h| matches_ref(r, &h.reference(), release))
-            .then(|| "it is a hook; resources can depend only on resources".to_string())
+        let index = index.get_or_init(|| Index::new(release));
+        index.hook(r, release).map(|_| "it is a hook; resources can depend only on resources".to_string())
     };
     let mut plan = build_graph(Target::Install, specs, n, release, &others, diags, layout.batches);
     plan.notes = layout.notes;

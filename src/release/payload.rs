@@ -71,17 +71,30 @@ pub enum PayloadError {
     Base64(#[from] base64::Base64Error),
     #[error("gzip: {0}")]
     Gzip(#[source] Cause<std::io::Error>),
+    /// A record is at most 1 MiB compressed, and gzip can make that a
+    /// thousand times more: bounded as piped input is.
+    #[error("it decompresses to more than {} MiB, the bound on a release helm-hooks reads", .0 >> 20)]
+    TooLarge(usize),
 }
 
 /// Helm's `decodeRelease` up to the JSON bytes: base64, then gunzip when
-/// the bytes start with `1f 8b 08`.
+/// the bytes start with `1f 8b 08`; at most the input bound
+/// ([`crate::model::input::MAX_INPUT_MIB`]) of JSON.
 pub fn decode_payload(data: &[u8]) -> Result<Vec<u8>, PayloadError> {
+    decode_payload_within(data, crate::model::input::MAX_INPUT_MIB << 20)
+}
+
+fn decode_payload_within(data: &[u8], limit: usize) -> Result<Vec<u8>, PayloadError> {
     let bytes = base64::decode(data)?;
     if bytes.len() > 3 && bytes[..3] == GZIP_MAGIC {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .take(limit as u64 + 1)
             .read_to_end(&mut out)
             .map_err(|e| PayloadError::Gzip(e.into()))?;
+        if out.len() > limit {
+            return Err(PayloadError::TooLarge(limit));
+        }
         Ok(out)
     } else {
         Ok(bytes)
@@ -309,6 +322,18 @@ mod tests {
         // 1f 8b without the deflate method byte is not gzip either.
         let almost = base64::encode(&[0x1f, 0x8b, 0x00, b'{']);
         assert_eq!(decode_payload(almost.as_bytes()).unwrap(), [0x1f, 0x8b, 0x00, b'{']);
+    }
+
+    /// A gzip bomb in a release record is refused at the bound, not
+    /// inflated into all of memory (issue 33).
+    #[test]
+    fn a_payload_past_the_bound_is_refused() {
+        let json = vec![b' '; 3 << 20];
+        let payload = encode_payload(&json);
+        assert!(payload.len() < 20_000, "{}", payload.len());
+        assert_eq!(decode_payload_within(payload.as_bytes(), 3 << 20).unwrap().len(), 3 << 20);
+        let e = decode_payload_within(payload.as_bytes(), 2 << 20).unwrap_err();
+        assert_eq!(e.to_string(), "it decompresses to more than 2 MiB, the bound on a release helm-hooks reads");
         let broken = base64::encode(&[0x1f, 0x8b, 0x08, 0, 0, 0]);
         assert!(decode_payload(broken.as_bytes()).is_err());
     }
