@@ -158,7 +158,7 @@ print(f"| `helm hooks run --event test --parallel {par}` | **{p_med:.1f} s** ({'
 print(f"| speed-up | **{s_med / p_med:.1f}x** | |")
 print(f"| ideal ceil({n}/{par}) x {secs:g} s | {ideal:g} s | goal: within 2 s + 5 % = {goal:.1f} s: **{'met' if p_med <= goal else 'missed'}** ({p_med - ideal:+.1f} s) |")
 if real:
-    print(f"| the node's floor: {n} pods of {secs:g} s created at once by kubectl, until the last Succeeded | {floor:.1f} s | `--parallel {n}` against it: {all_wall / floor:.2f}x ({all_wall - floor:+.1f} s) |")
+    print(f"| the node's floor: {n} {kind}s of {secs:g} s created at once by kubectl, until the last {'Complete' if kind == 'Job' else 'Succeeded'} | {floor:.1f} s | `--parallel {n}` against it: {all_wall / floor:.2f}x ({all_wall - floor:+.1f} s) |")
 else:
     print(f"| bed floor: one {secs:g} s {kind}, creation to {'Complete' if kind == 'Job' else 'Succeeded'} | {floor:.1f} s | ceil({n}/{par}) x floor = {bed_ideal:.1f} s ({p_med - bed_ideal:+.1f} s) |")
 print(f"| `--parallel {n}` (all at once) | {all_wall:.1f} s | |")

@@ -7,8 +7,10 @@
 #  - the stock and host-functions runs of tests/e2e_deploy.rs (cluster-scoped objects with
 #    fixed names: the crds-folder chart's CRDs, the aggregated ClusterRoles): the host one
 #    starts only once the stock one has ended;
-#  - tests/e2e_faults.rs restarts the bed's API server, so it runs after both lanes, alone,
-#    stock then host.
+#  - tests/e2e_faults.rs restarts the bed's API server and the real node's kubelet and
+#    containerd, so it runs after both lanes, alone, stock then host;
+#  - tests/e2e_node.rs (real containers on the bed's real node) runs at the end of each
+#    lane, stock and host; their namespaces are their own, and the node takes both.
 # Each suite's output is printed whole when it ends; the exit code is 1 if any failed.
 #
 # Usage: scripts/e2e.sh   (the bed must be up and its environment exported: testbed/cluster.sh
@@ -59,17 +61,18 @@ lane_one() {
   suite stock e2e_run || rc=1
   suite stock e2e_real || rc=1
   suite stock e2e_helm || rc=1
+  suite stock e2e_node || rc=1
   return $rc
 }
 
 lane_two() {
   local rc=0
-  suite stock e2e_node || rc=1
   suite host e2e_run || rc=1
   while [ ! -e "$work/stock-deploy.done" ]; do sleep 1; done
   suite host e2e_deploy || rc=1
   for name in e2e_testbed e2e_kube; do suite stock "$name" || rc=1; done
   suite host e2e_sql || rc=1
+  suite host e2e_node || rc=1
   return $rc
 }
 

@@ -320,6 +320,13 @@ fn run_parallel_matches_helm_test_on_real_pods() {
     assert_eq!(plugin.status_phases(), stock.status_phases());
     assert!(plugin.status_phases().iter().all(|(_, p)| p == "Succeeded"), "{:?}", plugin.status_phases());
     assert_eq!(plugin.pods_on_real_node().len(), 5, "every hook's pod ran on the real node");
+    // What each leaves behind (no delete policy: the hooks stay until the next run).
+    let left = |case: &Case| {
+        let jobs = ok(case.kubectl(&["get", "jobs", "-o", "name"]));
+        let pods = ok(case.kubectl(&["get", "pods", "-o", "name", "-l", "!batch.kubernetes.io/job-name"]));
+        (jobs, pods)
+    };
+    assert_eq!(left(&plugin), left(&stock), "the same hook objects are left");
     // Five 3-s hooks: serially at least 15 s; together a few seconds over one.
     assert!(theirs.wall >= Duration::from_secs(15), "helm test runs them one at a time: {:.1?}", theirs.wall);
     assert!(ours.wall < theirs.wall, "parallel {:.1?} against serial {:.1?}", ours.wall, theirs.wall);

@@ -45,8 +45,9 @@ EOF2
   elapsed "$t0" "$t1"
 }
 
-# The real node's floor: N bare Pods that sleep SECS, created at once by one kubectl
-# (namespace $1, count $2), until the last has Succeeded; prints the seconds.
+# The real node's floor: N hooks' worth of KIND (Job or Pod) that sleep SECS, created at
+# once by one kubectl (namespace $1, count $2), until the last has completed; prints the
+# seconds.
 floor_real() {
   local ns=$1 n=$2 t0 t1 i
   {
@@ -54,7 +55,22 @@ floor_real() {
     echo "kind: List"
     echo "items:"
     for i in $(seq "$n"); do
-      cat <<EOF2
+      if [ "${KIND:-Job}" = Job ]; then
+        cat <<EOF2
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: floor-$i, labels: {floor: "1"}}
+  spec:
+    backoffLimit: 0
+    template:
+      spec:
+        restartPolicy: Never
+        nodeSelector: {hooks-test/real-node: "true"}
+        tolerations: [{key: hooks-test/real-node, operator: Equal, value: "true", effect: NoExecute}]
+        containers: [{name: main, image: busybox, command: [sleep, "$SECS"]}]
+EOF2
+      else
+        cat <<EOF2
 - apiVersion: v1
   kind: Pod
   metadata: {name: floor-$i, labels: {floor: "1"}}
@@ -64,12 +80,17 @@ floor_real() {
     tolerations: [{key: hooks-test/real-node, operator: Equal, value: "true", effect: NoExecute}]
     containers: [{name: main, image: busybox, command: [sleep, "$SECS"]}]
 EOF2
+      fi
     done
   } >"$work/floor.yaml"
   t0=$(now)
   kubectl -n "$ns" create -f "$work/floor.yaml" >/dev/null
-  kubectl -n "$ns" wait --for=jsonpath='{.status.phase}'=Succeeded pod -l floor=1 --timeout=300s >/dev/null
+  if [ "${KIND:-Job}" = Job ]; then
+    kubectl -n "$ns" wait --for=condition=Complete job -l floor=1 --timeout=300s >/dev/null
+  else
+    kubectl -n "$ns" wait --for=jsonpath='{.status.phase}'=Succeeded pod -l floor=1 --timeout=300s >/dev/null
+  fi
   t1=$(now)
-  kubectl -n "$ns" delete pod -l floor=1 --wait=true >/dev/null
+  kubectl -n "$ns" delete jobs,pods -l floor=1 --wait=true >/dev/null
   elapsed "$t0" "$t1"
 }
