@@ -19,6 +19,11 @@ use super::{Request, Response, Transport, TransportError};
 pub struct ExtismTransport;
 
 impl Transport for ExtismTransport {
+    /// A reset stream panics in the host (above): the plugin call ends.
+    fn survives_reset(&self) -> bool {
+        false
+    }
+
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         let mut r = HttpRequest::new(req.url.as_str()).with_method(req.method.as_str());
         for (k, v) in &req.headers {

@@ -168,6 +168,14 @@ pub trait Transport {
     fn at_once(&self) -> bool {
         false
     }
+
+    /// Whether a stream the API server resets comes back as an error the client can
+    /// repeat. Extism's `http_request` ends the plugin call instead, so over it no request
+    /// may invite a reset: kube-apiserver's timeout filter resets the stream of a request
+    /// whose `timeout` passes just as its handler begins to answer (`pace::LOOK_WITHIN_MS`).
+    fn survives_reset(&self) -> bool {
+        true
+    }
 }
 
 impl<T: Transport + ?Sized> Transport for Box<T> {
@@ -181,6 +189,10 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
 
     fn at_once(&self) -> bool {
         (**self).at_once()
+    }
+
+    fn survives_reset(&self) -> bool {
+        (**self).survives_reset()
     }
 }
 

@@ -547,7 +547,9 @@ impl Client {
         let wanted = seen.saturating_add(t.pace.ahead(crate::base::time::wall_ms())).max(newest);
         let selector = t.selector(&t.groups[lead]);
         let (res, ns) = (t.groups[lead].resource.clone(), t.groups[lead].namespace.clone());
-        let within = t.pace.within(crate::base::time::wall_ms());
+        // Bounded by the request's own `timeout` only where a reset stream is an error to
+        // repeat (Transport::survives_reset); else by the watch cache's 3 s.
+        let within = if self.transport.survives_reset() { t.pace.within(crate::base::time::wall_ms()) } else { None };
         let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string(), within)? {
             Fresh::Listed(list) => list,
             // At once: no watch cache serves this resource; watched in rounds from now on.
