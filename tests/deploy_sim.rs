@@ -373,6 +373,10 @@ impl Store for Sim {
         Ok(self.records.keys().map(|&r| self.stored(r)).collect())
     }
 
+    fn not_found(&self, release: &str) -> StorageError {
+        storage::not_found(Driver::ConfigMap, NS, release)
+    }
+
     fn history_where(
         &mut self,
         _release: &str,
@@ -879,4 +883,20 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
         let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }
+}
+
+/// Issue 32: `rollback nosuch` and `uninstall nosuch` said `release: not
+/// found: "nosuch"` as a failed hook (exit 1); they say what `run` says,
+/// naming the namespace and what was looked for, as a cluster error (exit 3).
+#[test]
+fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
+    let mut sim = Sim::new();
+    let said =
+        "release \"nosuch\" not found in namespace \"ns\" (looked for ConfigMaps labelled owner=helm,name=nosuch)";
+    let e = action::rollback_target(&mut sim, "nosuch", None).unwrap_err();
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert_eq!(e.to_string(), said);
+    let e = action::uninstall_target(&mut sim, "nosuch").unwrap_err();
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert_eq!(e.to_string(), said);
 }

@@ -12,8 +12,14 @@ use super::spec::{Command, Flag, Takes};
 pub enum ArgError {
     #[error("flag needs an argument: --{0}")]
     Missing(&'static str),
-    #[error("unknown flag {flag} for helm hooks {command}{}", elsewhere(.others))]
-    Unknown { flag: String, command: &'static str, others: Vec<&'static str> },
+    #[error("unknown flag {flag} for helm hooks {command}{}{}", elsewhere(.others), did_you_mean(.meant))]
+    Unknown {
+        flag: String,
+        command: &'static str,
+        others: Vec<&'static str>,
+        /// The flag of this command a typo away (`--paralel`), by its long name.
+        meant: Option<&'static str>,
+    },
     #[error(
         "invalid argument {value:?} for --{flag}: a boolean flag takes true or false \
          (also 1, 0, t, f, T, F, TRUE, FALSE, True, False)"
@@ -23,6 +29,10 @@ pub enum ArgError {
     Invalid(String),
     #[error("unexpected argument {0:?}")]
     Extra(String),
+}
+
+fn did_you_mean(meant: &Option<&str>) -> String {
+    meant.map(|m| format!("; did you mean --{m}?")).unwrap_or_default()
 }
 
 fn elsewhere(others: &[&str]) -> String {
@@ -87,11 +97,10 @@ pub fn parse(command: &'static Command, args: &[String]) -> Result<Args, ArgErro
             continue;
         }
         let Some(flag) = command.flag(&name) else {
-            return Err(ArgError::Unknown {
-                flag: arg.clone(),
-                command: command.name,
-                others: command.others_with(&name),
-            });
+            let others = command.others_with(&name);
+            // Another command's flag is no typo; a short flag is one letter, as far from every other.
+            let meant = (others.is_empty() && arg.starts_with("--")).then(|| command.meant(&name)).flatten();
+            return Err(ArgError::Unknown { flag: arg.clone(), command: command.name, others, meant });
         };
         let key = flag.alias_of.unwrap_or(flag.long);
         let value = match flag.takes {
@@ -182,7 +191,9 @@ impl Args {
         match self.value("output") {
             None => Ok(formats[0]),
             Some(v) => formats.iter().find(|f| **f == v).copied().ok_or_else(|| {
-                ArgError::Invalid(format!("-o {v} is not available here; use -o {}", formats.join("|")))
+                let meant = crate::base::spelling::nearest(v, formats.iter().copied());
+                let meant = meant.map(|m| format!(" (did you mean -o {m}?)")).unwrap_or_default();
+                ArgError::Invalid(format!("-o {v} is not available here{meant}; use -o {}", formats.join("|")))
             }),
         }
     }
@@ -281,6 +292,33 @@ mod tests {
         assert!(e.to_string().starts_with("unknown flag --parallel for helm hooks lint (only "), "{e}");
         let e = parse_for("plan", &["--nope"]).unwrap_err();
         assert_eq!(e.to_string(), "unknown flag --nope for helm hooks plan");
+    }
+
+    /// Issue 32: a typo of a flag or an output names the one meant.
+    #[test]
+    fn a_typo_names_the_flag_or_output_meant() {
+        let e = parse_for("plan", &["-", "--paralel", "8"]).unwrap_err();
+        assert_eq!(e.to_string(), "unknown flag --paralel for helm hooks plan; did you mean --parallel?");
+        let e = parse_for("deploy", &["--parallel-resource=4"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown flag --parallel-resource=4 for helm hooks deploy; did you mean --parallel-resources?"
+        );
+        let e = parse_for("run", &["r", "--hlep"]).unwrap_err();
+        assert_eq!(e.to_string(), "unknown flag --hlep for helm hooks run; did you mean --help?");
+        // Far from every flag, or one letter: no guess.
+        assert_eq!(
+            parse_for("plan", &["--verbose"]).unwrap_err().to_string(),
+            "unknown flag --verbose for helm hooks plan"
+        );
+        assert_eq!(parse_for("plan", &["-x"]).unwrap_err().to_string(), "unknown flag -x for helm hooks plan");
+        let e = parse_for("plan", &["-o", "jsno"]).unwrap().output(&["text", "json", "dot", "mermaid"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "-o jsno is not available here (did you mean -o json?); use -o text|json|dot|mermaid"
+        );
+        let e = parse_for("plan", &["-o", "yaml"]).unwrap().output(&["text", "json", "dot", "mermaid"]).unwrap_err();
+        assert_eq!(e.to_string(), "-o yaml is not available here; use -o text|json|dot|mermaid");
     }
 
     #[test]

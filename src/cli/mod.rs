@@ -441,6 +441,21 @@ metadata:
         }
     }
 
+    /// A typo of a flag or an output is still invalid arguments, exit 2,
+    /// naming the one meant (issue 32).
+    #[test]
+    fn a_typo_in_the_arguments_is_exit_2_with_the_word_meant() {
+        let (code, out, err) = run_captured(&["plan", "-", "--paralel", "8"], release().as_bytes());
+        assert_eq!((code, out.as_str()), (Exit::Invalid, ""));
+        assert!(
+            err.starts_with("Error: unknown flag --paralel for helm hooks plan; did you mean --parallel?\n"),
+            "{err}"
+        );
+        let (code, _, err) = run_captured(&["lint", "-", "-o", "jsno"], release().as_bytes());
+        assert_eq!(code, Exit::Invalid);
+        assert!(err.contains("(did you mean -o json?); use -o text|json"), "{err}");
+    }
+
     /// "1 wave", not "1 waves" (issue 20).
     #[test]
     fn counts_are_singular_when_one() {

@@ -321,6 +321,13 @@ impl Command {
         flags.iter().find(|f| f.long == name || (name.chars().count() == 1 && f.short == name.chars().next()))
     }
 
+    /// The long flag (or `help`) that `name`, which none is, was probably
+    /// meant to be (`paralel`: `parallel`).
+    pub fn meant(&self, name: &str) -> Option<&'static str> {
+        let longs = self.flags.iter().map(|f| f.long).chain(["help"]);
+        crate::base::spelling::nearest(name, longs)
+    }
+
     /// The other commands that take a flag of this name: for the message
     /// that refuses it here.
     pub fn others_with(&self, name: &str) -> Vec<&'static str> {

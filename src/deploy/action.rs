@@ -82,15 +82,13 @@ pub enum Refused {
     /// The dry run's reads failed.
     #[error(transparent)]
     Preview(KubeError),
-    /// `rollback` of a release with no history.
-    #[error("release: not found: {0:?}")]
-    NotFound(String),
+    /// `rollback` or `uninstall` of a release with no history: said as
+    /// `run` says it, naming where the store looked (exit 3, as `run`'s).
+    #[error(transparent)]
+    NotFound(StorageError),
     /// `rollback` to a revision the history lacks.
     #[error("release has no {0} version")]
     NoRevision(u64),
-    /// `uninstall` of a release with no history.
-    #[error("uninstall: Release not loaded: {0}: release: not found")]
-    NotLoaded(String),
     #[error("the release named {0:?} is already deleted")]
     AlreadyDeleted(String),
 }
@@ -100,17 +98,14 @@ impl Refused {
     pub fn is_cluster(&self) -> bool {
         match self {
             Refused::History(_)
+            | Refused::NotFound(_)
             | Refused::Access(_)
             | Refused::NoNamespace(_)
             | Refused::Namespace(_)
             | Refused::NamespaceNotCreated { .. }
             | Refused::Preview(_) => true,
             Refused::Crds(e) => e.is_cluster(),
-            Refused::Pending { .. }
-            | Refused::NotFound(_)
-            | Refused::NoRevision(_)
-            | Refused::NotLoaded(_)
-            | Refused::AlreadyDeleted(_) => false,
+            Refused::Pending { .. } | Refused::NoRevision(_) | Refused::AlreadyDeleted(_) => false,
         }
     }
 }
@@ -193,7 +188,7 @@ pub fn rollback_target(
     let history = env.history(name).map_err(Refused::History)?;
     // Helm's rollback does not refuse a pending release: it is the way out
     // of one left by an interrupted upgrade (pkg/action/rollback.go).
-    let Some(current) = history.last().cloned() else { return Err(Refused::NotFound(name.to_string())) };
+    let Some(current) = history.last().cloned() else { return Err(Refused::NotFound(env.not_found(name))) };
     let to = wanted.filter(|&r| r > 0).unwrap_or(current.revision.saturating_sub(1));
     match history.into_iter().find(|h| h.revision == to) {
         Some(target) => Ok((current, target)),
@@ -232,7 +227,7 @@ pub fn uninstall_target(
     name: &str,
 ) -> Result<(StoredRelease, Vec<StoredRelease>), Refused> {
     let history = env.history(name).map_err(Refused::History)?;
-    let Some(latest) = history.last().cloned() else { return Err(Refused::NotLoaded(name.to_string())) };
+    let Some(latest) = history.last().cloned() else { return Err(Refused::NotFound(env.not_found(name))) };
     if latest.status() == Status::Uninstalled {
         return Err(Refused::AlreadyDeleted(name.to_string()));
     }

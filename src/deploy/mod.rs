@@ -37,6 +37,7 @@ use crate::exec::executor::{self, Millis};
 use crate::exec::rollout::{self, deletion_batches};
 use crate::exec::run::{self as runner, Outcome as RunOutcome};
 use crate::kube::ObjectKey;
+use crate::model::annotation::RESOURCE_POLICY;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
@@ -48,9 +49,6 @@ use crate::release::storage::StoredRelease;
 pub use error::{Diagnosis, Error, HookFailure};
 pub use policy::{choose, recover};
 pub use seam::{Clock, Cluster, Env, Kube, Store};
-
-/// `helm.sh/resource-policy: keep`: Helm never deletes such a resource.
-const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {

@@ -140,6 +140,9 @@ pub trait Store {
     fn save(&mut self, stored: &mut StoredRelease, now_unix: u64) -> Result<(), StorageError>;
     /// Every revision of `release`, oldest first.
     fn history(&mut self, release: &str) -> Result<Vec<StoredRelease>, StorageError>;
+    /// Why a command that needs `release` stored cannot go on when its
+    /// history is empty: where the store looked ([`storage::not_found`]).
+    fn not_found(&self, release: &str) -> StorageError;
     /// The revisions `wanted` picks by revision and status label, oldest first
     /// ([`storage::history_where`]).
     fn history_where(
@@ -301,6 +304,10 @@ impl Store for Kube<'_> {
 
     fn history(&mut self, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
         storage::history(self.client, self.driver, release)
+    }
+
+    fn not_found(&self, release: &str) -> StorageError {
+        storage::not_found(self.driver, self.client.namespace(), release)
     }
 
     fn history_where(

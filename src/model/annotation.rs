@@ -10,11 +10,15 @@ pub const HOOK: &str = "helm.sh/hook";
 pub const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
 pub const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
 pub const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
+/// `keep`: uninstall and upgrade leave the object in place (Helm's).
+pub const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
 
 pub const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
 pub const DEPENDS_ON: &str = "helm.sh/depends-on";
 pub const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
 pub const SHOW_OUTPUT: &str = "helm.sh/show-output";
+/// Objects outside the release a resource waits for (`model::external`).
+pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 
 pub const RESOURCE_GROUP: &str = "helm.sh/resource-group";
 pub const DEPENDS_ON_RESOURCE_GROUPS: &str = "helm.sh/depends-on/resource-groups";
@@ -26,6 +30,42 @@ pub const DEPENDS_ON_SUBCHARTS: &str = "helm.sh/depends-on/subcharts";
 /// Chart.yaml annotation of helm-hooks: the subchart graph, which survives
 /// stock Helm 4 (it drops `dependencies[].depends-on` when loading a chart).
 pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
+
+/// The `helm.sh/` namespace of every key above.
+const NAMESPACE: &str = "helm.sh/";
+
+/// Every `helm.sh/` key Helm, HIP-0025 or helm-hooks reads. Each is ignored
+/// when misspelt, so a key of the namespace near one of these is taken for a
+/// typo of it ([`misspelled`]).
+pub const KNOWN: &[&str] = &[
+    HOOK,
+    HOOK_WEIGHT,
+    HOOK_DELETE_POLICY,
+    HOOK_OUTPUT_LOG_POLICY,
+    RESOURCE_POLICY,
+    HOOK_PARALLEL,
+    DEPENDS_ON,
+    HOOK_FAIL_FAST,
+    SHOW_OUTPUT,
+    DEPENDS_ON_EXTERNAL,
+    RESOURCE_GROUP,
+    DEPENDS_ON_RESOURCE_GROUPS,
+    READINESS_SUCCESS,
+    READINESS_FAILURE,
+    DEPENDS_ON_SUBCHARTS,
+    SUBCHART_DEPENDS_ON,
+];
+
+/// The known key `key` is a typo of: a `helm.sh/` key no one reads, a few
+/// edits from a known one (`helm.sh/hook-paralel`). A key far from all of
+/// them is a chart's own and left alone. The edits are counted after the
+/// namespace, so that a short key gets the short words' reach
+/// (`helm.sh/foo` is no `helm.sh/hook`).
+pub fn misspelled(key: &str) -> Option<&'static str> {
+    let rest = key.strip_prefix(NAMESPACE).filter(|_| !KNOWN.contains(&key))?;
+    let near = crate::base::spelling::nearest(rest, KNOWN.iter().map(|k| &k[NAMESPACE.len()..]))?;
+    KNOWN.iter().copied().find(|k| k[NAMESPACE.len()..] == *near && *k != key)
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
@@ -117,6 +157,25 @@ mod tests {
         assert_eq!(parse_bool("false"), Ok(false));
         assert!(parse_bool("yes").is_err());
         assert!(parse_bool("").is_err());
+    }
+
+    /// Issue 32: a misspelt key is ignored by Helm and helm-hooks alike.
+    #[test]
+    fn a_key_near_a_known_one_is_a_typo_of_it() {
+        assert_eq!(misspelled("helm.sh/hook-paralel"), Some(HOOK_PARALLEL));
+        assert_eq!(misspelled("helm.sh/hook-wieght"), Some(HOOK_WEIGHT));
+        assert_eq!(misspelled("helm.sh/hok"), Some(HOOK));
+        assert_eq!(misspelled("helm.sh/depend-on"), Some(DEPENDS_ON));
+        assert_eq!(misspelled("helm.sh/resource-polcy"), Some(RESOURCE_POLICY));
+        assert_eq!(misspelled("helm.sh/readiness-sucess"), Some(READINESS_SUCCESS));
+        assert_eq!(misspelled("helm.sh/depends-on/resource-group"), Some(DEPENDS_ON_RESOURCE_GROUPS));
+        // Known keys, keys far from all, and other namespaces are no typos.
+        for key in KNOWN {
+            assert_eq!(misspelled(key), None, "{key}");
+        }
+        for key in ["helm.sh/foo", "helm.sh/chart", "helm.sh/owner-team", "meta.helm.sh/release-name", "hook-paralel"] {
+            assert_eq!(misspelled(key), None, "{key}");
+        }
     }
 
     #[test]

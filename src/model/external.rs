@@ -18,9 +18,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::model::annotation::DEPENDS_ON_EXTERNAL;
 use crate::model::annotation::{parse_string_array, ValueError};
-
-pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 
 /// What a dependency must be before the dependent is applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

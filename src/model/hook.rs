@@ -115,6 +115,7 @@ impl Hook {
     pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
+        misspelled_keys(ann, &loc, diags);
         let events = match parse_events(&ann[a::HOOK]) {
             Ok(events) => events,
             Err(e) => {
@@ -274,6 +275,28 @@ pub(crate) fn depends_on(
         .collect()
 }
 
+/// A warning for each `helm.sh/` key that is a typo of a known one
+/// ([`a::misspelled`]): Helm and helm-hooks pass over it in silence, so the
+/// hook would run as if it were not there.
+pub(crate) fn misspelled_keys(
+    ann: &std::collections::BTreeMap<String, String>,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) {
+    for key in ann.keys() {
+        if let Some(known) = a::misspelled(key) {
+            diags.push(
+                Diagnostic::warning(
+                    loc.clone(),
+                    format!("is no annotation Helm or helm-hooks reads, so it is ignored; did you mean {known}?"),
+                )
+                .on(key)
+                .help(format!("rename it to {known}")),
+            );
+        }
+    }
+}
+
 pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
@@ -347,6 +370,22 @@ mod tests {
             assert!(!d.0[0].is_error() && !d.0[0].lint_error, "{}", d.0[0]);
             assert!(d.0[0].message.starts_with(&format!("names {event} more than once")), "{}", d.0[0]);
         }
+    }
+
+    /// Issue 32: `helm.sh/hook-paralel` left the hook serial without a word.
+    #[test]
+    fn a_misspelt_key_is_named_with_the_key_meant() {
+        let doc = &split(
+            "kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-paralel: \"true\"\n    helm.sh/owner: team-a\n",
+            "s",
+        )[0];
+        let mut d = Diagnostics::default();
+        let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
+        assert_eq!(hook.parallel, None);
+        assert_eq!(d.0.len(), 1, "{:?}", d.0);
+        assert!(!d.0[0].is_error() && !d.0[0].lint_error, "{}", d.0[0]);
+        assert_eq!(d.0[0].annotation.as_deref(), Some("helm.sh/hook-paralel"));
+        assert!(d.0[0].message.ends_with("did you mean helm.sh/hook-parallel?"), "{}", d.0[0]);
     }
 
     #[test]

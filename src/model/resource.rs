@@ -4,7 +4,7 @@
 use crate::model::annotation as a;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::external::{self, External};
-use crate::model::hook::depends_on;
+use crate::model::hook::{depends_on, misspelled_keys};
 use crate::model::manifest::{Document, Head};
 use crate::model::readiness::Readiness;
 use crate::model::reference::ObjectRef;
@@ -31,6 +31,7 @@ impl Resource {
     pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
+        misspelled_keys(ann, &loc, diags);
         let depends_on = depends_on(ann, &loc, diags);
         let group = ann.get(a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
         let group_depends_on = match ann.get(a::DEPENDS_ON_RESOURCE_GROUPS) {
@@ -110,5 +111,25 @@ impl Resource {
             self.head.namespace.as_deref().unwrap_or(""),
             self.head.name
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::manifest::{parse_head, split};
+
+    /// Issue 32: `helm.sh/resource-polcy: keep` let uninstall delete the object.
+    #[test]
+    fn a_misspelt_key_is_named_with_the_key_meant() {
+        let doc = &split(
+            "kind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    helm.sh/resource-polcy: keep\n    helm.sh/resource-group: g\n",
+            "s",
+        )[0];
+        let mut d = Diagnostics::default();
+        Resource::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d);
+        assert_eq!(d.0.len(), 1, "{:?}", d.0);
+        assert_eq!(d.0[0].annotation.as_deref(), Some("helm.sh/resource-polcy"));
+        assert!(d.0[0].message.ends_with("did you mean helm.sh/resource-policy?"), "{}", d.0[0]);
     }
 }

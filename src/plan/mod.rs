@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 
+use crate::base::spelling;
 use crate::model::annotation::DEPENDS_ON;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
@@ -450,6 +451,7 @@ fn depends_on_edges(
         by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
     }
     let what = if target == Target::Install { "resource" } else { "hook" };
+    let mut budget = MEANT_BUDGET;
     for (i, s) in specs.iter().enumerate() {
         for r in s.depends_on {
             let candidates: Vec<usize> = by_name
@@ -463,7 +465,13 @@ fn depends_on_edges(
             let j = match candidates.as_slice() {
                 [j] => *j,
                 [] => {
-                    let why = others(r).unwrap_or_else(|| format!("no {what} of this release has that kind and name"));
+                    let why = others(r).unwrap_or_else(|| {
+                        let none = format!("no {what} of this release has that kind and name");
+                        match meant(r, specs, i, &mut budget) {
+                            Some(near) => format!("{none}; did you mean {near}?"),
+                            None => none,
+                        }
+                    });
                     let (subject, help) = match target {
                         Target::Install => (
                             format!("{r} is not a resource of this release"),
@@ -525,6 +533,28 @@ fn depends_on_edges(
             }
         }
     }
+}
+
+/// How many items one plan's search for what its dangling references meant
+/// may look at ([`meant`]): every typo in a chart of thousands of objects is
+/// explained, while 10,000 references to nothing among 10,000 hooks, each
+/// compared with each, stay as fast as they were.
+const MEANT_BUDGET: usize = 200_000;
+
+/// The item a reference to nothing was probably meant to name, other than
+/// the one that refers (`own`): one of the same kind whose name is a typo
+/// away (`base::spelling`), else one of any kind with that name or one as
+/// near (`ConfigMap/migrate` for `Job/migrate`, `job/migrate`). Each search
+/// costs `budget` two looks per item; none is made once it is spent.
+fn meant<'s>(r: &ObjectRef, specs: &'s [Spec], own: usize, budget: &mut usize) -> Option<&'s ObjectRef> {
+    *budget = budget.checked_sub(2 * specs.len())?;
+    let candidates = move || specs.iter().enumerate().filter(move |&(j, _)| j != own).map(|(_, s)| &s.reference);
+    let same_kind = move || candidates().filter(move |o| o.kind == r.kind);
+    if let Some(name) = spelling::nearest(&r.name, same_kind().map(|o| o.name.as_str())) {
+        return same_kind().find(|o| o.name == name);
+    }
+    let name = spelling::nearest(&r.name, candidates().map(|o| o.name.as_str()))?;
+    candidates().find(|o| o.name == name)
 }
 
 /// Weight (or batch) barriers, reduced: from the items of the previous
@@ -780,5 +810,71 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
             Location::default(),
             format!("{} can never start: {}", plan.target.name(), names.join(", ")),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::input;
+
+    fn errors(chart: &str) -> Vec<String> {
+        let mut diags = Diagnostics::default();
+        let (_, release) = input::parse(chart.as_bytes(), &mut diags).unwrap();
+        build(&release, &[], Options::default(), &mut diags);
+        diags.errors().map(|d| d.message.clone()).collect()
+    }
+
+    fn doc(kind: &str, name: &str, annotations: &str) -> String {
+        format!("---\n# Source: c/templates/{name}.yaml\nkind: {kind}\nmetadata:\n  name: {name}\n  annotations:\n{annotations}")
+    }
+
+    /// Issue 32: a reference to nothing names what it was probably meant to.
+    #[test]
+    fn a_dangling_reference_names_the_item_a_typo_away() {
+        let hook = |kind: &str, name: &str, depends: &str| {
+            let depends =
+                if depends.is_empty() { String::new() } else { format!("    helm.sh/depends-on: {depends}\n") };
+            doc(kind, name, &format!("    helm.sh/hook: pre-install\n{depends}"))
+        };
+        let chart = [
+            hook("Job", "a-preflight", ""),
+            hook("Job", "b", "Job/a-preflgiht"),
+            hook("Job", "c", "job/a-preflight"),
+            hook("Job", "d", "Job/zzz"),
+            hook("Job", "e", "Job/f"),
+            hook("Job", "f-x", ""),
+        ]
+        .concat();
+        assert_eq!(
+            errors(&chart),
+            [
+                "Job/a-preflgiht is not a pre-install hook: no hook of this release has that kind and name; \
+                 did you mean Job/a-preflight?",
+                "job/a-preflight is not a pre-install hook: no hook of this release has that kind and name; \
+                 did you mean Job/a-preflight?",
+                "Job/zzz is not a pre-install hook: no hook of this release has that kind and name",
+                // A short name gets one edit: "f" is not "f-x"'s typo.
+                "Job/f is not a pre-install hook: no hook of this release has that kind and name",
+            ]
+        );
+        // Resources: the same, among resources.
+        let chart = [
+            doc("ConfigMap", "settings", "    helm.sh/resource-group: a\n"),
+            doc("Deployment", "web", "    helm.sh/depends-on: ConfigMap/setings\n"),
+        ]
+        .concat();
+        assert_eq!(
+            errors(&chart),
+            ["ConfigMap/setings is not a resource of this release: no resource of this release has that kind and \
+              name; did you mean ConfigMap/settings?"]
+        );
+    }
+
+    /// A reference to the referring item itself is never what was meant.
+    #[test]
+    fn the_referring_item_is_not_suggested() {
+        let chart = doc("Job", "migrate", "    helm.sh/hook: test\n    helm.sh/depends-on: Job/migrat\n");
+        assert_eq!(errors(&chart), ["Job/migrat is not a test hook: no hook of this release has that kind and name"]);
     }
 }

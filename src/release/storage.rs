@@ -427,12 +427,22 @@ pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result
         return all.pop().ok_or(StorageError::NotStored { release: release.to_string(), namespace, driver: storage });
     }
     let ns = client.namespace().to_string();
-    let latest = list_revisions(client, driver, release)?.pop().ok_or_else(|| StorageError::NotFound {
-        release: release.to_string(),
-        namespace: ns,
-        kind: driver.kind(),
-    })?;
+    let latest = list_revisions(client, driver, release)?.pop().ok_or_else(|| not_found(driver, &ns, release))?;
     read_object(driver, release, latest)
+}
+
+/// A release with no revision stored in `namespace`, said the same way by
+/// every command that needs one (`run`, `status`, `rollback`, `uninstall`):
+/// its name, the namespace, and what was looked for there.
+pub fn not_found(driver: Driver, namespace: &str, release: &str) -> StorageError {
+    let (release, namespace) = (release.to_string(), namespace.to_string());
+    match driver {
+        Driver::Secret | Driver::ConfigMap => StorageError::NotFound { release, namespace, kind: driver.kind() },
+        Driver::Helm => {
+            let driver = helm::driver_name().unwrap_or("configured").to_string();
+            StorageError::NotStored { release, namespace, driver }
+        }
+    }
 }
 
 /// Every revision of `release` (Helm's `Storage.History`), oldest first;
