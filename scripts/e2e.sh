@@ -10,7 +10,8 @@
 #  - tests/e2e_faults.rs restarts the bed's API server and the real node's kubelet and
 #    containerd, so it runs after both lanes, alone, stock then host;
 #  - tests/e2e_node.rs (real containers on the bed's real node) runs at the end of each
-#    lane, stock and host; their namespaces are their own, and the node takes both.
+#    lane: whole with the stock build, its waits (not what the kubelet prints or how it
+#    fails a container, the same for either build) with the host build.
 # Each suite's output is printed whole when it ends; the exit code is 1 if any failed.
 #
 # Usage: scripts/e2e.sh   (the bed must be up and its environment exported: testbed/cluster.sh
@@ -73,7 +74,11 @@ lane_two() {
   for name in e2e_testbed e2e_kube; do suite stock "$name" || rc=1; done
   suite host e2e_sql || rc=1
   suite stock e2e_helm || rc=1
-  suite host e2e_node || rc=1
+  # The real node's waits through the host build's transport: what containers print and
+  # how the kubelet fails them is the node's, the same for either build.
+  suite host e2e_node --skip logs_of_every_container --skip a_retried_job --skip a_container_over \
+    --skip a_crashing_deployment --skip a_readiness_probe_that_never --skip hook_succeeded \
+    --skip a_preflights_report || rc=1
   return $rc
 }
 

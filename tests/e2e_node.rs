@@ -113,6 +113,32 @@ impl Case {
     }
 }
 
+/// A one-replica Deployment `name` on the real node (`annotations` a flow map): `image`
+/// running `command`, Ready when the exec `probe` (a flow list) passes.
+fn deployment(name: &str, annotations: &str, image: &str, command: &str, probe: &str) -> String {
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  annotations: {annotations}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      {{{{ real }}}}
+      terminationGracePeriodSeconds: 1
+      containers:
+      - name: main
+        image: "{image}"
+        command: {command}
+        readinessProbe: {{exec: {{command: {probe}}}, periodSeconds: 1}}
+"#
+    )
+}
+
 /// `helm history r -o json`'s statuses.
 fn statuses(case: &Case) -> Vec<String> {
     case.helm_history(RELEASE).into_iter().map(|(_, s, _)| s).collect()
@@ -499,23 +525,13 @@ fn a_crashing_deployment_fails_deploy_with_its_log() {
         "crash",
         &[(
             "deploy.yaml",
-            r#"apiVersion: apps/v1
-kind: Deployment
-metadata: {name: crasher}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: crasher}}
-  template:
-    metadata: {labels: {app: crasher}}
-    spec:
-      {{ real }}
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: main
-        image: busybox
-        command: [sh, -c, "echo cannot open /config/app.yaml; exit 1"]
-        readinessProbe: {exec: {command: ["true"]}, periodSeconds: 1}
-"#,
+            &deployment(
+                "crasher",
+                "{}",
+                "busybox",
+                r#"[sh, -c, "echo cannot open /config/app.yaml; exit 1"]"#,
+                r#"["true"]"#,
+            ),
         )],
     );
     let out = case.deploy(&chart, &["--timeout", "2m", "--readiness-timeout", "40s"]);
@@ -540,26 +556,7 @@ fn a_readiness_probe_that_never_passes_fails_deploy() {
     let case = Case::new("never-ready");
     let chart = case.chart(
         "never",
-        &[(
-            "deploy.yaml",
-            r#"apiVersion: apps/v1
-kind: Deployment
-metadata: {name: never}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: never}}
-  template:
-    metadata: {labels: {app: never}}
-    spec:
-      {{ real }}
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: main
-        image: busybox
-        command: [sleep, "3600"]
-        readinessProbe: {exec: {command: ["false"]}, periodSeconds: 1}
-"#,
-        )],
+        &[("deploy.yaml", &deployment("never", "{}", "busybox", r#"[sleep, "3600"]"#, r#"["false"]"#))],
     );
     let out = case.deploy(&chart, &["--timeout", "1m", "--readiness-timeout", "15s"]);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
@@ -580,25 +577,13 @@ fn deploy_waits_for_real_readiness() {
         &[
             (
                 "deploy.yaml",
-                r#"apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  annotations: {"helm.sh/resource-group": "web"}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      {{ real }}
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: main
-        image: busybox
-        command: [sh, -c, "sleep 4; touch /tmp/ready; sleep 3600"]
-        readinessProbe: {exec: {command: [test, -e, /tmp/ready]}, periodSeconds: 1}
-"#,
+                &deployment(
+                    "web",
+                    r#"{"helm.sh/resource-group": "web"}"#,
+                    "busybox",
+                    r#"[sh, -c, "sleep 4; touch /tmp/ready; sleep 3600"]"#,
+                    "[test, -e, /tmp/ready]",
+                ),
             ),
             (
                 "sts.yaml",
@@ -813,24 +798,12 @@ fn rollback_brings_the_previous_revisions_pods_back() {
             &format!("app-{}", tag.replace('.', "-")),
             &[(
                 "deploy.yaml",
-                &format!(
-                    r#"apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: app}}
-spec:
-  replicas: 1
-  selector: {{matchLabels: {{app: app}}}}
-  template:
-    metadata: {{labels: {{app: app}}}}
-    spec:
-      {{{{ real }}}}
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: main
-        image: busybox:{tag}
-        command: [sh, -c, "sleep 2; touch /tmp/ready; sleep 3600"]
-        readinessProbe: {{exec: {{command: [test, -e, /tmp/ready]}}, periodSeconds: 1}}
-"#
+                &deployment(
+                    "app",
+                    "{}",
+                    &format!("busybox:{tag}"),
+                    r#"[sh, -c, "sleep 2; touch /tmp/ready; sleep 3600"]"#,
+                    "[test, -e, /tmp/ready]",
                 ),
             )],
         )
