@@ -139,6 +139,15 @@ spec:
     )
 }
 
+/// A test hook Pod `name` on the real node (`annotations` more of its flow map), with
+/// `containers`: the YAML of the spec's lists, indented by two spaces.
+fn test_pod(name: &str, annotations: &str, containers: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  annotations: {{\"helm.sh/hook\": test{annotations}}}\n\
+         spec:\n  {{{{ real }}}}\n  restartPolicy: Never\n{containers}"
+    )
+}
+
 /// `helm history r -o json`'s statuses.
 fn statuses(case: &Case) -> Vec<String> {
     case.helm_history(RELEASE).into_iter().map(|(_, s, _)| s).collect()
@@ -370,20 +379,16 @@ fn logs_of_every_container_are_attributed() {
         "logs",
         &[(
             "pod.yaml",
-            r#"apiVersion: v1
-kind: Pod
-metadata:
-  name: multi
-  annotations: {"helm.sh/hook": test, "helm.sh/show-output": "true"}
-spec:
-  {{ real }}
-  restartPolicy: Never
-  initContainers:
+            &test_pod(
+                "multi",
+                r#", "helm.sh/show-output": "true""#,
+                r#"  initContainers:
   - {name: init, image: busybox, command: [sh, -c, "echo init was here"]}
   containers:
   - {name: first, image: busybox, command: [sh, -c, "echo first line one; echo first line two"]}
   - {name: second, image: busybox, command: [sh, -c, "echo second says hi"]}
 "#,
+            ),
         )],
     );
     case.install(&chart);
@@ -456,17 +461,11 @@ fn an_image_the_registry_lacks_is_named() {
         "pull",
         &[(
             "pod.yaml",
-            r#"apiVersion: v1
-kind: Pod
-metadata:
-  name: nosuch
-  annotations: {"helm.sh/hook": test}
-spec:
-  {{ real }}
-  restartPolicy: Never
-  containers:
-  - {name: main, image: "busybox:no-such-tag", command: ["true"]}
-"#,
+            &test_pod(
+                "nosuch",
+                "",
+                "  containers:\n  - {name: main, image: \"busybox:no-such-tag\", command: [\"true\"]}\n",
+            ),
         )],
     );
     case.install(&chart);
@@ -491,20 +490,12 @@ fn a_container_over_its_memory_limit_is_oomkilled() {
         "oom",
         &[(
             "pod.yaml",
-            r#"apiVersion: v1
-kind: Pod
-metadata:
-  name: hungry
-  annotations: {"helm.sh/hook": test}
-spec:
-  {{ real }}
-  restartPolicy: Never
-  containers:
-  - name: main
-    image: busybox
-    resources: {limits: {memory: 16Mi}}
-    command: [dd, if=/dev/zero, of=/dev/null, bs=128M, count=1]
-"#,
+            &test_pod(
+                "hungry",
+                "",
+                "  containers:\n  - name: main\n    image: busybox\n    resources: {limits: {memory: 16Mi}}\n    \
+                 command: [dd, if=/dev/zero, of=/dev/null, bs=128M, count=1]\n",
+            ),
         )],
     );
     case.install(&chart);
