@@ -392,6 +392,34 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
             text,
         }])
     }
+    fn why(&mut self, hook: ItemId) -> Option<String> {
+        Some(format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]))
+    }
+}
+
+/// A hook whose time runs out fails saying what the cluster shows it stuck on, asked at
+/// that moment (Cluster::why); a sibling that ends in time is not asked about.
+#[test]
+fn run_says_what_a_timed_out_hook_was_stuck_on() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[hook("Job", "pull", &[par]), hook("Job", "quick", &[par])]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let plan = &p.events[0];
+    let mut cluster = SimCluster {
+        now: 1_000_000,
+        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true },
+        running: BTreeMap::new(),
+        records: 0,
+        refuse_records: false,
+    };
+    let options = Options { timeout_ms: 20_000, ..opts(8) };
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, None);
+    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
+    let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
+    assert_eq!(message("pull"), "timed out after 20s: Pod/pull (Pending): container main waiting: ImagePullBackOff");
+    assert_eq!(message("quick"), "");
 }
 
 #[test]
