@@ -314,6 +314,7 @@ impl Cluster for Sim {
                 completed_at: Some(self.now),
                 message: if fails { "BackoffLimitExceeded".into() } else { String::new() },
                 output: None,
+                waiting: None,
             })
             .collect();
         Summary {

@@ -280,6 +280,39 @@ fn timeout_fails_the_hook() {
     ));
 }
 
+/// Issue 31: a hook's own timeout fails it as any failed hook (here fail-fast: the run ends
+/// at once, its output shown, nothing after it started), while a sibling without one keeps
+/// `--timeout`.
+#[test]
+fn a_hook_timeout_fails_that_hook_only_and_can_fail_fast() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let (short, ff) = (("helm.sh/hook-timeout", "3s"), ("helm.sh/hook-fail-fast", "true"));
+    let sleeper = |n: &str| if n == "sleeper" { ok(60_000) } else { ok(10_000) };
+    // Without fail-fast: the sleeper fails at 3 s, the sibling completes at 10 s.
+    let r = release(&[hook("Job", "sleeper", &[par, short]), hook("Job", "sibling", &[par])]);
+    let t = simulate(&r, &sleeper, opts(8));
+    assert_eq!((t.ends.get("sleeper"), t.ends["sibling"], t.end), (None, 10_000, 10_000));
+    let phases: BTreeMap<_, _> = t.phases.iter().cloned().collect();
+    assert_eq!((phases["sleeper"], phases["sibling"]), (Phase::Failed, Phase::Succeeded));
+    let failed = |t: &Trace| {
+        t.reports.iter().find_map(|r| match r {
+            Report::Finished { message, phase: Phase::Failed, at, .. } => Some((message.clone(), *at)),
+            _ => None,
+        })
+    };
+    assert_eq!(failed(&t), Some(("timed out after 3s (helm.sh/hook-timeout)".into(), 3000)));
+    // With fail-fast: the run ends at 3 s, the sibling is left running.
+    let r = release(&[hook("Job", "sleeper", &[par, short, ff]), hook("Job", "sibling", &[par])]);
+    let t = simulate(&r, &sleeper, opts(8));
+    assert_eq!(t.end, 3000);
+    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(1), ignored: false }), "{:?}", t.reports);
+    assert!(t.calls.contains(&("logs".into(), "sleeper".into())));
+    // --timeout shorter than the hook's own wins, and the message names --timeout's value.
+    let r = release(&[hook("Job", "sleeper", &[short])]);
+    let t = simulate(&r, &sleeper, Options { timeout_ms: 2000, ..opts(1) });
+    assert_eq!(failed(&t), Some(("timed out after 2s".into(), 2000)));
+}
+
 #[test]
 fn other_kinds_are_done_once_created() {
     let r = release(&[hook("ConfigMap", "cm", &[]), hook("Job", "j", &[("helm.sh/hook-weight", "1")])]);
@@ -395,6 +428,52 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
     fn why(&mut self, hook: ItemId) -> Option<String> {
         Some(format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]))
     }
+    /// One line a look while it runs, saying when.
+    fn follow(&mut self, hook: ItemId) -> Vec<helm_hooks::exec::executor::ContainerLog> {
+        if !self.running.contains_key(&hook) {
+            return Vec::new();
+        }
+        let text = format!("{} says {}", self.names[hook.0], self.now % 100_000);
+        vec![helm_hooks::exec::executor::ContainerLog { pod: self.names[hook.0].clone(), container: "main".into(), text }]
+    }
+}
+
+/// Issue 31: while hooks run, `run` says every 5 s what each waits on, and prints a followed
+/// hook's lines as they come (each second), prefixed with hook, pod and container, before the
+/// hook's end; the failed hook's report keeps what it waited on.
+#[test]
+fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[hook("Job", "pull", &[par]), hook("Job", "talk", &[par, ("helm.sh/show-output", "true")])]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let plan = &p.events[0];
+    let mut cluster = SimCluster {
+        now: 1_000_000,
+        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true },
+        running: BTreeMap::new(),
+        records: 0,
+        refuse_records: false,
+    };
+    let mut out = Vec::new();
+    let options = Options { timeout_ms: 12_000, ..opts(8) };
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, Some(&mut out));
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}\n{out}"));
+    assert!(at("[Job/talk talk/main] talk says 1000") < at("[Job/talk talk/main] talk says 3000"), "{out}");
+    assert!(at("[Job/talk talk/main] talk says 3000") < at("succeeded Job/talk"), "{out}");
+    let waiting: Vec<&&str> = lines.iter().filter(|l| l.contains("waiting   Job/pull")).collect();
+    assert_eq!(waiting.len(), 1, "at 5 s, and not again at 10 s, unchanged: {out}");
+    assert!(waiting[0].starts_with("[     5s] waiting   Job/pull: Pod/pull (Pending): container main waiting: ImagePullBackOff"), "{out}");
+    assert!(!out.contains("waiting   Job/talk"), "talk ended before the first look: {out}");
+    let pull = s.rows.iter().find(|r| r.reference == "Job/pull").unwrap();
+    assert_eq!(pull.waiting.as_deref(), Some("Pod/pull (Pending): container main waiting: ImagePullBackOff"));
+    assert!(s.rows.iter().find(|r| r.reference == "Job/talk").unwrap().waiting.is_none());
+    let json: serde_json::Value = serde_json::from_str(&helm_hooks::exec::run::summary_json(&s)).unwrap();
+    let rows = json["hooks"].as_array().or(json["rows"].as_array()).expect("rows");
+    assert!(rows.iter().any(|r| r["waiting"].as_str().is_some_and(|w| w.contains("ImagePullBackOff"))), "{json}");
 }
 
 /// A hook whose time runs out fails saying what the cluster shows it stuck on, asked at

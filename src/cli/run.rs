@@ -122,6 +122,8 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     });
     let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None };
     let plan = plan::build(&release, &[Target::Hooks(args.event)], options, &mut diags);
+    let planned = plan.events[0].items.iter().map(|i| &release.hooks[i.index]);
+    diags.extend(crate::model::hook::timeouts_over(planned, args.timeout_ms, "--timeout"));
     let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
     if diags.has_errors() {
         let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");

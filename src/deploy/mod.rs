@@ -174,6 +174,11 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     if diags.has_errors() {
         return Err(diags);
     }
+    let planned = plan.events.iter().filter(|e| matches!(e.target, Target::Hooks(_)));
+    let hooks = planned.flat_map(|e| e.items.iter().map(|i| &release.hooks[i.index]));
+    let mut seen = std::collections::BTreeSet::new();
+    let hooks = hooks.filter(|h| seen.insert((h.source.as_str(), h.document)));
+    diags.extend(crate::model::hook::timeouts_over(hooks, options.timeout_ms, "--timeout"));
     Ok((Checked { value, release, plan }, diags))
 }
 

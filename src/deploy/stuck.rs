@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use super::error::Diagnosis;
+use crate::exec::pod_state::{pod_state, str_at};
 use crate::kube::{Client, ObjectKey, Selector};
 
 /// Warning events shown per failure, the most recent last.
@@ -48,62 +49,6 @@ fn workload_pods(client: &mut Client, live: &Value, namespace: &str) -> Vec<Valu
     }
     let Ok(res) = client.resource("v1", "Pod") else { return Vec::new() };
     client.list(&res, Some(namespace), &Selector::labels(&selector.join(","))).map(|l| l.items).unwrap_or_default()
-}
-
-fn str_at<'a>(v: &'a Value, pointer: &str) -> &'a str {
-    v.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
-}
-
-/// One line for a pod that is not simply running or done: its phase, why it
-/// is not scheduled, and each container that waits, crashed or restarts.
-/// Empty for a healthy pod.
-pub fn pod_state(pod: &Value) -> String {
-    let name = str_at(pod, "/metadata/name");
-    let phase = str_at(pod, "/status/phase");
-    let mut notes = Vec::new();
-    let conditions = pod.pointer("/status/conditions").and_then(Value::as_array).map(Vec::as_slice);
-    for c in conditions.unwrap_or_default() {
-        if str_at(c, "/type") == "PodScheduled" && str_at(c, "/status") == "False" {
-            notes.push(join("not scheduled", str_at(c, "/reason"), str_at(c, "/message")));
-        }
-    }
-    for list in ["initContainerStatuses", "containerStatuses"] {
-        let statuses = pod.pointer(&format!("/status/{list}")).and_then(Value::as_array).map(Vec::as_slice);
-        for cs in statuses.unwrap_or_default() {
-            let container = str_at(cs, "/name");
-            let restarts = cs.get("restartCount").and_then(Value::as_u64).unwrap_or(0);
-            let restarted = if restarts > 0 { format!(", restarted {restarts}x") } else { String::new() };
-            if let Some(w) = cs.pointer("/state/waiting") {
-                let reason = str_at(w, "/reason");
-                if reason != "ContainerCreating" && reason != "PodInitializing" || restarts > 0 {
-                    notes.push(
-                        join(&format!("container {container} waiting"), reason, str_at(w, "/message")) + &restarted,
-                    );
-                }
-            } else if let Some(t) = cs.pointer("/state/terminated") {
-                let code = t.get("exitCode").and_then(Value::as_i64).unwrap_or(0);
-                if code != 0 {
-                    let what = format!("container {container} terminated with exit code {code}");
-                    notes.push(join(&what, str_at(t, "/reason"), str_at(t, "/message")) + &restarted);
-                }
-            } else if restarts > 0 {
-                notes.push(format!("container {container} running{restarted}"));
-            }
-        }
-    }
-    if notes.is_empty() {
-        return String::new();
-    }
-    format!("Pod/{name} ({}): {}", if phase.is_empty() { "no phase" } else { phase }, notes.join("; "))
-}
-
-fn join(what: &str, reason: &str, message: &str) -> String {
-    match (reason.is_empty(), message.trim().is_empty()) {
-        (true, true) => what.to_string(),
-        (false, true) => format!("{what}: {reason}"),
-        (true, false) => format!("{what}: {}", message.trim()),
-        (false, false) => format!("{what}: {reason}: {}", message.trim()),
-    }
 }
 
 /// `Warning Reason Kind/name: message (xN)`.
@@ -159,42 +104,6 @@ pub fn explain(client: &mut Client, namespace: &str, kind: &str, name: &str, pod
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn names_what_keeps_a_pod_from_running() {
-        let pulling = json!({"metadata": {"name": "web-1"}, "status": {"phase": "Pending", "containerStatuses": [
-            {"name": "app", "restartCount": 0, "state": {"waiting": {"reason": "ImagePullBackOff",
-             "message": "Back-off pulling image \"nope:1\""}}}]}});
-        assert_eq!(
-            pod_state(&pulling),
-            "Pod/web-1 (Pending): container app waiting: ImagePullBackOff: Back-off pulling image \"nope:1\""
-        );
-        let crashing = json!({"metadata": {"name": "w"}, "status": {"phase": "Running", "containerStatuses": [
-            {"name": "app", "restartCount": 4, "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}});
-        assert_eq!(pod_state(&crashing), "Pod/w (Running): container app waiting: CrashLoopBackOff, restarted 4x");
-        let unscheduled = json!({"metadata": {"name": "u"}, "status": {"phase": "Pending", "conditions": [
-            {"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
-             "message": "0/1 nodes are available: 1 Insufficient cpu."}]}});
-        assert_eq!(
-            pod_state(&unscheduled),
-            "Pod/u (Pending): not scheduled: Unschedulable: 0/1 nodes are available: 1 Insufficient cpu."
-        );
-        let failed = json!({"metadata": {"name": "j"}, "status": {"phase": "Failed", "containerStatuses": [
-            {"name": "main", "state": {"terminated": {"exitCode": 3, "reason": "Error"}}}]}});
-        assert_eq!(pod_state(&failed), "Pod/j (Failed): container main terminated with exit code 3: Error");
-    }
-
-    #[test]
-    fn a_healthy_or_starting_pod_says_nothing() {
-        let running = json!({"metadata": {"name": "ok"}, "status": {"phase": "Running", "containerStatuses": [
-            {"name": "app", "restartCount": 0, "state": {"running": {}}}]}});
-        assert_eq!(pod_state(&running), "");
-        let creating = json!({"metadata": {"name": "c"}, "status": {"phase": "Pending", "containerStatuses": [
-            {"name": "app", "state": {"waiting": {"reason": "ContainerCreating"}}}]}});
-        assert_eq!(pod_state(&creating), "");
-        assert_eq!(pod_state(&json!({})), "");
-        assert_eq!(pod_state(&json!({"status": {"containerStatuses": 3}})), "");
-    }
 
     #[test]
     fn event_lines_read_as_kubectl_describe() {

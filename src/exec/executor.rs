@@ -128,6 +128,12 @@ pub enum Input {
         hook: ItemId,
         why: String,
     },
+    /// What a running hook waits on, looked at while it runs (`run`'s
+    /// progress): reported, and kept for the report of a hook that fails.
+    Waiting {
+        hook: ItemId,
+        why: String,
+    },
 }
 
 /// Why a hook's logs are fetched, which decides how they are printed.
@@ -173,6 +179,12 @@ pub enum Report {
         hook: ItemId,
         ignored: bool,
     },
+    /// What a running hook waits on ([`Input::Waiting`]).
+    Waiting {
+        hook: ItemId,
+        at: Millis,
+        why: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -189,6 +201,12 @@ struct HookState {
     log_on_failure: bool,
     /// [`Input::Stuck`]'s word, for the timeout's message.
     stuck: Option<String>,
+    /// The last [`Input::Waiting`] while it ran; dropped when it succeeds.
+    waiting: Option<String>,
+    /// Its wait: `helm.sh/hook-timeout` or `--timeout`, the shorter ([`Hook::wait_ms`]).
+    wait_ms: Millis,
+    /// The wait is the hook's own `helm.sh/hook-timeout`, so its message names that.
+    own_timeout: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +264,9 @@ impl<'p> Executor<'p> {
                     log_on_success: h.has_output_log_policy(&OutputLogPolicy::HookSucceeded),
                     log_on_failure: h.has_output_log_policy(&OutputLogPolicy::HookFailed),
                     stuck: None,
+                    waiting: None,
+                    wait_ms: h.wait_ms(options.timeout_ms),
+                    own_timeout: h.timeout_ms.is_some_and(|t| t <= options.timeout_ms),
                 }
             })
             .collect();
@@ -277,6 +298,11 @@ impl<'p> Executor<'p> {
 
     pub fn message(&self, hook: ItemId) -> &str {
         &self.hooks[hook.0].message
+    }
+
+    /// What the hook was last seen waiting on, unless it succeeded.
+    pub fn waiting(&self, hook: ItemId) -> Option<&str> {
+        self.hooks[hook.0].waiting.as_deref()
     }
 
     /// Reports since the last call, oldest first.
@@ -330,7 +356,7 @@ impl<'p> Executor<'p> {
         let deadline = self
             .running
             .iter()
-            .map(|&h| self.hooks[h.0].started_at.unwrap_or(self.now) + self.options.timeout_ms)
+            .map(|&h| self.hooks[h.0].started_at.unwrap_or(self.now) + self.hooks[h.0].wait_ms)
             .min()
             .unwrap_or(self.now);
         Action::Await { hooks: self.running.clone(), deadline }
@@ -419,26 +445,37 @@ impl<'p> Executor<'p> {
             }
             Input::Logs { hook, purpose, logs } => self.reports.push(Report::Output { hook, purpose, logs }),
             Input::Stuck { hook, why } => self.hooks[hook.0].stuck = Some(why),
+            Input::Waiting { hook, why } => {
+                if self.hooks[hook.0].phase == Phase::Running {
+                    self.reports.push(Report::Waiting { hook, at: self.now, why: why.clone() });
+                    self.hooks[hook.0].waiting = Some(why);
+                }
+            }
         }
     }
 
     /// The running hooks whose time is up at `now`: the next [`Input::Now`] fails them.
     /// The driver may ask the cluster why first ([`Input::Stuck`]).
     pub fn expiring(&self, now: Millis) -> Vec<ItemId> {
-        let timeout = self.options.timeout_ms;
         self.running
             .iter()
             .copied()
-            .filter(|&h| self.hooks[h.0].kind_awaited && self.hooks[h.0].started_at.is_some_and(|t| now >= t + timeout))
+            .filter(|&h| {
+                let s = &self.hooks[h.0];
+                s.kind_awaited && s.started_at.is_some_and(|t| now >= t + s.wait_ms)
+            })
             .collect()
     }
 
-    /// Hooks past their deadline fail as timed out.
+    /// Hooks past their deadline fail as timed out, exactly as a hook that
+    /// failed (fail-fast, delete and output-log policies, the stored phase).
     fn expire(&mut self) {
-        let timeout = self.options.timeout_ms;
         for h in self.expiring(self.now) {
-            let why = self.hooks[h.0].stuck.take().map(|w| format!(": {w}")).unwrap_or_default();
-            self.finish_hook(h, false, format!("timed out after {}{why}", format_duration(timeout)));
+            let s = &mut self.hooks[h.0];
+            let why = s.stuck.take().map(|w| format!(": {w}")).unwrap_or_default();
+            let whose = if s.own_timeout { format!(" ({})", crate::model::annotation::HOOK_TIMEOUT) } else { String::new() };
+            let message = format!("timed out after {}{whose}{why}", format_duration(s.wait_ms));
+            self.finish_hook(h, false, message);
         }
     }
 
@@ -448,6 +485,9 @@ impl<'p> Executor<'p> {
         let s = &mut self.hooks[hook.0];
         s.phase = if succeeded { Phase::Succeeded } else { Phase::Failed };
         s.completed_at = Some(now);
+        if succeeded {
+            s.waiting = None;
+        }
         s.message = message.clone();
         self.reports.push(Report::Finished { hook, phase: s.phase, at: now, message });
         let (fail_fast, show_output, policy_logs) = (s.fail_fast, s.show_output, !succeeded && s.log_on_failure);

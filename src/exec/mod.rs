@@ -4,7 +4,9 @@
 //! [`run::Cluster`] (the Kubernetes one is [`crate::run::cluster`]).
 
 pub mod executor;
+pub mod follow;
 pub mod kstatus;
+pub mod pod_state;
 pub mod rollout;
 pub mod run;
 pub mod status;

@@ -96,6 +96,54 @@ pub trait Cluster {
     fn why(&mut self, _hook: ItemId) -> Option<String> {
         None
     }
+    /// The lines the hook's containers wrote since the last call (init
+    /// containers first), each chunk one container's; nothing when they
+    /// cannot be read yet (a container not started).
+    fn follow(&mut self, _hook: ItemId) -> Vec<ContainerLog> {
+        Vec::new()
+    }
+}
+
+/// How often, at most, `run` says what each running hook waits on (as
+/// `deploy` does for resources).
+pub const PROGRESS_EVERY_MS: Millis = 5_000;
+
+/// A hook's unchanged state is said again after this long, so a long wait
+/// still shows signs of life.
+const SAY_AGAIN_MS: Millis = 30_000;
+
+/// How often followed hooks' logs are read: the latency of a streamed line,
+/// besides the request's own time (docs/commands.md, `run --logs`).
+pub const FOLLOW_EVERY_MS: Millis = 1_000;
+
+/// When the driver next looks at running hooks between their ends.
+struct Pace {
+    next_progress: Millis,
+    next_follow: Millis,
+    /// Hooks whose logs are printed as they come: every Job and Pod hook with
+    /// `--logs`, and `helm.sh/show-output` hooks.
+    followed: Vec<bool>,
+}
+
+impl Pace {
+    fn new(plan: &EventPlan, hooks: &[Hook], options: &Options, now: Millis) -> Self {
+        let followed = plan
+            .items
+            .iter()
+            .map(|it| {
+                let h = &hooks[it.index];
+                matches!(h.head.kind.as_str(), "Job" | "Pod") && (options.pod_logs || h.show_output)
+            })
+            .collect();
+        Pace { next_progress: now + PROGRESS_EVERY_MS, next_follow: now + FOLLOW_EVERY_MS, followed }
+    }
+
+    /// The wait's deadline, brought forward to the next look.
+    fn deadline(&self, running: &[ItemId], deadline: Millis) -> Millis {
+        let follow = running.iter().any(|h| self.followed[h.0]);
+        let next = if follow { self.next_follow.min(self.next_progress) } else { self.next_progress };
+        deadline.min(next)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,6 +182,9 @@ pub struct Row {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
+    /// What it was last seen waiting on while it ran, unless it succeeded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
 }
 
 /// Runs one event. Progress lines go to `out` as they happen (text output
@@ -148,11 +199,14 @@ pub fn execute(
     let mut progress = progress;
     let started_at = cluster.now();
     let mut exec = Executor::new(plan, hooks, options, started_at);
+    let mut pace = Pace::new(plan, hooks, &options, started_at);
+    let mut said: Vec<Option<(String, Millis)>> = vec![None; plan.items.len()];
     let mut outputs: Vec<Option<String>> = vec![None; plan.items.len()];
     let mut error = None;
     loop {
         let now = cluster.now();
         let action = exec.poll(now);
+        let mut streamed = Vec::new();
         let result = match action {
             Action::Done => break,
             Action::Delete { hooks: hs, .. } => {
@@ -173,25 +227,40 @@ pub fn execute(
                 }
                 r
             }
-            Action::Await { hooks: hs, deadline } => cluster.wait(&hs, deadline).map(|finished| {
-                let now = cluster.now();
-                exec.advance(now);
-                let done: Vec<ItemId> = finished.iter().map(|f| f.hook).collect();
-                for f in finished {
-                    exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
-                }
-                // A hook about to time out says what it was stuck on (docs/commands.md, run).
-                for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
-                    if let Some(why) = cluster.why(hook) {
-                        exec.handle(Input::Stuck { hook, why });
+            Action::Await { hooks: hs, deadline } => {
+                cluster.wait(&hs, pace.deadline(&hs, deadline)).map(|finished| {
+                    let now = cluster.now();
+                    exec.advance(now);
+                    let done: Vec<ItemId> = finished.iter().map(|f| f.hook).collect();
+                    // The last lines of a hook that ended come before its end.
+                    streamed = look(cluster, &mut exec, &mut pace, &hs, &done, now);
+                    for f in finished {
+                        exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
                     }
-                }
-            }),
+                    // A hook about to time out says what it was stuck on (docs/commands.md, run).
+                    for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
+                        if let Some(why) = cluster.why(hook) {
+                            exec.handle(Input::Stuck { hook, why });
+                        }
+                    }
+                })
+            }
             Action::Logs { hook, purpose } => {
                 cluster.logs(hook).map(|logs| exec.handle(Input::Logs { hook, purpose, logs }))
             }
         };
+        if let Some(w) = progress.as_deref_mut() {
+            let _ = w.write_all(prefixed_lines(plan, &streamed).as_bytes());
+        }
         for report in exec.drain_reports() {
+            if let Report::Waiting { hook, at, why } = &report {
+                // Said again only when it changed, or as a heartbeat.
+                let last = &mut said[hook.0];
+                if last.as_ref().is_some_and(|(w, t)| w == why && at.saturating_sub(*t) < SAY_AGAIN_MS) {
+                    continue;
+                }
+                *last = Some((why.clone(), *at));
+            }
             if let Report::Output { hook, logs, .. } = &report {
                 let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
                 outputs[hook.0] = Some(text);
@@ -219,6 +288,7 @@ pub fn execute(
                 completed_at,
                 message: exec.message(i).to_string(),
                 output: outputs[i.0].take(),
+                waiting: exec.waiting(i).map(str::to_string),
             }
         })
         .collect();
@@ -239,6 +309,56 @@ pub fn execute(
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
         api_requests: None,
     }
+}
+
+/// Between hooks' ends: the followed hooks' new lines (at [`FOLLOW_EVERY_MS`], and
+/// once more for those in `ended`), and what each running hook waits on (at
+/// [`PROGRESS_EVERY_MS`]). Returns the lines, by hook, to print.
+fn look(
+    cluster: &mut (impl Cluster + ?Sized),
+    exec: &mut Executor,
+    pace: &mut Pace,
+    running: &[ItemId],
+    ended: &[ItemId],
+    now: Millis,
+) -> Vec<(ItemId, ContainerLog)> {
+    let mut lines = Vec::new();
+    let follow_now = now >= pace.next_follow;
+    if follow_now {
+        pace.next_follow = now + FOLLOW_EVERY_MS;
+    }
+    for &h in running.iter().filter(|h| pace.followed[h.0]) {
+        if follow_now || ended.contains(&h) {
+            lines.extend(cluster.follow(h).into_iter().map(|l| (h, l)));
+        }
+    }
+    if now >= pace.next_progress {
+        pace.next_progress = now + PROGRESS_EVERY_MS;
+        for &hook in running.iter().filter(|h| !ended.contains(h)) {
+            if let Some(why) = cluster.why(hook) {
+                exec.handle(Input::Waiting { hook, why });
+            }
+        }
+    }
+    lines
+}
+
+/// Streamed log lines, each prefixed with its hook, pod and container, as
+/// `kubectl logs --prefix` does (`[Pod/smoke/main]`, `[Job/migrate migrate-x7k2q/main]`).
+fn prefixed_lines(plan: &EventPlan, lines: &[(ItemId, ContainerLog)]) -> String {
+    let mut text = String::new();
+    for (hook, l) in lines {
+        let r = &plan.items[*hook].reference;
+        let prefix = if r.kind == "Pod" && r.name == l.pod {
+            format!("[{r}/{}]", l.container)
+        } else {
+            format!("[{r} {}/{}]", l.pod, l.container)
+        };
+        for line in l.text.lines() {
+            text.push_str(&format!("{prefix} {line}\n"));
+        }
+    }
+    text
 }
 
 fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
@@ -264,6 +384,7 @@ fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
         Report::Output { hook, logs, .. } => {
             output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, logs)
         }
+        Report::Waiting { hook, at, why } => format!("{} waiting   {}: {why}\n", stamp(*at), name(*hook)),
     }
 }
 

@@ -43,6 +43,44 @@ impl Client {
     }
 }
 
+impl Client {
+    /// A container's log from `since` (RFC 3339, whole seconds; the whole log
+    /// when none), each line stamped (`timestamps=true`), and whether the
+    /// body is whole (not cut at [`MAX_LOG_BYTES`]). For following a log by
+    /// polling: the stock build reads each response whole (`exec::follow`).
+    pub fn pod_log_since(
+        &mut self,
+        namespace: Option<&str>,
+        pod: &str,
+        container: &str,
+        since: Option<&str>,
+    ) -> Result<(String, bool), KubeError> {
+        let ns = namespace.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string();
+        let mut q = Query::default();
+        q.push("container", container).push("limitBytes", &MAX_LOG_BYTES.to_string()).push("timestamps", "true");
+        if let Some(since) = since {
+            q.push("sinceTime", since);
+        }
+        let path = format!("/api/v1/namespaces/{}/pods/{}/log{}", encode(&ns, false), encode(pod, false), q.0);
+        let doing = Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) };
+        let bytes = self.call(Method::Get, &path, None, None, &doing)?;
+        let complete = (bytes.len() as u64) < MAX_LOG_BYTES;
+        Ok((String::from_utf8_lossy(&bytes).into_owned(), complete))
+    }
+}
+
+/// The containers of a pod that have started (running or terminated), init
+/// containers first: the ones whose log can be read.
+pub fn started_containers(pod: &Value) -> Vec<String> {
+    ["/status/initContainerStatuses", "/status/containerStatuses"]
+        .iter()
+        .filter_map(|p| pod.pointer(p).and_then(Value::as_array))
+        .flatten()
+        .filter(|cs| cs.pointer("/state/running").is_some() || cs.pointer("/state/terminated").is_some())
+        .filter_map(|cs| cs.get("name")?.as_str().map(str::to_string))
+        .collect()
+}
+
 /// The names of a pod's containers (`spec.containers`), in order: the ones
 /// Helm prints logs of.
 /// Init containers first, then containers, as `helm test --logs` reads them.

@@ -17,6 +17,8 @@ pub const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
 pub const DEPENDS_ON: &str = "helm.sh/depends-on";
 pub const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
 pub const SHOW_OUTPUT: &str = "helm.sh/show-output";
+/// A hook's own wait: a Go duration, at most `--timeout` (docs/annotations.md).
+pub const HOOK_TIMEOUT: &str = "helm.sh/hook-timeout";
 /// Objects outside the release a resource waits for (`model::external`).
 pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 
@@ -47,6 +49,7 @@ pub const KNOWN: &[&str] = &[
     DEPENDS_ON,
     HOOK_FAIL_FAST,
     SHOW_OUTPUT,
+    HOOK_TIMEOUT,
     DEPENDS_ON_EXTERNAL,
     RESOURCE_GROUP,
     DEPENDS_ON_RESOURCE_GROUPS,
@@ -77,6 +80,8 @@ pub enum ValueError {
     NotStringArray(#[source] Cause<serde_json::Error>),
     #[error("is not a JSON array of references: {0}")]
     NotRefArray(#[source] Cause<serde_json::Error>),
+    #[error("{0:?} is not a duration above zero")]
+    NotDuration(String),
 }
 
 impl ValueError {
@@ -90,6 +95,7 @@ impl ValueError {
             ValueError::NotRefArray(_) => {
                 "write a JSON array of Kind/name references, e.g. '[\"Job/migrate\"]', or a comma list"
             }
+            ValueError::NotDuration(_) => "write a Go duration such as \"30s\", \"5m\" or \"1h30m\", as --timeout takes",
         }
     }
 }
@@ -101,6 +107,15 @@ pub fn parse_bool(value: &str) -> Result<bool, ValueError> {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => Err(ValueError::NotBool(value.to_string())),
+    }
+}
+
+/// `helm.sh/hook-timeout`: a Go duration (`time.ParseDuration`, as Helm's
+/// `--timeout`) above zero; `0` would mean "no time at all", never the intent.
+pub fn parse_hook_timeout(value: &str) -> Result<crate::base::time::Millis, ValueError> {
+    match crate::base::time::parse_duration(value) {
+        Some(ms) if ms > 0 => Ok(ms),
+        _ => Err(ValueError::NotDuration(value.to_string())),
     }
 }
 
@@ -149,6 +164,16 @@ mod tests {
         assert_eq!(parse_weight(" 1"), None);
         assert_eq!(parse_weight("99999999999999999999"), None);
         assert_eq!(parse_weight(""), None);
+    }
+
+    #[test]
+    fn hook_timeouts_are_go_durations_above_zero() {
+        assert_eq!(parse_hook_timeout("3s"), Ok(3_000));
+        assert_eq!(parse_hook_timeout("1m30s"), Ok(90_000));
+        assert_eq!(parse_hook_timeout("1.5h"), Ok(5_400_000));
+        for bad in ["0", "0s", "-5s", "5", " 5m", "five minutes", ""] {
+            assert!(parse_hook_timeout(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -104,6 +104,9 @@ pub struct Hook {
     pub depends_on: Vec<ObjectRef>,
     pub fail_fast: bool,
     pub show_output: bool,
+    /// `helm.sh/hook-timeout`: its own wait, at most `--timeout`
+    /// ([`Hook::wait_ms`]).
+    pub timeout_ms: Option<crate::base::time::Millis>,
     /// How long its last run took (`last_run` of a stored release), for
     /// `plan`'s estimate.
     pub last_run_ms: Option<u64>,
@@ -176,6 +179,9 @@ impl Hook {
         let fail_fast = strict_bool(a::HOOK_FAIL_FAST).unwrap_or(false);
         let show_output = strict_bool(a::SHOW_OUTPUT).unwrap_or(false);
         let depends_on = depends_on(ann, &loc, diags);
+        let timeout_ms = ann
+            .get(a::HOOK_TIMEOUT)
+            .and_then(|v| a::parse_hook_timeout(v).map_err(|e| diags.push(value_error(&loc, a::HOOK_TIMEOUT, e))).ok());
         for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
             if ann.contains_key(key) {
                 diags.push(
@@ -197,6 +203,15 @@ impl Hook {
                 .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
             );
         }
+        if timeout_ms.is_some() && !matches!(head.kind.as_str(), "Job" | "Pod") {
+            diags.push(
+                Diagnostic::warning(
+                    loc.clone(),
+                    format!("has no effect on a {}: only Jobs and Pods are waited for", head.kind),
+                )
+                .on(a::HOOK_TIMEOUT),
+            );
+        }
         Some(Hook {
             source: doc.source,
             document: doc.index,
@@ -211,6 +226,7 @@ impl Hook {
             depends_on,
             fail_fast,
             show_output,
+            timeout_ms,
             last_run_ms: None,
         })
     }
@@ -231,6 +247,15 @@ impl Hook {
         (self.weight, &self.head.name, install_rank(&self.head.kind), &self.source, self.document)
     }
 
+    /// How long a run waits for this hook: `helm.sh/hook-timeout` or
+    /// `--timeout`, the shorter. `--timeout` is Helm's bound on every single
+    /// wait (`helm install --help`: "time to wait for any individual Kubernetes
+    /// operation (like Jobs for hooks)"), so a chart may shorten a hook's wait
+    /// but never hold a user's command longer than they allowed.
+    pub fn wait_ms(&self, timeout_ms: crate::base::time::Millis) -> crate::base::time::Millis {
+        self.timeout_ms.map_or(timeout_ms, |own| own.min(timeout_ms))
+    }
+
     pub fn has_delete_policy(&self, policy: &DeletePolicy) -> bool {
         self.delete_policies.contains(policy)
     }
@@ -238,6 +263,35 @@ impl Hook {
     pub fn has_output_log_policy(&self, policy: &OutputLogPolicy) -> bool {
         matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.contains(policy)
     }
+}
+
+/// A warning for each hook whose `helm.sh/hook-timeout` is longer than
+/// `--timeout` (`whence` says which: the one given, or Helm's default in
+/// `lint`): `--timeout` wins ([`Hook::wait_ms`]).
+pub fn timeouts_over<'h>(
+    hooks: impl IntoIterator<Item = &'h Hook>,
+    timeout_ms: crate::base::time::Millis,
+    whence: &str,
+) -> Diagnostics {
+    use crate::base::time::format_duration;
+    let mut diags = Diagnostics::default();
+    for h in hooks {
+        let Some(own) = h.timeout_ms.filter(|&own| own > timeout_ms) else { continue };
+        diags.push(
+            Diagnostic::warning(
+                h.location(),
+                format!(
+                    "{} is longer than {whence} {}, which wins: the hook is waited for {} at most",
+                    format_duration(own),
+                    format_duration(timeout_ms),
+                    format_duration(timeout_ms)
+                ),
+            )
+            .on(a::HOOK_TIMEOUT)
+            .help(format!("run with --timeout {} or more, or shorten {}", format_duration(own), a::HOOK_TIMEOUT)),
+        );
+    }
+    diags
 }
 
 /// `helm.sh/depends-on`, parsed. A namespace on a cluster-scoped kind
@@ -386,6 +440,43 @@ mod tests {
         assert!(!d.0[0].is_error() && !d.0[0].lint_error, "{}", d.0[0]);
         assert_eq!(d.0[0].annotation.as_deref(), Some("helm.sh/hook-paralel"));
         assert!(d.0[0].message.ends_with("did you mean helm.sh/hook-parallel?"), "{}", d.0[0]);
+    }
+
+    fn job(annotations: &str) -> (Option<Hook>, Diagnostics) {
+        let text = format!("kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n{annotations}");
+        let doc = &split(&text, "s")[0];
+        let mut d = Diagnostics::default();
+        (Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d), d)
+    }
+
+    /// Issue 31: a hook's own timeout, never longer than `--timeout`.
+    #[test]
+    fn a_hook_timeout_shortens_the_wait_and_never_lengthens_it() {
+        let (hook, d) = job("    helm.sh/hook-timeout: 3s\n");
+        let hook = hook.unwrap();
+        assert!(d.0.is_empty(), "{:?}", d.0);
+        assert_eq!(hook.timeout_ms, Some(3_000));
+        assert_eq!(hook.wait_ms(300_000), 3_000);
+        assert_eq!(hook.wait_ms(1_000), 1_000);
+        let over = timeouts_over([&hook], 2_000, "--timeout");
+        assert_eq!(over.0.len(), 1);
+        assert_eq!(
+            over.0[0].message,
+            "3s is longer than --timeout 2s, which wins: the hook is waited for 2s at most"
+        );
+        assert!(timeouts_over([&hook], 3_000, "--timeout").0.is_empty());
+        let (plain, _) = job("");
+        assert_eq!(plain.unwrap().wait_ms(300_000), 300_000);
+    }
+
+    #[test]
+    fn a_hook_timeout_that_is_no_duration_is_an_error() {
+        for bad in ["0", "5", "-1s", "soon"] {
+            let (_, d) = job(&format!("    helm.sh/hook-timeout: \"{bad}\"\n"));
+            assert_eq!(d.0.len(), 1, "{bad}: {:?}", d.0);
+            assert!(d.0[0].is_error(), "{}", d.0[0]);
+            assert_eq!(d.0[0].annotation.as_deref(), Some("helm.sh/hook-timeout"));
+        }
     }
 
     #[test]

@@ -73,6 +73,7 @@ impl Resource {
             a::HOOK_PARALLEL,
             a::HOOK_FAIL_FAST,
             a::SHOW_OUTPUT,
+            a::HOOK_TIMEOUT,
         ] {
             if ann.contains_key(key) {
                 diags.push(

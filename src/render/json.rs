@@ -67,6 +67,9 @@ struct ItemJson {
     fail_fast: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     show_output: bool,
+    /// `helm.sh/hook-timeout`, in Go's duration syntax (`3s`, `1m30s`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     delete_policies: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -153,6 +156,7 @@ fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
                 parallel: it.parallel,
                 fail_fast: f.fail_fast,
                 show_output: f.show_output,
+                timeout: f.timeout_ms.map(crate::base::time::format_duration),
                 delete_policies: f.delete_policies.iter().map(ToString::to_string).collect(),
                 output_log_policies: f.output_log_policies.iter().map(ToString::to_string).collect(),
                 readiness: f.readiness.map(|r| ReadinessJson {

@@ -244,6 +244,18 @@ fn hook_state(phase: Phase) -> State {
     }
 }
 
+/// A hook's message and, when it did not succeed, what it was last seen
+/// waiting on (unless the message says it already, as a timeout's does).
+fn with_waiting(row: &Row) -> String {
+    match &row.waiting {
+        Some(w) if !row.message.contains(w.as_str()) => {
+            let sep = if row.message.is_empty() { "" } else { "; " };
+            format!("{}{sep}last seen: {w}", row.message)
+        }
+        _ => row.message.clone(),
+    }
+}
+
 /// One event's hooks, a group per weight in the order they ran.
 fn hook_groups(summary: &Summary) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
@@ -253,7 +265,7 @@ fn hook_groups(summary: &Summary) -> Vec<Group> {
             state: hook_state(row.phase),
             started_at: row.started_at,
             ended_at: row.completed_at,
-            message: row.message.clone(),
+            message: with_waiting(row),
             output: row.output.clone(),
         };
         match groups.last_mut() {
@@ -460,6 +472,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
                 completed_at,
                 message,
                 output: None,
+                waiting: None,
             }
         })
         .collect();

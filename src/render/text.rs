@@ -193,15 +193,18 @@ fn table(release: &Release, plan: &EventPlan) -> String {
                 let wait = if e.wait == crate::model::external::Wait::Ready { "ready" } else { "exists" };
                 format!("{} (external, {wait})", e.object())
             }));
-            let mut flags = Vec::new();
+            let mut flags: Vec<String> = Vec::new();
             if f.fail_fast {
-                flags.push("fail-fast");
+                flags.push("fail-fast".into());
             }
             if f.show_output {
-                flags.push("show-output");
+                flags.push("show-output".into());
+            }
+            if let Some(t) = f.timeout_ms {
+                flags.push(format!("timeout={}", crate::base::time::format_duration(t)));
             }
             if f.readiness.is_some() {
-                flags.push("readiness");
+                flags.push("readiness".into());
             }
             let mut row =
                 vec![it.reference.to_string(), if install { (it.level + 1).to_string() } else { it.level.to_string() }];

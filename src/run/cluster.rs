@@ -8,7 +8,6 @@ use serde_json::Value;
 use crate::base::cause::Cause;
 use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
-use crate::exec::kstatus::Health;
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
@@ -37,6 +36,8 @@ pub struct KubeCluster<'a> {
     /// The record at the end of the run only updates the release in
     /// memory: the caller stores it next ([`KubeCluster::storing_after`]).
     store_after: bool,
+    /// Where each followed container's log was read up to, by pod and container.
+    cursors: std::collections::BTreeMap<(String, String), crate::exec::follow::Cursor>,
 }
 
 impl<'a> KubeCluster<'a> {
@@ -60,6 +61,7 @@ impl<'a> KubeCluster<'a> {
             keys: vec![None; plan.items.len()],
             label,
             store_after: false,
+            cursors: Default::default(),
         }
     }
 
@@ -250,32 +252,32 @@ impl Cluster for KubeCluster<'_> {
         let h = self.hook(hook);
         let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
         let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).ok()?;
-        Some(stuck_pods(&kind, &pods))
+        // The Job as the wait last saw it: its counts cost no request.
+        let job = self.keys[hook.0].as_ref().and_then(|k| self.tracker.observed(k).last().cloned());
+        Some(crate::exec::pod_state::hook_state(&kind, job.as_ref(), &pods))
     }
-}
 
-/// A hook's pods that are not done, each as `Pod/x (Phase): why` in kstatus' words (an
-/// image that cannot be pulled, a pod no node takes, a container not ready).
-pub fn stuck_pods(kind: &str, pods: &[Value]) -> String {
-    if pods.is_empty() {
-        return if kind == "Job" { "the Job has no pod yet".into() } else { "no pod".into() };
-    }
-    let lines: Vec<String> = pods
-        .iter()
-        .filter_map(|pod| {
-            let name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("?");
-            let phase = pod.pointer("/status/phase").and_then(Value::as_str).unwrap_or("no phase");
-            let reason = match crate::exec::kstatus::health("Pod", pod) {
-                Health::Ready => return None,
-                Health::InProgress { reason } | Health::Failed { reason } => reason,
-            };
-            Some(format!("Pod/{name} ({phase}): {reason}"))
-        })
-        .collect();
-    if lines.is_empty() {
-        "its pods are ready, not yet done".into()
-    } else {
-        lines.join("; ")
+    fn follow(&mut self, hook: ItemId) -> Vec<ContainerLog> {
+        let h = self.hook(hook);
+        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
+        let Ok(pods) = self.client.hook_pods(&kind, ns.as_deref(), &name) else { return Vec::new() };
+        let mut out = Vec::new();
+        for pod in &pods {
+            let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+            for container in crate::kube::pods::started_containers(pod) {
+                let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
+                // Not readable yet, or a moment's error: the next look reads from the same place.
+                let Ok((body, complete)) = self.client.pod_log_since(ns.as_deref(), &pod_name, &container, cursor.since())
+                else {
+                    continue;
+                };
+                let lines = cursor.take(&body, complete);
+                if !lines.is_empty() {
+                    out.push(ContainerLog { pod: pod_name.clone(), container, text: lines.join("\n") });
+                }
+            }
+        }
+        out
     }
 }
 
