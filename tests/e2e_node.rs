@@ -453,7 +453,8 @@ spec:
 // Failures only a kubelet makes.
 
 /// An image tag the registry lacks: a real `ErrImagePull`/`ImagePullBackOff`, named with
-/// the image when the hook's time is up.
+/// the image while the hook waits (progress, within the 5-s interval, long before its
+/// time is up) and when its time is up (issue 31).
 #[test]
 fn an_image_the_registry_lacks_is_named() {
     let case = Case::new("pull");
@@ -469,17 +470,96 @@ fn an_image_the_registry_lacks_is_named() {
         )],
     );
     case.install(&chart);
-    let out = case.hooks(&["--timeout", "20s"]);
-    eprintln!("a tag the registry lacks:\n{}", out.stdout);
+    let (out, lines) = run_timed(case.plugin_cmd(&["run", RELEASE, "--timeout", "20s"]));
+    eprintln!("a tag the registry lacks:\n{}", out.shown);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let pull_error = |l: &str| l.contains("ImagePullBackOff") || l.contains("ErrImagePull");
+    let waiting = lines.iter().find(|(_, l)| l.contains("waiting   Pod/nosuch") && pull_error(l));
+    let (at, line) = waiting.unwrap_or_else(|| panic!("no progress line names the pull error\n{}", out.shown));
+    assert!(line.contains("busybox:no-such-tag"), "the image is named while it waits\n{}", out.shown);
+    assert!(*at < Duration::from_secs(13), "said within the interval, not at the timeout: {at:.1?}\n{}", out.shown);
     let text = out.all();
+    assert!(text.contains("timed out after 20s: Pod/nosuch (Pending)"), "and when its time is up\n{}", out.shown);
+    assert!(out.wall < Duration::from_secs(45), "{:.1?}", out.wall);
+}
+
+/// Issue 31: `helm.sh/hook-timeout` fails its own hook after that long, as a failed hook,
+/// while a sibling without one keeps `--timeout` and completes; made fail-fast, the run
+/// ends there.
+#[test]
+fn a_hook_timeout_fails_its_hook_only_or_the_run_when_fail_fast() {
+    let case = Case::new("hook-timeout");
+    let job = |name: &str, annotations: &str, secs: u32| {
+        format!(
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\n  annotations: {{\"helm.sh/hook\": test, \
+             \"helm.sh/hook-parallel\": \"true\"{annotations}}}\nspec:\n  backoffLimit: 0\n  template:\n    spec:\n      \
+             {{{{ real }}}}\n      restartPolicy: Never\n      terminationGracePeriodSeconds: 1\n      containers:\n      \
+             - {{name: main, image: busybox, command: [sleep, \"{secs}\"]}}\n"
+        )
+    };
+    let sleeper = |more: &str| job("sleeper", &format!(", \"helm.sh/hook-timeout\": 3s{more}"), 60);
+    let sibling = job("sibling", "", 8);
+    let chart = case.chart("timeouts", &[("sleeper.yaml", &sleeper("")), ("sibling.yaml", &sibling)]);
+    case.install(&chart);
+    let out = case.hooks(&["--parallel", "2", "--timeout", "2m", "-o", "json"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let doc = parse_json(&out.stdout, "run -o json");
+    let rows = doc["hooks"].as_array().expect("hooks");
+    let row = |name: &str| rows.iter().find(|r| r["ref"] == format!("Job/{name}")).expect(name).clone();
+    let took = |r: &Value| r["completed_at"].as_u64().unwrap() - r["started_at"].as_u64().unwrap();
+    let (s, sib) = (row("sleeper"), row("sibling"));
+    assert_eq!((s["phase"].as_str(), sib["phase"].as_str()), (Some("Failed"), Some("Succeeded")), "{}", out.shown);
+    assert!(s["message"].as_str().unwrap().starts_with("timed out after 3s (helm.sh/hook-timeout)"), "{}", out.shown);
+    assert!((3_000..6_000).contains(&took(&s)), "failed after about 3 s: {} ms", took(&s));
+    assert!(took(&sib) >= 8_000, "the sibling ran its 8 s: {} ms", took(&sib));
+    assert!(case.status_phases().contains(&("sleeper".into(), "Failed".into())), "stored as failed");
+
+    // Fail-fast: the run ends when the sleeper's time is up, the sibling not awaited.
+    let chart = case.chart(
+        "timeouts",
+        &[("sleeper.yaml", &sleeper(", \"helm.sh/hook-fail-fast\": \"true\"")), ("sibling.yaml", &sibling)],
+    );
+    let up = case.helm(&["upgrade", RELEASE, chart.to_str().unwrap()]);
+    assert_eq!(up.code, 0, "{}", up.shown);
+    let out = case.hooks(&["--parallel", "2", "--timeout", "2m"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert!(out.stdout.contains("Fail-fast job failed: sleeper"), "{}", out.shown);
     assert!(
-        text.contains("ImagePullBackOff") || text.contains("ErrImagePull"),
-        "the pull error is named\n{}",
+        out.wall < Duration::from_secs(8),
+        "ended at the timeout, not after the sibling: {:.1?}\n{}",
+        out.wall,
         out.shown
     );
-    assert!(text.contains("busybox:no-such-tag"), "the image is named\n{}", out.shown);
-    assert!(out.wall < Duration::from_secs(45), "{:.1?}", out.wall);
+}
+
+/// Issue 31: with `--logs`, a Job hook's lines are printed as its container writes them,
+/// each once, prefixed with hook, pod and container, before the hook's end.
+#[test]
+fn lines_are_printed_as_the_container_writes_them() {
+    let case = Case::new("follow");
+    let talker = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: talker\n  annotations: {\"helm.sh/hook\": test}\n\
+                  spec:\n  backoffLimit: 0\n  template:\n    spec:\n      {{ real }}\n      restartPolicy: Never\n      \
+                  containers:\n      - name: main\n        image: busybox\n        \
+                  command: [sh, -c, 'for i in 1 2 3 4 5 6 7 8 9 10; do echo line $i; sleep 1; done']\n";
+    let chart = case.chart("talker", &[("talker.yaml", talker)]);
+    case.install(&chart);
+    let (out, lines) = run_timed(case.plugin_cmd(&["run", RELEASE, "--logs", "--timeout", "2m"]));
+    eprintln!("{}", out.shown.split("--- stdout").last().unwrap_or_default());
+    assert_eq!(out.plugin_code(), Some(0), "{}", out.shown);
+    let arrived = |n: u32| {
+        let ends = format!("/main] line {n}");
+        let hits: Vec<&(Duration, String)> = lines.iter().filter(|(_, l)| l.ends_with(&ends)).collect();
+        assert_eq!(hits.len(), 1, "line {n} printed once\n{}", out.shown);
+        assert!(hits[0].1.starts_with("[Job/talker talker-"), "prefixed with hook, pod, container\n{}", out.shown);
+        hits[0].0
+    };
+    let (first, last) = (arrived(1), arrived(10));
+    for n in 2..10 {
+        arrived(n);
+    }
+    assert!(last - first >= Duration::from_secs(6), "lines came as written, not at the end\n{}", out.shown);
+    let end = lines.iter().find(|(_, l)| l.contains("succeeded Job/talker")).expect("the end").0;
+    assert!(last <= end, "every line before the hook's end\n{}", out.shown);
 }
 
 /// A container over its memory limit is OOMKilled by the kernel; the hook fails saying so.

@@ -434,7 +434,11 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
             return Vec::new();
         }
         let text = format!("{} says {}", self.names[hook.0], self.now % 100_000);
-        vec![helm_hooks::exec::executor::ContainerLog { pod: self.names[hook.0].clone(), container: "main".into(), text }]
+        vec![helm_hooks::exec::executor::ContainerLog {
+            pod: self.names[hook.0].clone(),
+            container: "main".into(),
+            text,
+        }]
     }
 }
 
@@ -466,7 +470,11 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
     assert!(at("[Job/talk talk/main] talk says 3000") < at("succeeded Job/talk"), "{out}");
     let waiting: Vec<&&str> = lines.iter().filter(|l| l.contains("waiting   Job/pull")).collect();
     assert_eq!(waiting.len(), 1, "at 5 s, and not again at 10 s, unchanged: {out}");
-    assert!(waiting[0].starts_with("[     5s] waiting   Job/pull: Pod/pull (Pending): container main waiting: ImagePullBackOff"), "{out}");
+    assert!(
+        waiting[0]
+            .starts_with("[     5s] waiting   Job/pull: Pod/pull (Pending): container main waiting: ImagePullBackOff"),
+        "{out}"
+    );
     assert!(!out.contains("waiting   Job/talk"), "talk ended before the first look: {out}");
     let pull = s.rows.iter().find(|r| r.reference == "Job/pull").unwrap();
     assert_eq!(pull.waiting.as_deref(), Some("Pod/pull (Pending): container main waiting: ImagePullBackOff"));

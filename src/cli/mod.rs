@@ -325,6 +325,31 @@ mod tests {
         assert!(input::max_input_bytes(Some("0")).is_err());
     }
 
+    /// Issue 31: `plan` shows a hook's own timeout; `lint` warns when it is longer than
+    /// `--timeout`'s default, which would win.
+    #[test]
+    fn plan_shows_a_hook_timeout_and_lint_warns_when_timeout_wins() {
+        let chart = |t: &str| {
+            format!("---\n# Source: c/templates/j.yaml\nkind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-timeout: {t}\n")
+        };
+        let (code, out, err) = run_captured(&["plan", "-"], chart("90s").as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(out.contains("timeout=1m30s"), "{out}");
+        let (_, out, _) = run_captured(&["plan", "-", "-o", "json"], chart("90s").as_bytes());
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["events"][0]["hooks"][0]["timeout"], "1m30s", "{out}");
+        let (code, out, _) = run_captured(&["lint", "-"], chart("90s").as_bytes());
+        assert_eq!(code, Exit::Ok, "{out}");
+        let (code, out, _) = run_captured(&["lint", "-"], chart("20m").as_bytes());
+        assert_eq!(code, Exit::Ok, "a warning: {out}");
+        assert!(
+            out.contains("helm.sh/hook-timeout: 20m0s is longer than --timeout's default 5m0s, which wins"),
+            "{out}"
+        );
+        let (code, out, _) = run_captured(&["lint", "-"], chart("0s").as_bytes());
+        assert_eq!(code, Exit::Invalid, "{out}");
+    }
+
     /// Four hooks of one weight and six resources in one batch.
     fn release() -> String {
         let mut s = String::new();

@@ -80,13 +80,14 @@ const PARALLEL_RESOURCES: Flag = flag(
 const TIMEOUT_HOOKS: Flag = flag(
     "timeout",
     Takes::Value("D"),
-    "each hook's wait, Go duration syntax (default 5m, as Helm; 0 means 30s, as Helm's waiter)",
+    "each hook's wait, Go duration syntax (default 5m, as Helm; 0 means 30s, as Helm's waiter); a \
+     helm.sh/hook-timeout shorter than it wins for its hook",
 );
 const TIMEOUT_DEPLOY: Flag = flag(
     "timeout",
     Takes::Value("D"),
     "the whole operation after the pre-hooks, and each hook's wait, Go duration syntax (default 5m, \
-     as Helm; 0 means 30s, as Helm's waiter)",
+     as Helm; 0 means 30s, as Helm's waiter); a helm.sh/hook-timeout shorter than it wins for its hook",
 );
 const READINESS_TIMEOUT: Flag =
     flag("readiness-timeout", Takes::Value("D"), "each batch's wait for readiness (default 1m, at most --timeout)");
@@ -129,7 +130,12 @@ const RUN_FLAGS: &[Flag] = &[
     PARALLEL_ALL,
     TIMEOUT_HOOKS,
     IGNORE_FAIL_FAST,
-    flag("logs", Takes::Bool, "print every Pod hook's logs, as helm test --logs"),
+    flag(
+        "logs",
+        Takes::Bool,
+        "print every Job and Pod hook's lines as they come, prefixed [hook pod/container], and every Pod \
+         hook's logs at the end, as helm test --logs",
+    ),
     Flag {
         long: "filter",
         short: None,
@@ -253,7 +259,9 @@ pub const COMMANDS: &[Command] = &[
         summary: "run an installed release's hooks for one event (default test), in parallel where allowed",
         about: "Run one event's hooks of an installed release (its latest revision, read from Helm's storage \
                 in the cluster; -n for its namespace), in the plan's order, at most --parallel at once, as \
-                `helm test` runs the test hooks.",
+                `helm test` runs the test hooks. While hooks run, every 5 s each says what it waits on \
+                (a pod not scheduled, an image that cannot be pulled, a Job's active and failed pods) when \
+                that changed.",
         flags: RUN_FLAGS,
     },
     Command {

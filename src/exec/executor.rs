@@ -473,7 +473,8 @@ impl<'p> Executor<'p> {
         for h in self.expiring(self.now) {
             let s = &mut self.hooks[h.0];
             let why = s.stuck.take().map(|w| format!(": {w}")).unwrap_or_default();
-            let whose = if s.own_timeout { format!(" ({})", crate::model::annotation::HOOK_TIMEOUT) } else { String::new() };
+            let whose =
+                if s.own_timeout { format!(" ({})", crate::model::annotation::HOOK_TIMEOUT) } else { String::new() };
             let message = format!("timed out after {}{whose}{why}", format_duration(s.wait_ms));
             self.finish_hook(h, false, message);
         }

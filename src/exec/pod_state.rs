@@ -70,11 +70,12 @@ pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> String {
     let mut parts = Vec::new();
     if let Some(job) = job.filter(|_| kind == "Job") {
         let count = |what: &str| job.pointer(&format!("/status/{what}")).and_then(Value::as_u64).unwrap_or(0);
-        let counts: Vec<String> = [("active", count("active")), ("failed", count("failed")), ("succeeded", count("succeeded"))]
-            .into_iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(what, n)| format!("{n} {what}"))
-            .collect();
+        let counts: Vec<String> =
+            [("active", count("active")), ("failed", count("failed")), ("succeeded", count("succeeded"))]
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(what, n)| format!("{n} {what}"))
+                .collect();
         if !counts.is_empty() {
             let retried = if count("failed") > 0 && count("active") > 0 { " (retrying)" } else { "" };
             parts.push(format!("Job: {}{retried}", counts.join(", ")));

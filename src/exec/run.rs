@@ -334,7 +334,9 @@ fn look(
     }
     if now >= pace.next_progress {
         pace.next_progress = now + PROGRESS_EVERY_MS;
-        for &hook in running.iter().filter(|h| !ended.contains(h)) {
+        // A hook whose time is up says it in its failure instead.
+        let expiring = exec.expiring(now);
+        for &hook in running.iter().filter(|h| !ended.contains(h) && !expiring.contains(h)) {
             if let Some(why) = cluster.why(hook) {
                 exec.handle(Input::Waiting { hook, why });
             }

@@ -95,7 +95,9 @@ impl ValueError {
             ValueError::NotRefArray(_) => {
                 "write a JSON array of Kind/name references, e.g. '[\"Job/migrate\"]', or a comma list"
             }
-            ValueError::NotDuration(_) => "write a Go duration such as \"30s\", \"5m\" or \"1h30m\", as --timeout takes",
+            ValueError::NotDuration(_) => {
+                "write a Go duration such as \"30s\", \"5m\" or \"1h30m\", as --timeout takes"
+            }
         }
     }
 }

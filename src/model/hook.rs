@@ -288,7 +288,11 @@ pub fn timeouts_over<'h>(
                 ),
             )
             .on(a::HOOK_TIMEOUT)
-            .help(format!("run with --timeout {} or more, or shorten {}", format_duration(own), a::HOOK_TIMEOUT)),
+            .help(format!(
+                "run with --timeout {} or more, or shorten {}",
+                format_duration(own),
+                a::HOOK_TIMEOUT
+            )),
         );
     }
     diags
@@ -460,10 +464,7 @@ mod tests {
         assert_eq!(hook.wait_ms(1_000), 1_000);
         let over = timeouts_over([&hook], 2_000, "--timeout");
         assert_eq!(over.0.len(), 1);
-        assert_eq!(
-            over.0[0].message,
-            "3s is longer than --timeout 2s, which wins: the hook is waited for 2s at most"
-        );
+        assert_eq!(over.0[0].message, "3s is longer than --timeout 2s, which wins: the hook is waited for 2s at most");
         assert!(timeouts_over([&hook], 3_000, "--timeout").0.is_empty());
         let (plain, _) = job("");
         assert_eq!(plain.unwrap().wait_ms(300_000), 300_000);

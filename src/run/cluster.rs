@@ -267,7 +267,8 @@ impl Cluster for KubeCluster<'_> {
             for container in crate::kube::pods::started_containers(pod) {
                 let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
                 // Not readable yet, or a moment's error: the next look reads from the same place.
-                let Ok((body, complete)) = self.client.pod_log_since(ns.as_deref(), &pod_name, &container, cursor.since())
+                let Ok((body, complete)) =
+                    self.client.pod_log_since(ns.as_deref(), &pod_name, &container, cursor.since())
                 else {
                     continue;
                 };

@@ -130,6 +130,33 @@ pub fn run(mut cmd: Command, stdin: Option<&str>) -> Out {
     Out { code: out.status.code().unwrap_or(-1), stdout, stderr, wall, shown }
 }
 
+/// Runs `cmd` to its end (no stdin) and says when each line of its stdout arrived, after
+/// the start: for output that must come while the command runs, not at its end.
+pub fn run_timed(mut cmd: Command) -> (Out, Vec<(Duration, String)>) {
+    use std::io::BufRead;
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let t0 = Instant::now();
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let errs = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut s);
+        s
+    });
+    let mut lines = Vec::new();
+    for line in std::io::BufReader::new(child.stdout.take().expect("stdout is piped")).lines() {
+        let Ok(line) = line else { break };
+        lines.push((t0.elapsed(), line));
+    }
+    let status = child.wait().unwrap_or_else(|e| panic!("cannot wait for {cmd:?}: {e}"));
+    let (wall, stderr) = (t0.elapsed(), errs.join().unwrap_or_default());
+    let stdout: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let stamped: String = lines.iter().map(|(t, l)| format!("{:>6.1?} {l}\n", t)).collect();
+    let shown =
+        format!("{cmd:?} exited {status} after {wall:.1?}\n--- stdout, as it came\n{stamped}\n--- stderr\n{stderr}");
+    (Out { code: status.code().unwrap_or(-1), stdout, stderr, wall, shown }, lines)
+}
+
 /// Runs the command, which must succeed; its stdout.
 pub fn ok(cmd: Command) -> String {
     let out = run(cmd, None);
