@@ -24,9 +24,8 @@ use crate::plan::{EventPlan, ItemId};
 use super::error::Error;
 use super::seam::{Clock, Cluster, Resources};
 
-pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
-pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
-pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
+pub use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
+
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
 

@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use crate::kube::{KubeError, ObjectKey};
+use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
 use super::seam::Cluster;
 
@@ -26,9 +27,9 @@ pub enum Ownership {
 /// Does `object` carry this release's ownership metadata?
 pub fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
     let meta = &object["metadata"];
-    meta["labels"]["app.kubernetes.io/managed-by"] == "Helm"
-        && meta["annotations"]["meta.helm.sh/release-name"] == release
-        && meta["annotations"]["meta.helm.sh/release-namespace"] == namespace
+    meta["labels"][MANAGED_BY.0] == MANAGED_BY.1
+        && meta["annotations"][RELEASE_NAME] == release
+        && meta["annotations"][RELEASE_NAMESPACE] == namespace
 }
 
 /// Reads the object behind `key` and says whether the release owns it.

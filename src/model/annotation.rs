@@ -33,6 +33,18 @@ pub const DEPENDS_ON_SUBCHARTS: &str = "helm.sh/depends-on/subcharts";
 /// stock Helm 4 (it drops `dependencies[].depends-on` when loading a chart).
 pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
 
+/// Helm's ownership annotations, which it writes on every resource of a
+/// release and checks before it adopts an object (`pkg/action/validate.go`).
+pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
+pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
+/// The label Helm writes on every resource of a release, and its value.
+pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
+
+/// The label every hook object of a parallel `run` carries, valued with the
+/// release name, so that one list or watch request covers all running hooks
+/// of a kind and namespace (`run::cluster`).
+pub const RUN_LABEL: &str = "helm-hooks.sh/release";
+
 /// The `helm.sh/` namespace of every key above.
 const NAMESPACE: &str = "helm.sh/";
 

@@ -17,11 +17,7 @@ use crate::plan::{EventPlan, ItemId};
 use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
 
-/// The label every hook object of a parallel run carries, valued with the
-/// release name, so that one list or watch request covers all running hooks
-/// of a kind and namespace. A serial run (`--parallel 1`) never has two hooks
-/// running, watches each by name, and so creates exactly what Helm creates.
-pub const RUN_LABEL: &str = "helm-hooks.sh/release";
+pub use crate::model::annotation::RUN_LABEL;
 
 pub struct KubeCluster<'a> {
     pub client: &'a mut Client,
