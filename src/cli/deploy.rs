@@ -247,7 +247,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
             return fail(io, &"the release has errors; nothing was applied or stored.", Exit::Invalid);
         }
     };
-    let crds = match deploy::crds::from_release(&checked.value) {
+    let crds = match deploy::crd::from_release(&checked.value) {
         Ok(_) if args.skip_crds => Vec::new(),
         Ok(c) => c,
         Err(problems) => {

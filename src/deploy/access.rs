@@ -72,7 +72,7 @@ pub fn hook_wants(hooks: &[&Hook], logs: bool) -> Vec<Want> {
 #[derive(Debug, Clone, Copy)]
 pub struct Needs<'a> {
     /// The chart's CRDs, installed first (a first install).
-    pub crds: &'a [super::crds::Crd],
+    pub crds: &'a [super::crd::Crd],
     pub create_namespace: bool,
     pub dry_run: bool,
     /// Also what uninstalling the release would need (`--rollback-on-failure`

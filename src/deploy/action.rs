@@ -10,7 +10,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::access::{self, Needs};
-use super::crds::Crd;
+use super::crd::Crd;
 use super::error::Error;
 use super::preview::{self, Preview, UninstallPreview};
 use super::seam::{Cluster, Env};

@@ -19,6 +19,7 @@
 pub mod access;
 pub mod action;
 pub mod apply;
+pub mod crd;
 pub mod crds;
 pub mod error;
 pub mod external;

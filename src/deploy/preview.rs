@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::apply::{prepare, MANAGED_BY};
-use super::crds::Crd;
+use super::crd::Crd;
 use super::seam::Cluster;
 use super::Checked;
 use crate::kube::{KubeError, ObjectKey};

@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::error::{from_status, Doing, KubeError};
 use super::key::{ApiResource, Selector};
-use super::request::{Call, Query};
-use super::watch::{parse_watch_body, WatchRound};
+use super::query::Query;
+use super::request::Call;
+use super::watch_event::{parse_watch_body, WatchRound};
 use super::{Client, Method, Response, ReturnOn, TransportError};
 
 /// Page size of lists (`limit`); larger lists are read page by page.

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::error::{from_status, Doing, KubeError};
 use super::key::{gv_path, ApiResource};
-use super::request::encode;
+use super::query::encode;
 use super::{Client, Method};
 
 impl Client {

@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::error::KubeError;
-use super::request::Query;
+use super::query::Query;
 
 /// A kind as the API server serves it, from discovery.
 #[derive(Debug, Clone, PartialEq, Eq)]

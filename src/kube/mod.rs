@@ -35,9 +35,11 @@ pub mod key;
 pub mod objects;
 mod pace;
 pub mod pods;
+mod query;
 mod request;
 pub mod retry;
 pub mod watch;
+pub mod watch_event;
 
 #[cfg(target_arch = "wasm32")]
 pub mod extism;
@@ -60,7 +62,8 @@ pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
 pub use objects::Conflicts;
 pub use pods::MAX_LOG_BYTES;
-pub use watch::{EventType, Observed, Tracker, WatchEvent, WatchRound};
+pub use watch::{Observed, Tracker};
+pub use watch_event::{EventType, WatchEvent, WatchRound};
 
 /// One HTTP request.
 #[derive(Debug, Clone, PartialEq, Eq)]

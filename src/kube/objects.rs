@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use super::error::{Doing, KubeError};
 use super::key::{ApiResource, ObjectKey};
-use super::request::{Call, Query, FIELD_MANAGER};
+use super::query::Query;
+use super::request::{Call, FIELD_MANAGER};
 use super::{Client, Method, Response, ReturnOn};
 
 /// A request on one object, and what to name in its error.

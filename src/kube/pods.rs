@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::error::{Doing, KubeError};
 use super::key::Selector;
-use super::request::{encode, Query};
+use super::query::{encode, Query};
 use super::{Client, Method};
 
 /// Pod logs are read up to this many bytes per container (`limitBytes`):

@@ -1,40 +1,13 @@
 //! Requests built without I/O: the paths of collections, objects and
-//! watches, percent-encoded query strings, and the HTTP request with the
+//! watches, and the HTTP request with the
 //! connection's credentials. [`super::client`] and its siblings send them.
 
 use super::key::{ApiResource, Selector};
+use super::query::{encode, Query};
 use super::{Client, Method, Request};
 
 /// Field manager of server-side apply and updates: Helm's own.
 pub const FIELD_MANAGER: &str = "helm";
-
-/// A query string, percent-encoded.
-#[derive(Debug, Default)]
-pub(super) struct Query(pub(super) String);
-
-impl Query {
-    pub(super) fn push(&mut self, key: &str, value: &str) -> &mut Self {
-        self.0.push(if self.0.is_empty() { '?' } else { '&' });
-        self.0.push_str(key);
-        self.0.push('=');
-        self.0.push_str(&encode(value, false));
-        self
-    }
-}
-
-/// Percent-encodes all but RFC 3986's unreserved characters (and `/` when
-/// `keep_slash`).
-pub(crate) fn encode(s: &str, keep_slash: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b as char),
-            b'/' if keep_slash => out.push('/'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
 
 /// One request of a batch, before the connection's credentials are added.
 #[derive(Debug, Clone)]
