@@ -187,8 +187,8 @@ pub struct Row {
     pub waiting: Option<String>,
 }
 
-/// Runs one event. Progress lines go to `out` as they happen (text output
-/// only); the summary is returned for the chosen renderer.
+/// Runs one event. Progress lines go to `progress` as they happen (text
+/// output only); the summary is returned for the chosen renderer.
 pub fn execute(
     plan: &EventPlan,
     hooks: &[Hook],
@@ -196,85 +196,137 @@ pub fn execute(
     cluster: &mut dyn Cluster,
     progress: Option<&mut dyn Write>,
 ) -> Summary {
-    let mut progress = progress;
     let started_at = cluster.now();
     let mut exec = Executor::new(plan, hooks, options, started_at);
     let mut pace = Pace::new(plan, hooks, &options, started_at);
-    let mut said: Vec<Option<(String, Millis)>> = vec![None; plan.items.len()];
-    let mut outputs: Vec<Option<String>> = vec![None; plan.items.len()];
+    let mut printer = Printer::new(plan, progress, started_at);
     let mut error = None;
     loop {
         let now = cluster.now();
         let action = exec.poll(now);
-        let mut streamed = Vec::new();
-        let result = match action {
-            Action::Done => break,
-            Action::Delete { hooks: hs, .. } => {
-                cluster.delete(&hs, now + options.timeout_ms).map(|_| exec.handle(Input::Deleted { hooks: hs }))
-            }
-            Action::Record => cluster.record(&exec).map(|_| exec.handle(Input::Recorded)),
-            Action::Create { hooks: hs } => {
-                let mut r = Ok(());
-                for (h, created) in hs.iter().copied().zip(cluster.create_many(&hs)) {
-                    match created {
-                        Ok(()) => exec.handle(Input::Created { hook: h }),
-                        Err(CreateError::Hook(e)) => exec.handle(Input::Failed { hook: h, message: e.to_string() }),
-                        Err(CreateError::Cluster(e)) => {
-                            r = Err(e);
-                            break;
-                        }
-                    }
-                }
-                r
-            }
-            Action::Await { hooks: hs, deadline } => {
-                cluster.wait(&hs, pace.deadline(&hs, deadline)).map(|finished| {
-                    let now = cluster.now();
-                    exec.advance(now);
-                    let done: Vec<ItemId> = finished.iter().map(|f| f.hook).collect();
-                    // The last lines of a hook that ended come before its end.
-                    streamed = look(cluster, &mut exec, &mut pace, &hs, &done, now);
-                    for f in finished {
-                        exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
-                    }
-                    // A hook about to time out says what it was stuck on (docs/commands.md, run).
-                    for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
-                        if let Some(why) = cluster.why(hook) {
-                            exec.handle(Input::Stuck { hook, why });
-                        }
-                    }
-                })
-            }
-            Action::Logs { hook, purpose } => {
-                cluster.logs(hook).map(|logs| exec.handle(Input::Logs { hook, purpose, logs }))
-            }
-        };
-        if let Some(w) = progress.as_deref_mut() {
-            let _ = w.write_all(prefixed_lines(plan, &streamed).as_bytes());
+        if action == Action::Done {
+            break;
         }
+        let mut streamed = Vec::new();
+        let result = perform(cluster, &mut exec, &mut pace, action, now, options.timeout_ms, &mut streamed);
+        printer.lines(&streamed);
         for report in exec.drain_reports() {
-            if let Report::Waiting { hook, at, why } = &report {
-                // Said again only when it changed, or as a heartbeat.
-                let last = &mut said[hook.0];
-                if last.as_ref().is_some_and(|(w, t)| w == why && at.saturating_sub(*t) < SAY_AGAIN_MS) {
-                    continue;
-                }
-                *last = Some((why.clone(), *at));
-            }
-            if let Report::Output { hook, logs, .. } = &report {
-                let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
-                outputs[hook.0] = Some(text);
-            }
-            if let Some(w) = progress.as_deref_mut() {
-                let _ = w.write_all(progress_line(plan, &report, started_at).as_bytes());
-            }
+            printer.report(report);
         }
         if let Err(e) = result {
             error = Some(e);
             break;
         }
     }
-    let ended_at = cluster.now();
+    summarise(plan, &exec, printer.outputs, started_at, cluster.now(), error)
+}
+
+/// Performs one action of the executor and gives it what was observed;
+/// `streamed` gets the followed hooks' new lines.
+fn perform(
+    cluster: &mut dyn Cluster,
+    exec: &mut Executor,
+    pace: &mut Pace,
+    action: Action,
+    now: Millis,
+    timeout_ms: Millis,
+    streamed: &mut Vec<(ItemId, ContainerLog)>,
+) -> Result<(), ClusterError> {
+    match action {
+        Action::Done => Ok(()),
+        Action::Delete { hooks, .. } => {
+            cluster.delete(&hooks, now + timeout_ms).map(|_| exec.handle(Input::Deleted { hooks }))
+        }
+        Action::Record => cluster.record(exec).map(|_| exec.handle(Input::Recorded)),
+        Action::Create { hooks } => {
+            for (h, created) in hooks.iter().copied().zip(cluster.create_many(&hooks)) {
+                match created {
+                    Ok(()) => exec.handle(Input::Created { hook: h }),
+                    Err(CreateError::Hook(e)) => exec.handle(Input::Failed { hook: h, message: e.to_string() }),
+                    Err(CreateError::Cluster(e)) => return Err(e),
+                }
+            }
+            Ok(())
+        }
+        Action::Await { hooks, deadline } => {
+            let finished = cluster.wait(&hooks, pace.deadline(&hooks, deadline))?;
+            let now = cluster.now();
+            exec.advance(now);
+            let done: Vec<ItemId> = finished.iter().map(|f| f.hook).collect();
+            // The last lines of a hook that ended come before its end.
+            *streamed = look(cluster, exec, pace, &hooks, &done, now);
+            for f in finished {
+                exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
+            }
+            // A hook about to time out says what it was stuck on (docs/commands.md, run).
+            for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
+                if let Some(why) = cluster.why(hook) {
+                    exec.handle(Input::Stuck { hook, why });
+                }
+            }
+            Ok(())
+        }
+        Action::Logs { hook, purpose } => {
+            cluster.logs(hook).map(|logs| exec.handle(Input::Logs { hook, purpose, logs }))
+        }
+    }
+}
+
+/// The run's text progress: the executor's reports and the streamed lines,
+/// as they come; it keeps each hook's output for the summary.
+struct Printer<'a, 'p> {
+    plan: &'p EventPlan,
+    out: Option<&'a mut dyn Write>,
+    t0: Millis,
+    /// What each hook was last said to wait on, and when.
+    said: Vec<Option<(String, Millis)>>,
+    outputs: Vec<Option<String>>,
+}
+
+impl<'a, 'p> Printer<'a, 'p> {
+    fn new(plan: &'p EventPlan, out: Option<&'a mut dyn Write>, t0: Millis) -> Self {
+        let n = plan.items.len();
+        Printer { plan, out, t0, said: vec![None; n], outputs: vec![None; n] }
+    }
+
+    fn write(&mut self, text: &str) {
+        if let Some(w) = self.out.as_deref_mut() {
+            let _ = w.write_all(text.as_bytes());
+        }
+    }
+
+    fn lines(&mut self, lines: &[(ItemId, ContainerLog)]) {
+        let text = prefixed_lines(self.plan, lines);
+        self.write(&text);
+    }
+
+    fn report(&mut self, report: Report) {
+        if let Report::Waiting { hook, at, why } = &report {
+            // Said again only when it changed, or as a heartbeat.
+            let last = &mut self.said[hook.0];
+            if last.as_ref().is_some_and(|(w, t)| w == why && at.saturating_sub(*t) < SAY_AGAIN_MS) {
+                return;
+            }
+            *last = Some((why.clone(), *at));
+        }
+        if let Report::Output { hook, logs, .. } = &report {
+            let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+            self.outputs[hook.0] = Some(text);
+        }
+        let line = progress_line(self.plan, &report, self.t0);
+        self.write(&line);
+    }
+}
+
+/// The summary of a run that ended (or stopped on `error`).
+fn summarise(
+    plan: &EventPlan,
+    exec: &Executor,
+    mut outputs: Vec<Option<String>>,
+    started_at: Millis,
+    ended_at: Millis,
+    error: Option<ClusterError>,
+) -> Summary {
     let rows = plan
         .ids()
         .zip(&plan.items)
@@ -315,7 +367,7 @@ pub fn execute(
 /// once more for those in `ended`), and what each running hook waits on (at
 /// [`PROGRESS_EVERY_MS`]). Returns the lines, by hook, to print.
 fn look(
-    cluster: &mut (impl Cluster + ?Sized),
+    cluster: &mut dyn Cluster,
     exec: &mut Executor,
     pace: &mut Pace,
     running: &[ItemId],
