@@ -191,8 +191,8 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         }
     };
     let mut plan = plan::build(&release, &targets, options, &mut diags);
-    if lint {
-        // lint cannot know the --timeout of the run to come: it warns against Helm's default.
+    {
+        // lint and plan cannot know the --timeout of the run to come: they warn against Helm's default.
         let default_ms = args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis;
         diags.extend(crate::model::hook::timeouts_over(&release.hooks, default_ms, "--timeout's default"));
     }
