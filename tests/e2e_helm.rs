@@ -850,3 +850,78 @@ fn real_ark() {
 fn real_airflow() {
     real_chart("airflow");
 }
+
+/// `lint`'s order check (docs/commands.md, "Order bugs") is silent on every public chart:
+/// stock Helm's order works for them. Each chart, with its default values and its hooks
+/// values, as `helm template --include-crds` and as `helm install --dry-run=client -o
+/// json` render it (the real Helm; no plugin, no cluster), is planned as `lint` plans it
+/// and checked. So that silence is not for want of anything to check, the references
+/// their workloads make to objects of the same release are counted too.
+#[test]
+fn real_charts_have_no_order_warning() {
+    use helm_hooks::model::diagnostic::Diagnostics;
+    use helm_hooks::model::{input, manifest::Syntax, pod_spec};
+    use helm_hooks::plan::{self, order_check};
+
+    let home = HelmHome::new("order-check");
+    let dir = repo().join("testdata/charts/real");
+    let charts = [
+        "airflow",
+        "argo-cd",
+        "ark",
+        "cert-manager",
+        "ingress-nginx",
+        "kube-prometheus-stack",
+        "prometheus",
+        "sentry",
+        "vault",
+    ];
+    let (mut inputs, mut resolved) = (0, 0);
+    let mut noise = Vec::new();
+    for name in charts {
+        let chart = dir.join(name);
+        let chart = chart.to_str().unwrap();
+        let hooks_values = dir.join(format!("{name}.hooks-values.yaml"));
+        let mut variants = vec![vec![]];
+        if hooks_values.is_file() {
+            variants.push(vec!["-f".to_string(), hooks_values.to_str().unwrap().to_string()]);
+        }
+        for values in &variants {
+            for render in [
+                vec!["template", RELEASE, chart, "--namespace", NAMESPACE, "--include-crds"],
+                vec!["install", RELEASE, chart, "--namespace", NAMESPACE, "--dry-run=client", "-o", "json"],
+            ] {
+                let mut c = home.command();
+                c.env("KUBECONFIG", home.tmp.0.join("no-kubeconfig")).args(&render).args(values);
+                let out = common::run(c, None);
+                assert_eq!(out.code, 0, "helm {} failed:\n{}", render.join(" "), out.stderr);
+                let mut diags = Diagnostics::default();
+                let (_, release) = input::parse_as(out.stdout.as_bytes(), Syntax::Whole, &mut diags).unwrap();
+                let planned = plan::build(&release, &[], plan::Options::default(), &mut diags);
+                inputs += 1;
+                for w in order_check::check(&release, &planned) {
+                    noise.push(format!("{name} ({} {values:?}): {w}", render[0]));
+                }
+                let made: std::collections::HashSet<(&str, &str)> = (release.hooks.iter().map(|h| &h.head))
+                    .chain(release.resources.iter().map(|r| &r.head))
+                    .map(|h| (h.kind.as_str(), h.name.as_str()))
+                    .collect();
+                let workloads = (release.hooks.iter().map(|h| (&h.head, &h.manifest)))
+                    .chain(release.resources.iter().map(|r| (&r.head, &r.manifest)));
+                for (head, manifest) in workloads {
+                    resolved += pod_spec::references(&head.kind, manifest)
+                        .iter()
+                        .filter(|r| made.contains(&(r.kind, r.name.as_str())))
+                        .count();
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} charts, {inputs} inputs, {resolved} references to objects of the same release, {} order warnings",
+        charts.len(),
+        noise.len()
+    );
+    assert!(noise.is_empty(), "order warnings on public charts:\n{}", noise.join("\n"));
+    assert!(resolved > 100, "only {resolved} references found: is the check reading the pod specs?");
+}

@@ -191,6 +191,10 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         }
     };
     let mut plan = plan::build(&release, &targets, options, &mut diags);
+    if lint {
+        // Every event and the install are planned: where each object is made.
+        diags.0.extend(plan::order_check::check(&release, &plan));
+    }
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Target::Hooks(event) = e.target {
