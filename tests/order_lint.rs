@@ -272,7 +272,7 @@ fn a_hook_succeeded_delete_policy_on_a_hook_a_later_workload_needs_is_warned() {
         w[0].1
     );
     assert!(
-        w[0].2.starts_with("remove hook-succeeded from ConfigMap/web-config's helm.sh/hook-delete-policy"),
+        w[0].2.starts_with("remove hook-succeeded from the helm.sh/hook-delete-policy of ConfigMap/web-config"),
         "{}",
         w[0].2
     );
@@ -373,4 +373,79 @@ fn optional_external_and_other_namespace_references_are_not_warned() {
     // The same namespace, written out on both: warned.
     let there = cm.replace("  name: web-config\n", "  name: web-config\n  namespace: apps\n");
     assert_eq!(warnings(&[("app/templates/deployment.yaml", &here), ("app/templates/config.yaml", &there)]).len(), 1);
+}
+
+/// Hooks of other events: what a first install has not made by then.
+#[test]
+fn hooks_of_events_that_come_later_or_never_on_install_are_warned() {
+    let job = |events: &str| {
+        hook_job("setup", 0, "").replace("helm.sh/hook: pre-install", &format!("helm.sh/hook: {events}"))
+    };
+    // A pre-install hook needing a post-install hook's ConfigMap.
+    let cm = config_map("settings", "    helm.sh/hook: post-install\n");
+    let w = warnings(&[("app/templates/job.yaml", &job("pre-install")), ("app/templates/cm.yaml", &cm)]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].1.contains(
+            "a hook of post-install only, which a first install does not create before this pre-install hook"
+        ),
+        "{}",
+        w[0].1
+    );
+    assert_eq!(
+        w[0].2,
+        "add pre-install to the helm.sh/hook of ConfigMap/settings, with a helm.sh/hook-weight below this hook's 0"
+    );
+    // A post-install hook needing a hook that only an upgrade makes.
+    let cm = config_map("settings", "    helm.sh/hook: pre-upgrade\n");
+    let w = warnings(&[("app/templates/job.yaml", &job("post-install,post-upgrade")), ("app/templates/cm.yaml", &cm)]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].1.contains(
+            "a hook of pre-upgrade only, which a first install does not create before this post-install hook"
+        ),
+        "{}",
+        w[0].1
+    );
+    // A pre-upgrade hook finds what the install made: not warned.
+    let cm = config_map("settings", "    helm.sh/hook: post-install\n");
+    assert_eq!(warnings(&[("app/templates/job.yaml", &job("pre-upgrade")), ("app/templates/cm.yaml", &cm)]), []);
+    // A test hook needing a post-install hook that hook-succeeded deleted.
+    let cm = config_map("settings", "    helm.sh/hook: post-install\n    helm.sh/hook-delete-policy: hook-succeeded\n");
+    let w = warnings(&[("app/templates/job.yaml", &job("test")), ("app/templates/cm.yaml", &cm)]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].1.contains("Helm deletes once the post-install hooks have succeeded, before this hook"), "{}", w[0].1);
+}
+
+/// Sibling subcharts in a declared order: the fix is the order between them.
+#[test]
+fn a_sibling_subchart_applied_later_is_named_in_the_fix() {
+    let cm = config_map("web-config", "    helm.sh/resource-group: config\n");
+    // Without Chart.yaml (`helm template`), siblings go in name order: "db" before "web".
+    let w = warnings(&[
+        ("app/charts/db/templates/deployment.yaml", DEPLOYMENT_MOUNTING_CONFIG),
+        ("app/charts/web/templates/config.yaml", &cm),
+    ]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(
+        w[0].2,
+        "declare that app/db waits for app/web in helm.sh/subchart-depends-on (the top chart's Chart.yaml \
+         annotations), or move ConfigMap/web-config into app/db"
+    );
+}
+
+/// Many workloads in one event, each needing a hook that Helm's serial
+/// order puts last: the check stays well under a second.
+#[test]
+fn many_serial_hooks_are_checked_quickly() {
+    let mut docs = Vec::new();
+    for i in 0..2000 {
+        docs.push((format!("app/templates/job{i}.yaml"), hook_job(&format!("a{i:05}"), 0, "")));
+    }
+    docs.push(("app/templates/settings.yaml".to_string(), config_map("settings", "    helm.sh/hook: pre-install\n")));
+    let docs: Vec<(&str, &str)> = docs.iter().map(|(s, d)| (s.as_str(), d.as_str())).collect();
+    let start = std::time::Instant::now();
+    let w = warnings(&docs);
+    assert_eq!(w.len(), 2000);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }

@@ -15,6 +15,8 @@
 //! one event, a `hook-succeeded` hook deleted at the end of its event, and
 //! the resources `helm uninstall` deletes before the post-delete hooks.
 
+use std::cmp::Ordering;
+
 use petgraph::algo::has_path_connecting;
 
 use crate::model::event::Event;
@@ -99,19 +101,20 @@ fn hook_gap(moment: Moment, hook: &Hook, same_event: Option<ItemId>) -> Option<G
     let events = sorted(&hook.events);
     if let Moment::Hook { event, plan, item, weight } = moment {
         if let Some(needed) = same_event {
-            // Same event: the plan says which starts first. A weight
-            // barrier or Helm's serial order puts the needed hook after;
-            // parallel hooks that nothing orders start together, and a
-            // pod waits for a ConfigMap that appears a moment later.
-            let (from, to) = (plan.items[item].node, plan.items[needed].node);
-            if !has_path_connecting(&plan.graph, from, to, None) {
-                return None;
-            }
-            return Some(if hook.weight > weight {
-                Gap::LaterWeight { event, weight: hook.weight, own: weight }
-            } else {
-                Gap::LaterInOrder { event }
-            });
+            // Same event: the plan says which starts first. Every hook of
+            // a lower weight completes before a higher weight starts (so
+            // only one weight needs the graph searched); within one,
+            // Helm's serial order or a depends-on may put the needed hook
+            // after. Parallel hooks that nothing orders start together,
+            // and a pod waits for a ConfigMap that appears a moment later.
+            return match hook.weight.cmp(&weight) {
+                Ordering::Greater => Some(Gap::LaterWeight { event, weight: hook.weight, own: weight }),
+                Ordering::Less => None,
+                Ordering::Equal => {
+                    let (from, to) = (plan.items[item].node, plan.items[needed].node);
+                    has_path_connecting(&plan.graph, from, to, None).then_some(Gap::LaterInOrder { event })
+                }
+            };
         }
     }
     // Another event (or the resources' turn): a first install creates it

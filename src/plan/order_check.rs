@@ -26,7 +26,8 @@ use crate::plan::lifecycle::{self, Gap, Moment, Needed};
 use crate::plan::{ItemId, Plan, Target};
 
 /// The order warnings of a planned release (every event and the install
-/// planned, as `lint` plans it), in the release's order of documents.
+/// planned, as `lint` plans it): the hooks', then the resources', each in
+/// the release's order.
 pub fn check(release: &Release, plan: &Plan) -> Vec<Diagnostic> {
     let positions = Positions::new(plan);
     let objects = Objects::new(release);
@@ -278,11 +279,11 @@ fn fix(target: &str, gap: &Gap, moment: Moment, group: Option<&str>) -> String {
         Gap::HookAfterResources { .. } | Gap::HookNotCreated { .. } => match event {
             None => format!("make {target} a pre-install,pre-upgrade hook {hook_first}, or remove its helm.sh/hook so that it is a resource"),
             Some(e) => format!(
-                "add {e} to {target}'s helm.sh/hook, with a helm.sh/hook-weight below this hook's {weight}"
+                "add {e} to the helm.sh/hook of {target}, with a helm.sh/hook-weight below this hook's {weight}"
             ),
         },
         Gap::DeletedOnSuccess { .. } => format!(
-            "remove hook-succeeded from {target}'s helm.sh/hook-delete-policy (before-hook-creation, Helm's \
+            "remove hook-succeeded from the helm.sh/hook-delete-policy of {target} (before-hook-creation, Helm's \
              default, keeps it until the hook runs again)"
         ),
         Gap::DeletedByUninstall => format!(
