@@ -136,6 +136,41 @@ stringData:
     );
 }
 
+/// A pull secret made too late does not stop the pod, only a private pull:
+/// the message says so, and a field that blocks is named first.
+#[test]
+fn a_late_pull_secret_is_worded_for_what_it_does() {
+    let pod = "apiVersion: v1
+kind: Pod
+metadata:
+  name: check
+  annotations:
+    helm.sh/hook: pre-install
+spec:
+  imagePullSecrets: [{name: registry}]
+  containers: [{name: c, image: private.example/check}]
+";
+    let secret =
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: registry\n  annotations:\n    helm.sh/hook: post-install\n";
+    let w = warnings(&[("app/templates/pod.yaml", pod), ("app/templates/secret.yaml", secret)]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].1.starts_with("spec.imagePullSecrets[0].name names Secret/registry"), "{}", w[0].1);
+    assert!(
+        w[0].1.ends_with("; its pods pull their images without it, which a private registry refuses"),
+        "{}",
+        w[0].1
+    );
+    let also_mounted =
+        pod.replace("  containers:", "  volumes: [{name: v, secret: {secretName: registry}}]\n  containers:");
+    let w = warnings(&[("app/templates/pod.yaml", &also_mounted), ("app/templates/secret.yaml", secret)]);
+    assert!(
+        w[0].1.starts_with("spec.volumes[0].secret.secretName (and 1 more field) names Secret/registry"),
+        "{}",
+        w[0].1
+    );
+    assert!(w[0].1.ends_with("; its pods cannot start without it"), "{}", w[0].1);
+}
+
 /// Resources are applied after the pre-install hooks: a pre-install Job
 /// that runs as the chart's ServiceAccount (a resource) cannot start on a
 /// first install.

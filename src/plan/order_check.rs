@@ -242,8 +242,20 @@ fn warning(
         1 => String::new(),
         n => format!(" (and {} more field{})", n - 1, if n == 2 { "" } else { "s" }),
     };
-    let message = format!("{}{more} names {target} ({source}), {gap}; its pods cannot start without it", paths[0]);
+    // A missing pull secret does not stop a pod: the kubelet pulls without
+    // it, which only a private registry refuses. Every other field does.
+    let first = paths.iter().find(|p| !is_pull_secret(p)).unwrap_or(&paths[0]);
+    let consequence = if is_pull_secret(first) {
+        "its pods pull their images without it, which a private registry refuses"
+    } else {
+        "its pods cannot start without it"
+    };
+    let message = format!("{first}{more} names {target} ({source}), {gap}; {consequence}");
     Diagnostic::warning(referrer.location.clone(), message).help(fix(&target, gap, moment, referrer.group))
+}
+
+fn is_pull_secret(path: &str) -> bool {
+    path.contains(".imagePullSecrets[")
 }
 
 /// The annotations that would put `target` where the workload needs it.
