@@ -269,6 +269,15 @@ fn a_hook_mounting_a_config_map_hook_of_a_later_weight_is_warned() {
         warnings(&[("app/templates/setup.yaml", job.as_str()), ("app/templates/settings.yaml", cmp.as_str())]),
         []
     );
+    // ... unless a serial hook between them in Helm's order makes the ConfigMap wait for the Job.
+    let serial = config_map("b-serial", "    helm.sh/hook: pre-install\n");
+    let w = warnings(&[
+        ("app/templates/setup.yaml", job.as_str()),
+        ("app/templates/serial.yaml", serial.as_str()),
+        ("app/templates/settings.yaml", cmp.as_str()),
+    ]);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].1.contains("a pre-install hook that Helm creates after this one"), "{}", w[0].1);
 }
 
 /// `helm.sh/depends-on` on a hook of a later weight is the plan's error

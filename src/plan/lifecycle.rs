@@ -17,12 +17,14 @@
 
 use std::cmp::Ordering;
 
-use petgraph::algo::has_path_connecting;
+use std::collections::HashSet;
+
+use petgraph::Direction;
 
 use crate::model::event::Event;
 use crate::model::hook::{DeletePolicy, Hook};
 use crate::plan::batch::{describe, Batch};
-use crate::plan::{EventPlan, ItemId};
+use crate::plan::{EventPlan, ItemId, Node};
 
 /// When a workload starts, and so needs what its pods name.
 #[derive(Debug, Clone, Copy)]
@@ -70,12 +72,59 @@ pub fn events_of(events: &[Event]) -> String {
 }
 
 /// Whether `needed` exists at `moment`, and why not when it does not;
-/// `batches` are the install plan's, to name them.
-pub fn gap(moment: Moment, needed: Needed, batches: &[Batch]) -> Option<Gap> {
+/// `batches` are the install plan's, to name them, and `search` bounds the
+/// graph searched for it over all calls.
+pub fn gap(moment: Moment, needed: Needed, batches: &[Batch], search: &mut Search) -> Option<Gap> {
     match needed {
         Needed::Resource { batch, kept } => resource_gap(moment, batch, kept, batches),
-        Needed::Hook { hook, same_event } => hook_gap(moment, hook, same_event),
+        Needed::Hook { hook, same_event } => hook_gap(moment, hook, same_event, search),
     }
+}
+
+/// How many graph nodes the searches between parallel hooks of one weight
+/// may visit in all: each is bounded by its weight's hooks, and a hostile
+/// release of 100,000 parallel hooks naming each other must not make
+/// `lint` quadratic. Past it, such pairs are taken as unordered (no
+/// warning): silence, never a false alarm.
+pub struct Search {
+    left: usize,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search { left: 2_000_000 }
+    }
+}
+
+/// Does hook `to` start only after hook `from` (of one weight of `plan`)
+/// has completed? Items are in Helm's order, and with no cycle (a cycle is
+/// the plan's error) a serial hook waits for every hook before it and every
+/// later hook waits for it: then the order alone answers. Two parallel
+/// hooks are ordered only through the graph (a serial hook between them,
+/// kind order, `helm.sh/depends-on`), searched within their weight.
+fn starts_after(plan: &EventPlan, from: ItemId, to: ItemId, search: &mut Search) -> bool {
+    let (a, b) = (&plan.items[from], &plan.items[to]);
+    if !a.parallel || !b.parallel {
+        return to > from;
+    }
+    let mut seen = HashSet::new();
+    let mut stack = vec![a.node];
+    while let Some(n) = stack.pop() {
+        if n == b.node {
+            return true;
+        }
+        if search.left == 0 {
+            return false;
+        }
+        search.left -= 1;
+        for next in plan.graph.neighbors_directed(n, Direction::Outgoing) {
+            // A weight barrier leads only to higher weights.
+            if !matches!(plan.graph[next], Node::Barrier(_)) && seen.insert(next) {
+                stack.push(next);
+            }
+        }
+    }
+    false
 }
 
 fn resource_gap(moment: Moment, batch: usize, kept: bool, batches: &[Batch]) -> Option<Gap> {
@@ -97,7 +146,7 @@ fn resource_gap(moment: Moment, batch: usize, kept: bool, batches: &[Batch]) -> 
     }
 }
 
-fn hook_gap(moment: Moment, hook: &Hook, same_event: Option<ItemId>) -> Option<Gap> {
+fn hook_gap(moment: Moment, hook: &Hook, same_event: Option<ItemId>, search: &mut Search) -> Option<Gap> {
     let events = sorted(&hook.events);
     if let Moment::Hook { event, plan, item, weight } = moment {
         if let Some(needed) = same_event {
@@ -110,10 +159,7 @@ fn hook_gap(moment: Moment, hook: &Hook, same_event: Option<ItemId>) -> Option<G
             return match hook.weight.cmp(&weight) {
                 Ordering::Greater => Some(Gap::LaterWeight { event, weight: hook.weight, own: weight }),
                 Ordering::Less => None,
-                Ordering::Equal => {
-                    let (from, to) = (plan.items[item].node, plan.items[needed].node);
-                    has_path_connecting(&plan.graph, from, to, None).then_some(Gap::LaterInOrder { event })
-                }
+                Ordering::Equal => starts_after(plan, item, needed, search).then_some(Gap::LaterInOrder { event }),
             };
         }
     }

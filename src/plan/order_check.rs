@@ -22,7 +22,7 @@ use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::model::pod_spec::{self, PodReference};
 use crate::plan::batch::Batch;
-use crate::plan::lifecycle::{self, Gap, Moment, Needed};
+use crate::plan::lifecycle::{self, Gap, Moment, Needed, Search};
 use crate::plan::{ItemId, Plan, Target};
 
 /// The order warnings of a planned release (every event and the install
@@ -31,6 +31,7 @@ use crate::plan::{ItemId, Plan, Target};
 pub fn check(release: &Release, plan: &Plan) -> Vec<Diagnostic> {
     let positions = Positions::new(plan);
     let objects = Objects::new(release);
+    let mut search = Search::default();
     let mut out = Vec::new();
     for (i, hook) in release.hooks.iter().enumerate() {
         if !pod_spec::has_pod_spec(&hook.head.kind) {
@@ -53,6 +54,7 @@ pub fn check(release: &Release, plan: &Plan) -> Vec<Diagnostic> {
             release,
             &objects,
             &positions,
+            &mut search,
             &mut out,
         );
     }
@@ -68,7 +70,7 @@ pub fn check(release: &Release, plan: &Plan) -> Vec<Diagnostic> {
             moments: vec![Moment::Apply { batch }],
         };
         let refs = pod_spec::references(&resource.head.kind, &resource.manifest);
-        check_one(&referrer, refs, release, &objects, &positions, &mut out);
+        check_one(&referrer, refs, release, &objects, &positions, &mut search, &mut out);
     }
     out
 }
@@ -174,6 +176,7 @@ fn check_one(
     release: &Release,
     objects: &Objects,
     positions: &Positions,
+    search: &mut Search,
     out: &mut Vec<Diagnostic>,
 ) {
     // One warning per object needed, however many fields name it.
@@ -196,7 +199,8 @@ fn check_one(
             let gaps: Option<Vec<(Object, Gap)>> = candidates
                 .iter()
                 .map(|&o| {
-                    lifecycle::gap(moment, needed(o, moment, release, positions)?, positions.layout).map(|g| (o, g))
+                    let needed = needed(o, moment, release, positions)?;
+                    lifecycle::gap(moment, needed, positions.layout, search).map(|g| (o, g))
                 })
                 .collect();
             gaps.and_then(|g| g.into_iter().next()).map(|(o, g)| (moment, o, g))
