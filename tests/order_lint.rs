@@ -254,7 +254,7 @@ fn a_hook_mounting_a_config_map_hook_of_a_later_weight_is_warned() {
     let job = hook_job("a-setup", 0, "");
     let w = warnings(&[("app/templates/setup.yaml", job.as_str()), ("app/templates/settings.yaml", cm0.as_str())]);
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].1.contains("a pre-install hook that Helm creates after this one"), "{}", w[0].1);
+    assert!(w[0].1.contains("a pre-install hook of the same weight that Helm creates after this one"), "{}", w[0].1);
     // ... and "z-setup" after it: fine.
     let job = hook_job("z-setup", 0, "");
     assert_eq!(
@@ -277,7 +277,7 @@ fn a_hook_mounting_a_config_map_hook_of_a_later_weight_is_warned() {
         ("app/templates/settings.yaml", cmp.as_str()),
     ]);
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].1.contains("a pre-install hook that Helm creates after this one"), "{}", w[0].1);
+    assert!(w[0].1.contains("a pre-install hook of the same weight that Helm creates after this one"), "{}", w[0].1);
 }
 
 /// `helm.sh/depends-on` on a hook of a later weight is the plan's error

@@ -16,7 +16,6 @@
 //! the resources `helm uninstall` deletes before the post-delete hooks.
 
 use std::cmp::Ordering;
-
 use std::collections::HashSet;
 
 use petgraph::Direction;
@@ -50,7 +49,7 @@ pub enum Needed<'r> {
 pub enum Gap {
     #[error("a {event} hook of weight {weight}, which Helm creates after this weight-{own} hook")]
     LaterWeight { event: Event, weight: i64, own: i64 },
-    #[error("a {event} hook that Helm creates after this one: it comes later in Helm's order (weight, then name)")]
+    #[error("a {event} hook of the same weight that Helm creates after this one (serial hooks go one at a time by name; helm.sh/depends-on orders others)")]
     LaterInOrder { event: Event },
     #[error("a resource, which Helm applies only after every pre-install hook has completed, so on a first install it does not exist when this pre-install hook starts")]
     ResourceAfterPreInstall,
