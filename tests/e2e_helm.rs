@@ -933,3 +933,32 @@ fn real_charts_have_no_order_warning() {
         "only {resolved} references found ({through_hooks} of hooks): is the check reading the pod specs?"
     );
 }
+
+/// Issue 31's "must show", through the real Helm and the installed plugin: a chart whose
+/// Deployment mounts a ConfigMap made by a post-install hook gets the order warning, from
+/// `helm template` and from release JSON alike, naming both objects, the field and the
+/// fix; warnings alone leave lint at exit 0.
+#[test]
+fn order_bug_is_warned_through_helm() {
+    let chart = "order-bug";
+    let helm = Helm::new(chart);
+    for input in [helm.template(chart), helm.release_json(chart)] {
+        let lint = helm.hooks(&["lint", "-"], &input);
+        assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+        assert!(
+            lint.stdout.starts_with(
+                "warning: order-bug/templates/deployment.yaml Deployment/r-web: \
+                 spec.template.spec.volumes[0].configMap.name names ConfigMap/r-web-config \
+                 (order-bug/templates/config.yaml), a post-install,post-upgrade hook, which Helm creates only \
+                 after every resource is ready; its pods cannot start without it\n  \
+                 help: make ConfigMap/r-web-config a pre-install,pre-upgrade hook"
+            ) && lint.stdout.ends_with("0 errors, 1 warning\n"),
+            "{}",
+            lint.stdout
+        );
+        let json = helm.hooks(&["lint", "-", "-o", "json"], &input);
+        let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("lint -o json");
+        assert_eq!(v["warnings"].as_array().map(Vec::len), Some(1), "{}", json.stdout);
+        assert_eq!(v["warnings"][0]["location"]["object"], "Deployment/r-web");
+    }
+}
