@@ -850,3 +850,115 @@ fn real_ark() {
 fn real_airflow() {
     real_chart("airflow");
 }
+
+/// `lint`'s order check (docs/commands.md, "Order bugs") is silent on every public chart:
+/// stock Helm's order works for them. Each chart, with its default values and its hooks
+/// values, as `helm template --include-crds` and as `helm install --dry-run=client -o
+/// json` render it (the real Helm; no plugin, no cluster), is planned as `lint` plans it
+/// and checked. So that silence is not for want of anything to check, the references
+/// their workloads make to objects of the same release are counted too.
+#[test]
+fn real_charts_have_no_order_warning() {
+    use helm_hooks::model::diagnostic::Diagnostics;
+    use helm_hooks::model::{input, manifest::Syntax, pod_spec};
+    use helm_hooks::plan::{self, order_check};
+
+    let home = HelmHome::new("order-check");
+    let dir = repo().join("testdata/charts/real");
+    let charts = [
+        "airflow",
+        "argo-cd",
+        "ark",
+        "cert-manager",
+        "ingress-nginx",
+        "kube-prometheus-stack",
+        "prometheus",
+        "sentry",
+        "vault",
+    ];
+    let (mut inputs, mut resolved, mut through_hooks) = (0, 0, 0);
+    let mut noise = Vec::new();
+    for name in charts {
+        let chart = dir.join(name);
+        let chart = chart.to_str().unwrap();
+        let hooks_values = dir.join(format!("{name}.hooks-values.yaml"));
+        let mut variants = vec![vec![]];
+        if hooks_values.is_file() {
+            variants.push(vec!["-f".to_string(), hooks_values.to_str().unwrap().to_string()]);
+        }
+        for values in &variants {
+            for render in [
+                vec!["template", RELEASE, chart, "--namespace", NAMESPACE, "--include-crds"],
+                vec!["install", RELEASE, chart, "--namespace", NAMESPACE, "--dry-run=client", "-o", "json"],
+            ] {
+                let mut c = home.command();
+                c.env("KUBECONFIG", home.tmp.0.join("no-kubeconfig")).args(&render).args(values);
+                let out = common::run(c, None);
+                assert_eq!(out.code, 0, "helm {} failed:\n{}", render.join(" "), out.stderr);
+                let mut diags = Diagnostics::default();
+                let (_, release) = input::parse_as(out.stdout.as_bytes(), Syntax::Whole, &mut diags).unwrap();
+                let planned = plan::build(&release, &[], plan::Options::default(), &mut diags);
+                inputs += 1;
+                for w in order_check::check(&release, &planned) {
+                    noise.push(format!("{name} ({} {values:?}): {w}", render[0]));
+                }
+                // (kind, name) of each object the release makes, and whether a hook makes it.
+                let made: std::collections::HashMap<(&str, &str), bool> =
+                    (release.hooks.iter().map(|h| (&h.head, true)))
+                        .chain(release.resources.iter().map(|r| (&r.head, false)))
+                        .map(|(h, hook)| ((h.kind.as_str(), h.name.as_str()), hook))
+                        .collect();
+                let workloads = (release.hooks.iter().map(|h| (&h.head, &h.manifest, true)))
+                    .chain(release.resources.iter().map(|r| (&r.head, &r.manifest, false)));
+                for (head, manifest, hook) in workloads {
+                    for r in pod_spec::references(&head.kind, manifest) {
+                        if let Some(&made_by_hook) = made.get(&(r.kind, r.name.as_str())) {
+                            resolved += 1;
+                            through_hooks += usize::from(hook || made_by_hook);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} charts, {inputs} inputs, {resolved} references to objects of the same release \
+         ({through_hooks} from or to a hook), {} order warnings",
+        charts.len(),
+        noise.len()
+    );
+    assert!(noise.is_empty(), "order warnings on public charts:\n{}", noise.join("\n"));
+    assert!(
+        resolved > 100 && through_hooks > 10,
+        "only {resolved} references found ({through_hooks} of hooks): is the check reading the pod specs?"
+    );
+}
+
+/// Issue 31's "must show", through the real Helm and the installed plugin: a chart whose
+/// Deployment mounts a ConfigMap made by a post-install hook gets the order warning, from
+/// `helm template` and from release JSON alike, naming both objects, the field and the
+/// fix; warnings alone leave lint at exit 0.
+#[test]
+fn order_bug_is_warned_through_helm() {
+    let chart = "order-bug";
+    let helm = Helm::new(chart);
+    for input in [helm.template(chart), helm.release_json(chart)] {
+        let lint = helm.hooks(&["lint", "-"], &input);
+        assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+        assert!(
+            lint.stdout.starts_with(
+                "warning: order-bug/templates/deployment.yaml Deployment/r-web: \
+                 spec.template.spec.volumes[0].configMap.name names ConfigMap/r-web-config \
+                 (order-bug/templates/config.yaml), a post-install,post-upgrade hook, which Helm creates only \
+                 after every resource is ready; its pods cannot start without it\n  \
+                 help: make ConfigMap/r-web-config a pre-install,pre-upgrade hook"
+            ) && lint.stdout.ends_with("0 errors, 1 warning\n"),
+            "{}",
+            lint.stdout
+        );
+        let json = helm.hooks(&["lint", "-", "-o", "json"], &input);
+        let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("lint -o json");
+        assert_eq!(v["warnings"].as_array().map(Vec::len), Some(1), "{}", json.stdout);
+        assert_eq!(v["warnings"][0]["location"]["object"], "Deployment/r-web");
+    }
+}

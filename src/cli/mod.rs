@@ -196,6 +196,10 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         let default_ms = args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis;
         diags.extend(crate::model::hook::timeouts_over(&release.hooks, default_ms, "--timeout's default"));
     }
+    if lint {
+        // Every event and the install are planned: where each object is made.
+        diags.0.extend(plan::order_check::check(&release, &plan));
+    }
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Target::Hooks(event) = e.target {

@@ -249,7 +249,11 @@ pub const COMMANDS: &[Command] = &[
         max_operands: 1,
         summary: "list every problem in the annotations; exit 2 on errors",
         about: "Lint a release's annotations: every problem, errors first, each with its template path, \
-                object, annotation and how to fix it; exit 2 when there are errors. Input as for plan.",
+                object, annotation and how to fix it; exit 2 when there are errors. Also warns of order bugs: \
+                a workload whose pods name (envFrom, env valueFrom, volumes, serviceAccountName, \
+                imagePullSecrets) a ConfigMap, Secret, ServiceAccount or PVC of the release that is created \
+                after it starts (a post-install hook, a later weight, group or subchart) or deleted before \
+                (hook-succeeded, uninstall before post-delete hooks). Input as for plan.",
         flags: LINT_FLAGS,
     },
     Command {

@@ -11,6 +11,7 @@ pub mod hook;
 pub mod input;
 pub mod kind_order;
 pub mod manifest;
+pub mod pod_spec;
 pub mod readiness;
 pub mod reference;
 pub mod resource;

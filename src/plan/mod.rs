@@ -17,6 +17,8 @@
 pub mod batch;
 pub mod estimate;
 pub mod frontier;
+pub mod lifecycle;
+pub mod order_check;
 pub mod subchart;
 
 use std::cmp::Reverse;
