@@ -131,10 +131,95 @@ fn no_module_imports_itself_through_others() {
     assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
 }
 
+/// The sibling files (of `siblings`) a file names: `super::x`, `super::{x, y::Z}` and
+/// `crate::<folder>::x`, outside comments. Through `mod.rs` re-exports it sees nothing:
+/// a folder's `mod.rs` is its front, not a sibling.
+fn sibling_imports(source: &str, folder: &str, siblings: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let long = format!("crate::{}::", folder.replace('/', "::"));
+    // A file's tests may use any sibling: they are no part of its design.
+    for line in source.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
+        let code = line.find("//").map_or(line, |i| &line[..i]);
+        for prefix in ["super::", long.as_str()] {
+            let mut rest = code;
+            while let Some(i) = rest.find(prefix) {
+                rest = &rest[i + prefix.len()..];
+                let names: Vec<String> = if let Some(list) = rest.strip_prefix('{') {
+                    let list = &list[..list.find('}').unwrap_or(list.len())];
+                    list.split(',').map(|n| n.trim().split("::").next().unwrap_or_default().to_string()).collect()
+                } else {
+                    vec![rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()]
+                };
+                found.extend(names.into_iter().filter(|n| siblings.contains(n)));
+            }
+        }
+    }
+    found
+}
+
+/// folder -> file -> sibling files it imports.
+fn file_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut folders: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+            folders.entry(parent.to_string_lossy().to_string()).or_default().push(file.clone());
+        }
+    }
+    let stem = |f: &Path| f.file_stem().unwrap().to_string_lossy().to_string();
+    let mut out = BTreeMap::new();
+    for (folder, files) in folders {
+        let siblings: BTreeSet<String> = files.iter().map(|f| stem(f)).filter(|s| s != "mod").collect();
+        let mut g = BTreeMap::new();
+        for f in files.iter().filter(|f| stem(f) != "mod") {
+            let source = std::fs::read_to_string(f).unwrap();
+            let mut targets = sibling_imports(&source, &folder, &siblings);
+            targets.remove(&stem(f));
+            g.insert(stem(f), targets);
+        }
+        out.insert(folder, g);
+    }
+    out
+}
+
+/// Issue 30: no circle between the files of one folder either.
+#[test]
+fn no_file_imports_itself_through_its_siblings() {
+    let mut circles = Vec::new();
+    for (folder, g) in file_graphs() {
+        for start in g.keys() {
+            let mut stack: Vec<Vec<&str>> = vec![vec![start.as_str()]];
+            let mut seen = BTreeSet::new();
+            while let Some(path) = stack.pop() {
+                for next in g.get(*path.last().unwrap()).into_iter().flatten() {
+                    if next == start {
+                        circles.push(format!("{folder}: {} -> {next}", path.join(" -> ")));
+                    } else if seen.insert(next.as_str()) {
+                        let mut p = path.clone();
+                        p.push(next);
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "import circles between the files of a folder:\n{}", circles.join("\n"));
+}
+
 #[test]
 fn the_check_sees_what_it_should() {
     let found =
         imports("use crate::plan::x; // crate::cli\n/// [`crate::render`]\nlet a = crate::kube::f(); my_crate::exec");
     assert_eq!(found, BTreeSet::from(["kube".to_string(), "plan".to_string()]));
     assert!(layer_of("base") < layer_of("model") && layer_of("kube") == layer_of("release"));
+    let siblings = BTreeSet::from(["watch".to_string(), "key".to_string(), "pace".to_string()]);
+    let found = sibling_imports(
+        "use super::{watch::Tracker, Client};\nuse crate::kube::key::Selector; // super::pace\nsuper::error::E",
+        "kube",
+        &siblings,
+    );
+    assert_eq!(found, BTreeSet::from(["key".to_string(), "watch".to_string()]));
 }

@@ -10,7 +10,7 @@
 use crate::model::annotation::HOOK;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::parse_events;
-use crate::model::input::Release;
+use crate::model::release::Release;
 
 /// One chart template, unrendered: its path in the chart
 /// (`templates/crds.yaml`) and its text.

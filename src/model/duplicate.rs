@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
-use crate::model::input::Release;
 use crate::model::manifest::Head;
+use crate::model::release::Release;
 
 /// The object in the cluster a head names, as far as the input can tell:
 /// a namespaced object without a namespace is in the release's.

@@ -22,16 +22,7 @@ pub enum Format {
     ReleaseJson,
 }
 
-/// A release as the plan sees it: its hooks and resources, parsed.
-#[derive(Debug, Default)]
-pub struct Release {
-    pub name: Option<String>,
-    pub namespace: Option<String>,
-    pub revision: Option<u64>,
-    pub chart: ChartMeta,
-    pub hooks: Vec<Hook>,
-    pub resources: Vec<Resource>,
-}
+pub use crate::model::release::Release;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {

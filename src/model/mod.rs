@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod pod_spec;
 pub mod readiness;
 pub mod reference;
+pub mod release;
 pub mod resource;
 pub mod resource_group;
 pub mod scope;

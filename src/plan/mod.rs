@@ -17,6 +17,7 @@
 pub mod batch;
 pub mod estimate;
 pub mod frontier;
+pub mod layout;
 pub mod lifecycle;
 pub mod order_check;
 pub mod subchart;
@@ -294,7 +295,7 @@ fn plan_hooks<'a>(
 }
 
 fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, diags: &mut Diagnostics) -> EventPlan {
-    let layout = batch::plan(&release.chart, &release.resources, diags);
+    let layout = layout::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
     for (level, batch) in layout.batches.iter().enumerate() {
         let mut members = batch.resources.clone();
