@@ -325,6 +325,7 @@ impl Cluster for Sim {
             error: None,
             failed_fast: None,
             api_requests: None,
+            annotate: false,
         }
     }
 

@@ -126,9 +126,7 @@ fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Output), 
                 let target = if v == "install" {
                     Target::Install
                 } else {
-                    Target::Hooks(v.parse().map_err(|_| {
-                        ArgError::Invalid(format!("unknown event {v:?}; use one of {}, install", spec::events()))
-                    })?)
+                    Target::Hooks(v.parse().map_err(|_| run::unknown_event(v, true))?)
                 };
                 if !targets.contains(&target) {
                     targets.push(target);
@@ -318,6 +316,22 @@ mod tests {
             "HELM_HOOKS_MAX_INPUT_MIB=\"lots\" is not a whole number of MiB above 0"
         );
         assert!(input::max_input_bytes(Some("0")).is_err());
+    }
+
+    /// An unknown `--event` names the event a typo meant, in every command
+    /// that takes one (issue 32).
+    #[test]
+    fn an_unknown_event_names_the_one_meant() {
+        let (code, _, err) = run_captured(&["plan", "-", "--event", "pre-instal"], release().as_bytes());
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("unknown event \"pre-instal\" (did you mean pre-install?); use one of"), "{err}");
+        let (_, _, err) = run_captured(&["plan", "-", "--event", "instal"], release().as_bytes());
+        assert!(err.contains("(did you mean install?)"), "{err}");
+        let (code, _, err) = run_captured(&["status", "r", "--event", "tset"], b"");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("unknown event \"tset\" (did you mean test?)"), "{err}");
+        let (_, _, err) = run_captured(&["run", "r", "--event", "everything"], b"");
+        assert!(err.contains("unknown event \"everything\"; use one of"), "{err}");
     }
 
     /// Four hooks of one weight and six resources in one batch.

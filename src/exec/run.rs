@@ -121,6 +121,9 @@ pub struct Summary {
     /// Requests sent to the API server during the run, when counted, and
     /// how many of them were repeats after a 429 or a gateway error.
     pub api_requests: Option<(u64, u64)>,
+    /// Print each row's message under the text table: `status`, whose rows
+    /// say why a hook is shown as it is (a live run prints them as progress).
+    pub annotate: bool,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -238,6 +241,7 @@ pub fn execute(
         error,
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
         api_requests: None,
+        annotate: false,
     }
 }
 
@@ -287,6 +291,48 @@ pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
     s
 }
 
+/// How many hooks of a summary ended each way; every hook is counted
+/// exactly once, so the parts add up to the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    pub succeeded: usize,
+    pub failed: usize,
+    /// Running when the run stopped (`run`), or in the cluster now (`status`).
+    pub running: usize,
+    pub abandoned: usize,
+    pub not_run: usize,
+}
+
+impl Totals {
+    pub fn of(rows: &[Row]) -> Totals {
+        let mut t = Totals::default();
+        for r in rows {
+            match r.phase {
+                Phase::Succeeded => t.succeeded += 1,
+                Phase::Failed => t.failed += 1,
+                Phase::Running => t.running += 1,
+                Phase::Abandoned => t.abandoned += 1,
+                Phase::Pending | Phase::Skipped => t.not_run += 1,
+            }
+        }
+        t
+    }
+
+    /// `1 succeeded, 1 failed, 1 still running, 0 not run`: succeeded,
+    /// failed and not run always, the others only when some hook is in them.
+    pub fn text(&self) -> String {
+        let mut parts = vec![format!("{} succeeded", self.succeeded), format!("{} failed", self.failed)];
+        if self.running > 0 {
+            parts.push(format!("{} still running", self.running));
+        }
+        if self.abandoned > 0 {
+            parts.push(format!("{} abandoned", self.abandoned));
+        }
+        parts.push(format!("{} not run", self.not_run));
+        parts.join(", ")
+    }
+}
+
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary_text(s: &Summary) -> String {
     let mut rows: Vec<Vec<String>> =
@@ -295,6 +341,7 @@ pub fn summary_text(s: &Summary) -> String {
         let phase = match r.phase {
             Phase::Skipped => "Skipped",
             Phase::Pending => "Pending",
+            Phase::Abandoned => "Abandoned",
             p => p.helm(),
         };
         rows.push(vec![
@@ -302,30 +349,34 @@ pub fn summary_text(s: &Summary) -> String {
             r.weight.to_string(),
             phase.to_string(),
             r.started_at
-                .map(|t| format!("+{}", format_duration((t - s.started_at) / 100 * 100)))
+                .map(|t| format!("+{}", format_duration(t.saturating_sub(s.started_at) / 100 * 100)))
                 .unwrap_or_else(|| "-".into()),
             match (r.started_at, r.completed_at) {
-                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
-                (Some(_), None) => "still running".into(),
+                (Some(a), Some(b)) => format_duration(b.saturating_sub(a) / 100 * 100),
+                (Some(_), None) if r.phase == Phase::Running => "still running".into(),
                 _ => "-".into(),
             },
         ]);
     }
     let mut out = crate::base::text::table(&rows, "");
-    let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
     let requests = s
         .api_requests
         .map(|(n, again)| format!(" ({})", crate::base::text::api_requests(n, again)))
         .unwrap_or_default();
     out.push_str(&format!(
-        "{} of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
+        "{} of {}: {}, in {}{requests}\n",
         crate::base::text::count(s.rows.len(), "hook"),
         s.event,
-        count(Phase::Succeeded),
-        count(Phase::Failed),
-        count(Phase::Skipped),
-        format_duration((s.ended_at - s.started_at) / 100 * 100)
+        Totals::of(&s.rows).text(),
+        format_duration(s.ended_at.saturating_sub(s.started_at) / 100 * 100)
     ));
+    // Why a hook is not what the table's phase alone says (status: read from the
+    // cluster, abandoned, run for another event).
+    if s.annotate {
+        for r in s.rows.iter().filter(|r| !r.message.is_empty() && r.phase != Phase::Failed) {
+            out.push_str(&format!("  {}: {}\n", r.reference, r.message));
+        }
+    }
     if let Some(e) = &s.error {
         out.push_str(&format!("Error: {e}\n"));
     }
@@ -384,8 +435,8 @@ pub fn summary_junit(s: &Summary, release: &str) -> String {
         esc(&format!("{release} {}", s.event)),
         s.rows.len(),
         count(Phase::Failed),
-        count(Phase::Skipped) + count(Phase::Running),
-        secs(s.ended_at - s.started_at)
+        count(Phase::Skipped) + count(Phase::Pending) + count(Phase::Running) + count(Phase::Abandoned),
+        secs(s.ended_at.saturating_sub(s.started_at))
     ));
     for r in &s.rows {
         let time = match (r.started_at, r.completed_at) {
@@ -399,8 +450,15 @@ pub fn summary_junit(s: &Summary, release: &str) -> String {
         ));
         match r.phase {
             Phase::Failed => out.push_str(&format!("<failure message=\"{}\"/>", esc(&r.message))),
-            Phase::Skipped | Phase::Pending => out.push_str("<skipped message=\"not run: an earlier hook failed\"/>"),
-            Phase::Running => out.push_str("<skipped message=\"still running when the run stopped (fail-fast)\"/>"),
+            Phase::Skipped | Phase::Pending if r.message.is_empty() => {
+                out.push_str("<skipped message=\"not run: an earlier hook failed\"/>")
+            }
+            Phase::Running if r.message.is_empty() => {
+                out.push_str("<skipped message=\"still running when the run stopped (fail-fast)\"/>")
+            }
+            Phase::Skipped | Phase::Pending | Phase::Running | Phase::Abandoned => {
+                out.push_str(&format!("<skipped message=\"{}\"/>", esc(&r.message)))
+            }
             Phase::Succeeded => {}
         }
         if let Some(o) = &r.output {

@@ -190,7 +190,7 @@ fn look(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Look {
         State::Succeeded if path.contains(&at) => Look::Path,
         State::Succeeded => Look::Done,
         State::Failed => Look::Failed,
-        State::CutShort => Look::CutShort,
+        State::CutShort | State::Abandoned => Look::CutShort,
         State::NotRun => Look::NotRun,
     }
 }
@@ -208,6 +208,7 @@ fn bar(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Bar {
         State::Succeeded => format!("{} {took}", it.reference),
         State::Failed => format!("{} failed {took}", it.reference),
         State::CutShort => format!("{} still running {took}", it.reference),
+        State::Abandoned => format!("{} abandoned", it.reference),
         State::NotRun => format!("{} not run", it.reference),
     };
     Bar { label, look, start, end }
@@ -260,7 +261,10 @@ fn sections(t: &Timeline, path: &std::collections::BTreeSet<At>) -> Vec<Section>
         } else {
             // The items that tell the story, up to FOLD_OVER - 2 (room for the two folds).
             let keep: Vec<usize> = (0..g.items.len())
-                .filter(|&i| path.contains(&(gi, i)) || matches!(g.items[i].state, State::Failed | State::CutShort))
+                .filter(|&i| {
+                    path.contains(&(gi, i))
+                        || matches!(g.items[i].state, State::Failed | State::CutShort | State::Abandoned)
+                })
                 .take(FOLD_OVER - 2)
                 .collect();
             let rest = |not_run: bool| -> Vec<usize> {
@@ -416,6 +420,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
         State::Succeeded => ("✅", "succeeded".to_string()),
         State::Failed => ("❌", "failed".to_string()),
         State::CutShort => ("⏹️", "stopped while running".to_string()),
+        State::Abandoned => ("⏹️", "abandoned".to_string()),
         State::NotRun => ("➖", "not run".to_string()),
     };
     let result = if it.message.is_empty() { result } else { format!("{result}: {}", it.message) };
@@ -423,7 +428,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
     let start = it.started_at.map_or("-".to_string(), |s| format!("+{}", duration(s.saturating_sub(t.started_at))));
     let took = match (it.started_at, it.ended_at) {
         (Some(s), Some(e)) => duration(e.saturating_sub(s)),
-        (Some(_), None) => "still running".to_string(),
+        (Some(_), None) if it.state == State::CutShort => "still running".to_string(),
         _ => "-".to_string(),
     };
     format!(
@@ -445,8 +450,11 @@ fn table(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
         out.push('\n');
         return;
     }
-    let trouble: Vec<At> =
-        all.iter().copied().filter(|&at| matches!(t.item(at).state, State::Failed | State::CutShort)).collect();
+    let trouble: Vec<At> = all
+        .iter()
+        .copied()
+        .filter(|&at| matches!(t.item(at).state, State::Failed | State::CutShort | State::Abandoned))
+        .collect();
     if !trouble.is_empty() {
         out.push_str(HEAD);
         for &at in &trouble {
@@ -508,11 +516,14 @@ fn counts(t: &Timeline) -> String {
         }
         let done = if noun == "hook" { "succeeded" } else { "ready" };
         let mut p = format!("{}: {} {done}", crate::base::text::count(total, noun), t.count(noun, State::Succeeded));
-        for (state, word) in
-            [(State::Failed, "failed"), (State::CutShort, "stopped while running"), (State::NotRun, "not run")]
-        {
+        for (state, word) in [
+            (State::Failed, "failed"),
+            (State::CutShort, "stopped while running"),
+            (State::Abandoned, "abandoned"),
+            (State::NotRun, "not run"),
+        ] {
             let n = t.count(noun, state);
-            if n > 0 || state != State::CutShort {
+            if n > 0 || !matches!(state, State::CutShort | State::Abandoned) {
                 let _ = write!(p, ", {n} {word}");
             }
         }
