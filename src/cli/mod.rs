@@ -17,6 +17,7 @@ use crate::render;
 
 pub mod args;
 mod deploy;
+mod pipe;
 mod run;
 pub mod spec;
 mod status;
@@ -332,6 +333,18 @@ mod tests {
         assert!(err.contains("unknown event \"tset\" (did you mean test?)"), "{err}");
         let (_, _, err) = run_captured(&["run", "r", "--event", "everything"], b"");
         assert!(err.contains("unknown event \"everything\"; use one of"), "{err}");
+    }
+
+    /// `deploy` after the `helm` before its pipe failed: the pipe's failure,
+    /// not the input's (issue 32); exit 2 as for any input that is no release.
+    #[test]
+    fn deploy_says_the_command_before_the_pipe_failed() {
+        let (code, _, err) = run_captured(&["deploy", "-"], b"");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.starts_with("Error: nothing came through the pipe: the command before it failed"), "{err}");
+        let (code, _, err) = run_captured(&["deploy", "-"], b"Error: UPGRADE FAILED\n");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("not the release as JSON (it begins \"Error: UPGRADE FAILED\")"), "{err}");
     }
 
     /// Four hooks of one weight and six resources in one batch.

@@ -449,6 +449,48 @@ pub fn not_found(driver: Driver, namespace: &str, release: &str) -> StorageError
     }
 }
 
+/// A release whose latest stored revision holds Helm's lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub release: String,
+    pub namespace: String,
+    pub revision: u64,
+    pub status: Status,
+}
+
+/// The releases of the client's namespace whose newest revision carrying a
+/// pending status label is pending (`pending-*`, `uninstalling`), found by
+/// Helm's `status` label alone: one list of those records, none decoded, as
+/// a name is not known (`deploy` after the `helm` before its pipe failed).
+/// Through Helm's storage (no name, no list): none.
+pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pending>, StorageError> {
+    if driver == Driver::Helm {
+        return Ok(Vec::new());
+    }
+    let res = client.resource("v1", driver.kind())?;
+    let namespace = client.namespace().to_string();
+    let selector = "owner=helm,status in (pending-install,pending-upgrade,pending-rollback,uninstalling)";
+    let list = client.list(&res, Some(&namespace), &Selector::labels(selector))?;
+    let label =
+        |o: &Value, l: &str| o.pointer(&format!("/metadata/labels/{l}")).and_then(Value::as_str).map(str::to_string);
+    let mut found: Vec<Pending> = list
+        .items
+        .iter()
+        .filter_map(|o| {
+            Some(Pending {
+                release: label(o, "name")?,
+                namespace: namespace.clone(),
+                revision: label(o, "version")?.parse().ok()?,
+                status: Status::parse(&label(o, "status")?),
+            })
+        })
+        .collect();
+    // One line per release: its newest pending revision.
+    found.sort_by(|a, b| (&a.release, b.revision).cmp(&(&b.release, a.revision)));
+    found.dedup_by(|a, b| a.release == b.release);
+    Ok(found)
+}
+
 /// Revision `revision` of `release`, or why not: [`not_found`] when the
 /// release has no revision at all, [`StorageError::NoRevision`] naming the
 /// namespace, the object looked for and the revisions there are.
@@ -688,5 +730,29 @@ mod tests {
         let (mut c, _) = client(None, vec![respond(200, core), respond(200, r#"{"metadata":{},"items":[]}"#)]);
         let e = read_revision(&mut c, Driver::Secret, "nope", 1).unwrap_err();
         assert!(matches!(e, StorageError::NotFound { .. }), "{e}");
+    }
+
+    /// The pending releases of a namespace, by Helm's labels alone, the
+    /// newest pending revision of each.
+    #[test]
+    fn pending_releases_by_their_labels() {
+        let rec = |name: &str, v: u64, status: &str| {
+            serde_json::json!({"metadata": {"name": object_name(name, v), "labels": {"name": name, "owner": "helm",
+                "version": v.to_string(), "status": status}}})
+        };
+        let list = serde_json::json!({"metadata": {"resourceVersion": "9"}, "items": [
+            rec("s2", 1, "pending-install"), rec("web", 3, "pending-upgrade"), rec("web", 4, "pending-rollback")]});
+        let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
+        let (mut c, script) = client(None, vec![respond(200, core), respond(200, &list.to_string())]);
+        let found = pending_releases(&mut c, Driver::Secret).unwrap();
+        let got: Vec<_> = found.iter().map(|p| (p.release.as_str(), p.revision, p.status)).collect();
+        assert_eq!(got, [("s2", 1, Status::PendingInstall), ("web", 4, Status::PendingRollback)]);
+        assert_eq!(found[0].namespace, "rel");
+        let url = &script.seen.borrow()[1].url;
+        assert!(
+            url.contains("labelSelector=owner%3Dhelm%2Cstatus+in+")
+                || url.contains("labelSelector=owner%3Dhelm%2Cstatus%20in%20"),
+            "{url}"
+        );
     }
 }
