@@ -347,6 +347,20 @@ mod tests {
         assert!(err.contains("not the release as JSON (it begins \"Error: UPGRADE FAILED\")"), "{err}");
     }
 
+    /// Without --parallel, the count over a table of `parallel` hooks says why
+    /// they run one at a time, so that the two agree (issue 32).
+    #[test]
+    fn one_at_a_time_agrees_with_parallel_rows() {
+        let (code, out, err) = run_captured(&["plan", "-", "--event", "test"], release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(
+            out.contains("test: 4 hooks, one at a time by --parallel 1 (4 marked parallel run together with --parallel 2)\n"),
+            "{out}"
+        );
+        let (_, out, _) = run_captured(&["plan", "-", "--event", "test", "--parallel", "2"], release().as_bytes());
+        assert!(out.contains("test: 4 hooks in 2 waves"), "{out}");
+    }
+
     /// Four hooks of one weight and six resources in one batch.
     fn release() -> String {
         let mut s = String::new();
