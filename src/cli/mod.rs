@@ -354,7 +354,9 @@ mod tests {
         let (code, out, err) = run_captured(&["plan", "-", "--event", "test"], release().as_bytes());
         assert_eq!(code, Exit::Ok, "{err}");
         assert!(
-            out.contains("test: 4 hooks, one at a time by --parallel 1 (4 marked parallel run together with --parallel 2)\n"),
+            out.contains(
+                "test: 4 hooks, one at a time by --parallel 1 (4 marked parallel run together with --parallel 2)\n"
+            ),
             "{out}"
         );
         let (_, out, _) = run_captured(&["plan", "-", "--event", "test", "--parallel", "2"], release().as_bytes());

@@ -148,8 +148,23 @@ pub fn execute(
     cluster: &mut dyn Cluster,
     progress: Option<&mut dyn Write>,
 ) -> Summary {
+    execute_since(plan, hooks, options, cluster, progress, None)
+}
+
+/// [`execute`], its progress lines timed from `since` (a deploy's start, so
+/// that its hooks, resources and table share one clock) rather than from
+/// the run's own start.
+pub fn execute_since(
+    plan: &EventPlan,
+    hooks: &[Hook],
+    options: Options,
+    cluster: &mut dyn Cluster,
+    progress: Option<&mut dyn Write>,
+    since: Option<Millis>,
+) -> Summary {
     let mut progress = progress;
     let started_at = cluster.now();
+    let clock = since.unwrap_or(started_at);
     let mut exec = Executor::new(plan, hooks, options, started_at);
     let mut outputs: Vec<Option<String>> = vec![None; plan.items.len()];
     let mut error = None;
@@ -200,7 +215,7 @@ pub fn execute(
                 outputs[hook.0] = Some(text);
             }
             if let Some(w) = progress.as_deref_mut() {
-                let _ = w.write_all(progress_line(plan, &report, started_at).as_bytes());
+                let _ = w.write_all(progress_line(plan, &report, clock).as_bytes());
             }
         }
         if let Err(e) = result {
@@ -247,7 +262,7 @@ pub fn execute(
 
 fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
     let name = |h: ItemId| plan.items[h].reference.to_string();
-    let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
+    let stamp = |at: Millis| crate::base::time::stamp(t0, at);
     match report {
         Report::Started { hook, at } => format!("{} started   {}\n", stamp(*at), name(*hook)),
         Report::Finished { hook, phase, at, message } => {
