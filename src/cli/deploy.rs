@@ -139,7 +139,7 @@ fn ask_while_helm_renders() -> Option<Client> {
 }
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
-    let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
 }
 
 /// A command that stopped before acting: its reason, and the exit code.

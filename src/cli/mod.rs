@@ -363,6 +363,29 @@ mod tests {
         assert!(out.contains("test: 4 hooks in 2 waves"), "{out}");
     }
 
+    /// The isolated-group warning is advice about the chart: `plan` and
+    /// `lint` give it, `deploy` does not repeat it on every command (issue 32).
+    #[test]
+    fn the_isolated_group_warning_is_plans_and_lints() {
+        let cm = |name: &str, group: &str, deps: &str| {
+            let deps = if deps.is_empty() {
+                String::new()
+            } else {
+                format!("\n    helm.sh/depends-on/resource-groups: '[\"{deps}\"]'")
+            };
+            format!("---\n# Source: c/templates/{name}.yaml\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/resource-group: {group}{deps}\n")
+        };
+        let manifest = [cm("a", "app", "db"), cm("b", "db", ""), cm("c", "monitoring", "")].concat();
+        let (_, _, err) = run_captured(&["plan", "-"], manifest.as_bytes());
+        assert!(err.contains("group \"monitoring\" is isolated"), "{err}");
+        let (_, out, err) = run_captured(&["lint", "-"], manifest.as_bytes());
+        assert!((out + &err).contains("group \"monitoring\" is isolated"), "{err}");
+        let release = serde_json::json!({"name": "r", "namespace": "ns", "version": 1, "manifest": manifest,
+            "chart": {"metadata": {"name": "c"}}, "info": {"status": "pending-install"}});
+        let (_, _, err) = run_captured(&["deploy", "-"], release.to_string().as_bytes());
+        assert!(!err.contains("isolated"), "{err}");
+    }
+
     /// Four hooks of one weight and six resources in one batch.
     fn release() -> String {
         let mut s = String::new();

@@ -130,7 +130,7 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     });
     let options = plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None };
     let plan = plan::build(&release, &[Target::Hooks(args.event)], options, &mut diags);
-    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
     if diags.has_errors() {
         let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
         return Exit::Invalid;
