@@ -623,6 +623,10 @@ pub fn summary_text(r: &Report) -> String {
     }
     let mut out = resources_table(r);
     out.push_str(&r.not_deleted);
+    if matches!(r.ended, Ended::Failed(_)) && r.resources.is_empty() && r.operation != Operation::Uninstall {
+        // A failure before the first batch (a pre-hook, the record): said, as no table shows it.
+        out.push_str("No resource was applied: the operation stopped before its resources.\n");
+    }
     out.push_str(&outcome_line(r));
     if matches!(r.ended, Ended::Done) && !r.notes.is_empty() {
         out.push_str(&format!("NOTES:\n{}\n", r.notes));

@@ -80,6 +80,9 @@ fn report(out: &mut String, t: &Timeline, depth: usize) {
         gantt(out, t, &path);
         table(out, t, &path);
     }
+    if let Some(line) = never_applied(t) {
+        let _ = writeln!(out, "{line}\n");
+    }
     outputs(out, t);
     let _ = writeln!(out, "{}\n", counts(t));
     if let Some(r) = &t.recovery {
@@ -337,14 +340,16 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
     let _ = writeln!(out, "  title {}", mermaid(&title));
     // Raw epoch milliseconds: the bars carry the very times of `-o json`, and
     // the axis shows the reader's wall clock, ticks at a round interval.
-    let (format, tick) = axis(t.ended_at.saturating_sub(t.started_at));
+    let span = t.ended_at.saturating_sub(t.started_at);
+    let (format, tick) = axis(span);
     let _ = writeln!(out, "  dateFormat x\n  axisFormat {format}\n  tickInterval {tick}\n  todayMarker off");
     let mut n = 0;
     for s in sections {
         let _ = writeln!(out, "  section {}", mermaid(&s.title));
         for b in s.bars {
             n += 1;
-            let _ = writeln!(out, "    {} :{}t{n}, {}, {}", mermaid(&b.label), b.look.tags(), b.start, b.end);
+            let end = if b.look != Look::NotRun && b.end <= b.start { b.start + min_bar(span) } else { b.end };
+            let _ = writeln!(out, "    {} :{}t{n}, {}, {end}", mermaid(&b.label), b.look.tags(), b.start);
         }
     }
     out.push_str("```\n\n");
@@ -352,6 +357,28 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
         "<sub>Strong colour: the critical path, what the operation waited for · grey: done meanwhile · \
          red: failed · outlined red: stopped while running · light ◆: not run</sub>\n\n",
     );
+}
+
+/// A deploy or rollback that failed before any resource: its table has no
+/// resource to say so, so a line does.
+fn never_applied(t: &Timeline) -> Option<String> {
+    let failed = matches!(t.verdict, Verdict::Failed | Verdict::ClusterError);
+    let acts = matches!(t.command, Command::Deploy | Command::Rollback);
+    let any = t.groups.iter().any(|g| g.stage == Stage::Resources);
+    (failed && acts && !any).then(|| {
+        format!(
+            "**No resource was applied:** the {} stopped before its resources, so none of them reached the cluster.",
+            text(&t.subject)
+        )
+    })
+}
+
+/// The shortest bar drawn for `span`: an item done the moment it was applied
+/// (a ConfigMap, a Service) lasted 0 ms, which Mermaid draws as nothing; it is
+/// drawn a hundredth of the chart long (at least 100 ms), its label and the
+/// table keeping the observed time.
+fn min_bar(span: Millis) -> Millis {
+    (span / 100).max(100)
 }
 
 /// The axis labels and the interval between ticks for a run of `span`:
