@@ -541,7 +541,6 @@ mod tests {
         assert!(command("plan").unwrap().synopsis(100).ends_with("[-o text|json|dot|mermaid]"));
     }
 
-    #[test]
     /// `--help` holds the exit codes as a table, not a pointer to the README (issue 32).
     #[test]
     fn help_tells_the_exit_codes() {
