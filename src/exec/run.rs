@@ -388,7 +388,7 @@ pub fn summary_text(s: &Summary) -> String {
     // Why a hook is not what the table's phase alone says (status: read from the
     // cluster, abandoned, run for another event).
     if s.annotate {
-        for r in s.rows.iter().filter(|r| !r.message.is_empty() && r.phase != Phase::Failed) {
+        for r in s.rows.iter().filter(|r| !r.message.is_empty()) {
             out.push_str(&format!("  {}: {}\n", r.reference, r.message));
         }
     }
