@@ -78,7 +78,7 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
     let out = match args.output {
         Output::Text if summary.rows.is_empty() => format!("{header}: it has no {} hooks\n", args.event),
         Output::Text if summary.rows.iter().all(|r| r.started_at.is_none()) => {
-            format!("{header}: no {} hook has run yet\n{}", args.event, runner::summary_text(&summary))
+            format!("{header}: no {} hook ran on this revision\n{}", args.event, runner::summary_text(&summary))
         }
         Output::Text => format!("{header}\n{}", runner::summary_text(&summary)),
         Output::Json => runner::summary_json(&summary),
@@ -125,4 +125,45 @@ fn read_abandoned(client: &mut Client, release: &Release, plan: &EventPlan, s: &
         stored::as_seen_now(row, &head.kind, &seen);
     }
     s.ended_at = s.rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(s.started_at);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::run::{Outcome, Row};
+
+    /// The header names the release, namespace, revision, what made it, the
+    /// event and when its run was (issue 32).
+    #[test]
+    fn the_header_says_whose_run_and_when() {
+        let args = StatusArgs { release: "r".into(), event: Event::PreUpgrade, revision: None, output: Output::Text };
+        let json = serde_json::json!({"version": 2, "info": {"description": "Upgrade complete"}});
+        let row = |started_at: Option<u64>| Row {
+            reference: "Job/m".into(),
+            weight: 0,
+            phase: Phase::Succeeded,
+            started_at,
+            completed_at: started_at.map(|t| t + 2_000),
+            message: String::new(),
+            output: None,
+        };
+        let mut s = Summary {
+            event: "pre-upgrade".into(),
+            rows: vec![row(Some(1_767_323_045_000))],
+            started_at: 1_767_323_045_000,
+            ended_at: 1_767_323_047_000,
+            outcome: Outcome::Succeeded,
+            error: None,
+            failed_fast: None,
+            api_requests: None,
+            annotate: true,
+        };
+        assert_eq!(
+            header(&args, "demo", &json, &s),
+            "Release r in namespace demo, revision 2, an upgrade: the last run of its pre-upgrade hooks, \
+             2026-01-02T03:04:05Z to 2026-01-02T03:04:07Z"
+        );
+        s.rows = vec![row(None)];
+        assert_eq!(header(&args, "demo", &json, &s), "Release r in namespace demo, revision 2, an upgrade");
+    }
 }
