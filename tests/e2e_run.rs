@@ -1853,6 +1853,44 @@ fn status_reads_what_stock_helm_test_recorded() {
     assert!(text.stdout.contains("3 hooks of test: 2 succeeded, 1 failed, 0 not run"), "{}", text.shown);
 }
 
+/// A `pre-install,pre-upgrade` hook has one `last_run` and Helm keeps no event in it: after
+/// stock `helm install` and `helm upgrade`, `status` credits the upgrade revision's run to
+/// pre-upgrade and shows the hook not run for pre-install there, while revision 1 keeps its
+/// pre-install run. A revision or release that is not stored is exit 3 naming the
+/// namespace and what was looked for (issue 32).
+#[test]
+fn status_credits_a_run_to_the_event_its_revision_ran() {
+    let case = Case::new("status-event");
+    let hooks = [job("m").on("pre-install,pre-upgrade")];
+    case.install(&hooks);
+    let upgrade = case.helm_chart("upgrade", RELEASE, "", &hooks, &[]);
+    assert_eq!(upgrade.code, 0, "{}", upgrade.shown);
+    // The hook's (phase, message) as `status -o json ARGS` shows it.
+    let phase = |args: &[&str]| {
+        let out = case.plugin(&[&["status", RELEASE, "-o", "json"], args].concat(), None);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        let m = &summary(&out.stdout).1["m"];
+        (m.phase.clone(), m.message.clone())
+    };
+    assert_eq!(phase(&["--event", "pre-upgrade"]).0, "Succeeded");
+    let (not, why) = phase(&["--event", "pre-install"]);
+    assert_eq!(not, "Skipped");
+    assert!(why.starts_with("not run for pre-install on revision 2 (an upgrade)"), "{why}");
+    assert_eq!(phase(&["--event", "pre-install", "--revision", "1"]).0, "Succeeded");
+
+    let out = case.plugin(&["status", RELEASE, "--revision", "7"], None);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    let want = format!("release \"{RELEASE}\" has no revision 7 in namespace \"{}\" (looked for Secret sh.helm.release.v1.{RELEASE}.v7; stored revisions: 1, 2)", case.ns);
+    assert!(out.stderr.contains(&want), "{}", out.shown);
+    let out = case.plugin(&["status", "nosuch", "--revision", "1"], None);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert!(
+        out.stderr.contains(&format!("release \"nosuch\" not found in namespace \"{}\"", case.ns)),
+        "{}",
+        out.shown
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Lenient reads of JSON, as the checks want them: a missing key or index reads as null.
 
