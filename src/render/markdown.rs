@@ -353,9 +353,12 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
         }
     }
     out.push_str("```\n\n");
-    out.push_str(
+    // `status` reads a stopped run's hooks from the cluster: they run, or are abandoned.
+    let outlined = if t.command == Command::Status { "still running or abandoned" } else { "stopped while running" };
+    let _ = write!(
+        out,
         "<sub>Strong colour: the critical path, what the operation waited for · grey: done meanwhile · \
-         red: failed · outlined red: stopped while running · light ◆: not run</sub>\n\n",
+         red: failed · outlined red: {outlined} · light ◆: not run</sub>\n\n",
     );
 }
 
@@ -446,6 +449,8 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
         State::Succeeded if g.stage == Stage::Resources => ("✅", "ready".to_string()),
         State::Succeeded => ("✅", "succeeded".to_string()),
         State::Failed => ("❌", "failed".to_string()),
+        // `status`: read from the cluster now, where it still runs.
+        State::CutShort if t.command == Command::Status => ("⏳", "running".to_string()),
         State::CutShort => ("⏹️", "stopped while running".to_string()),
         State::Abandoned => ("⏹️", "abandoned".to_string()),
         State::NotRun => ("➖", "not run".to_string()),
@@ -534,6 +539,7 @@ fn details(out: &mut String, summary: &str, body: &str) {
 }
 
 fn counts(t: &Timeline) -> String {
+    let cut_short = if t.command == Command::Status { "still running" } else { "stopped while running" };
     let mut parts = Vec::new();
     for noun in ["hook", "resource"] {
         let total: usize =
@@ -545,7 +551,7 @@ fn counts(t: &Timeline) -> String {
         let mut p = format!("{}: {} {done}", crate::base::text::count(total, noun), t.count(noun, State::Succeeded));
         for (state, word) in [
             (State::Failed, "failed"),
-            (State::CutShort, "stopped while running"),
+            (State::CutShort, cut_short),
             (State::Abandoned, "abandoned"),
             (State::NotRun, "not run"),
         ] {

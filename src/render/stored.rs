@@ -243,6 +243,7 @@ pub fn as_seen_now(row: &mut Row, kind: &str, seen: &SeenNow) {
         }
         Some(Completion::InProgress) => {
             row.phase = Phase::Running;
+            row.completed_at = None;
             row.message = format!("still running in the cluster ({STOPPED})");
         }
         Some(Completion::Succeeded { message }) => {
@@ -371,6 +372,12 @@ mod tests {
         row.phase = Phase::Abandoned;
         as_seen_now(&mut row, "Job", &SeenNow::Object(serde_json::json!({"status": {"active": 1}})));
         assert_eq!(row.phase, Phase::Running);
+        assert_eq!(row.completed_at, None);
+        // Its Markdown says it runs (read now), not that it was stopped.
+        let mut live = s.clone();
+        live.rows[1] = row.clone();
+        let md = crate::render::markdown::render(&from_run(Command::Status, &live, "r", None, Some(3)));
+        assert!(md.contains("still running") && !md.contains("stopped while running"), "{md}");
         row.phase = Phase::Abandoned;
         as_seen_now(&mut row, "Job", &SeenNow::Gone);
         assert_eq!(row.phase, Phase::Abandoned);
