@@ -76,8 +76,21 @@ pub fn message(e: &PipeError, pending: &[Pending]) -> String {
 /// failure to ask says nothing more (the pipe's failure is the message).
 pub fn pending(client: Option<kube::Client>) -> Vec<Pending> {
     let Some(mut client) = client.or_else(|| kube::connect_from_env().ok()) else { return Vec::new() };
-    let Ok(driver) = Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()) else { return Vec::new() };
+    let Some(driver) = records(std::env::var("HELM_DRIVER").ok().as_deref()) else { return Vec::new() };
     storage::pending_releases(&mut client, driver).unwrap_or_default()
+}
+
+/// Where Helm keeps the records, from `HELM_DRIVER` as Helm reads it, in
+/// every build: Helm's `release_storage` (the host-functions build) reads
+/// by name only, and no name came through the pipe, so the records are
+/// listed by their labels with the plugin's own client. `sql` and `memory`:
+/// nowhere to list.
+fn records(helm_driver: Option<&str>) -> Option<Driver> {
+    match helm_driver.unwrap_or_default() {
+        "" | "secret" | "secrets" => Some(Driver::Secret),
+        "configmap" | "configmaps" => Some(Driver::ConfigMap),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -104,5 +117,8 @@ mod tests {
         assert!(!m.contains("deploy needs the release"), "{m}");
         let upgrade = Pending { status: Status::PendingUpgrade, ..pending[0].clone() };
         assert!(message(&PipeError::Empty, &[upgrade]).contains("recover with: helm hooks rollback s2 -n demo"));
+        assert_eq!(records(None), Some(Driver::Secret));
+        assert_eq!(records(Some("configmaps")), Some(Driver::ConfigMap));
+        assert_eq!(records(Some("sql")), None);
     }
 }

@@ -462,7 +462,8 @@ pub struct Pending {
 /// pending status label is pending (`pending-*`, `uninstalling`), found by
 /// Helm's `status` label alone: one list of those records, none decoded, as
 /// a name is not known (`deploy` after the `helm` before its pipe failed).
-/// Through Helm's storage (no name, no list): none.
+/// Through Helm's storage (no name, no list): none; the caller lists the
+/// Secrets or ConfigMaps of Helm's driver instead.
 pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pending>, StorageError> {
     if driver == Driver::Helm {
         return Ok(Vec::new());
