@@ -296,9 +296,12 @@ impl Cluster for Sim {
         _hooks: &[Hook],
         _stored: &mut StoredRelease,
         _options: executor::Options,
-        _out: &mut dyn Write,
+        out: &mut dyn Write,
+        since: Millis,
     ) -> Summary {
         let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
+        // The hooks' progress on the command's clock, as the real runner prints it.
+        let _ = writeln!(out, "{} hooks {event}", helm_hooks::base::time::stamp(since, self.now));
         let fails = self.failing_hooks.contains(&event);
         self.log.push(format!("hooks {event}{}", if fails { " (failed)" } else { "" }));
         let started_at = self.now;
@@ -326,6 +329,7 @@ impl Cluster for Sim {
             error: None,
             failed_fast: None,
             api_requests: None,
+            annotate: false,
         }
     }
 
@@ -480,12 +484,55 @@ fn deploy_as(
 
 /// `helm hooks uninstall app`, with `--keep-history` when `keep_history`.
 fn uninstall(sim: &mut Sim, keep_history: bool) -> Report {
+    uninstall_printing(sim, keep_history).0
+}
+
+/// [`uninstall`], with the progress it printed.
+fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
     let history = sim.history("app").unwrap();
     let latest = history.last().cloned().unwrap();
     let (checked, _) =
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
-    deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut out)
+    let r = deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut out);
+    (r, String::from_utf8(out).unwrap())
+}
+
+/// The times of a command's progress lines (`[   2.1s] …`), in order; the
+/// lines without one are the headings (`Release …`, `Running 2 pre-install hooks`).
+fn stamps(out: &str) -> Vec<(Millis, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let (t, rest) = l.strip_prefix('[')?.split_once(']')?;
+            Some((helm_hooks::base::time::parse_duration(t.trim()).unwrap_or(0), rest.trim().to_string()))
+        })
+        .collect()
+}
+
+/// One clock for the whole command (issue 32): the hooks' lines, the
+/// batches' and the deletions' count from the command's start, as its table
+/// does, never from 0 again; uninstall's lines have their times too; the
+/// hooks are announced as `Running 1 pre-install hook`.
+#[test]
+fn one_clock_for_the_whole_command() {
+    let mut sim = Sim::new();
+    let (r, out) = deploy_printing(&mut sim, release(1), false);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    let times = stamps(&out);
+    assert!(times.windows(2).all(|w| w[0].0 <= w[1].0), "the clock went back:\n{out}");
+    let post = times.iter().find(|(_, l)| l == "hooks post-install").expect(&out);
+    // After the pre-hooks' half second and the batches: not 0 again.
+    assert!(post.0 > 500 && post.0 < r.ended_at - r.started_at, "{out}");
+    assert!(out.contains("Running 1 pre-install hook\n"), "{out}");
+    let (_, out) = uninstall_printing(&mut sim, false);
+    let times = stamps(&out);
+    assert!(times.iter().any(|(_, l)| l.starts_with("deleting  ")), "{out}");
+    assert!(times.iter().any(|(_, l)| l.starts_with("deleted   ")), "{out}");
+    assert!(
+        out.lines().all(|l| l.starts_with('[') || l.starts_with("Running ") || l.starts_with("Release ")),
+        "every line of the uninstall but its headings has its time:\n{out}"
+    );
+    assert!(times.windows(2).all(|w| w[0].0 <= w[1].0), "the clock went back:\n{out}");
 }
 
 fn states(r: &Report) -> Vec<(String, State)> {

@@ -1676,6 +1676,16 @@ fn an_interrupted_upgrade_is_refused_then_rolled_back() {
     for want in ["another operation (install/upgrade/rollback) is in progress", "recover with: helm hooks rollback r"] {
         assert!(out.stderr.contains(want), "{want:?}: {}", out.shown);
     }
+    // The README's pipe after the same refusal: Helm's dry-run prints nothing on stdout, and
+    // the plugin says the command before the pipe failed, with the way out (issue 32).
+    let out = case.plugin(&["deploy", "-"], Some(""));
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    let way_out = format!("recover with: helm hooks rollback {RELEASE} -n {}", case.ns);
+    for want in
+        ["nothing came through the pipe: the command before it failed", "is pending-upgrade (revision 2)", &way_out]
+    {
+        assert!(out.stderr.contains(want), "{want:?}: {}", out.shown);
+    }
 
     let out = case.plugin(&["rollback", RELEASE, "--timeout", "2m"], None);
     assert_eq!(out.code, 0, "{}", out.shown);

@@ -1779,6 +1779,121 @@ fn markdown_report_of_a_fail_fast_stop() {
     assert_eq!(gantt_bar(&stored, "Job/later").1, "active, milestone", "{}", status.stdout);
 }
 
+/// Waits (at most a minute) until the hook object `what` (`job/slow`) has ended.
+fn wait_ended(case: &Case, what: &str) {
+    let t0 = Instant::now();
+    while completion(&case.get_json(what)).is_none() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "{what} never ended");
+        sleep(Duration::from_millis(250));
+    }
+}
+
+/// After a fail-fast stop whose sibling went on to complete, `helm hooks status` shows no
+/// hook `Running` (the record says so, the cluster does not): the sibling as the cluster
+/// has it, said as read now; once its object is gone, abandoned. Every hook is counted
+/// once, and the header names the release, namespace, revision and event (issue 32).
+#[test]
+fn status_after_a_fail_fast_stop_shows_no_hook_running_and_totals_add_up() {
+    let case = Case::new("status-ff");
+    case.install(&fail_fast_chart("4s"));
+    let out = case.hooks(&["--parallel", "8"]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    assert_eq!(case.status_phases(RELEASE)["slow"], "Running", "the record keeps what the stopped run stored");
+    wait_ended(&case, "job/slow");
+
+    let text = case.plugin(&["status", RELEASE], None);
+    assert_eq!(text.code, 0, "{}", text.shown);
+    let header =
+        format!("Release {RELEASE} in namespace {}, revision 1, an install: the last run of its test hooks", case.ns);
+    assert!(text.stdout.starts_with(&header), "{}", text.shown);
+    assert!(!text.stdout.contains("Running") && !text.stdout.contains("still running"), "{}", text.shown);
+    assert!(text.stdout.contains("3 hooks of test: 1 succeeded, 1 failed, 1 not run"), "{}", text.shown);
+    assert!(
+        text.stdout.contains("Job/slow: Job Completed. succeeded: 1/1 (read from the cluster now"),
+        "{}",
+        text.shown
+    );
+    let json = case.plugin(&["status", RELEASE, "-o", "json"], None);
+    let (_, rows) = summary(&json.stdout);
+    assert_eq!(phases(&rows), map(&[("pre", "Failed"), ("slow", "Succeeded"), ("later", "Skipped")]), "{}", json.shown);
+
+    // Its object gone, nothing says how it ended: abandoned.
+    ok(case.kubectl(&["delete", "job", "slow", "--wait"]));
+    let text = case.plugin(&["status", RELEASE], None);
+    assert!(!text.stdout.contains("Running") && !text.stdout.contains("still running"), "{}", text.shown);
+    assert!(text.stdout.contains("3 hooks of test: 0 succeeded, 1 failed, 1 abandoned, 1 not run"), "{}", text.shown);
+    let junit = case.plugin(&["status", RELEASE, "-o", "junit"], None);
+    assert!(junit.stdout.contains("tests=\"3\" failures=\"1\" skipped=\"2\""), "{}", junit.shown);
+}
+
+/// What stock `helm test` recorded is read as stock records it: on the same release, after
+/// `helm hooks run` and then stock `helm test` (which runs by name, not by
+/// `helm.sh/depends-on`), every hook that ran shows the phase stock recorded, none
+/// `Skipped` (issue 32).
+#[test]
+fn status_reads_what_stock_helm_test_recorded() {
+    let case = Case::new("status-stock");
+    case.install(&[
+        job("a-conn").parallel().ann("helm.sh/depends-on", "Job/b-db"),
+        job("b-db").parallel(),
+        pod("c-bad").weight(1).fails(2),
+    ]);
+    let ours = case.hooks(&["--parallel", "4"]);
+    assert_eq!(ours.plugin_code(), Some(1), "{}", ours.shown);
+    let stock = case.helm(&["test", RELEASE]);
+    assert_ne!(stock.code, 0, "{}", stock.shown);
+    let recorded = case.status_phases(RELEASE);
+    assert_eq!(recorded, map(&[("a-conn", "Succeeded"), ("b-db", "Succeeded"), ("c-bad", "Failed")]));
+    let json = case.plugin(&["status", RELEASE, "-o", "json"], None);
+    assert_eq!(json.code, 0, "{}", json.shown);
+    let (_, rows) = summary(&json.stdout);
+    assert_eq!(phases(&rows), recorded, "status says what stock Helm recorded\n{}", json.shown);
+    let text = case.plugin(&["status", RELEASE], None);
+    assert!(!text.stdout.contains("Skipped"), "{}", text.shown);
+    assert!(text.stdout.contains("3 hooks of test: 2 succeeded, 1 failed, 0 not run"), "{}", text.shown);
+}
+
+/// A `pre-install,pre-upgrade` hook has one `last_run` and Helm keeps no event in it: after
+/// stock `helm install` and `helm upgrade`, `status` credits the upgrade revision's run to
+/// pre-upgrade and shows the hook not run for pre-install there, while revision 1 keeps its
+/// pre-install run. A revision or release that is not stored is exit 3 naming the
+/// namespace and what was looked for (issue 32).
+#[test]
+fn status_credits_a_run_to_the_event_its_revision_ran() {
+    let case = Case::new("status-event");
+    let hooks = [job("m").on("pre-install,pre-upgrade")];
+    case.install(&hooks);
+    let upgrade = case.helm_chart("upgrade", RELEASE, "", &hooks, &[]);
+    assert_eq!(upgrade.code, 0, "{}", upgrade.shown);
+    // The hook's (phase, message) as `status -o json ARGS` shows it.
+    let phase = |args: &[&str]| {
+        let out = case.plugin(&[&["status", RELEASE, "-o", "json"], args].concat(), None);
+        assert_eq!(out.code, 0, "{}", out.shown);
+        let m = &summary(&out.stdout).1["m"];
+        (m.phase.clone(), m.message.clone())
+    };
+    assert_eq!(phase(&["--event", "pre-upgrade"]).0, "Succeeded");
+    let (not, why) = phase(&["--event", "pre-install"]);
+    assert_eq!(not, "Skipped");
+    assert!(why.starts_with("not run for pre-install on revision 2 (an upgrade)"), "{why}");
+    assert_eq!(phase(&["--event", "pre-install", "--revision", "1"]).0, "Succeeded");
+
+    let out = case.plugin(&["status", RELEASE, "--revision", "7"], None);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    let want = format!("release \"{RELEASE}\" has no revision 7 in namespace \"{}\" (looked for ", case.ns);
+    assert!(out.stderr.contains(&want) && out.stderr.contains("; stored revisions: 1, 2)"), "{}", out.shown);
+    // The stock build reads the Secrets itself; the host-functions build asks Helm's storage.
+    let looked_for = format!("looked for Secret sh.helm.release.v1.{RELEASE}.v7;");
+    assert!(host_functions() || out.stderr.contains(&looked_for), "{}", out.shown);
+    let out = case.plugin(&["status", "nosuch", "--revision", "1"], None);
+    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert!(
+        out.stderr.contains(&format!("release \"nosuch\" not found in namespace \"{}\"", case.ns)),
+        "{}",
+        out.shown
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Lenient reads of JSON, as the checks want them: a missing key or index reads as null.
 

@@ -452,3 +452,49 @@ fn a_failed_deploy_and_its_recovery() {
         std::fs::write(PathBuf::from(dir).join("deploy-failed.md"), &md).unwrap();
     }
 }
+
+/// A resource ready the moment it was applied is a visible bar, a hundredth
+/// of the chart long, its label keeping the observed `0s` (issue 32).
+#[test]
+fn resources_ready_on_apply_are_visible_bars() {
+    let mut r = deploy_report();
+    let applied = r.resources[0].applied_at;
+    r.resources[0].ready_at = applied;
+    let md = markdown::render(&report::from_deploy(Command::Deploy, &r));
+    let b = bar_of(&bars(&md), "CustomResourceDefinition/backups.shop.example.com").clone();
+    let span = r.ended_at - r.started_at;
+    assert_eq!((b.2, b.3), (applied.unwrap(), applied.unwrap() + span / 100), "{md}");
+    assert!(b.0.ends_with(" 0s"), "the label keeps the observed time: {b:?}");
+}
+
+/// An install that failed at its pre-install hooks says its resources were
+/// never applied, in the report and in the text (issue 32).
+#[test]
+fn a_failed_install_says_its_resources_were_never_applied() {
+    let pre =
+        simulate(Event::PreInstall, &[hook("pre-install", "Job", "migrate", &[])], &[("migrate", 2_000, false)], 1, T0);
+    let failed = vec![helm_hooks::deploy::HookFailure { reference: "Job/migrate".into(), message: "boom".into() }];
+    let r = Report {
+        operation: Operation::Install,
+        revision: 1,
+        status: "failed".into(),
+        resources: Vec::new(),
+        deleted: Vec::new(),
+        deletions: Vec::new(),
+        started_at: T0,
+        ended_at: pre.ended_at,
+        hooks: vec![pre],
+        ended: Ended::Failed(Error::Hooks { event: Event::PreInstall, failed }),
+        ..deploy_report()
+    };
+    let md = markdown::render(&report::from_deploy(Command::Deploy, &r));
+    assert!(
+        md.contains("**No resource was applied:** the install stopped before its resources, so none of them reached the cluster."),
+        "{md}"
+    );
+    let text = helm_hooks::deploy::summary_text(&r);
+    assert!(text.contains("No resource was applied: the operation stopped before its resources.\n"), "{text}");
+    // A deploy that reached its resources says nothing of the kind.
+    let md = markdown::render(&report::from_deploy(Command::Deploy, &deploy_report()));
+    assert!(!md.contains("No resource was applied"), "{md}");
+}

@@ -107,6 +107,12 @@ pub fn format_duration(ms: Millis) -> String {
     }
 }
 
+/// A progress line's time: `[   2.1s]` since `since` (the command's start,
+/// one clock for all its lines), in tenths of a second.
+pub fn stamp(since: Millis, at: Millis) -> String {
+    format!("[{:>7}]", format_duration(at.saturating_sub(since) / 100 * 100))
+}
+
 /// A duration as Go's `time.ParseDuration` reads it (Helm's `--timeout`),
 /// in milliseconds: `5m`, `1m30s`, `1.5h`, `250ms`, `1us`, `1µs`, `+5m`, `0`.
 /// Go's grammar exactly — a sign, then one or more numbers each with its

@@ -139,7 +139,7 @@ fn ask_while_helm_renders() -> Option<Client> {
 }
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
-    let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
 }
 
 /// A command that stopped before acting: its reason, and the exit code.
@@ -195,13 +195,7 @@ fn finish_report(io: &mut Io, report: &Report, output: Output, command: render::
 pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     let args = match parse_args(cli) {
         Ok(a) if a.positional.iter().all(|p| p == "-") => a,
-        Ok(_) => {
-            return fail(
-                io,
-                &"deploy reads the release from stdin: helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -",
-                Exit::Invalid,
-            )
-        }
+        Ok(_) => return fail(io, &super::pipe::USAGE, Exit::Invalid),
         Err(e) => return super::usage_error(io, "deploy", &e),
     };
     crate::trace::begin("deploy");
@@ -213,15 +207,13 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
     };
     drop(span);
     let span = crate::trace::span(|| format!("parse the release JSON ({} bytes)", bytes.len()));
+    if let Some(e) = super::pipe::PipeError::of(&bytes) {
+        let pending = super::pipe::pending(early.take());
+        return fail(io, &super::pipe::message(&e, &pending), Exit::Invalid);
+    }
     let value: Value = match serde_json::from_slice(&bytes) {
         Ok(v @ Value::Object(_)) => v,
-        _ => {
-            return fail(
-                io,
-                &"deploy needs the release Helm rendered, as JSON: helm upgrade --install NAME CHART --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -",
-                Exit::Invalid,
-            )
-        }
+        _ => return fail(io, &super::pipe::USAGE, Exit::Invalid),
     };
     let name = value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     if name.is_empty() {

@@ -17,6 +17,7 @@ use crate::render;
 
 pub mod args;
 mod deploy;
+mod pipe;
 mod run;
 pub mod spec;
 mod status;
@@ -126,9 +127,7 @@ fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Output), 
                 let target = if v == "install" {
                     Target::Install
                 } else {
-                    Target::Hooks(v.parse().map_err(|_| {
-                        ArgError::Invalid(format!("unknown event {v:?}; use one of {}, install", spec::events()))
-                    })?)
+                    Target::Hooks(v.parse().map_err(|_| run::unknown_event(v, true))?)
                 };
                 if !targets.contains(&target) {
                     targets.push(target);
@@ -352,6 +351,73 @@ mod tests {
         );
         let (code, out, _) = run_captured(&["lint", "-"], chart("0s").as_bytes());
         assert_eq!(code, Exit::Invalid, "{out}");
+    }
+
+    /// An unknown `--event` names the event a typo meant, in every command
+    /// that takes one (issue 32).
+    #[test]
+    fn an_unknown_event_names_the_one_meant() {
+        let (code, _, err) = run_captured(&["plan", "-", "--event", "pre-instal"], release().as_bytes());
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("unknown event \"pre-instal\" (did you mean pre-install?); use one of"), "{err}");
+        let (_, _, err) = run_captured(&["plan", "-", "--event", "instal"], release().as_bytes());
+        assert!(err.contains("(did you mean install?)"), "{err}");
+        let (code, _, err) = run_captured(&["status", "r", "--event", "tset"], b"");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("unknown event \"tset\" (did you mean test?)"), "{err}");
+        let (_, _, err) = run_captured(&["run", "r", "--event", "everything"], b"");
+        assert!(err.contains("unknown event \"everything\"; use one of"), "{err}");
+    }
+
+    /// `deploy` after the `helm` before its pipe failed: the pipe's failure,
+    /// not the input's (issue 32); exit 2 as for any input that is no release.
+    #[test]
+    fn deploy_says_the_command_before_the_pipe_failed() {
+        let (code, _, err) = run_captured(&["deploy", "-"], b"");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.starts_with("Error: nothing came through the pipe: the command before it failed"), "{err}");
+        let (code, _, err) = run_captured(&["deploy", "-"], b"Error: UPGRADE FAILED\n");
+        assert_eq!(code, Exit::Invalid, "{err}");
+        assert!(err.contains("not the release as JSON (it begins \"Error: UPGRADE FAILED\")"), "{err}");
+    }
+
+    /// Without --parallel, the count over a table of `parallel` hooks says why
+    /// they run one at a time, so that the two agree (issue 32).
+    #[test]
+    fn one_at_a_time_agrees_with_parallel_rows() {
+        let (code, out, err) = run_captured(&["plan", "-", "--event", "test"], release().as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(
+            out.contains(
+                "test: 4 hooks, one at a time by --parallel 1 (4 marked parallel run together with --parallel 2)\n"
+            ),
+            "{out}"
+        );
+        let (_, out, _) = run_captured(&["plan", "-", "--event", "test", "--parallel", "2"], release().as_bytes());
+        assert!(out.contains("test: 4 hooks in 2 waves"), "{out}");
+    }
+
+    /// The isolated-group warning is advice about the chart: `plan` and
+    /// `lint` give it, `deploy` does not repeat it on every command (issue 32).
+    #[test]
+    fn the_isolated_group_warning_is_plans_and_lints() {
+        let cm = |name: &str, group: &str, deps: &str| {
+            let deps = if deps.is_empty() {
+                String::new()
+            } else {
+                format!("\n    helm.sh/depends-on/resource-groups: '[\"{deps}\"]'")
+            };
+            format!("---\n# Source: c/templates/{name}.yaml\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/resource-group: {group}{deps}\n")
+        };
+        let manifest = [cm("a", "app", "db"), cm("b", "db", ""), cm("c", "monitoring", "")].concat();
+        let (_, _, err) = run_captured(&["plan", "-"], manifest.as_bytes());
+        assert!(err.contains("group \"monitoring\" is isolated"), "{err}");
+        let (_, out, err) = run_captured(&["lint", "-"], manifest.as_bytes());
+        assert!((out + &err).contains("group \"monitoring\" is isolated"), "{err}");
+        let release = serde_json::json!({"name": "r", "namespace": "ns", "version": 1, "manifest": manifest,
+            "chart": {"metadata": {"name": "c"}}, "info": {"status": "pending-install"}});
+        let (_, _, err) = run_captured(&["deploy", "-"], release.to_string().as_bytes());
+        assert!(!err.contains("isolated"), "{err}");
     }
 
     /// Four hooks of one weight and six resources in one batch.

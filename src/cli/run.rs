@@ -45,10 +45,18 @@ impl Output {
 pub(super) fn event_arg(args: &Args) -> Result<Event, ArgError> {
     match args.value("event") {
         None => Ok(Event::Test),
-        Some(v) => {
-            v.parse().map_err(|_| ArgError::Invalid(format!("unknown event {v:?}; use one of {}", spec::events())))
-        }
+        Some(v) => v.parse().map_err(|_| unknown_event(v, false)),
     }
+}
+
+/// An `--event` value that is none of Helm's events, naming the one a typo
+/// meant (`pre-instal`: `pre-install`); `install` only where `plan` takes it.
+pub(super) fn unknown_event(value: &str, install: bool) -> ArgError {
+    let names = Event::ALL.iter().map(|e| e.as_str()).chain(install.then_some("install"));
+    let meant =
+        crate::base::spelling::nearest(value, names).map(|m| format!(" (did you mean {m}?)")).unwrap_or_default();
+    let install = if install { ", install" } else { "" };
+    ArgError::Invalid(format!("unknown event {value:?}{meant}; use one of {}{install}", spec::events()))
 }
 
 /// The RELEASE operand, or the message that names the command's usage.
@@ -124,7 +132,7 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     let plan = plan::build(&release, &[Target::Hooks(args.event)], options, &mut diags);
     let planned = plan.events[0].items.iter().map(|i| &release.hooks[i.index]);
     diags.extend(crate::model::hook::timeouts_over(planned, args.timeout_ms, "--timeout"));
-    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
     if diags.has_errors() {
         let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
         return Exit::Invalid;

@@ -476,9 +476,14 @@ The plugin reaches the API server with a bearer token (helm --kube-apiserver URL
 --kube-token TOKEN, CA in SSL_CERT_FILE) or through `kubectl proxy`
 (--kube-apiserver http://127.0.0.1:8001).
 
-Exit codes: 0 success, 1 a hook or resource failed, 2 invalid input or annotations,
-3 cluster or permission error. Under Helm 4's Wasm runtime every failure exits 1
-(see the README); the message names the code.
+Exit codes:
+  0   success
+  1   a hook or resource failed
+  2   invalid input, annotations or arguments (nothing was applied); nothing on the
+      pipe from a `helm` that failed before it
+  3   cluster or permission error; a release or revision not found
+Stock Helm 4 exits 1 on any plugin failure: the code is the last words of the
+message, `[exit code N]` (docs/commands.md, section Exit codes).
 
 Run 'helm hooks COMMAND --help' for a command's flags.
 ",
@@ -546,6 +551,16 @@ mod tests {
             }
         }
         assert!(command("plan").unwrap().synopsis(100).ends_with("[-o text|json|dot|mermaid]"));
+    }
+
+    /// `--help` holds the exit codes as a table, not a pointer to the README (issue 32).
+    #[test]
+    fn help_tells_the_exit_codes() {
+        let help = root_help();
+        for row in ["  0   success\n", "  1   a hook or resource failed\n", "  3   cluster or permission error"] {
+            assert!(help.contains(row), "{help}");
+        }
+        assert!(!help.contains("README"), "{help}");
     }
 
     #[test]

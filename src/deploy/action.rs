@@ -56,9 +56,9 @@ pub enum Refused {
         "another operation (install/upgrade/rollback) is in progress: revision {revision} of {release:?} is \
          {status}\nIf no other helm or helm hooks command is working on it (an interrupted one left it so), \
          recover with: {}",
-        way_out(.release, .status)
+        way_out(.release, .namespace, *.status)
     )]
-    Pending { release: String, revision: u64, status: Status },
+    Pending { release: String, namespace: String, revision: u64, status: Status },
     /// A permission is missing (or could not be asked for).
     #[error(transparent)]
     Access(KubeError),
@@ -111,13 +111,11 @@ impl Refused {
 }
 
 /// The command that gets a pending release out of its state when nobody
-/// else is at work on it.
-fn way_out(release: &str, status: &Status) -> String {
-    if !matches!(status, Status::PendingInstall | Status::Uninstalling) {
-        format!("helm hooks rollback {release} (or helm rollback {release})")
-    } else {
-        format!("helm hooks uninstall {release} (or helm uninstall {release})")
-    }
+/// else is at work on it: said here and when the `helm` before `deploy`'s
+/// pipe failed on it (`cli::pipe`).
+pub fn way_out(release: &str, namespace: &str, status: Status) -> String {
+    let verb = if matches!(status, Status::PendingInstall | Status::Uninstalling) { "uninstall" } else { "rollback" };
+    format!("helm hooks {verb} {release} -n {namespace} (or helm {verb} {release} -n {namespace})")
 }
 
 /// Helm's pessimistic lock: a release whose latest revision is `pending-*`
@@ -126,9 +124,12 @@ fn way_out(release: &str, status: &Status) -> String {
 /// stands). Helm's message, then the way out when nobody else is at work.
 pub fn refuse_pending(latest: Option<&StoredRelease>) -> Result<(), Refused> {
     match latest {
-        Some(l) if l.status().is_pending() => {
-            Err(Refused::Pending { release: l.name.clone(), revision: l.revision, status: l.status() })
-        }
+        Some(l) if l.status().is_pending() => Err(Refused::Pending {
+            release: l.name.clone(),
+            namespace: l.namespace.clone(),
+            revision: l.revision,
+            status: l.status(),
+        }),
         _ => Ok(()),
     }
 }

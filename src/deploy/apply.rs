@@ -13,7 +13,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::base::time::{format_duration, Millis};
+use crate::base::time::Millis;
 use crate::exec::kstatus::{self, Health};
 use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{KubeError, ObjectKey, Observed};
@@ -177,7 +177,8 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         let mut rollout = Rollout::new(plan, options, t0);
         let mut cluster_error = None;
         let mut last_progress = t0;
-        let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
+        let since = self.r.since;
+        let stamp = |at: Millis| crate::base::time::stamp(since, at);
         loop {
             let now = self.env.now_ms();
             let action = rollout.poll(now);
@@ -472,6 +473,7 @@ mod batch_tests {
             release: "rel",
             namespace: "rel",
             complete_jobs: complete_jobs(&plan, false),
+            since: 0,
         };
         let mut out = Vec::new();
         let options =

@@ -33,7 +33,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::base::time::format_duration;
+use crate::base::time::{format_duration, stamp};
 use crate::exec::executor::{self, Millis};
 use crate::exec::rollout::{self, deletion_batches};
 use crate::exec::run::{self as runner, Outcome as RunOutcome};
@@ -207,14 +207,15 @@ fn run_hooks(
     event: Event,
     options: &Options,
     out: &mut dyn Write,
-    ran: &mut Vec<runner::Summary>,
+    report: &mut Report,
 ) -> Result<(), Error> {
     let plan = event_plan(&checked.plan, Target::Hooks(event));
     if plan.items.is_empty() {
         return Ok(());
     }
     let _span = crate::trace::span(|| format!("{event} hooks"));
-    let _ = writeln!(out, "Running {} {event}", crate::base::text::count(plan.items.len(), "hook"));
+    let n = plan.items.len();
+    let _ = writeln!(out, "Running {n} {event} hook{}", if n == 1 { "" } else { "s" });
     let exec_options = executor::Options {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
@@ -222,8 +223,8 @@ fn run_hooks(
         pod_logs: false,
         record_before_cleanup: false,
     };
-    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, out);
-    ran.push(summary.clone());
+    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, out, report.started_at);
+    report.hooks.push(summary.clone());
     if let Some(e) = summary.error {
         // The outcome is ClusterError exactly when the run says why.
         return Err(Error::HookCluster(e));
@@ -258,8 +259,10 @@ fn delete_in_order(
     wanted: &dyn Fn(usize) -> bool,
     deadline: Millis,
     out: &mut dyn Write,
-    deletions: &mut Vec<Deletion>,
+    report: &mut Report,
 ) -> Result<Vec<String>, Error> {
+    // One clock for the command's lines (`uninstall`'s had none).
+    let since = report.started_at;
     let mut deleted = Vec::new();
     for batch in deletion_batches(plan) {
         let mut keys = Vec::new();
@@ -269,7 +272,8 @@ fn delete_in_order(
                 continue;
             }
             if kept(r) {
-                let _ = writeln!(out, "kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
+                let at = stamp(since, env.now_ms());
+                let _ = writeln!(out, "{at} kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
                 continue;
             }
             keys.push((plan.items[i].reference.to_string(), key_of(r)));
@@ -279,13 +283,15 @@ fn delete_in_order(
         }
         let only: Vec<ObjectKey> = keys.iter().map(|(_, k)| k.clone()).collect();
         let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
-        let _ = writeln!(out, "deleting  {}", names.join(", "));
         let started_at = env.now_ms();
+        let _ = writeln!(out, "{} deleting  {}", stamp(since, started_at), names.join(", "));
         let left = env.delete_and_wait(&only, deadline)?;
-        deletions.push(Deletion { resources: names.clone(), started_at, ended_at: env.now_ms() });
+        let ended_at = env.now_ms();
+        report.deletions.push(Deletion { resources: names.clone(), started_at, ended_at });
         if let Some(k) = left.into_iter().next() {
             return Err(Error::NotDeleted(k));
         }
+        let _ = writeln!(out, "{} deleted   {}", stamp(since, ended_at), names.join(", "));
         deleted.extend(names);
     }
     Ok(deleted)
@@ -296,12 +302,12 @@ fn delete_in_order(
 /// (`ownership`), and Helm's words for the rest. Resources kept by
 /// `helm.sh/resource-policy: keep` are not read: they stay anyway.
 fn owned_resources(
-    cluster: &mut (impl Cluster + ?Sized),
+    cluster: &mut (impl Cluster + Clock + ?Sized),
     release: &Release,
     plan: &EventPlan,
-    name: &str,
-    namespace: &str,
+    (name, namespace): (&str, &str),
     out: &mut dyn Write,
+    since: Millis,
 ) -> (std::collections::BTreeSet<usize>, String) {
     let mut owned = std::collections::BTreeSet::new();
     let mut kept = Vec::new();
@@ -320,7 +326,7 @@ fn owned_resources(
                     ownership::Ownership::Unverifiable(e) => format!("its ownership could not be verified: {e}"),
                     _ => "not owned by this release".to_string(),
                 };
-                let _ = writeln!(out, "kept      {} ({why})", item.reference);
+                let _ = writeln!(out, "{} kept      {} ({why})", stamp(since, cluster.now_ms()), item.reference);
                 kept.push((r.head.kind.clone(), r.head.name.clone(), other));
             }
         }
@@ -390,7 +396,7 @@ pub fn deploy(
 
     let mut rejected = false;
     let result = (|| -> Result<(), Error> {
-        run_hooks(env, &mut stored, &checked, operation.pre_event(), options, out, &mut report.hooks)?;
+        run_hooks(env, &mut stored, &checked, operation.pre_event(), options, out, &mut report)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
         let deadline = env.now_ms() + options.timeout_ms;
         let resources = seam::Resources {
@@ -399,6 +405,7 @@ pub fn deploy(
             release: &name,
             namespace: &namespace,
             complete_jobs: apply::complete_jobs(&resources_plan, options.wait_for_jobs),
+            since: started_at,
         };
         let outcome = apply::roll_out(
             env,
@@ -419,10 +426,10 @@ pub fn deploy(
             return Err(f);
         }
         if let Some(current) = &current {
-            report.deleted =
-                delete_removed(env, current, &checked.release, &namespace, deadline, out, &mut report.deletions)?;
+            let deleted = delete_removed(env, current, &checked.release, &namespace, deadline, out, &mut report)?;
+            report.deleted = deleted;
         }
-        run_hooks(env, &mut stored, &checked, operation.post_event(), options, out, &mut report.hooks)
+        run_hooks(env, &mut stored, &checked, operation.post_event(), options, out, &mut report)
     })();
 
     let now_unix = env.now_ms() / 1000;
@@ -508,7 +515,7 @@ fn delete_removed(
     namespace: &str,
     deadline: Millis,
     out: &mut dyn Write,
-    deletions: &mut Vec<Deletion>,
+    report: &mut Report,
 ) -> Result<Vec<String>, Error> {
     let mut diags = Diagnostics::default();
     let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
@@ -516,7 +523,7 @@ fn delete_removed(
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
-    delete_in_order(env, &old, &old_plan, &removed, deadline, out, deletions)
+    delete_in_order(env, &old, &old_plan, &removed, deadline, out, report)
 }
 
 /// What `current` had and `next` has not, in deletion order, with their plan
@@ -566,20 +573,15 @@ pub fn uninstall(
     let result = (|| -> Result<(), Error> {
         let now_unix = env.now_ms() / 1000;
         env.save(&mut latest, now_unix)?;
-        run_hooks(env, &mut latest, checked, Event::PreDelete, options, out, &mut report.hooks)?;
-        let (owned, not_deleted) = owned_resources(env, &checked.release, &plan, &latest.name, &latest.namespace, out);
+        run_hooks(env, &mut latest, checked, Event::PreDelete, options, out, &mut report)?;
+        let (owned, not_deleted) =
+            owned_resources(env, &checked.release, &plan, (&latest.name, &latest.namespace), out, started_at);
         report.not_deleted = not_deleted;
         let deadline = env.now_ms() + options.timeout_ms;
-        report.deleted = delete_in_order(
-            env,
-            &checked.release,
-            &plan,
-            &|i| owned.contains(&i),
-            deadline,
-            out,
-            &mut report.deletions,
-        )?;
-        run_hooks(env, &mut latest, checked, Event::PostDelete, options, out, &mut report.hooks)?;
+        let deleted =
+            delete_in_order(env, &checked.release, &plan, &|i| owned.contains(&i), deadline, out, &mut report)?;
+        report.deleted = deleted;
+        run_hooks(env, &mut latest, checked, Event::PostDelete, options, out, &mut report)?;
         let now = env.now_ms();
         record::uninstalled(&mut latest.release, now);
         if keep_history {
@@ -627,6 +629,10 @@ pub fn summary_text(r: &Report) -> String {
     }
     let mut out = resources_table(r);
     out.push_str(&r.not_deleted);
+    if matches!(r.ended, Ended::Failed(_)) && r.resources.is_empty() && r.operation != Operation::Uninstall {
+        // A failure before the first batch (a pre-hook, the record): said, as no table shows it.
+        out.push_str("No resource was applied: the operation stopped before its resources.\n");
+    }
     out.push_str(&outcome_line(r));
     if matches!(r.ended, Ended::Done) && !r.notes.is_empty() {
         out.push_str(&format!("NOTES:\n{}\n", r.notes));

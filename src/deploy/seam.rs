@@ -39,6 +39,8 @@ pub struct Resources<'a> {
     pub namespace: &'a str,
     /// Per plan item: a Job awaited until complete ([`super::apply::complete_jobs`]).
     pub complete_jobs: Vec<bool>,
+    /// The command's start: progress lines are timed from it.
+    pub since: Millis,
 }
 
 /// The cluster operations of a deploy or uninstall.
@@ -106,7 +108,8 @@ pub trait Cluster {
     fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
 
     /// Runs one event's hooks (`plan`) of `stored`, recording their last
-    /// runs in it; the caller stores it next.
+    /// runs in it; the caller stores it next. Progress lines are timed from
+    /// `since`, the command's start.
     fn run_hooks(
         &mut self,
         plan: &EventPlan,
@@ -114,6 +117,7 @@ pub trait Cluster {
         stored: &mut StoredRelease,
         options: executor::Options,
         out: &mut dyn Write,
+        since: Millis,
     ) -> Summary;
 
     /// Asks, before acting, for every permission `wants` names; the first
@@ -272,11 +276,12 @@ impl Cluster for Kube<'_> {
         stored: &mut StoredRelease,
         options: executor::Options,
         out: &mut dyn Write,
+        since: Millis,
     ) -> Summary {
         let name = stored.name.clone();
         let parallel = options.parallel;
         let mut cluster = KubeCluster::new(self.client, plan, hooks, stored, &name, parallel).storing_after();
-        runner::execute(plan, hooks, options, &mut cluster, Some(out))
+        runner::execute_since(plan, hooks, options, &mut cluster, Some(out), Some(since))
     }
 
     fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {

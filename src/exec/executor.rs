@@ -57,6 +57,11 @@ pub enum Phase {
     Failed,
     /// Never started: an earlier failure stopped the run.
     Skipped,
+    /// `status` only, never the executor's: the record says `Running` (or
+    /// Helm's `Unknown`) but the run that started the hook stopped before it
+    /// ended (fail-fast, Ctrl-C), and the cluster no longer shows how it
+    /// went. Saying `Running` would not be so.
+    Abandoned,
 }
 
 impl Phase {
@@ -64,7 +69,7 @@ impl Phase {
     pub fn helm(self) -> &'static str {
         match self {
             Phase::Pending | Phase::Skipped => "",
-            Phase::Running => "Running",
+            Phase::Running | Phase::Abandoned => "Running",
             Phase::Succeeded => "Succeeded",
             Phase::Failed => "Failed",
         }

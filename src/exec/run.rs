@@ -169,6 +169,9 @@ pub struct Summary {
     /// Requests sent to the API server during the run, when counted, and
     /// how many of them were repeats after a 429 or a gateway error.
     pub api_requests: Option<(u64, u64)>,
+    /// Print each row's message under the text table: `status`, whose rows
+    /// say why a hook is shown as it is (a live run prints them as progress).
+    pub annotate: bool,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -196,10 +199,25 @@ pub fn execute(
     cluster: &mut dyn Cluster,
     progress: Option<&mut dyn Write>,
 ) -> Summary {
+    execute_since(plan, hooks, options, cluster, progress, None)
+}
+
+/// [`execute`], its progress lines timed from `since` (a deploy's start, so
+/// that its hooks, resources and table share one clock) rather than from
+/// the run's own start.
+pub fn execute_since(
+    plan: &EventPlan,
+    hooks: &[Hook],
+    options: Options,
+    cluster: &mut dyn Cluster,
+    progress: Option<&mut dyn Write>,
+    since: Option<Millis>,
+) -> Summary {
     let started_at = cluster.now();
+    let clock = since.unwrap_or(started_at);
     let mut exec = Executor::new(plan, hooks, options, started_at);
     let mut pace = Pace::new(plan, hooks, &options, started_at);
-    let mut printer = Printer::new(plan, progress, started_at);
+    let mut printer = Printer::new(plan, progress, clock);
     let mut error = None;
     loop {
         let now = cluster.now();
@@ -360,6 +378,7 @@ fn summarise(
         error,
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
         api_requests: None,
+        annotate: false,
     }
 }
 
@@ -417,7 +436,7 @@ fn prefixed_lines(plan: &EventPlan, lines: &[(ItemId, ContainerLog)]) -> String 
 
 fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
     let name = |h: ItemId| plan.items[h].reference.to_string();
-    let stamp = |at: Millis| format!("[{:>7}]", format_duration(at.saturating_sub(t0) / 100 * 100));
+    let stamp = |at: Millis| crate::base::time::stamp(t0, at);
     match report {
         Report::Started { hook, at } => format!("{} started   {}\n", stamp(*at), name(*hook)),
         Report::Finished { hook, phase, at, message } => {
@@ -462,6 +481,48 @@ pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
     s
 }
 
+/// How many hooks of a summary ended each way; every hook is counted
+/// exactly once, so the parts add up to the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    pub succeeded: usize,
+    pub failed: usize,
+    /// Running when the run stopped (`run`), or in the cluster now (`status`).
+    pub running: usize,
+    pub abandoned: usize,
+    pub not_run: usize,
+}
+
+impl Totals {
+    pub fn of(rows: &[Row]) -> Totals {
+        let mut t = Totals::default();
+        for r in rows {
+            match r.phase {
+                Phase::Succeeded => t.succeeded += 1,
+                Phase::Failed => t.failed += 1,
+                Phase::Running => t.running += 1,
+                Phase::Abandoned => t.abandoned += 1,
+                Phase::Pending | Phase::Skipped => t.not_run += 1,
+            }
+        }
+        t
+    }
+
+    /// `1 succeeded, 1 failed, 1 still running, 0 not run`: succeeded,
+    /// failed and not run always, the others only when some hook is in them.
+    pub fn text(&self) -> String {
+        let mut parts = vec![format!("{} succeeded", self.succeeded), format!("{} failed", self.failed)];
+        if self.running > 0 {
+            parts.push(format!("{} still running", self.running));
+        }
+        if self.abandoned > 0 {
+            parts.push(format!("{} abandoned", self.abandoned));
+        }
+        parts.push(format!("{} not run", self.not_run));
+        parts.join(", ")
+    }
+}
+
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary_text(s: &Summary) -> String {
     let mut rows: Vec<Vec<String>> =
@@ -470,6 +531,7 @@ pub fn summary_text(s: &Summary) -> String {
         let phase = match r.phase {
             Phase::Skipped => "Skipped",
             Phase::Pending => "Pending",
+            Phase::Abandoned => "Abandoned",
             p => p.helm(),
         };
         rows.push(vec![
@@ -477,30 +539,34 @@ pub fn summary_text(s: &Summary) -> String {
             r.weight.to_string(),
             phase.to_string(),
             r.started_at
-                .map(|t| format!("+{}", format_duration((t - s.started_at) / 100 * 100)))
+                .map(|t| format!("+{}", format_duration(t.saturating_sub(s.started_at) / 100 * 100)))
                 .unwrap_or_else(|| "-".into()),
             match (r.started_at, r.completed_at) {
-                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
-                (Some(_), None) => "still running".into(),
+                (Some(a), Some(b)) => format_duration(b.saturating_sub(a) / 100 * 100),
+                (Some(_), None) if r.phase == Phase::Running => "still running".into(),
                 _ => "-".into(),
             },
         ]);
     }
     let mut out = crate::base::text::table(&rows, "");
-    let count = |p: Phase| s.rows.iter().filter(|r| r.phase == p).count();
     let requests = s
         .api_requests
         .map(|(n, again)| format!(" ({})", crate::base::text::api_requests(n, again)))
         .unwrap_or_default();
     out.push_str(&format!(
-        "{} of {}: {} succeeded, {} failed, {} not run, in {}{requests}\n",
+        "{} of {}: {}, in {}{requests}\n",
         crate::base::text::count(s.rows.len(), "hook"),
         s.event,
-        count(Phase::Succeeded),
-        count(Phase::Failed),
-        count(Phase::Skipped),
-        format_duration((s.ended_at - s.started_at) / 100 * 100)
+        Totals::of(&s.rows).text(),
+        format_duration(s.ended_at.saturating_sub(s.started_at) / 100 * 100)
     ));
+    // Why a hook is not what the table's phase alone says (status: read from the
+    // cluster, abandoned, run for another event).
+    if s.annotate {
+        for r in s.rows.iter().filter(|r| !r.message.is_empty()) {
+            out.push_str(&format!("  {}: {}\n", r.reference, r.message));
+        }
+    }
     if let Some(e) = &s.error {
         out.push_str(&format!("Error: {e}\n"));
     }
@@ -559,8 +625,8 @@ pub fn summary_junit(s: &Summary, release: &str) -> String {
         esc(&format!("{release} {}", s.event)),
         s.rows.len(),
         count(Phase::Failed),
-        count(Phase::Skipped) + count(Phase::Running),
-        secs(s.ended_at - s.started_at)
+        count(Phase::Skipped) + count(Phase::Pending) + count(Phase::Running) + count(Phase::Abandoned),
+        secs(s.ended_at.saturating_sub(s.started_at))
     ));
     for r in &s.rows {
         let time = match (r.started_at, r.completed_at) {
@@ -574,8 +640,15 @@ pub fn summary_junit(s: &Summary, release: &str) -> String {
         ));
         match r.phase {
             Phase::Failed => out.push_str(&format!("<failure message=\"{}\"/>", esc(&r.message))),
-            Phase::Skipped | Phase::Pending => out.push_str("<skipped message=\"not run: an earlier hook failed\"/>"),
-            Phase::Running => out.push_str("<skipped message=\"still running when the run stopped (fail-fast)\"/>"),
+            Phase::Skipped | Phase::Pending if r.message.is_empty() => {
+                out.push_str("<skipped message=\"not run: an earlier hook failed\"/>")
+            }
+            Phase::Running if r.message.is_empty() => {
+                out.push_str("<skipped message=\"still running when the run stopped (fail-fast)\"/>")
+            }
+            Phase::Skipped | Phase::Pending | Phase::Running | Phase::Abandoned => {
+                out.push_str(&format!("<skipped message=\"{}\"/>", esc(&r.message)))
+            }
             Phase::Succeeded => {}
         }
         if let Some(o) = &r.output {

@@ -40,6 +40,26 @@ pub fn hook_completion(kind: &str, object: &Value) -> Option<Completion> {
     }
 }
 
+/// When a finished hook's object says it ended: a Job's `completionTime`,
+/// or its `Failed` condition's transition; a Pod's last container end.
+pub fn finished_at(kind: &str, object: &Value) -> Option<crate::base::time::Millis> {
+    let time = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).and_then(crate::base::time::parse_time);
+    let status = object.get("status")?;
+    match kind {
+        "Job" => time(status, "completionTime").or_else(|| {
+            let conditions = status.get("conditions")?.as_array()?;
+            conditions.iter().filter(|c| text(c, "type") == "Failed").find_map(|c| time(c, "lastTransitionTime"))
+        }),
+        "Pod" => ["initContainerStatuses", "containerStatuses"]
+            .iter()
+            .filter_map(|l| status.get(*l).and_then(Value::as_array))
+            .flatten()
+            .filter_map(|cs| cs.pointer("/state/terminated").and_then(|t| time(t, "finishedAt")))
+            .max(),
+        _ => None,
+    }
+}
+
 fn int(v: &Value, pointer: &str) -> Option<i64> {
     v.pointer(pointer).and_then(Value::as_i64)
 }
@@ -191,6 +211,18 @@ mod tests {
                 message: "pod p failed (Pod was active on the node longer than the specified deadline)".into()
             }
         );
+    }
+
+    #[test]
+    fn when_it_ended() {
+        let job = json!({"status":{"completionTime":"2026-01-02T03:04:05Z"}});
+        assert_eq!(finished_at("Job", &job), crate::base::time::parse_time("2026-01-02T03:04:05Z"));
+        let failed = json!({"status":{"conditions":[{"type":"Failed","status":"True","lastTransitionTime":"2026-01-02T03:04:06Z"}]}});
+        assert_eq!(finished_at("Job", &failed), crate::base::time::parse_time("2026-01-02T03:04:06Z"));
+        let pod =
+            json!({"status":{"containerStatuses":[{"state":{"terminated":{"finishedAt":"2026-01-02T03:04:07Z"}}}]}});
+        assert_eq!(finished_at("Pod", &pod), crate::base::time::parse_time("2026-01-02T03:04:07Z"));
+        assert_eq!(finished_at("ConfigMap", &pod), None);
     }
 
     #[test]

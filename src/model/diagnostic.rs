@@ -62,6 +62,11 @@ pub struct Diagnostic {
     /// implementation does) that `lint` reports as an error.
     #[serde(skip)]
     pub lint_error: bool,
+    /// About the chart's design, not about what a command is doing (an
+    /// isolated resource group): `lint` and `plan` print it, the commands
+    /// that act do not repeat it each time.
+    #[serde(skip)]
+    pub advice: bool,
 }
 
 impl Diagnostic {
@@ -73,6 +78,7 @@ impl Diagnostic {
             message: message.into(),
             help: None,
             lint_error: false,
+            advice: false,
         }
     }
 
@@ -87,6 +93,12 @@ impl Diagnostic {
 
     pub fn on(mut self, annotation: &str) -> Self {
         self.annotation = Some(annotation.to_string());
+        self
+    }
+
+    /// Marks it [`Diagnostic::advice`].
+    pub fn advice(mut self) -> Self {
+        self.advice = true;
         self
     }
 
@@ -134,6 +146,11 @@ impl Diagnostics {
     }
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter().filter(|d| !d.is_error())
+    }
+    /// What a command that acts (`run`, `deploy`, `rollback`, `uninstall`)
+    /// prints: all but advice, which `lint` and `plan` give.
+    pub fn acting(&self) -> Diagnostics {
+        Diagnostics(self.0.iter().filter(|d| !d.advice).cloned().collect())
     }
     pub fn extend(&mut self, other: Diagnostics) {
         self.0.extend(other.0);

@@ -284,7 +284,7 @@ fn is_kube_object(value: &serde_json::Value) -> Result<bool, InputError> {
 
 /// `helm install`'s, `upgrade`'s or `status`' text output (no `-o json`):
 /// its first lines are `NAME:`, `LAST DEPLOYED:`, `NAMESPACE:`, `STATUS:`.
-fn is_helm_text(text: &str) -> bool {
+pub fn is_helm_text(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     lines.next().is_some_and(|l| l.starts_with("NAME: "))
         && lines.take(5).any(|l| l.starts_with("STATUS: ") || l.starts_with("LAST DEPLOYED: "))

@@ -121,7 +121,8 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                     resources[groups[g][0]].location(),
                     format!("group {g:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
                 )
-                .on(RESOURCE_GROUP),
+                .on(RESOURCE_GROUP)
+                .advice(),
             );
             deps.remove(g);
         }

@@ -43,7 +43,7 @@ impl LastRun {
     ) -> Option<LastRun> {
         let phase = match phase {
             Phase::Pending | Phase::Skipped => return None,
-            Phase::Running => HookPhase::Running,
+            Phase::Running | Phase::Abandoned => HookPhase::Running,
             Phase::Succeeded => HookPhase::Succeeded,
             Phase::Failed => HookPhase::Failed,
         };

@@ -150,10 +150,73 @@ pub fn first_deployed(release: &Value) -> Option<&str> {
     release.pointer("/info/first_deployed").and_then(Value::as_str)
 }
 
+/// The operation that made a stored revision, read from its info as Helm
+/// writes it: `rollback_revision` (Helm 4.3) or a `Rollback to N`
+/// description, the install and upgrade descriptions, else revision 1 is an
+/// install and any later one an upgrade. Helm's `last_run` keeps no event, so
+/// this is what says which event a hook of several events last ran for.
+pub fn made_by(release: &Value) -> Operation {
+    let to = release.pointer("/info/rollback_revision").and_then(Value::as_u64).filter(|&n| n > 0);
+    let description = release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default();
+    if let Some(to) = to {
+        return Operation::Rollback { to };
+    }
+    if let Some(n) = description.strip_prefix("Rollback to ") {
+        return Operation::Rollback { to: n.trim().parse().unwrap_or(0) };
+    }
+    if description.starts_with("Rollback ") {
+        return Operation::Rollback { to: 0 };
+    }
+    let install = [Operation::Install.pending_description(), Operation::Install.done_description()];
+    if install.iter().any(|d| d == description) || description.starts_with("Release ") {
+        return Operation::Install;
+    }
+    if description.starts_with("Upgrade ") || description == Operation::Upgrade.pending_description() {
+        return Operation::Upgrade;
+    }
+    match release.get("version").and_then(Value::as_u64) {
+        Some(1) => Operation::Install,
+        _ => Operation::Upgrade,
+    }
+}
+
+/// The events whose hooks may have last run on this revision: its
+/// operation's two, `test` (run on any revision), and the delete events once
+/// it is being or was uninstalled (`--keep-history`).
+pub fn events_run(release: &Value) -> Vec<Event> {
+    let op = made_by(release);
+    let mut events = vec![op.pre_event(), op.post_event(), Event::Test];
+    let status = release.pointer("/info/status").and_then(Value::as_str).map(Status::parse);
+    if matches!(status, Some(Status::Uninstalled | Status::Uninstalling)) {
+        events.extend([Event::PreDelete, Event::PostDelete]);
+    }
+    events
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Which operation made a revision, from what Helm (and the plugin) write.
+    #[test]
+    fn a_revision_says_what_made_it() {
+        let rev = |v: u64, desc: &str| json!({"version": v, "info": {"description": desc, "status": "deployed"}});
+        assert_eq!(made_by(&rev(1, "Install complete")), Operation::Install);
+        assert_eq!(made_by(&rev(1, "Release \"r\" failed: x")), Operation::Install);
+        assert_eq!(made_by(&rev(2, "Upgrade complete")), Operation::Upgrade);
+        assert_eq!(made_by(&rev(2, "Upgrade \"r\" failed: x")), Operation::Upgrade);
+        assert_eq!(made_by(&rev(3, "Rollback to 1")), Operation::Rollback { to: 1 });
+        assert_eq!(made_by(&json!({"version": 4, "info": {"rollback_revision": 2}})), Operation::Rollback { to: 2 });
+        assert_eq!(made_by(&rev(1, "")), Operation::Install);
+        assert_eq!(made_by(&rev(5, "something else")), Operation::Upgrade);
+        assert_eq!(events_run(&rev(2, "Upgrade complete")), [Event::PreUpgrade, Event::PostUpgrade, Event::Test]);
+        let gone = json!({"version": 1, "info": {"description": "Uninstallation complete", "status": "uninstalled"}});
+        assert_eq!(
+            events_run(&gone),
+            [Event::PreInstall, Event::PostInstall, Event::Test, Event::PreDelete, Event::PostDelete]
+        );
+    }
 
     #[test]
     fn a_dry_run_becomes_a_pending_revision_then_deployed() {

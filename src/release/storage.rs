@@ -99,6 +99,10 @@ pub enum StorageError {
     #[error("release {release:?} not found in namespace {namespace:?} (looked for {kind}s labelled owner=helm,name={release}{})",
         if *kind == "Secret" { "; set HELM_DRIVER=configmap if Helm stores it in ConfigMaps" } else { "" })]
     NotFound { release: String, namespace: String, kind: &'static str },
+    /// The release is stored, but not that revision.
+    #[error("release {release:?} has no revision {revision} in namespace {namespace:?} (looked for {looked_for}; \
+             stored revisions: {})", stored.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))]
+    NoRevision { release: String, namespace: String, revision: u64, looked_for: String, stored: Vec<u64> },
     #[error("HELM_DRIVER={0} is not supported by the plugin: use secret (the default) or configmap")]
     UnsupportedDriver(String),
     #[error("cannot decode release {name}: {source}")]
@@ -445,6 +449,76 @@ pub fn not_found(driver: Driver, namespace: &str, release: &str) -> StorageError
     }
 }
 
+/// A release whose latest stored revision holds Helm's lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub release: String,
+    pub namespace: String,
+    pub revision: u64,
+    pub status: Status,
+}
+
+/// The releases of the client's namespace whose newest revision carrying a
+/// pending status label is pending (`pending-*`, `uninstalling`), found by
+/// Helm's `status` label alone: one list of those records, none decoded, as
+/// a name is not known (`deploy` after the `helm` before its pipe failed).
+/// Through Helm's storage (no name, no list): none; the caller lists the
+/// Secrets or ConfigMaps of Helm's driver instead.
+pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pending>, StorageError> {
+    if driver == Driver::Helm {
+        return Ok(Vec::new());
+    }
+    let res = client.resource("v1", driver.kind())?;
+    let namespace = client.namespace().to_string();
+    let selector = "owner=helm,status in (pending-install,pending-upgrade,pending-rollback,uninstalling)";
+    let list = client.list(&res, Some(&namespace), &Selector::labels(selector))?;
+    let label =
+        |o: &Value, l: &str| o.pointer(&format!("/metadata/labels/{l}")).and_then(Value::as_str).map(str::to_string);
+    let mut found: Vec<Pending> = list
+        .items
+        .iter()
+        .filter_map(|o| {
+            Some(Pending {
+                release: label(o, "name")?,
+                namespace: namespace.clone(),
+                revision: label(o, "version")?.parse().ok()?,
+                status: Status::parse(&label(o, "status")?),
+            })
+        })
+        .collect();
+    // One line per release: its newest pending revision.
+    found.sort_by(|a, b| (&a.release, b.revision).cmp(&(&b.release, a.revision)));
+    found.dedup_by(|a, b| a.release == b.release);
+    Ok(found)
+}
+
+/// Revision `revision` of `release`, or why not: [`not_found`] when the
+/// release has no revision at all, [`StorageError::NoRevision`] naming the
+/// namespace, the object looked for and the revisions there are.
+pub fn read_revision(
+    client: &mut Client,
+    driver: Driver,
+    release: &str,
+    revision: u64,
+) -> Result<StoredRelease, StorageError> {
+    let all = history(client, driver, release)?;
+    let namespace = all.first().map(|s| s.namespace.clone()).unwrap_or_else(|| client.namespace().to_string());
+    if all.is_empty() {
+        return Err(not_found(driver, &namespace, release));
+    }
+    let stored: Vec<u64> = all.iter().map(|s| s.revision).collect();
+    all.into_iter().find(|s| s.revision == revision).ok_or_else(|| StorageError::NoRevision {
+        release: release.to_string(),
+        namespace,
+        revision,
+        looked_for: match driver {
+            Driver::Secret | Driver::ConfigMap => format!("{} {}", driver.kind(), object_name(release, revision)),
+            Driver::Helm => format!("revision {revision} in Helm's storage"),
+        },
+        stored,
+    })
+}
+
 /// Every revision of `release` (Helm's `Storage.History`), oldest first;
 /// empty when it was never installed.
 pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
@@ -634,5 +708,52 @@ mod tests {
         let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err().to_string();
         assert!(e.contains("release \"nope\" not found in namespace \"rel\""), "{e}");
         assert!(e.contains("HELM_DRIVER=configmap"), "{e}");
+    }
+
+    /// `status --revision N` of a revision that is not stored names the
+    /// namespace, the object looked for and the revisions there are; of a
+    /// release that is not stored, as every command says it.
+    #[test]
+    fn missing_revision_says_where_it_looked() {
+        let rel = |v: u64| serde_json::json!({"name":"r","version":v,"info":{"description":"x"},"hooks":[]});
+        let list =
+            serde_json::json!({"metadata":{"resourceVersion":"9"},"items":[secret(1, &rel(1)), secret(2, &rel(2))]});
+        let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
+        let (mut c, _) = client(None, vec![respond(200, core), respond(200, &list.to_string())]);
+        let e = read_revision(&mut c, Driver::Secret, "r", 7).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "release \"r\" has no revision 7 in namespace \"rel\" (looked for Secret sh.helm.release.v1.r.v7; \
+             stored revisions: 1, 2)"
+        );
+        let (mut c, _) = client(None, vec![respond(200, core), respond(200, &list.to_string())]);
+        assert_eq!(read_revision(&mut c, Driver::Secret, "r", 2).unwrap().revision, 2);
+        let (mut c, _) = client(None, vec![respond(200, core), respond(200, r#"{"metadata":{},"items":[]}"#)]);
+        let e = read_revision(&mut c, Driver::Secret, "nope", 1).unwrap_err();
+        assert!(matches!(e, StorageError::NotFound { .. }), "{e}");
+    }
+
+    /// The pending releases of a namespace, by Helm's labels alone, the
+    /// newest pending revision of each.
+    #[test]
+    fn pending_releases_by_their_labels() {
+        let rec = |name: &str, v: u64, status: &str| {
+            serde_json::json!({"metadata": {"name": object_name(name, v), "labels": {"name": name, "owner": "helm",
+                "version": v.to_string(), "status": status}}})
+        };
+        let list = serde_json::json!({"metadata": {"resourceVersion": "9"}, "items": [
+            rec("s2", 1, "pending-install"), rec("web", 3, "pending-upgrade"), rec("web", 4, "pending-rollback")]});
+        let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
+        let (mut c, script) = client(None, vec![respond(200, core), respond(200, &list.to_string())]);
+        let found = pending_releases(&mut c, Driver::Secret).unwrap();
+        let got: Vec<_> = found.iter().map(|p| (p.release.as_str(), p.revision, p.status)).collect();
+        assert_eq!(got, [("s2", 1, Status::PendingInstall), ("web", 4, Status::PendingRollback)]);
+        assert_eq!(found[0].namespace, "rel");
+        let url = &script.seen.borrow()[1].url;
+        assert!(
+            url.contains("labelSelector=owner%3Dhelm%2Cstatus+in+")
+                || url.contains("labelSelector=owner%3Dhelm%2Cstatus%20in%20"),
+            "{url}"
+        );
     }
 }

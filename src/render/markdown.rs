@@ -80,6 +80,9 @@ fn report(out: &mut String, t: &Timeline, depth: usize) {
         gantt(out, t, &path);
         table(out, t, &path);
     }
+    if let Some(line) = never_applied(t) {
+        let _ = writeln!(out, "{line}\n");
+    }
     outputs(out, t);
     let _ = writeln!(out, "{}\n", counts(t));
     if let Some(r) = &t.recovery {
@@ -190,7 +193,7 @@ fn look(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Look {
         State::Succeeded if path.contains(&at) => Look::Path,
         State::Succeeded => Look::Done,
         State::Failed => Look::Failed,
-        State::CutShort => Look::CutShort,
+        State::CutShort | State::Abandoned => Look::CutShort,
         State::NotRun => Look::NotRun,
     }
 }
@@ -208,6 +211,7 @@ fn bar(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Bar {
         State::Succeeded => format!("{} {took}", it.reference),
         State::Failed => format!("{} failed {took}", it.reference),
         State::CutShort => format!("{} still running {took}", it.reference),
+        State::Abandoned => format!("{} abandoned", it.reference),
         State::NotRun => format!("{} not run", it.reference),
     };
     Bar { label, look, start, end }
@@ -260,7 +264,10 @@ fn sections(t: &Timeline, path: &std::collections::BTreeSet<At>) -> Vec<Section>
         } else {
             // The items that tell the story, up to FOLD_OVER - 2 (room for the two folds).
             let keep: Vec<usize> = (0..g.items.len())
-                .filter(|&i| path.contains(&(gi, i)) || matches!(g.items[i].state, State::Failed | State::CutShort))
+                .filter(|&i| {
+                    path.contains(&(gi, i))
+                        || matches!(g.items[i].state, State::Failed | State::CutShort | State::Abandoned)
+                })
                 .take(FOLD_OVER - 2)
                 .collect();
             let rest = |not_run: bool| -> Vec<usize> {
@@ -333,21 +340,48 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
     let _ = writeln!(out, "  title {}", mermaid(&title));
     // Raw epoch milliseconds: the bars carry the very times of `-o json`, and
     // the axis shows the reader's wall clock, ticks at a round interval.
-    let (format, tick) = axis(t.ended_at.saturating_sub(t.started_at));
+    let span = t.ended_at.saturating_sub(t.started_at);
+    let (format, tick) = axis(span);
     let _ = writeln!(out, "  dateFormat x\n  axisFormat {format}\n  tickInterval {tick}\n  todayMarker off");
     let mut n = 0;
     for s in sections {
         let _ = writeln!(out, "  section {}", mermaid(&s.title));
         for b in s.bars {
             n += 1;
-            let _ = writeln!(out, "    {} :{}t{n}, {}, {}", mermaid(&b.label), b.look.tags(), b.start, b.end);
+            let end = if b.look != Look::NotRun && b.end <= b.start { b.start + min_bar(span) } else { b.end };
+            let _ = writeln!(out, "    {} :{}t{n}, {}, {end}", mermaid(&b.label), b.look.tags(), b.start);
         }
     }
     out.push_str("```\n\n");
-    out.push_str(
+    // `status` reads a stopped run's hooks from the cluster: they run, or are abandoned.
+    let outlined = if t.command == Command::Status { "still running or abandoned" } else { "stopped while running" };
+    let _ = write!(
+        out,
         "<sub>Strong colour: the critical path, what the operation waited for · grey: done meanwhile · \
-         red: failed · outlined red: stopped while running · light ◆: not run</sub>\n\n",
+         red: failed · outlined red: {outlined} · light ◆: not run</sub>\n\n",
     );
+}
+
+/// A deploy or rollback that failed before any resource: its table has no
+/// resource to say so, so a line does.
+fn never_applied(t: &Timeline) -> Option<String> {
+    let failed = matches!(t.verdict, Verdict::Failed | Verdict::ClusterError);
+    let acts = matches!(t.command, Command::Deploy | Command::Rollback);
+    let any = t.groups.iter().any(|g| g.stage == Stage::Resources);
+    (failed && acts && !any).then(|| {
+        format!(
+            "**No resource was applied:** the {} stopped before its resources, so none of them reached the cluster.",
+            text(&t.subject)
+        )
+    })
+}
+
+/// The shortest bar drawn for `span`: an item done the moment it was applied
+/// (a ConfigMap, a Service) lasted 0 ms, which Mermaid draws as nothing; it is
+/// drawn a hundredth of the chart long (at least 100 ms), its label and the
+/// table keeping the observed time.
+fn min_bar(span: Millis) -> Millis {
+    (span / 100).max(100)
 }
 
 /// The axis labels and the interval between ticks for a run of `span`:
@@ -415,7 +449,10 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
         State::Succeeded if g.stage == Stage::Resources => ("✅", "ready".to_string()),
         State::Succeeded => ("✅", "succeeded".to_string()),
         State::Failed => ("❌", "failed".to_string()),
+        // `status`: read from the cluster now, where it still runs.
+        State::CutShort if t.command == Command::Status => ("⏳", "running".to_string()),
         State::CutShort => ("⏹️", "stopped while running".to_string()),
+        State::Abandoned => ("⏹️", "abandoned".to_string()),
         State::NotRun => ("➖", "not run".to_string()),
     };
     let result = if it.message.is_empty() { result } else { format!("{result}: {}", it.message) };
@@ -423,7 +460,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
     let start = it.started_at.map_or("-".to_string(), |s| format!("+{}", duration(s.saturating_sub(t.started_at))));
     let took = match (it.started_at, it.ended_at) {
         (Some(s), Some(e)) => duration(e.saturating_sub(s)),
-        (Some(_), None) => "still running".to_string(),
+        (Some(_), None) if it.state == State::CutShort => "still running".to_string(),
         _ => "-".to_string(),
     };
     format!(
@@ -445,8 +482,11 @@ fn table(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
         out.push('\n');
         return;
     }
-    let trouble: Vec<At> =
-        all.iter().copied().filter(|&at| matches!(t.item(at).state, State::Failed | State::CutShort)).collect();
+    let trouble: Vec<At> = all
+        .iter()
+        .copied()
+        .filter(|&at| matches!(t.item(at).state, State::Failed | State::CutShort | State::Abandoned))
+        .collect();
     if !trouble.is_empty() {
         out.push_str(HEAD);
         for &at in &trouble {
@@ -499,6 +539,7 @@ fn details(out: &mut String, summary: &str, body: &str) {
 }
 
 fn counts(t: &Timeline) -> String {
+    let cut_short = if t.command == Command::Status { "still running" } else { "stopped while running" };
     let mut parts = Vec::new();
     for noun in ["hook", "resource"] {
         let total: usize =
@@ -508,11 +549,14 @@ fn counts(t: &Timeline) -> String {
         }
         let done = if noun == "hook" { "succeeded" } else { "ready" };
         let mut p = format!("{}: {} {done}", crate::base::text::count(total, noun), t.count(noun, State::Succeeded));
-        for (state, word) in
-            [(State::Failed, "failed"), (State::CutShort, "stopped while running"), (State::NotRun, "not run")]
-        {
+        for (state, word) in [
+            (State::Failed, "failed"),
+            (State::CutShort, cut_short),
+            (State::Abandoned, "abandoned"),
+            (State::NotRun, "not run"),
+        ] {
             let n = t.count(noun, state);
-            if n > 0 || state != State::CutShort {
+            if n > 0 || !matches!(state, State::CutShort | State::Abandoned) {
                 let _ = write!(p, ", {n} {word}");
             }
         }

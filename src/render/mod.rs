@@ -8,6 +8,7 @@ pub mod markdown;
 pub mod mermaid;
 pub mod picture;
 pub mod report;
+pub mod stored;
 pub mod text;
 
 use crate::model::input::Release;

@@ -6,20 +6,16 @@
 //!
 //! The timeline is built from what the command already returns
 //! ([`crate::exec::run::Summary`], [`crate::deploy::Report`]), or from what
-//! the release record keeps of the last run of each hook ([`stored_summary`]),
+//! the release record keeps of the last run of each hook ([`super::stored`]),
 //! so that a report printed later tells the same story as the one printed
 //! at the time.
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
-
 use crate::deploy::{Ended, Report as DeployReport};
 use crate::exec::executor::{Millis, Phase};
 use crate::exec::rollout::State as ResourceState;
-use crate::exec::run::{Outcome, Row, Summary};
-use crate::model::input::Release;
-use crate::plan::{EventPlan, ItemId};
+use crate::exec::run::{Outcome, Summary};
 use crate::release::record::Operation;
 
 /// What produced the timeline: a command that just ran, or the release
@@ -118,6 +114,9 @@ pub enum State {
     CutShort,
     /// Never started: an earlier failure stopped the operation.
     NotRun,
+    /// `status`: started by a run that stopped before it ended, and how it
+    /// ended is unknown ([`Phase::Abandoned`]).
+    Abandoned,
 }
 
 #[derive(Debug, Clone)]
@@ -240,13 +239,14 @@ fn hook_state(phase: Phase) -> State {
         Phase::Succeeded => State::Succeeded,
         Phase::Failed => State::Failed,
         Phase::Running => State::CutShort,
+        Phase::Abandoned => State::Abandoned,
         Phase::Pending | Phase::Skipped => State::NotRun,
     }
 }
 
 /// A hook's message and, when it did not succeed, what it was last seen
 /// waiting on (unless the message says it already, as a timeout's does).
-fn with_waiting(row: &Row) -> String {
+fn with_waiting(row: &crate::exec::run::Row) -> String {
     match &row.waiting {
         Some(w) if !row.message.contains(w.as_str()) => {
             let sep = if row.message.is_empty() { "" } else { "; " };
@@ -288,7 +288,7 @@ fn verdict(outcome: Outcome) -> Verdict {
     }
 }
 
-/// `helm hooks run`'s timeline (and `status`'s, from [`stored_summary`]).
+/// `helm hooks run`'s timeline (and `status`'s, from [`super::stored::stored_summary`]).
 pub fn from_run(
     command: Command,
     summary: &Summary,
@@ -397,167 +397,9 @@ pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
     }
 }
 
-/// The last run of `plan`'s hooks as the release record keeps it (each
-/// hook's `last_run`, which `helm test`, `helm install` … and `helm hooks
-/// run` write), as the summary a run returns, so that every output of `run`
-/// can print it.
-///
-/// Helm leaves a hook that a run did not reach untouched, so a record can
-/// hold runs of different times. A hook whose last run started before
-/// something the plan orders before it (a lower weight, a serial
-/// predecessor, `helm.sh/depends-on`) is from an earlier run: it is shown as
-/// not run in the last one, with when it last ran. Outputs are not stored:
-/// there are none.
-pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan) -> Summary {
-    let runs: Vec<(Option<Millis>, Option<Millis>, Phase)> = plan
-        .items
-        .iter()
-        .map(|it| {
-            let last_run = release.hooks[it.index]
-                .position
-                .and_then(|p| release_json.pointer(&format!("/hooks/{p}/last_run")))
-                .cloned()
-                .unwrap_or(Value::Null);
-            let time = |k: &str| last_run.get(k).and_then(Value::as_str).and_then(crate::base::time::parse_time);
-            let phase = match last_run.get("phase").and_then(Value::as_str).unwrap_or_default() {
-                "Succeeded" => Phase::Succeeded,
-                "Failed" => Phase::Failed,
-                "Running" => Phase::Running,
-                // "" (never run); Helm's "Unknown" says nothing of how it went.
-                _ => Phase::Pending,
-            };
-            let started = time("started_at");
-            match phase {
-                Phase::Pending => (None, None, Phase::Skipped),
-                _ => (started, time("completed_at"), phase),
-            }
-        })
-        .collect();
-    // Per item: the latest start of anything the plan orders before it.
-    let mut before: Vec<Option<Millis>> = vec![None; plan.items.len()];
-    let mut lower_levels: Option<Millis> = None;
-    let mut level_max: Option<Millis> = None;
-    let mut level = plan.items.first().map(|it| it.level);
-    for (i, it) in plan.items.iter().enumerate() {
-        if Some(it.level) != level {
-            lower_levels = lower_levels.max(level_max);
-            level_max = None;
-            level = Some(it.level);
-        }
-        let mut latest = lower_levels;
-        for &(ItemId(p), _) in &it.after {
-            latest = latest.max(runs[p].0).max(before.get(p).copied().flatten());
-        }
-        before[i] = latest;
-        level_max = level_max.max(runs[i].0);
-    }
-    let rows: Vec<Row> = plan
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| {
-            let (started_at, completed_at, phase) = runs[i];
-            let earlier = matches!((started_at, before[i]), (Some(s), Some(b)) if s < b);
-            let (started_at, completed_at, phase, message) = if earlier {
-                let at = crate::base::time::go_time(started_at.unwrap_or_default());
-                (None, None, Phase::Skipped, format!("not reached by the last run; last ran at {at}"))
-            } else {
-                (started_at, completed_at, phase, String::new())
-            };
-            Row {
-                reference: it.reference.to_string(),
-                weight: it.level,
-                phase,
-                started_at,
-                completed_at,
-                message,
-                output: None,
-                waiting: None,
-            }
-        })
-        .collect();
-    let started_at = rows.iter().filter_map(|r| r.started_at).min().unwrap_or_default();
-    let ended_at = rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(started_at);
-    let failed = rows.iter().any(|r| r.phase == Phase::Failed);
-    Summary {
-        event: plan.target.name().to_string(),
-        outcome: if failed { Outcome::Failed } else { Outcome::Succeeded },
-        failed_fast: rows
-            .iter()
-            .zip(&plan.items)
-            .find(|(r, it)| r.phase == Phase::Failed && release.hooks[it.index].fail_fast)
-            .map(|(r, _)| r.reference.clone()),
-        rows,
-        started_at,
-        ended_at,
-        error: None,
-        api_requests: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::diagnostic::Diagnostics;
-    use crate::model::event::Event;
-    use crate::plan::{self, Target};
-
-    /// A stored release with three test hooks: weight 0 (`a`), then weight 1
-    /// (`b`, `c`), each with the `last_run` given.
-    fn stored(runs: [serde_json::Value; 3]) -> (Value, Release, plan::Plan) {
-        let hook = |name: &str, weight: i64, run: &Value| {
-            serde_json::json!({"name": name, "kind": "Job", "path": format!("c/templates/{name}.yaml"),
-                "manifest": format!("kind: Job\nmetadata:\n  name: {name}\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-weight: \"{weight}\"\n"),
-                "events": ["test"], "last_run": run})
-        };
-        let json = serde_json::json!({"name": "r", "namespace": "ns", "version": 3, "manifest": "",
-            "chart": {"metadata": {"name": "c"}},
-            "hooks": [hook("a", 0, &runs[0]), hook("b", 1, &runs[1]), hook("c", 1, &runs[2])]});
-        let mut diags = Diagnostics::default();
-        let release = crate::model::input::from_release_value(&json, &mut diags).unwrap();
-        let plan = plan::build(&release, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut diags);
-        assert!(!diags.has_errors(), "{:?}", diags.0);
-        (json, release, plan)
-    }
-
-    fn run(start: &str, end: &str, phase: &str) -> Value {
-        serde_json::json!({"started_at": start, "completed_at": end, "phase": phase})
-    }
-
-    /// The record's times, to the millisecond, as the run had them; a hook
-    /// the last run did not reach keeps an earlier run's times (Helm leaves
-    /// it untouched) and is shown as not run in the last one.
-    #[test]
-    fn the_last_run_from_the_record() {
-        let (json, release, plan) = stored([
-            run("2026-01-02T03:04:05.123456789Z", "2026-01-02T03:04:09.5Z", "Succeeded"),
-            run("2026-01-02T03:04:09.7Z", "2026-01-02T03:04:12Z", "Failed"),
-            // From yesterday's run: the failure of `b` stopped today's before it.
-            run("2026-01-01T03:04:09.7Z", "2026-01-01T03:04:10Z", "Succeeded"),
-        ]);
-        let s = stored_summary(&json, &release, &plan.events[0]);
-        let t0 = crate::base::time::parse_time("2026-01-02T03:04:05.123Z").unwrap();
-        assert_eq!((s.started_at, s.ended_at), (t0, t0 + 6_877));
-        assert_eq!(s.outcome, Outcome::Failed);
-        let phases: Vec<_> = s.rows.iter().map(|r| (r.reference.as_str(), r.phase, r.started_at)).collect();
-        assert_eq!(
-            phases,
-            [
-                ("Job/a", Phase::Succeeded, Some(t0)),
-                ("Job/b", Phase::Failed, Some(t0 + 4_577)),
-                ("Job/c", Phase::Skipped, None)
-            ]
-        );
-        assert_eq!(s.rows[2].message, "not reached by the last run; last ran at 2026-01-01T03:04:09.7Z");
-
-        // Never run: Helm's empty phase.
-        let empty = serde_json::json!({"phase": ""});
-        let (json, release, plan) = stored([empty.clone(), empty.clone(), empty]);
-        let s = stored_summary(&json, &release, &plan.events[0]);
-        assert!(s.rows.iter().all(|r| r.phase == Phase::Skipped && r.started_at.is_none()));
-        let t = from_run(Command::Status, &s, "r", None, Some(3));
-        assert_eq!(t.verdict, Verdict::NeverRun);
-    }
 
     /// The observed critical path: the straggler of each group, through
     /// whatever freed the next start.

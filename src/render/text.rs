@@ -37,7 +37,7 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
     // pre-upgrade hooks are one set of documents) are printed once.
     let mut bodies: Vec<(Vec<&str>, String)> = Vec::new();
     for e in &plan.events {
-        let body = event(release, e);
+        let body = event(release, e, o.parallel.max(1));
         match bodies.iter_mut().find(|(_, b)| *b == body) {
             Some((names, _)) => names.push(e.target.name()),
             None => bodies.push((vec![e.target.name()], body)),
@@ -49,8 +49,8 @@ pub fn plan(release: &Release, plan: &Plan) -> String {
     out
 }
 
-/// Everything printed for one event after its name.
-fn event(release: &Release, plan: &EventPlan) -> String {
+/// Everything printed for one event after its name; `limit` is `--parallel`.
+fn event(release: &Release, plan: &EventPlan, limit: usize) -> String {
     let mut out = String::new();
     let install = plan.target == Target::Install;
     let noun = if install { "resource" } else { "hook" };
@@ -93,6 +93,13 @@ fn event(release: &Release, plan: &EventPlan) -> String {
     } else {
         let _ = match (n, one_at_a_time) {
             (1, _) => writeln!(out, "1 {noun}"),
+            // Under --parallel 1 the table's `parallel` hooks run one at a time
+            // too: the count says so, so that it and the table agree.
+            (_, true) if limit == 1 && held_back(plan) > 0 => writeln!(
+                out,
+                "{n} {noun}s, one at a time by --parallel 1 ({} marked parallel run together with --parallel 2)",
+                held_back(plan)
+            ),
             (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
             _ => writeln!(out, "{n} {noun}s in {}", crate::base::text::count(waves, "wave")),
         };
@@ -123,6 +130,13 @@ fn event(release: &Release, plan: &EventPlan) -> String {
     }
     out.push_str(&table(release, plan));
     out
+}
+
+/// How many parallel hooks share their weight with another parallel hook:
+/// those that a limit above 1 would let run together.
+fn held_back(plan: &EventPlan) -> usize {
+    let parallel = |level: i64| plan.items.iter().filter(|it| it.parallel && it.level == level).count();
+    plan.items.iter().filter(|it| it.parallel && parallel(it.level) > 1).count()
 }
 
 fn waves_lines(plan: &EventPlan, out: &mut String) {

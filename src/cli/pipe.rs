@@ -1,0 +1,124 @@
+//! `deploy`'s stdin when the `helm` before the pipe did not give a release:
+//! `helm upgrade … -o json | helm hooks deploy -` runs both commands at
+//! once, so when Helm fails (its error on its own stderr, above ours) the
+//! plugin reads nothing, or text that is not the release. That is said as
+//! the pipe's failure, not the input's; and when a release of the
+//! namespace is pending — why Helm refuses an upgrade after an interrupted
+//! one — the way out is printed, as `deploy` prints it when JSON arrives
+//! (`deploy::action::Refused::Pending`). Exit code 2, as for any input that
+//! is not a release (docs/commands.md, deploy).
+
+use std::fmt::Write as _;
+
+use crate::deploy::action::way_out;
+use crate::kube;
+use crate::release::storage::{self, Driver, Pending};
+
+/// What deploy reads, and how to give it.
+pub const USAGE: &str =
+    "deploy reads the release Helm renders, as JSON: helm upgrade --install NAME CHART -n NAMESPACE \
+                         --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -";
+
+/// Why stdin holds no release.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PipeError {
+    #[error("nothing came through the pipe: the command before it failed (its error is above) or printed nothing")]
+    Empty,
+    #[error("what came through the pipe is Helm's text output, not the release as JSON: add -o json to the command before it")]
+    HelmText,
+    #[error(
+        "what came through the pipe is not the release as JSON (it begins {begins:?}): the command before it failed \
+         (its error is above) or printed something else"
+    )]
+    NotJson { begins: String },
+}
+
+impl PipeError {
+    /// `None` when `bytes` is a JSON object: the release, or for the checks to refuse.
+    pub fn of(bytes: &[u8]) -> Option<PipeError> {
+        let text = String::from_utf8_lossy(bytes);
+        if text.trim().is_empty() {
+            return Some(PipeError::Empty);
+        }
+        if matches!(serde_json::from_slice(bytes), Ok(serde_json::Value::Object(_))) {
+            return None;
+        }
+        if crate::model::input::is_helm_text(&text) {
+            return Some(PipeError::HelmText);
+        }
+        let first = text.trim_start().lines().next().unwrap_or_default();
+        Some(PipeError::NotJson { begins: first.chars().take(60).collect() })
+    }
+}
+
+/// The whole message: why, each pending release's way out, then the usage.
+pub fn message(e: &PipeError, pending: &[Pending]) -> String {
+    let mut m = e.to_string();
+    for p in pending {
+        let _ = write!(
+            m,
+            "\nrelease {:?} in namespace {:?} is {} (revision {}), and Helm refuses to change it (\"another \
+             operation (install/upgrade/rollback) is in progress\"); if no other helm or helm hooks command is \
+             working on it (an interrupted one left it so), recover with: {}",
+            p.release,
+            p.namespace,
+            p.status,
+            p.revision,
+            way_out(&p.release, &p.namespace, p.status)
+        );
+    }
+    m.push('\n');
+    m.push_str(USAGE);
+    m
+}
+
+/// The pending releases of the namespace, if the cluster can be asked; a
+/// failure to ask says nothing more (the pipe's failure is the message).
+pub fn pending(client: Option<kube::Client>) -> Vec<Pending> {
+    let Some(mut client) = client.or_else(|| kube::connect_from_env().ok()) else { return Vec::new() };
+    let Some(driver) = records(std::env::var("HELM_DRIVER").ok().as_deref()) else { return Vec::new() };
+    storage::pending_releases(&mut client, driver).unwrap_or_default()
+}
+
+/// Where Helm keeps the records, from `HELM_DRIVER` as Helm reads it, in
+/// every build: Helm's `release_storage` (the host-functions build) reads
+/// by name only, and no name came through the pipe, so the records are
+/// listed by their labels with the plugin's own client. `sql` and `memory`:
+/// nowhere to list.
+fn records(helm_driver: Option<&str>) -> Option<Driver> {
+    match helm_driver.unwrap_or_default() {
+        "" | "secret" | "secrets" => Some(Driver::Secret),
+        "configmap" | "configmaps" => Some(Driver::ConfigMap),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::release::status::Status;
+
+    /// Empty stdin, or text that is not JSON, is the pipe's failure; a
+    /// pending release of the namespace gets its way out (issue 32).
+    #[test]
+    fn a_failed_helm_before_the_pipe_is_said_so() {
+        assert_eq!(PipeError::of(b""), Some(PipeError::Empty));
+        assert_eq!(PipeError::of(b"  \n"), Some(PipeError::Empty));
+        assert_eq!(PipeError::of(br#"{"name": "r"}"#), None);
+        assert_eq!(PipeError::of(b"NAME: r\nLAST DEPLOYED: now\nSTATUS: deployed\n"), Some(PipeError::HelmText));
+        assert_eq!(PipeError::of(b"[1]"), Some(PipeError::NotJson { begins: "[1]".into() }));
+        let pending =
+            [Pending { release: "s2".into(), namespace: "demo".into(), revision: 1, status: Status::PendingInstall }];
+        let m = message(&PipeError::Empty, &pending);
+        assert!(m.starts_with("nothing came through the pipe: the command before it failed"), "{m}");
+        assert!(m.contains("release \"s2\" in namespace \"demo\" is pending-install (revision 1)"), "{m}");
+        assert!(m.contains("recover with: helm hooks uninstall s2 -n demo (or helm uninstall s2 -n demo)"), "{m}");
+        assert!(m.ends_with(USAGE), "{m}");
+        assert!(!m.contains("deploy needs the release"), "{m}");
+        let upgrade = Pending { status: Status::PendingUpgrade, ..pending[0].clone() };
+        assert!(message(&PipeError::Empty, &[upgrade]).contains("recover with: helm hooks rollback s2 -n demo"));
+        assert_eq!(records(None), Some(Driver::Secret));
+        assert_eq!(records(Some("configmaps")), Some(Driver::ConfigMap));
+        assert_eq!(records(Some("sql")), None);
+    }
+}
