@@ -1940,3 +1940,76 @@ impl Lenient for J {
         self.as_array().map_or(&[], Vec::as_slice)
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The README, as a new user runs it.
+
+/// The shell commands of README.md's demo, in order: every line of its `sh` blocks and
+/// every `$ ` line of its `console` blocks, from "A 60-second demo" up to "Commands".
+fn readme_demo() -> (Vec<String>, Vec<String>) {
+    let text = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = text.find("## A 60-second demo").expect("the README has its demo");
+    let end = start + text[start..].find("\n## Commands").expect("the demo ends at Commands");
+    let (mut commands, mut outputs) = (Vec::new(), Vec::new());
+    let mut block: Option<&str> = None;
+    let mut output = String::new();
+    for line in text[start..end].lines() {
+        match (block, line.trim_start().strip_prefix("```")) {
+            (None, Some(kind)) => block = Some(if kind.is_empty() { "text" } else { kind }),
+            (Some(_), Some("")) => {
+                block = None;
+                outputs.push(std::mem::take(&mut output));
+            }
+            (Some("sh"), None) => commands.push(line.to_string()),
+            (Some("console"), None) => match line.strip_prefix("$ ") {
+                Some(c) => commands.push(c.to_string()),
+                None => output.push_str(&format!("{line}\n")),
+            },
+            _ => {}
+        }
+    }
+    (commands, outputs)
+}
+
+/// Issue 32: every command of the README's demo, verbatim, in one shell as a new user
+/// types them — a Helm home with only the plugin installed, the bed's kubeconfig as their
+/// own, the repository's `testdata` where the README names it — each one succeeding;
+/// the plan printed as the README shows it.
+#[test]
+fn the_readmes_demo_runs_verbatim() {
+    let (commands, outputs) = readme_demo();
+    assert!(commands.len() > 10, "{commands:?}");
+    let home = HelmHome::with_plugin("readme");
+    let dir = home.tmp.0.join("work");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(repo().join("testdata"), dir.join("testdata")).unwrap();
+    // What the README's commands create outside the namespace, gone before and after.
+    let clean = "kubectl delete namespace demo --ignore-not-found --wait=true >/dev/null 2>&1 || true\n\
+                 kubectl delete clusterrolebinding helm-hooks-demo --ignore-not-found >/dev/null 2>&1 || true\n\
+                 kubectl delete serviceaccount helm-hooks-demo -n default --ignore-not-found >/dev/null 2>&1 || true\n";
+    let mut script =
+        format!("{clean}trap 'kill $(jobs -p) 2>/dev/null; {}' EXIT\nset -euo pipefail\n", clean.replace('\n', "; "));
+    for c in &commands {
+        script.push_str(&format!("echo \"+ $(cat <<'CMD'\n{c}\nCMD\n)\" >&2\n{c}\n"));
+    }
+    let (b, t) = (bed(), &home.tmp.0);
+    let dirs = [b.helm.parent().unwrap(), b.kubectl.parent().unwrap()];
+    let path = format!("{}:{}:{}", dirs[0].display(), dirs[1].display(), std::env::var("PATH").unwrap_or_default());
+    let mut sh = Command::new("bash");
+    sh.env_clear()
+        .env("PATH", path)
+        .env("HOME", t)
+        .env("HELM_DATA_HOME", t.join("data"))
+        .env("HELM_CONFIG_HOME", t.join("config"))
+        .env("HELM_CACHE_HOME", t.join("cache"))
+        .env("KUBECONFIG", &b.kubeconfig)
+        .current_dir(&dir)
+        .arg("-c")
+        .arg(&script);
+    let out = run(sh, None);
+    assert_eq!(out.code, 0, "a README command failed (the last `+` line):\n{}", out.shown);
+    let plan = outputs.iter().find(|o| o.starts_with("Plan for rendered chart")).expect("the README shows a plan");
+    assert!(out.stdout.contains(plan.as_str()), "the plan as the README shows it:\n{plan}\n{}", out.shown);
+    assert!(out.stdout.contains("3 hooks of test: 3 succeeded, 0 failed, 0 not run"), "{}", out.shown);
+    assert!(dir.join("tests.xml").exists(), "run -o junit > tests.xml");
+}
