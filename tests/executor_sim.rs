@@ -425,8 +425,11 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
             text,
         }])
     }
-    fn why(&mut self, hook: ItemId) -> Option<String> {
-        Some(format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]))
+    fn why(&mut self, hook: ItemId) -> Option<helm_hooks::exec::pod_state::HookState> {
+        let text = format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]);
+        // A hook named "healthy" simply runs.
+        let stuck = self.names[hook.0] != "healthy";
+        Some(helm_hooks::exec::pod_state::HookState { text, stuck })
     }
     /// One line a look while it runs, saying when.
     fn follow(&mut self, hook: ItemId) -> Vec<helm_hooks::exec::executor::ContainerLog> {
@@ -440,6 +443,29 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
             text,
         }]
     }
+}
+
+/// A hook that simply runs is said to run every 30 s, not at every look.
+#[test]
+fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
+    let r = release(&[hook("Job", "healthy", &[])]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let plan = &p.events[0];
+    let mut cluster = SimCluster {
+        now: 0,
+        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
+        behaviour: |_| Behaviour { ms: 65_000, ok: true },
+        running: BTreeMap::new(),
+        records: 0,
+        refuse_records: false,
+    };
+    let mut out = Vec::new();
+    helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
+    let out = String::from_utf8(out).unwrap();
+    let beats: Vec<&str> = out.lines().filter(|l| l.contains("waiting   Job/healthy")).collect();
+    assert_eq!(beats.len(), 2, "{out}");
+    assert!(beats[0].starts_with("[    30s]") && beats[1].starts_with("[   1m0s]"), "{out}");
 }
 
 /// Issue 31: while hooks run, `run` says every 5 s what each waits on, and prints a followed

@@ -263,9 +263,9 @@ pub const COMMANDS: &[Command] = &[
         summary: "run an installed release's hooks for one event (default test), in parallel where allowed",
         about: "Run one event's hooks of an installed release (its latest revision, read from Helm's storage \
                 in the cluster; -n for its namespace), in the plan's order, at most --parallel at once, as \
-                `helm test` runs the test hooks. While hooks run, every 5 s each says what it waits on \
-                (a pod not scheduled, an image that cannot be pulled, a Job's active and failed pods) when \
-                that changed.",
+                `helm test` runs the test hooks. While hooks run, each says what keeps it waiting \
+                (a pod not scheduled, an image that cannot be pulled, a Job's failed pods) when that changes, \
+                looked at every 5 s, and that it still runs every 30 s.",
         flags: RUN_FLAGS,
     },
     Command {

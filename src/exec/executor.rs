@@ -138,6 +138,8 @@ pub enum Input {
     Waiting {
         hook: ItemId,
         why: String,
+        /// Something keeps it from running ([`crate::exec::pod_state::HookState`]).
+        stuck: bool,
     },
 }
 
@@ -189,6 +191,7 @@ pub enum Report {
         hook: ItemId,
         at: Millis,
         why: String,
+        stuck: bool,
     },
 }
 
@@ -450,9 +453,9 @@ impl<'p> Executor<'p> {
             }
             Input::Logs { hook, purpose, logs } => self.reports.push(Report::Output { hook, purpose, logs }),
             Input::Stuck { hook, why } => self.hooks[hook.0].stuck = Some(why),
-            Input::Waiting { hook, why } => {
+            Input::Waiting { hook, why, stuck } => {
                 if self.hooks[hook.0].phase == Phase::Running {
-                    self.reports.push(Report::Waiting { hook, at: self.now, why: why.clone() });
+                    self.reports.push(Report::Waiting { hook, at: self.now, why: why.clone(), stuck });
                     self.hooks[hook.0].waiting = Some(why);
                 }
             }

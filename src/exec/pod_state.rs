@@ -62,12 +62,23 @@ fn join(what: &str, reason: &str, message: &str) -> String {
     }
 }
 
+/// What a running hook is doing, in the words a user acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookState {
+    pub text: String,
+    /// Something keeps it from running as it should: no pod yet, a pod not
+    /// scheduled or not started, a container waiting or failed, a Job's
+    /// failed pod. A hook that simply runs is not news every few seconds.
+    pub stuck: bool,
+}
+
 /// What a running hook is doing, for `run`'s progress: a Job's pod counts
 /// (`Job: 1 active, 1 failed`), then each pod as [`pod_state`] says it, or
 /// its phase when nothing is wrong (`Pod/x (Running)`, `Pod/x (Pending):
 /// ContainerCreating`).
-pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> String {
+pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> HookState {
     let mut parts = Vec::new();
+    let mut stuck = pods.is_empty();
     if let Some(job) = job.filter(|_| kind == "Job") {
         let count = |what: &str| job.pointer(&format!("/status/{what}")).and_then(Value::as_u64).unwrap_or(0);
         let counts: Vec<String> =
@@ -76,6 +87,7 @@ pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> String {
                 .filter(|(_, n)| *n > 0)
                 .map(|(what, n)| format!("{n} {what}"))
                 .collect();
+        stuck |= count("failed") > 0;
         if !counts.is_empty() {
             let retried = if count("failed") > 0 && count("active") > 0 { " (retrying)" } else { "" };
             parts.push(format!("Job: {}{retried}", counts.join(", ")));
@@ -86,9 +98,11 @@ pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> String {
     }
     for pod in pods {
         let state = pod_state(pod);
-        parts.push(if state.is_empty() { plain_state(pod) } else { state });
+        let plain = plain_state(pod);
+        stuck |= !state.is_empty() || str_at(pod, "/status/phase") == "Pending";
+        parts.push(if state.is_empty() { plain } else { state });
     }
-    parts.join("; ")
+    HookState { text: parts.join("; "), stuck }
 }
 
 /// A pod with nothing wrong: its phase, and the container that is still
@@ -157,13 +171,18 @@ mod tests {
             {"name": "main", "state": {"terminated": {"exitCode": 1, "reason": "Error"}}}]}});
         let creating = json!({"metadata": {"name": "m-2"}, "status": {"phase": "Pending", "containerStatuses": [
             {"name": "main", "state": {"waiting": {"reason": "ContainerCreating"}}}]}});
+        let state = hook_state("Job", Some(&job), &[failed, creating]);
         assert_eq!(
-            hook_state("Job", Some(&job), &[failed, creating]),
+            state.text,
             "Job: 1 active, 1 failed (retrying); Pod/m-1 (Failed): container main terminated with exit code 1: Error; \
              Pod/m-2 (Pending): ContainerCreating"
         );
+        assert!(state.stuck);
         let running = json!({"metadata": {"name": "p"}, "status": {"phase": "Running"}});
-        assert_eq!(hook_state("Pod", None, &[running]), "Pod/p (Running)");
-        assert_eq!(hook_state("Job", Some(&json!({})), &[]), "no pod yet");
+        let state = hook_state("Pod", None, std::slice::from_ref(&running));
+        assert_eq!((state.text.as_str(), state.stuck), ("Pod/p (Running)", false));
+        assert!(!hook_state("Job", Some(&json!({"status": {"active": 1}})), &[running]).stuck);
+        let none = hook_state("Job", Some(&json!({})), &[]);
+        assert_eq!((none.text.as_str(), none.stuck), ("no pod yet", true));
     }
 }

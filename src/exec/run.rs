@@ -10,6 +10,7 @@ use std::io::Write;
 use crate::base::cause::Cause;
 use crate::base::time::format_duration;
 use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report};
+use crate::exec::pod_state::HookState;
 use crate::model::hook::Hook;
 use crate::plan::{EventPlan, ItemId};
 
@@ -93,7 +94,7 @@ pub trait Cluster {
     /// What the hook is stuck on, in the words a user acts on (`Pod/x (Pending):
     /// container main waiting: ImagePullBackOff: …`); asked when its time is up.
     /// None when nothing is known.
-    fn why(&mut self, _hook: ItemId) -> Option<String> {
+    fn why(&mut self, _hook: ItemId) -> Option<HookState> {
         None
     }
     /// The lines the hook's containers wrote since the last call (init
@@ -279,7 +280,7 @@ fn perform(
             // A hook about to time out says what it was stuck on (docs/commands.md, run).
             for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
                 if let Some(why) = cluster.why(hook) {
-                    exec.handle(Input::Stuck { hook, why });
+                    exec.handle(Input::Stuck { hook, why: why.text });
                 }
             }
             Ok(())
@@ -319,10 +320,16 @@ impl<'a, 'p> Printer<'a, 'p> {
     }
 
     fn report(&mut self, report: Report) {
-        if let Report::Waiting { hook, at, why } = &report {
-            // Said again only when it changed, or as a heartbeat.
+        if let Report::Started { hook, at } = &report {
+            self.said[hook.0] = Some((String::new(), *at));
+        }
+        if let Report::Waiting { hook, at, why, stuck } = &report {
+            // What keeps a hook from running is said when it changes; that it
+            // runs, every SAY_AGAIN_MS (a heartbeat of a long hook).
             let last = &mut self.said[hook.0];
-            if last.as_ref().is_some_and(|(w, t)| w == why && at.saturating_sub(*t) < SAY_AGAIN_MS) {
+            let since = last.as_ref().map_or(0, |(_, t)| at.saturating_sub(*t));
+            let changed = last.as_ref().is_none_or(|(w, _)| w != why);
+            if since < SAY_AGAIN_MS && !(*stuck && changed) {
                 return;
             }
             *last = Some((why.clone(), *at));
@@ -407,9 +414,14 @@ fn look(
         pace.next_progress = now + PROGRESS_EVERY_MS;
         // A hook whose time is up says it in its failure instead.
         let expiring = exec.expiring(now);
-        for &hook in running.iter().filter(|h| !ended.contains(h) && !expiring.contains(h)) {
-            if let Some(why) = cluster.why(hook) {
-                exec.handle(Input::Waiting { hook, why });
+        // A hook is looked at once it has had the interval to start: a pod
+        // being created a moment after the hook started is no news.
+        let settled = |h: &ItemId| exec.last_run(*h).0.is_some_and(|t| now >= t + PROGRESS_EVERY_MS);
+        let looked: Vec<ItemId> =
+            running.iter().copied().filter(|h| !ended.contains(h) && !expiring.contains(h) && settled(h)).collect();
+        for hook in looked {
+            if let Some(state) = cluster.why(hook) {
+                exec.handle(Input::Waiting { hook, why: state.text, stuck: state.stuck });
             }
         }
     }
@@ -457,7 +469,7 @@ fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
         Report::Output { hook, logs, .. } => {
             output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, logs)
         }
-        Report::Waiting { hook, at, why } => format!("{} waiting   {}: {why}\n", stamp(*at), name(*hook)),
+        Report::Waiting { hook, at, why, .. } => format!("{} waiting   {}: {why}\n", stamp(*at), name(*hook)),
     }
 }
 

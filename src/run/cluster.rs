@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::base::cause::Cause;
 use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
+use crate::exec::pod_state::HookState;
 use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
@@ -244,7 +245,7 @@ impl Cluster for KubeCluster<'_> {
         Ok(container_logs(self.client, ns.as_deref(), &pods))
     }
 
-    fn why(&mut self, hook: ItemId) -> Option<String> {
+    fn why(&mut self, hook: ItemId) -> Option<HookState> {
         let h = self.hook(hook);
         let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
         let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).ok()?;
