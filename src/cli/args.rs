@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::spec::{Command, Flag, Takes};
+use crate::render::format::Format;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ArgError {
@@ -115,6 +116,11 @@ pub fn parse(command: &'static Command, args: &[String]) -> Result<Args, ArgErro
                 Some(v) => v,
                 None => return Err(ArgError::Missing(flag.long)),
             },
+            Takes::Format(formats) => match inline.or_else(|| it.next().cloned()) {
+                Some(v) if formats.iter().any(|f| f.name() == v) => v,
+                Some(v) => return Err(unavailable(&v, formats)),
+                None => return Err(ArgError::Missing(flag.long)),
+            },
             Takes::DryRun => inline.unwrap_or_default(),
         };
         parsed.given.push((key, value));
@@ -186,16 +192,14 @@ impl Args {
         }
     }
 
-    /// `-o`: one of `formats`.
-    pub fn output(&self, formats: &[&'static str]) -> Result<&'static str, ArgError> {
-        match self.value("output") {
-            None => Ok(formats[0]),
-            Some(v) => formats.iter().find(|f| **f == v).copied().ok_or_else(|| {
-                let meant = crate::base::spelling::nearest(v, formats.iter().copied());
-                let meant = meant.map(|m| format!(" (did you mean -o {m}?)")).unwrap_or_default();
-                ArgError::Invalid(format!("-o {v} is not available here{meant}; use -o {}", formats.join("|")))
-            }),
-        }
+    /// `-o`, checked by the parser against the command's formats; the
+    /// first of them when not given.
+    pub fn format(&self) -> Format {
+        let offered = match self.command.flag("output").map(|f| f.takes) {
+            Some(Takes::Format(formats)) => formats,
+            _ => &[Format::Text],
+        };
+        self.value("output").and_then(Format::parse).unwrap_or(offered[0])
     }
 
     /// `--parallel N`: a whole number; below 1 means 1 (Helm's serial order).
@@ -222,6 +226,14 @@ pub const ZERO_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Helm's `--timeout` default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// `-o V` of a format the command does not offer, with the one meant.
+fn unavailable(v: &str, formats: &[Format]) -> ArgError {
+    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    let meant = crate::base::spelling::nearest(v, names.iter().copied());
+    let meant = meant.map(|m| format!(" (did you mean -o {m}?)")).unwrap_or_default();
+    ArgError::Invalid(format!("-o {v} is not available here{meant}; use -o {}", names.join("|")))
+}
 
 #[cfg(test)]
 mod tests {
@@ -312,13 +324,17 @@ mod tests {
             "unknown flag --verbose for helm hooks plan"
         );
         assert_eq!(parse_for("plan", &["-x"]).unwrap_err().to_string(), "unknown flag -x for helm hooks plan");
-        let e = parse_for("plan", &["-o", "jsno"]).unwrap().output(&["text", "json", "dot", "mermaid"]).unwrap_err();
+        let e = parse_for("plan", &["-o", "jsno"]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "-o jsno is not available here (did you mean -o json?); use -o text|json|dot|mermaid"
         );
-        let e = parse_for("plan", &["-o", "yaml"]).unwrap().output(&["text", "json", "dot", "mermaid"]).unwrap_err();
+        let e = parse_for("plan", &["-o", "yaml"]).unwrap_err();
         assert_eq!(e.to_string(), "-o yaml is not available here; use -o text|json|dot|mermaid");
+        // Parsed straight into the one type, the command's first format by default.
+        assert_eq!(parse_for("plan", &["-o", "mermaid"]).unwrap().format(), Format::Mermaid);
+        assert_eq!(parse_for("deploy", &[]).unwrap().format(), Format::Text);
+        assert!(parse_for("deploy", &["-o", "junit"]).is_err(), "deploy offers no junit");
     }
 
     #[test]

@@ -23,23 +23,16 @@ use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::release::storage::{Driver, StoredRelease};
 use crate::render;
+use crate::render::format::Format;
 
 /// What deploy, rollback and uninstall read from their flags; a flag a
 /// command does not have is refused by the parser, so here it is false.
-/// `-o`: the closing report. Progress goes to stderr for all but text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Output {
-    Text,
-    Json,
-    /// A report for CI job summaries (`render::markdown`).
-    Markdown,
-}
 
 #[derive(Debug)]
 struct Args {
     positional: Vec<String>,
     flags: Flags,
-    output: Output,
+    output: Format,
     skip_crds: bool,
     conflicts: Conflicts,
 }
@@ -72,11 +65,7 @@ fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
             rollback_on_failure: flag("rollback-on-failure"),
             dry_run: false,
         },
-        output: match args.output(&["text", "json", "markdown"])? {
-            "json" => Output::Json,
-            "markdown" => Output::Markdown,
-            _ => Output::Text,
-        },
+        output: args.format(),
         skip_crds: flag("skip-crds"),
         conflicts: if flag("force-conflicts") { Conflicts::Force } else { Conflicts::Fail },
     };
@@ -148,8 +137,8 @@ fn refused(io: &mut Io, e: &Refused) -> Exit {
 }
 
 /// A dry run's plan on stdout: JSON, or `text`'s rendering of it.
-fn print_preview<P: serde::Serialize>(io: &mut Io, output: Output, preview: &P, text: fn(&P) -> String) {
-    let text = if output == Output::Json {
+fn print_preview<P: serde::Serialize>(io: &mut Io, output: Format, preview: &P, text: fn(&P) -> String) {
+    let text = if output == Format::Json {
         serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
     } else {
         text(preview)
@@ -159,7 +148,7 @@ fn print_preview<P: serde::Serialize>(io: &mut Io, output: Output, preview: &P, 
 
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
-fn finish(io: &mut Io, done: Result<Done, Refused>, output: Output, command: render::report::Command) -> Exit {
+fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::Command) -> Exit {
     match done {
         Err(e) => refused(io, &e),
         Ok(Done::Report(report)) => finish_report(io, &report, output, command),
@@ -178,11 +167,12 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Output, command: ren
     }
 }
 
-fn finish_report(io: &mut Io, report: &Report, output: Output, command: render::report::Command) -> Exit {
+fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::Command) -> Exit {
     let text = match output {
-        Output::Text => deploy::summary_text(report),
-        Output::Json => deploy::summary_json(report),
-        Output::Markdown => render::markdown::render(&render::report::from_deploy(command, report)),
+        // The formats this command does not offer never get here (the parser refuses them).
+        Format::Text | Format::Junit | Format::Dot | Format::Mermaid => deploy::summary_text(report),
+        Format::Json => deploy::summary_json(report),
+        Format::Markdown => render::markdown::render(&render::report::from_deploy(command, report)),
     };
     let _ = io.stdout.write_all(text.as_bytes());
     match &report.ended {
@@ -255,7 +245,7 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
-    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
+    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let done = action::upgrade_install(&mut env, checked, &crds, &args.flags, progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
@@ -311,7 +301,7 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
+    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let done = action::rollback(&mut env, checked, current, target.revision, &args.flags, progress);
     finish(io, done, args.output, render::report::Command::Rollback)
 }
@@ -338,7 +328,7 @@ pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
+    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let done = action::uninstall(&mut env, latest, history, &checked, &args.flags, progress);
     finish(io, done, args.output, render::report::Command::Uninstall)
 }

@@ -14,6 +14,7 @@ use crate::model::input;
 use crate::model::manifest::Syntax;
 use crate::plan::{self, Options, Target};
 use crate::render;
+use crate::render::format::Format;
 
 pub mod args;
 mod deploy;
@@ -44,14 +45,6 @@ pub struct Io<'a> {
     pub stdin_terminal: bool,
     pub stdout: &'a mut dyn Write,
     pub stderr: &'a mut dyn Write,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum Output {
-    Text,
-    Json,
-    Dot,
-    Mermaid,
 }
 
 fn usage_error(io: &mut Io, command: &str, e: &dyn std::fmt::Display) -> Exit {
@@ -100,25 +93,23 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
 }
 
 fn version(args: &Args, io: &mut Io) -> Exit {
-    match args.output(&["text", "json"]) {
-        Ok("json") => {
+    match args.format() {
+        Format::Json => {
             // For scripts that roll the plugin out and check which version is installed.
             let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
             Exit::Ok
         }
-        Ok(_) => {
+        _ => {
             let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
             Exit::Ok
         }
-        Err(e) => usage_error(io, "version", &e),
     }
 }
 
 /// `plan` and `lint` options from their flags.
-fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Output), ArgError> {
+fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Format), ArgError> {
     if lint {
-        let output = if args.output(&["text", "json"])? == "json" { Output::Json } else { Output::Text };
-        return Ok((Vec::new(), Options::default(), output));
+        return Ok((Vec::new(), Options::default(), args.format()));
     }
     let mut targets = Vec::new();
     for (flag, v) in args.given() {
@@ -143,13 +134,7 @@ fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Output), 
         parallel_all: args.bool("parallel-all"),
         parallel_resources: args.parallel_resources()?,
     };
-    let output = match args.output(&["text", "json", "dot", "mermaid"])? {
-        "json" => Output::Json,
-        "dot" => Output::Dot,
-        "mermaid" => Output::Mermaid,
-        _ => Output::Text,
-    };
-    Ok((targets, options, output))
+    Ok((targets, options, args.format()))
 }
 
 fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
@@ -210,7 +195,7 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
     }
     if lint {
         let report = match output {
-            Output::Json => render::json::lint(&diags),
+            Format::Json => render::json::lint(&diags),
             _ => {
                 let text = render::text::diagnostics(&diags, true);
                 if text.is_empty() {
@@ -234,10 +219,11 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         return Exit::Invalid;
     }
     let out = match output {
-        Output::Text => render::text::plan(&release, &plan),
-        Output::Json => render::json::plan(&release, format, &plan, &diags),
-        Output::Dot => render::dot::plan(&plan),
-        Output::Mermaid => render::mermaid::plan(&plan),
+        // The formats this command does not offer never get here (the parser refuses them).
+        Format::Text | Format::Junit | Format::Markdown => render::text::plan(&release, &plan),
+        Format::Json => render::json::plan(&release, format, &plan, &diags),
+        Format::Dot => render::dot::plan(&plan),
+        Format::Mermaid => render::mermaid::plan(&plan),
     };
     let _ = io.stdout.write_all(out.as_bytes());
     Exit::Ok

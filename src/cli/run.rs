@@ -16,30 +16,8 @@ use crate::model::input;
 use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
+use crate::render::format::Format;
 use crate::run::cluster::KubeCluster;
-
-/// `-o` of a hook report (`run`, `status`).
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum Output {
-    Text,
-    Json,
-    /// For CI: one test case per hook (`status -o junit` gives the file of a run whose own
-    /// output was the Markdown report).
-    Junit,
-    /// A report for CI job summaries (`render::markdown`).
-    Markdown,
-}
-
-impl Output {
-    pub(super) fn of(args: &Args) -> Result<Output, ArgError> {
-        Ok(match args.output(&["text", "json", "junit", "markdown"])? {
-            "json" => Output::Json,
-            "markdown" => Output::Markdown,
-            "junit" => Output::Junit,
-            _ => Output::Text,
-        })
-    }
-}
 
 /// `--event` of `run` and `status`: default `test`, as `helm test` and `helm status`.
 pub(super) fn event_arg(args: &Args) -> Result<Event, ArgError> {
@@ -75,7 +53,7 @@ struct RunArgs {
     logs: bool,
     include: Vec<String>,
     exclude: Vec<String>,
-    output: Output,
+    output: Format,
 }
 
 fn run_args(args: &Args) -> Result<RunArgs, ArgError> {
@@ -88,7 +66,7 @@ fn run_args(args: &Args) -> Result<RunArgs, ArgError> {
             _ => return Err(ArgError::Invalid(format!("--filter takes name=NAME or !name=NAME, not {v:?}"))),
         }
     }
-    let output = Output::of(args)?;
+    let output = args.format();
     let release = release_arg(args, "helm hooks run RELEASE")?;
     Ok(RunArgs {
         release,
@@ -160,16 +138,17 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     }
     let mut cluster =
         KubeCluster::new(&mut client, event_plan, &release.hooks, &mut stored, &args.release, args.parallel);
-    let progress: &mut dyn Write = if args.output == Output::Text { io.stdout } else { io.stderr };
+    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
     let before = (cluster.client.requests(), cluster.client.repeated());
     let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
     summary.api_requests = Some((cluster.client.requests() - before.0, cluster.client.repeated() - before.1));
     let report = match args.output {
-        Output::Text => runner::summary_text(&summary),
-        Output::Json => runner::summary_json(&summary),
-        Output::Junit => runner::summary_junit(&summary, &args.release),
-        Output::Markdown => {
+        // The formats this command does not offer never get here (the parser refuses them).
+        Format::Text | Format::Dot | Format::Mermaid => runner::summary_text(&summary),
+        Format::Json => runner::summary_json(&summary),
+        Format::Junit => runner::summary_junit(&summary, &args.release),
+        Format::Markdown => {
             let namespace = Some(stored.namespace.as_str());
             let t = render::report::from_run(
                 render::report::Command::Run,

@@ -7,6 +7,8 @@
 //! needs, and every byte of it runs under Helm's wazero.
 
 /// What a flag takes after its name.
+use crate::render::format::Format;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Takes {
     /// A boolean, as pflag's: `--x` is true, `--x=false` false; never the
@@ -16,6 +18,8 @@ pub enum Takes {
     Value(&'static str),
     /// Helm's `--dry-run`: alone it means yes; a value only after `=`.
     DryRun,
+    /// `-o`: one of these formats, the first the default.
+    Format(&'static [Format]),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -48,15 +52,10 @@ const fn flag(long: &'static str, takes: Takes, help: &'static str) -> Flag {
     Flag { long, short: None, takes, repeats: false, alias_of: None, help }
 }
 
-const fn output(formats: &'static str) -> Flag {
-    Flag {
-        long: "output",
-        short: Some('o'),
-        takes: Takes::Value("FORMAT"),
-        repeats: false,
-        alias_of: None,
-        help: formats,
-    }
+/// `-o` of a command: its `formats`, the first the default, and what more
+/// its help says (`note`, may be empty).
+const fn output(formats: &'static [Format], note: &'static str) -> Flag {
+    Flag { long: "output", short: Some('o'), takes: Takes::Format(formats), repeats: false, alias_of: None, help: note }
 }
 
 const EVENTS: &str = "pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, \
@@ -101,7 +100,7 @@ const WAIT_FOR_JOBS: Flag = flag(
 );
 
 const PLAN_FLAGS: &[Flag] = &[
-    output("text, json, dot or mermaid (default text)"),
+    output(&[Format::Text, Format::Json, Format::Dot, Format::Mermaid], ""),
     Flag {
         long: "event",
         short: None,
@@ -118,12 +117,13 @@ const PLAN_FLAGS: &[Flag] = &[
     PARALLEL_RESOURCES,
 ];
 
-const LINT_FLAGS: &[Flag] = &[output("text or json (default text)")];
+const LINT_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json], "")];
 
 const RUN_FLAGS: &[Flag] = &[
     output(
-        "text, json, junit or markdown (default text); all but text write progress to stderr. markdown: a \
-         report with a timeline chart for CI job summaries (docs/report.md)",
+        &[Format::Text, Format::Json, Format::Junit, Format::Markdown],
+        "all but text write progress to stderr. markdown: a report with a timeline chart for CI job \
+         summaries (docs/report.md)",
     ),
     flag("event", Takes::Value("E"), "the event whose hooks to run (default test)"),
     PARALLEL,
@@ -155,7 +155,7 @@ const FORCE_CONFLICTS: Flag = flag(
 );
 
 const DEPLOY_FLAGS: &[Flag] = &[
-    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -188,7 +188,7 @@ const DEPLOY_FLAGS: &[Flag] = &[
 ];
 
 const ROLLBACK_FLAGS: &[Flag] = &[
-    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -206,7 +206,7 @@ const ROLLBACK_FLAGS: &[Flag] = &[
 ];
 
 const UNINSTALL_FLAGS: &[Flag] = &[
-    output("text, json or markdown (default text); json and markdown write progress to stderr"),
+    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
     flag("keep-history", Takes::Bool, "keep every revision, the latest marked uninstalled (as helm uninstall)"),
     PARALLEL,
     PARALLEL_ALL,
@@ -220,7 +220,7 @@ const UNINSTALL_FLAGS: &[Flag] = &[
 ];
 
 const STATUS_FLAGS: &[Flag] = &[
-    output("text, json, junit or markdown (default text)"),
+    output(&[Format::Text, Format::Json, Format::Junit, Format::Markdown], ""),
     flag(
         "event",
         Takes::Value("E"),
@@ -229,7 +229,7 @@ const STATUS_FLAGS: &[Flag] = &[
     flag("revision", Takes::Value("N"), "that revision's record instead of the latest"),
 ];
 
-const VERSION_FLAGS: &[Flag] = &[output("text or json (default text)")];
+const VERSION_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json], "")];
 
 pub const COMMANDS: &[Command] = &[
     Command {
@@ -365,7 +365,10 @@ impl Command {
             let aliases: Vec<&str> = self.flags.iter().filter(|a| a.alias_of == Some(f.long)).map(|a| a.long).collect();
             let mut w = String::from("[");
             match (f.short, f.takes) {
-                (Some(s), Takes::Value(_)) => w.push_str(&format!("-{s} {}", output_choices(f.help))),
+                (Some(s), Takes::Format(formats)) => {
+                    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+                    w.push_str(&format!("-{s} {}", names.join("|")))
+                }
                 (_, Takes::Value(v)) => w.push_str(&format!("--{} {v}", f.long)),
                 _ => w.push_str(&format!("--{}", f.long)),
             }
@@ -413,24 +416,28 @@ impl Command {
             s.push_str(self.operands);
         }
         s.push_str(" [flags]\n\nFlags:\n");
-        let mut rows: Vec<(String, &str)> = self
+        let mut rows: Vec<(String, String)> = self
             .flags
             .iter()
             .map(|f| {
                 let short = f.short.map_or("    ".to_string(), |c| format!("-{c}, "));
-                let takes = match f.takes {
-                    Takes::Value(v) => format!(" {v}"),
-                    Takes::Bool | Takes::DryRun => String::new(),
+                let (takes, help) = match f.takes {
+                    Takes::Value(v) => (format!(" {v}"), f.help.to_string()),
+                    Takes::Bool | Takes::DryRun => (String::new(), f.help.to_string()),
+                    Takes::Format(formats) => {
+                        let list = format!("{} (default {})", Format::list(formats), formats[0].name());
+                        (" FORMAT".to_string(), if f.help.is_empty() { list } else { format!("{list}; {}", f.help) })
+                    }
                 };
-                (format!("  {short}--{}{takes}", f.long), f.help)
+                (format!("  {short}--{}{takes}", f.long), help)
             })
             .collect();
-        rows.push(("  -h, --help".to_string(), "this help"));
+        rows.push(("  -h, --help".to_string(), "this help".to_string()));
         let col = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0) + 3;
         for (left, help) in rows {
             s.push_str(&left);
             s.push_str(&" ".repeat(col - left.len()));
-            s.push_str(&wrap(help, 100 - col).replace('\n', &format!("\n{}", " ".repeat(col))));
+            s.push_str(&wrap(&help, 100 - col).replace('\n', &format!("\n{}", " ".repeat(col))));
             s.push('\n');
         }
         if self.flags.iter().any(|f| f.takes == Takes::Bool) {
@@ -442,12 +449,6 @@ impl Command {
         );
         s
     }
-}
-
-/// `text|json|dot|mermaid` from the output flag's help, which lists them.
-fn output_choices(help: &str) -> String {
-    let list = help.split(" (").next().unwrap_or(help);
-    list.replace(", ", "|").replace(" or ", "|")
 }
 
 /// The synopsis of every command, as the README's "Commands" section shows it.

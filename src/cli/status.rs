@@ -8,7 +8,7 @@
 
 use super::args::{ArgError, Args};
 use super::deploy::fail;
-use super::run::{event_arg, release_arg, Output};
+use super::run::{event_arg, release_arg};
 use super::{Exit, Io};
 use crate::base::time::go_time;
 use crate::exec::executor::Phase;
@@ -22,6 +22,7 @@ use crate::plan::EventPlan;
 use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
+use crate::render::format::Format;
 use crate::render::report::{self, Command};
 use crate::render::stored::{self, SeenNow};
 
@@ -30,7 +31,7 @@ struct StatusArgs {
     release: String,
     event: Event,
     revision: Option<u64>,
-    output: Output,
+    output: Format,
 }
 
 fn status_args(args: &Args) -> Result<StatusArgs, ArgError> {
@@ -44,7 +45,7 @@ fn status_args(args: &Args) -> Result<StatusArgs, ArgError> {
         release: release_arg(args, "helm hooks status RELEASE")?,
         event: event_arg(args)?,
         revision,
-        output: Output::of(args)?,
+        output: args.format(),
     })
 }
 
@@ -76,14 +77,15 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
     read_abandoned(&mut client, &release, &plan.events[0], &mut summary);
     let header = header(&args, &stored.namespace, &stored.release, &summary);
     let out = match args.output {
-        Output::Text if summary.rows.is_empty() => format!("{header}: it has no {} hooks\n", args.event),
-        Output::Text if summary.rows.iter().all(|r| r.started_at.is_none()) => {
+        Format::Text if summary.rows.is_empty() => format!("{header}: it has no {} hooks\n", args.event),
+        Format::Text if summary.rows.iter().all(|r| r.started_at.is_none()) => {
             format!("{header}: no {} hook ran on this revision\n{}", args.event, runner::summary_text(&summary))
         }
-        Output::Text => format!("{header}\n{}", runner::summary_text(&summary)),
-        Output::Json => runner::summary_json(&summary),
-        Output::Junit => runner::summary_junit(&summary, &args.release),
-        Output::Markdown => {
+        // The formats this command does not offer never get here (the parser refuses them).
+        Format::Text | Format::Dot | Format::Mermaid => format!("{header}\n{}", runner::summary_text(&summary)),
+        Format::Json => runner::summary_json(&summary),
+        Format::Junit => runner::summary_junit(&summary, &args.release),
+        Format::Markdown => {
             let t = report::from_run(
                 Command::Status,
                 &summary,
@@ -136,7 +138,7 @@ mod tests {
     /// event and when its run was (issue 32).
     #[test]
     fn the_header_says_whose_run_and_when() {
-        let args = StatusArgs { release: "r".into(), event: Event::PreUpgrade, revision: None, output: Output::Text };
+        let args = StatusArgs { release: "r".into(), event: Event::PreUpgrade, revision: None, output: Format::Text };
         let json = serde_json::json!({"version": 2, "info": {"description": "Upgrade complete"}});
         let row = |started_at: Option<u64>| Row {
             reference: "Job/m".into(),

@@ -3,6 +3,7 @@
 //! ([`report`]), in Markdown with a Mermaid chart ([`markdown`]).
 
 pub mod dot;
+pub mod format;
 pub mod json;
 pub mod markdown;
 pub mod mermaid;
