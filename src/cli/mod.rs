@@ -183,14 +183,20 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
     let mut diags = Diagnostics::default();
     // lint judges every document whole; plan orders them by their heads.
     let syntax = if lint { Syntax::Whole } else { Syntax::HeadOnly };
-    let (format, release) = match input::parse_as(&bytes, syntax, &mut diags) {
+    let span = crate::trace::span(|| format!("read {} bytes", bytes.len()));
+    let parsed = input::parse_as(&bytes, syntax, &mut diags);
+    drop(span);
+    let (format, release) = match parsed {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(io.stderr, "Error: {e}");
             return Exit::Invalid;
         }
     };
+    let span = crate::trace::span(|| "plan".into());
     let mut plan = plan::build(&release, &targets, options, &mut diags);
+    drop(span);
+    let _span = crate::trace::span(|| "report".into());
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Target::Hooks(event) = e.target {

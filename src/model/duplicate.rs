@@ -5,6 +5,7 @@
 //! started together would delete and replace each other. Both places are
 //! named, as a user must choose between them.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
@@ -49,11 +50,10 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
     let ns = release.namespace.as_deref();
     let mut seen: HashMap<_, Location> = HashMap::new();
     for r in &release.resources {
-        let location = r.location();
-        match seen.get(&identity(&r.head, ns)) {
-            Some(first) => duplicate(diags, first, location, "resource"),
-            None => {
-                seen.insert(identity(&r.head, ns), location);
+        match seen.entry(identity(&r.head, ns)) {
+            Entry::Occupied(first) => duplicate(diags, first.get(), r.location(), "resource"),
+            Entry::Vacant(slot) => {
+                slot.insert(r.location());
             }
         }
     }

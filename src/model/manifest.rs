@@ -52,7 +52,10 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
 /// a release keeps what it needs of each and drops the rest, and the
 /// release is not held twice over, as read and cut into documents.
 pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    // Hashed, not ordered: an ordered map of 10,000 paths that share their
+    // first dozen bytes compared those bytes one loop iteration at a time,
+    // each an exit to Go under Helm's Wasm runtime (docs/benchmarks.md).
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
         if source.is_some() {
@@ -129,17 +132,28 @@ impl Head {
 /// mapping, as text. `None` when the document starts in a way this cut could
 /// misread (flow style, a list, a tag, an anchor, a quoted key): the caller
 /// then parses the whole document.
-fn head_text(text: &str) -> Option<String> {
+struct HeadText {
+    text: String,
+    /// Nothing was cut: the head is the whole document, so parsing it
+    /// checked the whole document's syntax too (a second parse of the same
+    /// text took a fifth of `lint`'s time on releases of small objects).
+    whole: bool,
+}
+
+fn head_text(text: &str) -> Option<HeadText> {
     let mut out = String::new();
     let mut keep = false;
+    let mut whole = true;
     for line in text.split_inclusive('\n') {
         match line.as_bytes().first() {
             None | Some(b' ' | b'\t' | b'\n' | b'\r') => {
                 if keep {
                     out.push_str(line);
+                } else {
+                    whole = false;
                 }
             }
-            Some(b'#') => {}
+            Some(b'#') => whole = false,
             Some(b'-' | b'{' | b'[' | b'&' | b'*' | b'!' | b'%' | b'?' | b'|' | b'>' | b'"' | b'\'' | b'@' | b'`') => {
                 return None
             }
@@ -147,11 +161,13 @@ fn head_text(text: &str) -> Option<String> {
                 keep = top_level_key(line).is_some_and(|k| matches!(k, "apiVersion" | "kind" | "metadata"));
                 if keep {
                     out.push_str(line);
+                } else {
+                    whole = false;
                 }
             }
         }
     }
-    Some(out)
+    Some(HeadText { text: out, whole })
 }
 
 /// The key a top-level line of a block mapping starts with, as YAML reads
@@ -204,13 +220,20 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
     let head_text = head_text(&doc.text);
     let invalid =
         |e: yaml::YamlError| fail(format!("is not a valid Kubernetes object: {}", short(&e.to_string())), None);
-    let (value, read) = match head_text.as_deref().map(yaml::to_json) {
-        Some(Ok(v @ Value::Object(_))) => {
+    // A head that is the whole document is read to its end, as a whole
+    // document is checked.
+    let read_head = |h: &HeadText| match crate::model::block::read(&h.text) {
+        Some(v) => Ok(v),
+        None if h.whole => yaml::to_json_whole(&h.text),
+        None => yaml::to_json(&h.text),
+    };
+    let (value, read) = match head_text.as_ref().map(|h| (read_head(h), h)) {
+        Some((Ok(v @ Value::Object(_)), head)) => {
             // The rest unread, `data: {key: [unclosed` passed as no problem.
-            if syntax == Syntax::Whole {
+            if syntax == Syntax::Whole && !head.whole {
                 yaml::check_syntax(&doc.text).map_err(invalid)?;
             }
-            (v, head_text.as_deref().unwrap_or_default())
+            (v, head.text.as_str())
         }
         _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, doc.text.as_str()),
     };
