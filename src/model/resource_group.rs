@@ -7,8 +7,7 @@
 //! ones are demoted; one resource in two groups, cycles and self-loops are
 //! fatal.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
@@ -95,21 +94,17 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         ds.dedup();
     }
     let n = g.names.len();
-    // Each group's place in name order: demotions are reported in it.
-    let mut by_name: Vec<usize> = (0..n).collect();
-    by_name.sort_unstable_by(|&x, &y| g.names[x].cmp(g.names[y]));
-    let mut rank = vec![0; n];
-    for (k, &id) in by_name.iter().enumerate() {
-        rank[id] = k;
-    }
     let resolved: Vec<Vec<Option<usize>>> =
         g.deps.iter().map(|ds| ds.iter().map(|d| g.ids.get(d).copied()).collect()).collect();
+    let by_name = |x: &usize, y: &usize| g.names[*x].cmp(g.names[*y]);
 
     // Demote groups with missing dependencies, and then the groups that
-    // depend on those, transitively. One pass over the dependency edges:
-    // repeating a scan of every group until nothing changed took 19 s for a
-    // chain of 10,000 groups. The demotable group with the least name goes
-    // first, the order that fixed point reported them in.
+    // depend on those, transitively: one pass over the dependency edges,
+    // breadth first from the groups that name a missing one (in name
+    // order). Repeating a scan of every group until nothing changed took
+    // 19 s for a chain of 10,000 groups; sorting every group by name, to
+    // report them in the order that fixed point found them, made a chain
+    // grow faster than its length.
     let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (id, ds) in resolved.iter().enumerate() {
         for &d in ds.iter().flatten() {
@@ -117,11 +112,11 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         }
     }
     let mut demoted = vec![false; n];
-    let mut queued: BinaryHeap<Reverse<usize>> =
-        (0..n).filter(|&id| resolved[id].iter().any(Option::is_none)).map(|id| Reverse(rank[id])).collect();
+    let mut first: Vec<usize> = (0..n).filter(|&id| resolved[id].iter().any(Option::is_none)).collect();
+    first.sort_unstable_by(by_name);
+    let mut queued: VecDeque<usize> = first.into();
     let mut missing_demoted = Vec::new();
-    while let Some(Reverse(k)) = queued.pop() {
-        let id = by_name[k];
+    while let Some(id) = queued.pop_front() {
         if demoted[id] {
             continue;
         }
@@ -142,7 +137,7 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         missing_demoted.push(id);
         for &d in &dependents[id] {
             if !demoted[d] {
-                queued.push(Reverse(rank[d]));
+                queued.push_back(d);
             }
         }
     }
@@ -157,8 +152,8 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                 depended[d] = true;
             }
         }
-        isolated =
-            by_name.iter().copied().filter(|&id| !demoted[id] && resolved[id].is_empty() && !depended[id]).collect();
+        isolated = (0..n).filter(|&id| !demoted[id] && resolved[id].is_empty() && !depended[id]).collect();
+        isolated.sort_unstable_by(by_name);
         for &id in &isolated {
             let name = g.names[id];
             diags.push(
