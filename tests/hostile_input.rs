@@ -161,7 +161,8 @@ fn read_and_plan(input: &str) -> std::time::Duration {
 /// Quadratic work takes a hundred times as long and fails every round.
 #[test]
 fn ten_times_the_objects_take_at_most_twelve_times_as_long() {
-    let shapes: [(&str, fn(usize) -> String); 4] = [
+    type Make = fn(usize) -> String;
+    let shapes: [(&str, Make); 4] = [
         ("chain", resource_chain),
         ("star", hook_star),
         ("dangling references", dangling_hooks),
