@@ -265,3 +265,35 @@ fn broken_input_is_said_to_be_broken() {
     let (code, _, _) = run_captured(&["plan", "-"], broken.as_bytes());
     assert_eq!(code, Exit::Ok);
 }
+
+/// Readiness rules the evaluator reads but that can never hold linted
+/// clean (issue 33): each is now one message naming the template, the
+/// object, the annotation, what is wrong and how to fix it.
+#[test]
+fn readiness_rules_that_can_never_hold_are_lint_errors() {
+    let rules = [
+        ("{.x} === 1", "\"===\" is no operator"),
+        ("{.x} > NaN", "compares with NaN"),
+        ("{.phase} == Ready == True", "more than one operator"),
+        (r#"{.conditions[?(@.type==\"Ready\" && @.status==\"True\")].type} == Ready"#, "&& is not supported"),
+        ("{.x]} == 1", "unbalanced ']'"),
+    ];
+    let list = rules.iter().map(|(r, _)| format!("\"{r}\"")).collect::<Vec<_>>().join(", ");
+    let input = format!(
+        "# Source: c/templates/cm.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    \
+         helm.sh/resource-group: g\n    helm.sh/readiness-success: '[{list}]'\n    \
+         helm.sh/readiness-failure: '[\"{{.failed}} >= 1\"]'\n"
+    );
+    let (code, out) = lint(&input);
+    assert_eq!(code, Exit::Invalid, "{out}");
+    for (_, what) in rules {
+        let lines: Vec<&str> = out.lines().filter(|l| l.contains(what)).collect();
+        assert_eq!(lines.len(), 1, "{what}: {out}");
+        assert!(
+            lines[0].starts_with("error: c/templates/cm.yaml ConfigMap/a: helm.sh/readiness-success: "),
+            "{}",
+            lines[0]
+        );
+    }
+    assert_eq!(out.matches("  help: ").count(), rules.len(), "{out}");
+}
