@@ -425,7 +425,8 @@ mod tests {
     /// would read as something else than written (issue 33).
     #[test]
     fn expressions_that_can_never_hold_are_refused() {
-        let cases: [(&str, fn(&ExprError) -> bool); 7] = [
+        type Is = fn(&ExprError) -> bool;
+        let cases: [(&str, Is); 7] = [
             ("{.x} === 1", |e| matches!(e, ExprError::UnknownOperator(_, op, _) if op == "===")),
             ("{.x} <== 1", |e| matches!(e, ExprError::UnknownOperator(_, op, _) if op == "<==")),
             ("{.x} > NaN", |e| matches!(e, ExprError::NaN(_, "it can never hold"))),
