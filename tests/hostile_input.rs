@@ -297,3 +297,38 @@ fn readiness_rules_that_can_never_hold_are_lint_errors() {
     }
     assert_eq!(out.matches("  help: ").count(), rules.len(), "{out}");
 }
+
+/// A resource that depends on one of a later batch was told to "lower the
+/// weight", which orders hooks only; a cycle of 10,000 hooks was one line
+/// of 410 KB (issue 33).
+#[test]
+fn order_errors_give_the_fix_that_applies_and_stay_short() {
+    let doc = |name: &str, annotations: &str| {
+        format!("---\n# Source: c/templates/{name}.yaml\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations:\n{annotations}")
+    };
+    let input = doc("db", "    helm.sh/resource-group: db\n    helm.sh/depends-on: ConfigMap/web\n")
+        + &doc("web", "    helm.sh/resource-group: web\n    helm.sh/depends-on/resource-groups: '[\"db\"]'\n");
+    let (code, out) = lint(&input);
+    assert_eq!(code, Exit::Invalid, "{out}");
+    assert!(
+        out.contains("ConfigMap/web is deployed in a later batch, batch 2 (c group web), than this resource's batch 1 (c group db)"),
+        "{out}"
+    );
+    assert!(!out.contains("weight") && out.contains("helm.sh/resource-group"), "{out}");
+
+    let n = 10_000;
+    let cycle: String = (0..n)
+        .map(|i| {
+            format!(
+                "---\n# Source: c/templates/t{i}.yaml\nkind: Pod\nmetadata:\n  name: t{i}\n  annotations:\n    \
+                 helm.sh/hook: test\n    helm.sh/hook-parallel: \"true\"\n    helm.sh/depends-on: Pod/t{}\n",
+                (i + 1) % n
+            )
+        })
+        .collect();
+    let (code, out) = lint(&cycle);
+    assert_eq!(code, Exit::Invalid);
+    let line = out.lines().find(|l| l.contains("cycle")).unwrap();
+    assert!(line.len() < 1_000, "{} bytes: {}", line.len(), &line[..300]);
+    assert!(line.contains("and so on through 9991 more, the last of which waits for Pod/t0"), "{line}");
+}
