@@ -332,3 +332,18 @@ fn order_errors_give_the_fix_that_applies_and_stay_short() {
     assert!(line.len() < 1_000, "{} bytes: {}", line.len(), &line[..300]);
     assert!(line.contains("and so on through 9991 more, the last of which waits for Pod/t0"), "{line}");
 }
+
+/// A NUL in a name cut Graphviz's reading of `-o dot` short (issue 33):
+/// control characters are shown as their control pictures in both pictures.
+#[test]
+fn control_characters_in_names_are_shown_not_written() {
+    let input =
+        "# Source: c/templates/t.yaml\nkind: Pod\nmetadata:\n  name: \"a\\0b\\x01c\\x7f\"\n  annotations:\n    \
+                 helm.sh/hook: test\n";
+    for format in ["dot", "mermaid"] {
+        let (code, out, err) = run_captured(&["plan", "-", "-o", format], input.as_bytes());
+        assert_eq!(code, Exit::Ok, "{err}");
+        assert!(!out.chars().any(|c| c != '\n' && c.is_control()), "{format}: {out:?}");
+        assert!(out.contains("a\u{2400}b\u{2401}c\u{2421}"), "{format}: {out}");
+    }
+}
