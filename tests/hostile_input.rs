@@ -347,3 +347,24 @@ fn control_characters_in_names_are_shown_not_written() {
         assert!(out.contains("a\u{2400}b\u{2401}c\u{2421}"), "{format}: {out}");
     }
 }
+
+/// Errors found while reading a document said `<stdin>` alone, and a YAML
+/// flow mapping was called "JSON but not a Helm release" (issue 33).
+#[test]
+fn unreadable_documents_are_named_and_flow_mappings_are_yaml() {
+    let stream =
+        "kind: ConfigMap\nmetadata:\n  name: a\n---\nkind: ConfigMap\nmetadata: [\n---\nkind: Pod\nmetadata:\n  \
+                  name: p\n  annotations: 5\n";
+    let (code, out) = lint(stream);
+    assert_eq!(code, Exit::Invalid, "{out}");
+    assert!(out.contains("error: <stdin> (document 2): is not a valid Kubernetes object"), "{out}");
+    assert!(out.contains("error: <stdin> Pod/p: metadata.annotations must be a mapping"), "{out}");
+
+    let flow = "{kind: ConfigMap, metadata: {name: a}}\n---\nkind: ConfigMap\nmetadata:\n  name: b\n";
+    let (code, out) = lint(flow);
+    assert_eq!((code, out.as_str()), (Exit::Ok, "no problems in 0 hooks and 2 resources\n"));
+    // JSON that is cut short is still JSON.
+    let (code, out) = lint("{\"name\": \"r\", \"chart\": {");
+    assert_eq!(code, Exit::Invalid);
+    assert!(out.contains("JSON"), "{out}");
+}

@@ -284,6 +284,13 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         )
     })?;
     let namespace = text(meta.remove("namespace"), "metadata.namespace")?;
+    // From here on the object has a name: errors name it.
+    let fail = |msg: String, help: Option<&str>| {
+        let mut d = fail(msg, help);
+        let head = Head { kind: kind.clone(), name: name.clone(), namespace: namespace.clone(), ..Head::default() };
+        d.location.object = Some(head.display());
+        d
+    };
     let raw_annotations = match meta.remove("annotations") {
         Some(Value::Object(m)) => m,
         None | Some(Value::Null) => Map::new(),
