@@ -26,7 +26,7 @@ struct Line<'t> {
 
 /// `text` as JSON, or `None` when it is not of the simple shape above.
 pub fn read(text: &str) -> Option<Value> {
-    let mut lines = Vec::new();
+    let mut lines = Vec::with_capacity(16);
     for raw in text.split('\n') {
         // Control characters (CR and tab included), `#` anywhere but at the
         // start of a comment line, and non-ASCII text are left to the parser.

@@ -69,22 +69,34 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
         *n += 1;
         each(Document { source, index: *n, text });
     };
+    // Each document's text is cut from the stream in one piece (two when a
+    // `# Source:` line follows blank lines), not grown line by line: under
+    // Helm's Wasm runtime every allocation and copy loop is dear.
+    let cut = |start: usize, end: usize, source_line: Option<(usize, usize)>| match source_line {
+        Some((from, to)) => [&stream[start..from], &stream[to..end]].concat(),
+        None => stream[start..end].to_string(),
+    };
     let mut source = None;
-    let mut text = String::new();
+    let (mut start, mut source_line, mut blank) = (0, None, true);
+    let mut offset = 0;
     for line in stream.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
         if is_separator(line) {
-            push(source.take(), std::mem::take(&mut text));
+            push(source.take(), cut(start, at, source_line.take()));
+            (start, blank) = (offset, true);
             continue;
         }
-        if source.is_none() && text.trim().is_empty() {
+        if source.is_none() && blank {
             if let Some(path) = line.strip_prefix(SOURCE_PREFIX) {
                 source = Some(path.trim().to_string());
+                source_line = Some((at, offset));
                 continue;
             }
         }
-        text.push_str(line);
+        blank = blank && line.trim().is_empty();
     }
-    push(source, text);
+    push(source, cut(start, stream.len(), source_line));
 }
 
 /// How many documents [`split`] makes of `stream` at most, counted without
@@ -141,7 +153,7 @@ struct HeadText {
 }
 
 fn head_text(text: &str) -> Option<HeadText> {
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len());
     let mut keep = false;
     let mut whole = true;
     for line in text.split_inclusive('\n') {
