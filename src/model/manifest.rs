@@ -134,9 +134,21 @@ impl Head {
         ObjectRef::new(&self.kind, namespace, &self.name)
     }
 
-    /// [`Head::reference`] as text.
+    /// [`Head::reference`] as text, written at once: every message's
+    /// location has one, and an [`ObjectRef`] made to be printed is three
+    /// allocations more.
     pub fn display(&self) -> String {
-        self.reference().to_string()
+        let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
+        let mut out =
+            String::with_capacity(self.kind.len() + self.name.len() + namespace.map_or(0, |n| n.len() + 1) + 1);
+        out.push_str(&self.kind);
+        out.push('/');
+        if let Some(namespace) = namespace {
+            out.push_str(namespace);
+            out.push('/');
+        }
+        out.push_str(&self.name);
+        out
     }
 }
 

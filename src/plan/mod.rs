@@ -32,6 +32,7 @@ use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::model::kind_order::{install_rank, tier, tier_kinds};
+use crate::model::manifest::Head;
 use crate::model::reference::ObjectRef;
 use batch::Batch;
 
@@ -254,7 +255,17 @@ struct Spec<'a> {
     level: i64,
     parallel: bool,
     depends_on: &'a [ObjectRef],
-    location: Location,
+    /// Where it comes from, made a [`Location`] only for a message: most
+    /// plans have none, and a location is four allocations.
+    source: &'a str,
+    document: usize,
+    head: &'a Head,
+}
+
+impl Spec<'_> {
+    fn location(&self) -> Location {
+        Location { source: self.source.to_string(), document: self.document, object: Some(self.head.display()) }
+    }
 }
 
 fn plan_hooks<'a>(
@@ -276,7 +287,9 @@ fn plan_hooks<'a>(
             level: h.weight,
             parallel: h.parallel.unwrap_or(parallel_all),
             depends_on: &h.depends_on,
-            location: h.location(),
+            source: &h.source,
+            document: h.document,
+            head: &h.head,
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
@@ -306,7 +319,9 @@ fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, dia
                 level: level as i64,
                 parallel: true,
                 depends_on: &r.depends_on,
-                location: r.location(),
+                source: &r.source,
+                document: r.document,
+                head: &r.head,
             });
         }
     }
@@ -464,7 +479,7 @@ fn depends_on_edges(
                 .copied()
                 .filter(|&j| matches_ref(r, &specs[j].reference, release))
                 .collect();
-            let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
+            let fail = |msg: String, help: String| Diagnostic::error(s.location(), msg).on(DEPENDS_ON).help(help);
             let j = match candidates.as_slice() {
                 [j] => *j,
                 [] => {
@@ -493,7 +508,7 @@ fn depends_on_edges(
                     let same_namespace =
                         many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
                     let (msg, help) = if same_namespace {
-                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].location.source.as_str()).collect();
+                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].source).collect();
                         (
                             format!(
                                 "{r} is ambiguous: {} {what}s have that kind, name and namespace ({})",
@@ -831,7 +846,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
             Node::Item(i) => Some(i),
             _ => None,
         });
-        let loc = first.map(|ItemId(i)| specs[i].location.clone()).unwrap_or_default();
+        let loc = first.map(|ItemId(i)| specs[i].location()).unwrap_or_default();
         diags.push(
             Diagnostic::error(loc, format!("{} cycle: {text}", plan.target.name())).on(DEPENDS_ON).help(match serial_hint {
                 Some((later, earlier)) => format!(
