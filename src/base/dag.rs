@@ -13,7 +13,7 @@ use petgraph::graphmap::DiGraphMap;
 pub enum DagError {
     #[error("{0:?} depends on itself")]
     SelfLoop(String),
-    #[error("cycle detected among nodes: {}", .0.join(", "))]
+    #[error("cycle detected among nodes: {}", crate::base::text::first_few(.0, ", "))]
     Cycle(Vec<String>),
 }
 
@@ -68,7 +68,8 @@ pub fn cycle_members(deps: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
             g.add_edge(d.as_str(), node.as_str(), ());
         }
     }
-    let mut members: Vec<String> = petgraph::algo::tarjan_scc(&g)
+    // Kosaraju's keeps its own stack; Tarjan's recursion overflows on long cycles.
+    let mut members: Vec<String> = petgraph::algo::kosaraju_scc(&g)
         .into_iter()
         .filter(|scc| scc.len() > 1 || g.contains_edge(scc[0], scc[0]))
         .flatten()

@@ -26,6 +26,20 @@ pub fn table(rows: &[Vec<String>], indent: &str) -> String {
     out
 }
 
+/// How many members a message about a cycle or a list of names names
+/// before it says "and N more": a cycle of 10,000 hooks was one line of
+/// 410 KB (issue 33).
+pub const NAMED: usize = 8;
+
+/// `items` joined with `sep`, the first [`NAMED`] of them and then `and N
+/// more` when there are more.
+pub fn first_few(items: &[String], sep: &str) -> String {
+    if items.len() <= NAMED {
+        return items.join(sep);
+    }
+    format!("{}{sep}and {} more", items[..NAMED].join(sep), items.len() - NAMED)
+}
+
 /// `1 hook`, `2 hooks`, `1 batch`, `3 batches`.
 pub fn count(n: usize, noun: &str) -> String {
     match n {

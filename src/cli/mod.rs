@@ -167,13 +167,17 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
     let mut diags = Diagnostics::default();
     // lint judges every document whole; plan orders them by their heads.
     let syntax = if lint { Syntax::Whole } else { Syntax::HeadOnly };
-    let (format, release) = match input::parse_as(&bytes, syntax, &mut diags) {
+    let span = crate::trace::span(|| format!("read {} bytes", bytes.len()));
+    let parsed = input::parse_as(&bytes, syntax, &mut diags);
+    drop(span);
+    let (format, release) = match parsed {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(io.stderr, "Error: {e}");
             return Exit::Invalid;
         }
     };
+    let span = crate::trace::span(|| "plan".into());
     let mut plan = plan::build(&release, &targets, options, &mut diags);
     {
         // lint and plan cannot know the --timeout of the run to come: they warn against Helm's default.
@@ -184,6 +188,8 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         // Every event and the install are planned: where each object is made.
         diags.0.extend(plan::order_check::check(&release, &plan));
     }
+    drop(span);
+    let _span = crate::trace::span(|| "report".into());
     if !lint && !diags.has_errors() {
         for e in &mut plan.events {
             if let Target::Hooks(event) = e.target {

@@ -41,8 +41,13 @@ impl fmt::Display for Location {
         // The document's position is not shown: Helm prints documents sorted
         // by kind, so it rarely matches the template file; Kind/name does.
         f.write_str(&self.source)?;
-        if let Some(object) = &self.object {
-            write!(f, " {object}")?;
+        match &self.object {
+            Some(object) => write!(f, " {object}")?,
+            // A document that could not be read as an object has only its
+            // position to go by (within its template, or among the
+            // documents of a stream without `# Source:` lines).
+            None if self.document > 0 => write!(f, " (document {})", self.document)?,
+            None => {}
         }
         Ok(())
     }

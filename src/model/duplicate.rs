@@ -5,6 +5,7 @@
 //! started together would delete and replace each other. Both places are
 //! named, as a user must choose between them.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
@@ -13,14 +14,15 @@ use crate::model::manifest::Head;
 use crate::model::release::Release;
 
 /// The object in the cluster a head names, as far as the input can tell:
-/// a namespaced object without a namespace is in the release's.
-fn identity(head: &Head, release_namespace: Option<&str>) -> (String, String, Option<String>, String) {
-    let group = head.api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
-    let reference = head.reference();
-    let namespace = reference.namespace.clone().or_else(|| {
-        (!crate::model::scope::cluster_scoped(&head.kind)).then(|| release_namespace.map(str::to_string)).flatten()
-    });
-    (group, head.kind.clone(), namespace, head.name.clone())
+/// a namespaced object without a namespace is in the release's. Borrowed:
+/// it is made for every object of the release.
+fn identity<'h>(head: &'h Head, release_namespace: Option<&'h str>) -> (&'h str, &'h str, Option<&'h str>, &'h str) {
+    let group = head.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let namespace = match crate::model::scope::cluster_scoped(&head.kind) {
+        true => None,
+        false => head.namespace.as_deref().or(release_namespace),
+    };
+    (group, &head.kind, namespace, &head.name)
 }
 
 fn duplicate(diags: &mut Diagnostics, first: &Location, second: Location, what: &str) {
@@ -47,25 +49,28 @@ fn duplicate(diags: &mut Diagnostics, first: &Location, second: Location, what: 
 /// pre-install and for pre-upgrade): Helm runs them at different times.
 pub fn check(release: &Release, diags: &mut Diagnostics) {
     let ns = release.namespace.as_deref();
-    let mut seen: HashMap<_, Location> = HashMap::new();
-    for r in &release.resources {
-        let location = r.location();
-        match seen.get(&identity(&r.head, ns)) {
-            Some(first) => duplicate(diags, first, location, "resource"),
-            None => {
-                seen.insert(identity(&r.head, ns), location);
+    // The first of each identity by position: a location is made only for
+    // a duplicate.
+    let mut seen: HashMap<_, usize> = HashMap::new();
+    for (i, r) in release.resources.iter().enumerate() {
+        match seen.entry(identity(&r.head, ns)) {
+            Entry::Occupied(first) => {
+                duplicate(diags, &release.resources[*first.get()].location(), r.location(), "resource")
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(i);
             }
         }
     }
-    let mut seen: HashMap<_, Location> = HashMap::new();
-    for h in &release.hooks {
+    let mut seen: HashMap<_, usize> = HashMap::new();
+    for (i, h) in release.hooks.iter().enumerate() {
         for &event in &h.events {
             let key: (Event, _) = (event, identity(&h.head, ns));
-            if let Some(first) = seen.get(&key) {
-                duplicate(diags, first, h.location(), &format!("{event} hook"));
+            if let Some(&first) = seen.get(&key) {
+                duplicate(diags, &release.hooks[first].location(), h.location(), &format!("{event} hook"));
                 break;
             }
-            seen.insert(key, h.location());
+            seen.insert(key, i);
         }
     }
 }

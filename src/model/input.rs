@@ -173,7 +173,7 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
     if trimmed.is_empty() {
         return Err(InputError::Empty);
     }
-    if trimmed.starts_with('{') {
+    if trimmed.starts_with('{') && !flow_yaml(trimmed) {
         let value: serde_json::Value = serde_json::from_str(trimmed).map_err(InputError::BadJson)?;
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
@@ -203,6 +203,16 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         .unwrap_or_default()
         .to_string();
     Ok((Format::Template, release))
+}
+
+/// Whether text that starts with `{` is a YAML flow mapping (`{kind:
+/// ConfigMap, metadata: {name: a}}`, a manifest Helm applies) rather than
+/// JSON: JSON's first key is quoted, and `{}` is JSON. A flow mapping that
+/// quotes its keys reads as JSON, and JSON that is not a release is then
+/// told apart as ever.
+fn flow_yaml(trimmed: &str) -> bool {
+    let after = trimmed[1..].trim_start();
+    !(after.starts_with('"') || after.starts_with('}'))
 }
 
 fn check_documents(count: usize) -> Result<(), InputError> {
@@ -394,7 +404,7 @@ mod tests {
     fn rejects_non_input() {
         let mut d = Diagnostics::default();
         assert!(matches!(parse(b"  \n", &mut d), Err(InputError::Empty)));
-        assert!(matches!(parse(b"{nope", &mut d), Err(InputError::BadJson(_))));
+        assert!(matches!(parse(b"{\"nope", &mut d), Err(InputError::BadJson(_))));
         assert!(matches!(parse(&[0xff, 0xfe], &mut d), Err(InputError::NotUtf8)));
         // `helm install --dry-run -o yaml`: say to pipe JSON, not "has no kind".
         let yaml = b"apply_method: ssa\nchart:\n  metadata:\n    name: c\nhooks:\n- kind: Job\ninfo:\n  status: pending-install\nmanifest: |+\n  ---\n  kind: ConfigMap\nname: r\nversion: 1\n";

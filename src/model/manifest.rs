@@ -52,7 +52,10 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
 /// a release keeps what it needs of each and drops the rest, and the
 /// release is not held twice over, as read and cut into documents.
 pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    // Hashed, not ordered: an ordered map of 10,000 paths that share their
+    // first dozen bytes compared those bytes one loop iteration at a time,
+    // each an exit to Go under Helm's Wasm runtime (docs/benchmarks.md).
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut last_source: Option<String> = None;
     let mut push = |source: Option<String>, text: String| {
         if source.is_some() {
@@ -66,22 +69,34 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
         *n += 1;
         each(Document { source, index: *n, text });
     };
+    // Each document's text is cut from the stream in one piece (two when a
+    // `# Source:` line follows blank lines), not grown line by line: under
+    // Helm's Wasm runtime every allocation and copy loop is dear.
+    let cut = |start: usize, end: usize, source_line: Option<(usize, usize)>| match source_line {
+        Some((from, to)) => [&stream[start..from], &stream[to..end]].concat(),
+        None => stream[start..end].to_string(),
+    };
     let mut source = None;
-    let mut text = String::new();
+    let (mut start, mut source_line, mut blank) = (0, None, true);
+    let mut offset = 0;
     for line in stream.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
         if is_separator(line) {
-            push(source.take(), std::mem::take(&mut text));
+            push(source.take(), cut(start, at, source_line.take()));
+            (start, blank) = (offset, true);
             continue;
         }
-        if source.is_none() && text.trim().is_empty() {
+        if source.is_none() && blank {
             if let Some(path) = line.strip_prefix(SOURCE_PREFIX) {
                 source = Some(path.trim().to_string());
+                source_line = Some((at, offset));
                 continue;
             }
         }
-        text.push_str(line);
+        blank = blank && line.trim().is_empty();
     }
-    push(source, text);
+    push(source, cut(start, stream.len(), source_line));
 }
 
 /// How many documents [`split`] makes of `stream` at most, counted without
@@ -119,9 +134,21 @@ impl Head {
         ObjectRef::new(&self.kind, namespace, &self.name)
     }
 
-    /// [`Head::reference`] as text.
+    /// [`Head::reference`] as text, written at once: every message's
+    /// location has one, and an [`ObjectRef`] made to be printed is three
+    /// allocations more.
     pub fn display(&self) -> String {
-        self.reference().to_string()
+        let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
+        let mut out =
+            String::with_capacity(self.kind.len() + self.name.len() + namespace.map_or(0, |n| n.len() + 1) + 1);
+        out.push_str(&self.kind);
+        out.push('/');
+        if let Some(namespace) = namespace {
+            out.push_str(namespace);
+            out.push('/');
+        }
+        out.push_str(&self.name);
+        out
     }
 }
 
@@ -129,17 +156,28 @@ impl Head {
 /// mapping, as text. `None` when the document starts in a way this cut could
 /// misread (flow style, a list, a tag, an anchor, a quoted key): the caller
 /// then parses the whole document.
-fn head_text(text: &str) -> Option<String> {
-    let mut out = String::new();
+struct HeadText {
+    text: String,
+    /// Nothing was cut: the head is the whole document, so parsing it
+    /// checked the whole document's syntax too (a second parse of the same
+    /// text took a fifth of `lint`'s time on releases of small objects).
+    whole: bool,
+}
+
+fn head_text(text: &str) -> Option<HeadText> {
+    let mut out = String::with_capacity(text.len());
     let mut keep = false;
+    let mut whole = true;
     for line in text.split_inclusive('\n') {
         match line.as_bytes().first() {
             None | Some(b' ' | b'\t' | b'\n' | b'\r') => {
                 if keep {
                     out.push_str(line);
+                } else {
+                    whole = false;
                 }
             }
-            Some(b'#') => {}
+            Some(b'#') => whole = false,
             Some(b'-' | b'{' | b'[' | b'&' | b'*' | b'!' | b'%' | b'?' | b'|' | b'>' | b'"' | b'\'' | b'@' | b'`') => {
                 return None
             }
@@ -147,11 +185,13 @@ fn head_text(text: &str) -> Option<String> {
                 keep = top_level_key(line).is_some_and(|k| matches!(k, "apiVersion" | "kind" | "metadata"));
                 if keep {
                     out.push_str(line);
+                } else {
+                    whole = false;
                 }
             }
         }
     }
-    Some(out)
+    Some(HeadText { text: out, whole })
 }
 
 /// The key a top-level line of a block mapping starts with, as YAML reads
@@ -204,13 +244,20 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
     let head_text = head_text(&doc.text);
     let invalid =
         |e: yaml::YamlError| fail(format!("is not a valid Kubernetes object: {}", short(&e.to_string())), None);
-    let (value, read) = match head_text.as_deref().map(yaml::to_json) {
-        Some(Ok(v @ Value::Object(_))) => {
+    // A head that is the whole document is read to its end, as a whole
+    // document is checked.
+    let read_head = |h: &HeadText| match crate::model::block::read(&h.text) {
+        Some(v) => Ok(v),
+        None if h.whole => yaml::to_json_whole(&h.text),
+        None => yaml::to_json(&h.text),
+    };
+    let (value, read) = match head_text.as_ref().map(|h| (read_head(h), h)) {
+        Some((Ok(v @ Value::Object(_)), head)) => {
             // The rest unread, `data: {key: [unclosed` passed as no problem.
-            if syntax == Syntax::Whole {
+            if syntax == Syntax::Whole && !head.whole {
                 yaml::check_syntax(&doc.text).map_err(invalid)?;
             }
-            (v, head_text.as_deref().unwrap_or_default())
+            (v, head.text.as_str())
         }
         _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, doc.text.as_str()),
     };
@@ -261,6 +308,13 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         )
     })?;
     let namespace = text(meta.remove("namespace"), "metadata.namespace")?;
+    // From here on the object has a name: errors name it.
+    let fail = |msg: String, help: Option<&str>| {
+        let mut d = fail(msg, help);
+        let head = Head { kind: kind.clone(), name: name.clone(), namespace: namespace.clone(), ..Head::default() };
+        d.location.object = Some(head.display());
+        d
+    };
     let raw_annotations = match meta.remove("annotations") {
         Some(Value::Object(m)) => m,
         None | Some(Value::Null) => Map::new(),

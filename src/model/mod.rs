@@ -1,6 +1,7 @@
 //! The chart author's contract, parsed once into typed values: documents, annotations, hooks, resources, readiness rules, references, the chart and its dependencies, and the diagnostics that name where each problem came from.
 
 pub mod annotation;
+pub mod block;
 pub mod chart;
 pub mod diagnostic;
 pub mod dropped;

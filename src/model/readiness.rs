@@ -69,6 +69,52 @@ pub enum ExprError {
     NoOp(String),
     #[error("{0:?} compares a non-number with an ordering operator; it can never hold")]
     OrderingOnText(String),
+    /// `{.x} === 1`: the value left after `==` starts with another operator.
+    #[error("{0:?}: {1:?} is no operator, so the value compared is {2:?}; it can never hold")]
+    UnknownOperator(String, String, String),
+    /// `{.phase} == Ready == True`: one path, one operator, one value.
+    #[error("{0:?} has more than one operator; the value compared is {1:?}, which the field never equals")]
+    TwoOperators(String, String),
+    /// NaN equals nothing and orders with nothing (Go's ParseFloat reads it too).
+    #[error("{0:?} compares with NaN, which no number equals or orders with: {1}")]
+    NaN(String, &'static str),
+    /// `[?(@.a=="x" && @.b=="y")]`: the evaluator reads one condition.
+    #[error("{0:?}: a filter takes one condition, @.field==value; {1} is not supported")]
+    FilterLogic(String, &'static str),
+    /// `{.x]}`: a bracket that closes nothing, read as part of a field name.
+    #[error("{0:?}: the path has an unbalanced {1:?}")]
+    Unbalanced(String, char),
+}
+
+impl ExprError {
+    /// How to fix it.
+    pub fn help(&self) -> &'static str {
+        match self {
+            ExprError::OrderingOnText(_) => "compare numbers with <, <=, >, >=; text only with == or !=",
+            ExprError::UnknownOperator(..) => "use one of ==, !=, <, <=, >, >=",
+            ExprError::TwoOperators(..) => {
+                "write one comparison per expression; list several in the JSON array, any of which may hold"
+            }
+            ExprError::NaN(..) => "compare with a number",
+            ExprError::FilterLogic(..) => {
+                "filter on one field, e.g. \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\""
+            }
+            _ => "write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\"",
+        }
+    }
+
+    /// Whether the expression reads but can never hold (a lint error and a
+    /// plan warning, as HIP-0025 treats an ordering on text), rather than
+    /// not read at all (an error everywhere).
+    pub fn never_holds(&self) -> bool {
+        matches!(
+            self,
+            ExprError::OrderingOnText(_)
+                | ExprError::UnknownOperator(..)
+                | ExprError::TwoOperators(..)
+                | ExprError::NaN(..)
+        )
+    }
 }
 
 impl Readiness {
@@ -114,14 +160,10 @@ impl Readiness {
             for item in items {
                 match Expr::parse(&item) {
                     Ok(e) => exprs.push(e),
-                    Err(e @ ExprError::OrderingOnText(_)) => diags.push(
-                        Diagnostic::lint_error(loc.clone(), e.to_string())
-                            .on(key)
-                            .help("compare numbers with <, <=, >, >=; text only with == or !="),
-                    ),
-                    Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(
-                        "write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\"",
-                    )),
+                    Err(e) if e.never_holds() => {
+                        diags.push(Diagnostic::lint_error(loc.clone(), e.to_string()).on(key).help(e.help()))
+                    }
+                    Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(e.help())),
                 }
             }
             Some(exprs)
@@ -188,7 +230,9 @@ impl Expr {
         } else {
             return Err(ExprError::BadPath(text.into()));
         };
+        check_path(text, &normalized)?;
         let path = parse_path(&normalized).ok_or_else(|| ExprError::BadPath(text.into()))?;
+        check_value(text, op, &value)?;
         if op.ordering() && value.parse::<f64>().is_err() {
             return Err(ExprError::OrderingOnText(text.into()));
         }
@@ -221,6 +265,53 @@ impl Expr {
             _ => false,
         }
     }
+}
+
+const OPERATORS: [&str; 6] = ["==", "!=", "<=", ">=", "<", ">"];
+
+/// What [`parse_path`] would read without complaint but never resolves:
+/// brackets that do not pair up, a filter of several conditions.
+fn check_path(text: &str, path: &str) -> Result<(), ExprError> {
+    let mut open = 0usize;
+    let mut quote = None;
+    for c in path.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[') => open += 1,
+            (None, ']') if open == 0 => return Err(ExprError::Unbalanced(text.into(), ']')),
+            (None, ']') => open -= 1,
+            _ => {}
+        }
+    }
+    if open > 0 {
+        return Err(ExprError::Unbalanced(text.into(), '['));
+    }
+    for logic in ["&&", "||"] {
+        if path.contains("[?(") && path.contains(logic) {
+            return Err(ExprError::FilterLogic(text.into(), logic));
+        }
+    }
+    Ok(())
+}
+
+/// A value that makes the comparison impossible however the object looks.
+fn check_value(text: &str, op: Op, value: &str) -> Result<(), ExprError> {
+    if value.starts_with(['=', '<', '>', '!']) {
+        // The operator as written: what follows the path, up to a blank.
+        let after_path = text.trim().split_once('}').map_or("", |(_, rest)| rest);
+        let written = after_path.split_whitespace().next().unwrap_or_default().to_string();
+        return Err(ExprError::UnknownOperator(text.into(), written, value.to_string()));
+    }
+    if OPERATORS.iter().any(|o| value.split_whitespace().any(|w| w == *o)) {
+        return Err(ExprError::TwoOperators(text.into(), value.to_string()));
+    }
+    if value.eq_ignore_ascii_case("nan") || value.parse::<f64>().is_ok_and(f64::is_nan) {
+        let why = if op == Op::Ne { "it always holds" } else { "it can never hold" };
+        return Err(ExprError::NaN(text.into(), why));
+    }
+    Ok(())
 }
 
 fn unquote(v: &str) -> &str {
@@ -328,6 +419,32 @@ mod tests {
     #[test]
     fn ordering_on_text_is_rejected() {
         assert!(matches!(Expr::parse(r#"{.status.phase} > "Running""#), Err(ExprError::OrderingOnText(_))));
+    }
+
+    /// Expressions the evaluator reads but that can never hold, or that it
+    /// would read as something else than written (issue 33).
+    #[test]
+    fn expressions_that_can_never_hold_are_refused() {
+        type Is = fn(&ExprError) -> bool;
+        let cases: [(&str, Is); 7] = [
+            ("{.x} === 1", |e| matches!(e, ExprError::UnknownOperator(_, op, _) if op == "===")),
+            ("{.x} <== 1", |e| matches!(e, ExprError::UnknownOperator(_, op, _) if op == "<==")),
+            ("{.x} > NaN", |e| matches!(e, ExprError::NaN(_, "it can never hold"))),
+            ("{.x} != nan", |e| matches!(e, ExprError::NaN(_, "it always holds"))),
+            ("{.phase} == Ready == True", |e| matches!(e, ExprError::TwoOperators(_, v) if v == "Ready == True")),
+            (r#"{.conditions[?(@.type=="Ready" && @.status=="True")].type} == Ready"#, |e| {
+                matches!(e, ExprError::FilterLogic(_, "&&"))
+            }),
+            ("{.x]} == 1", |e| matches!(e, ExprError::Unbalanced(_, ']'))),
+        ];
+        for (text, want) in cases {
+            let e = Expr::parse(text).unwrap_err();
+            assert!(want(&e), "{text}: {e:?}");
+            assert!(e.to_string().contains(text) || e.to_string().contains(&format!("{text:?}")), "{e}");
+        }
+        assert!(Expr::parse("{.x[0} == 1").is_err());
+        // Brackets inside quotes are text.
+        assert!(Expr::parse("{.conditions[?(@.type==\"a]\")].status} == True").is_ok());
     }
 
     #[test]

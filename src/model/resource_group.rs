@@ -7,7 +7,7 @@
 //! ones are demoted; one resource in two groups, cycles and self-loops are
 //! fatal.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
@@ -22,12 +22,24 @@ pub struct GroupBatches {
     pub unsequenced: Vec<usize>,
 }
 
+/// The groups of one chart level by dense id: every lookup after the first
+/// pass is an index, not a comparison of names. Under Helm's Wasm runtime
+/// each byte a name comparison loops over costs an exit to Go, and ordered
+/// maps of names made a chain of 10,000 groups take over a second there.
+struct Groups<'r> {
+    ids: HashMap<&'r str, usize>,
+    names: Vec<&'r str>,
+    /// Each group's members, in input order.
+    members: Vec<Vec<usize>>,
+    /// Each group's dependencies by name, sorted, without repeats.
+    deps: Vec<Vec<&'r str>>,
+}
+
 /// Plans the resources `members` (indices into `resources`, in input order)
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
 pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut identity_group: BTreeMap<String, &str> = BTreeMap::new();
+    let mut g = Groups { ids: HashMap::new(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
+    let mut identity_group: HashMap<(&str, &str, &str, &str), &str> = HashMap::new();
     let mut ungrouped = Vec::new();
     for &i in members {
         let r = &resources[i];
@@ -35,7 +47,7 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
             ungrouped.push(i);
             continue;
         };
-        match &r.group_depends_on {
+        let ds = match &r.group_depends_on {
             Err(text) => {
                 diags.push(
                     Diagnostic::lint_error(
@@ -48,86 +60,118 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                 ungrouped.push(i);
                 continue;
             }
-            Ok(ds) => deps.entry(group.clone()).or_default().extend(ds.iter().cloned()),
-        }
-        let id = r.group_identity();
-        match identity_group.get(&id) {
+            Ok(ds) => ds,
+        };
+        let id = *g.ids.entry(group.as_str()).or_insert_with(|| {
+            g.names.push(group.as_str());
+            g.members.push(Vec::new());
+            g.deps.push(Vec::new());
+            g.names.len() - 1
+        });
+        g.deps[id].extend(ds.iter().map(String::as_str));
+        let h = &r.head;
+        let identity = (h.api_version.as_str(), h.kind.as_str(), h.namespace.as_deref().unwrap_or(""), h.name.as_str());
+        match identity_group.get(&identity) {
             Some(other) if *other != group => diags.push(
                 Diagnostic::error(
                     r.location(),
-                    format!("resource {id} is assigned to multiple resource groups: {other:?} and {group:?}"),
+                    format!(
+                        "resource {} is assigned to multiple resource groups: {other:?} and {group:?}",
+                        r.group_identity()
+                    ),
                 )
                 .on(RESOURCE_GROUP)
                 .help("give each resource one helm.sh/resource-group"),
             ),
             _ => {
-                identity_group.insert(id, group);
+                identity_group.insert(identity, group);
             }
         }
-        groups.entry(group.clone()).or_default().push(i);
+        g.members[id].push(i);
     }
+    for ds in &mut g.deps {
+        ds.sort_unstable();
+        ds.dedup();
+    }
+    let n = g.names.len();
+    let resolved: Vec<Vec<Option<usize>>> =
+        g.deps.iter().map(|ds| ds.iter().map(|d| g.ids.get(d).copied()).collect()).collect();
+    let by_name = |x: &usize, y: &usize| g.names[*x].cmp(g.names[*y]);
 
     // Demote groups with missing dependencies, and then the groups that
-    // depend on those, transitively. One pass over the dependency edges:
-    // repeating a scan of every group until nothing changed took 19 s for a
-    // chain of 10,000 groups. The demotable group with the least name goes
-    // first, the order that fixed point reported them in.
-    let mut dependents: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (g, ds) in &deps {
-        for d in ds {
-            dependents.entry(d.as_str()).or_default().push(g.as_str());
+    // depend on those, transitively: one pass over the dependency edges,
+    // breadth first from the groups that name a missing one (in name
+    // order). Repeating a scan of every group until nothing changed took
+    // 19 s for a chain of 10,000 groups; sorting every group by name, to
+    // report them in the order that fixed point found them, made a chain
+    // grow faster than its length.
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (id, ds) in resolved.iter().enumerate() {
+        for &d in ds.iter().flatten() {
+            dependents[d].push(id);
         }
     }
-    let mut demoted: BTreeSet<&str> = BTreeSet::new();
-    let mut queued: BTreeSet<&str> =
-        deps.iter().filter(|(_, ds)| ds.iter().any(|d| !deps.contains_key(d))).map(|(g, _)| g.as_str()).collect();
+    let mut demoted = vec![false; n];
+    let mut first: Vec<usize> = (0..n).filter(|&id| resolved[id].iter().any(Option::is_none)).collect();
+    first.sort_unstable_by(by_name);
+    let mut queued: VecDeque<usize> = first.into();
     let mut missing_demoted = Vec::new();
-    while let Some(g) = queued.pop_first() {
+    while let Some(id) = queued.pop_front() {
+        if demoted[id] {
+            continue;
+        }
         // Its first dependency, by name, that is not a group or is demoted.
-        let missing = deps[g].iter().find(|d| !deps.contains_key(*d) || demoted.contains(d.as_str()));
-        let Some(missing) = missing else { continue };
-        let first = groups[g][0];
+        let Some(missing) = resolved[id].iter().position(|d| d.is_none_or(|d| demoted[d])) else { continue };
+        let (name, missing) = (g.names[id], g.deps[id][missing]);
         diags.push(
             Diagnostic::lint_error(
-                resources[first].location(),
-                format!("group {g:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
+                resources[g.members[id][0]].location(),
+                format!("group {name:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
             )
             .on(DEPENDS_ON_RESOURCE_GROUPS)
             .help(format!(
                 "add a resource with helm.sh/resource-group: {missing} to {chart_path}, or drop the dependency"
             )),
         );
-        demoted.insert(g);
-        missing_demoted.push(g.to_string());
-        for &d in dependents.get(g).into_iter().flatten() {
-            if !demoted.contains(d) {
-                queued.insert(d);
+        demoted[id] = true;
+        missing_demoted.push(id);
+        for &d in &dependents[id] {
+            if !demoted[d] {
+                queued.push_back(d);
             }
         }
     }
-    for g in &missing_demoted {
-        deps.remove(g);
-    }
 
     // Isolated groups, when at least two remain.
+    let remaining = n - missing_demoted.len();
     let mut isolated = Vec::new();
-    if deps.len() >= 2 {
-        let depended: BTreeSet<&String> = deps.values().flatten().collect();
-        isolated =
-            deps.iter().filter(|(g, ds)| ds.is_empty() && !depended.contains(g)).map(|(g, _)| g.clone()).collect();
-        for g in &isolated {
+    if remaining >= 2 {
+        let mut depended = vec![false; n];
+        for id in (0..n).filter(|&id| !demoted[id]) {
+            for &d in resolved[id].iter().flatten() {
+                depended[d] = true;
+            }
+        }
+        isolated = (0..n).filter(|&id| !demoted[id] && resolved[id].is_empty() && !depended[id]).collect();
+        isolated.sort_unstable_by(by_name);
+        for &id in &isolated {
+            let name = g.names[id];
             diags.push(
                 Diagnostic::warning(
-                    resources[groups[g][0]].location(),
-                    format!("group {g:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
+                    resources[g.members[id][0]].location(),
+                    format!("group {name:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
                 )
                 .on(RESOURCE_GROUP)
                 .advice(),
             );
-            deps.remove(g);
+            demoted[id] = true;
         }
     }
-
+    let deps: BTreeMap<String, BTreeSet<String>> = (0..n)
+        .filter(|&id| !demoted[id])
+        .map(|id| (g.names[id].to_string(), g.deps[id].iter().map(|d| d.to_string()).collect()))
+        .collect();
+    let groups = |name: &str| &g.members[g.ids[name]];
     let nodes: BTreeSet<String> = deps.keys().cloned().collect();
     let batches = match dag::batches(&nodes, &deps) {
         Ok(b) => b,
@@ -137,7 +181,7 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                 DagError::Cycle(m) => (&m[0], "remove one of the dependencies on the cycle"),
             };
             // Point at a member that declares the dependency, not just any member.
-            let in_group = &groups[group];
+            let in_group = groups(group);
             let declaring = in_group
                 .iter()
                 .find(|&&i| resources[i].group_depends_on.as_ref().is_ok_and(|d| !d.is_empty()))
@@ -156,17 +200,17 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         }
     };
     let mut unsequenced = ungrouped;
-    for g in missing_demoted.iter().chain(&isolated) {
-        unsequenced.extend(&groups[g]);
+    for &id in missing_demoted.iter().chain(&isolated) {
+        unsequenced.extend(&g.members[id]);
     }
     GroupBatches {
         batches: batches
             .into_iter()
             .map(|b| {
                 b.into_iter()
-                    .map(|g| {
-                        let m = groups[&g].clone();
-                        (g, m)
+                    .map(|name| {
+                        let m = groups(&name).clone();
+                        (name, m)
                     })
                     .collect()
             })

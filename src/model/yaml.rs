@@ -114,6 +114,10 @@ pub enum YamlError {
 /// everywhere, quoted or not: real text that leaves a thousand of them
 /// open does not exist, and a count that never undercounts needs no YAML.
 pub fn check_depth(text: &str) -> Result<(), YamlError> {
+    if text.len() <= MAX_DEPTH {
+        // Too short to open more brackets than the bound.
+        return Ok(());
+    }
     let mut depth = 0usize;
     let mut line = 1;
     for b in text.bytes() {
@@ -377,6 +381,11 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, Ya
         _ => return Ok(Value::String(text.to_string())),
     }
     Ok(resolve(text).unwrap_or_else(|| Value::String(text.to_string())))
+}
+
+/// A plain scalar as Kubernetes reads it (`yes` is true, `a` the string).
+pub fn plain(s: &str) -> Value {
+    resolve(s).unwrap_or_else(|| Value::String(s.to_string()))
 }
 
 /// What Kubernetes reads `s` as when it is written unquoted, if that is not

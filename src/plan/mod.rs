@@ -29,11 +29,13 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
 
 use crate::base::spelling;
+use crate::base::text::NAMED;
 use crate::model::annotation::DEPENDS_ON;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::model::kind_order::{install_rank, tier, tier_kinds};
+use crate::model::manifest::Head;
 use crate::model::reference::ObjectRef;
 use batch::Batch;
 
@@ -256,7 +258,17 @@ struct Spec<'a> {
     level: i64,
     parallel: bool,
     depends_on: &'a [ObjectRef],
-    location: Location,
+    /// Where it comes from, made a [`Location`] only for a message: most
+    /// plans have none, and a location is four allocations.
+    source: &'a str,
+    document: usize,
+    head: &'a Head,
+}
+
+impl Spec<'_> {
+    fn location(&self) -> Location {
+        Location { source: self.source.to_string(), document: self.document, object: Some(self.head.display()) }
+    }
 }
 
 fn plan_hooks<'a>(
@@ -278,7 +290,9 @@ fn plan_hooks<'a>(
             level: h.weight,
             parallel: h.parallel.unwrap_or(parallel_all),
             depends_on: &h.depends_on,
-            location: h.location(),
+            source: &h.source,
+            document: h.document,
+            head: &h.head,
         })
         .collect();
     let others = |r: &ObjectRef| -> Option<String> {
@@ -308,7 +322,9 @@ fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, dia
                 level: level as i64,
                 parallel: true,
                 depends_on: &r.depends_on,
-                location: r.location(),
+                source: &r.source,
+                document: r.document,
+                head: &r.head,
             });
         }
     }
@@ -361,7 +377,7 @@ fn build_graph(
         })
         .collect();
     let levels = serial_barriers(&mut graph, &mut items);
-    depends_on_edges(target, &specs, release, others, &mut graph, &mut items, diags);
+    depends_on_edges(target, &specs, release, others, &mut graph, &mut items, diags, &batches);
     // Kind order, after depends-on, which it yields to.
     if target != Target::Install {
         for level in &levels {
@@ -440,6 +456,7 @@ fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item]) -> Vec
 
 /// `helm.sh/depends-on` edges. A reference that names no item, several,
 /// the item itself, or one of a higher level is reported and left out.
+#[allow(clippy::too_many_arguments)]
 fn depends_on_edges(
     target: Target,
     specs: &[Spec],
@@ -448,6 +465,7 @@ fn depends_on_edges(
     graph: &mut DiGraph<Node, Reason>,
     items: &mut [Item],
     diags: &mut Diagnostics,
+    batches: &[Batch],
 ) {
     let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, s) in specs.iter().enumerate() {
@@ -464,7 +482,7 @@ fn depends_on_edges(
                 .copied()
                 .filter(|&j| matches_ref(r, &specs[j].reference, release))
                 .collect();
-            let fail = |msg: String, help: String| Diagnostic::error(s.location.clone(), msg).on(DEPENDS_ON).help(help);
+            let fail = |msg: String, help: String| Diagnostic::error(s.location(), msg).on(DEPENDS_ON).help(help);
             let j = match candidates.as_slice() {
                 [j] => *j,
                 [] => {
@@ -493,7 +511,7 @@ fn depends_on_edges(
                     let same_namespace =
                         many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
                     let (msg, help) = if same_namespace {
-                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].location.source.as_str()).collect();
+                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].source).collect();
                         (
                             format!(
                                 "{r} is ambiguous: {} {what}s have that kind, name and namespace ({})",
@@ -517,17 +535,36 @@ fn depends_on_edges(
                 continue;
             }
             if specs[j].level > s.level {
-                let msg = match target {
-                    Target::Install => format!(
-                        "{r} is deployed in a later batch ({}), so this resource would wait forever",
-                        specs[j].level + 1
-                    ),
-                    Target::Hooks(_) => format!(
-                        "{r} has a higher weight ({} > {}), so this hook would wait forever",
-                        specs[j].level, s.level
+                // Weights order hooks; batches (resource groups, subcharts,
+                // CRDs and Namespaces first) order resources, and no
+                // weight moves a resource to another batch.
+                let (msg, help) = match target {
+                    Target::Install => {
+                        let describe = |level: i64| {
+                            let b = level as usize;
+                            match batches.get(b) {
+                                Some(_) => format!("batch {} ({})", b + 1, batch::describe(batches, b)),
+                                None => format!("batch {}", b + 1),
+                            }
+                        };
+                        (
+                            format!(
+                                "{r} is deployed in a later batch, {}, than this resource's {}, so this resource would wait forever",
+                                describe(specs[j].level),
+                                describe(s.level)
+                            ),
+                            "put both in one helm.sh/resource-group, or give this resource a group that lists the dependency's in helm.sh/depends-on/resource-groups (subcharts: order them the other way), or drop the dependency".to_string(),
+                        )
+                    }
+                    Target::Hooks(_) => (
+                        format!(
+                            "{r} has a higher weight ({} > {}), so this hook would wait forever",
+                            specs[j].level, s.level
+                        ),
+                        "lower the weight of the dependency, or drop the dependency".to_string(),
                     ),
                 };
-                diags.push(fail(msg, "lower the weight of the dependency, or drop the dependency".into()));
+                diags.push(fail(msg, help));
                 continue;
             }
             if !items[i].after.iter().any(|&(p, _)| p == ItemId(j)) {
@@ -749,7 +786,12 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<ItemId>> {
 /// (serial order)`.
 fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mut Diagnostics) {
     let g = &plan.graph;
-    let sccs = petgraph::algo::tarjan_scc(g);
+    // Kosaraju's, whose searches keep their own stacks: petgraph's Tarjan
+    // recurses once per node of a component and overflowed a test
+    // thread's stack on a cycle of 10,000 hooks. Sorted by their least
+    // node, so that cycles are reported in the order of the input.
+    let mut sccs = petgraph::algo::kosaraju_scc(g);
+    sccs.sort_by_key(|c| c.iter().map(|v| v.index()).min());
     let mut seen_any = false;
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
         let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
@@ -783,19 +825,31 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
         };
         let mut text = name(cycle[0]);
         let mut serial_hint = None;
+        // A long cycle is named by its first links and where it closes.
+        let links = cycle.len() - 1;
+        let shown = if links > NAMED + 1 { NAMED } else { links };
         for (k, pair) in cycle.windows(2).enumerate() {
             let reason = g.find_edge(pair[1], pair[0]).map(|e| g[e]).unwrap_or(Reason::DependsOn);
-            let link = if k == 0 { " waits for" } else { ", which waits for" };
-            text.push_str(&format!("{link} {} ({})", name(pair[1]), reason.describe()));
             if reason == Reason::Serial && serial_hint.is_none() {
                 serial_hint = Some((name(pair[0]), name(pair[1])));
+            }
+            if k < shown {
+                let link = if k == 0 { " waits for" } else { ", which waits for" };
+                text.push_str(&format!("{link} {} ({})", name(pair[1]), reason.describe()));
+            } else if k + 1 == links {
+                let more = links - shown - 1;
+                text.push_str(&format!(
+                    ", and so on through {more} more, the last of which waits for {} ({})",
+                    name(pair[1]),
+                    reason.describe()
+                ));
             }
         }
         let first = cycle.iter().find_map(|v| match g[*v] {
             Node::Item(i) => Some(i),
             _ => None,
         });
-        let loc = first.map(|ItemId(i)| specs[i].location.clone()).unwrap_or_default();
+        let loc = first.map(|ItemId(i)| specs[i].location()).unwrap_or_default();
         diags.push(
             Diagnostic::error(loc, format!("{} cycle: {text}", plan.target.name())).on(DEPENDS_ON).help(match serial_hint {
                 Some((later, earlier)) => format!(
@@ -811,7 +865,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
         let names: Vec<String> = blocked.iter().map(|&i| plan.items[i].reference.to_string()).collect();
         diags.push(Diagnostic::error(
             Location::default(),
-            format!("{} can never start: {}", plan.target.name(), names.join(", ")),
+            format!("{} can never start: {}", plan.target.name(), crate::base::text::first_few(&names, ", ")),
         ));
     }
 }

@@ -59,6 +59,11 @@ pub fn top_chart(chart: &ChartMeta, resources: &[Resource]) -> String {
 fn tree(resources: &[Resource]) -> Node {
     let mut root = Node::default();
     for (i, r) in resources.iter().enumerate() {
+        // Most sources are the top chart's: no path to cut into segments.
+        if !r.source.contains("/charts/") {
+            root.resources.push(i);
+            continue;
+        }
         let rest: Vec<&str> = r.source.split('/').skip(1).collect();
         let mut node = &mut root;
         let mut k = 0;
