@@ -373,6 +373,18 @@ struct SimCluster {
     refuse_records: bool,
 }
 
+impl SimCluster {
+    /// The cluster of `plan`'s hooks at virtual time `now`, each behaving as `behaviour` says.
+    fn new(plan: &helm_hooks::plan::EventPlan, now: u64, behaviour: fn(&str) -> Behaviour) -> Self {
+        let names = plan.items.iter().map(|it| it.reference.name.clone()).collect();
+        SimCluster { now, names, behaviour, running: BTreeMap::new(), records: 0, refuse_records: false }
+    }
+
+    fn refusing_records(self) -> Self {
+        SimCluster { refuse_records: true, ..self }
+    }
+}
+
 impl helm_hooks::exec::run::Cluster for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
@@ -452,14 +464,7 @@ fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
     let plan = &p.events[0];
-    let mut cluster = SimCluster {
-        now: 0,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |_| Behaviour { ms: 65_000, ok: true },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: false,
-    };
+    let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
     let mut out = Vec::new();
     helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
     let out = String::from_utf8(out).unwrap();
@@ -478,14 +483,8 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
-    let mut cluster = SimCluster {
-        now: 1_000_000,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: false,
-    };
+    let mut cluster =
+        SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
     let mut out = Vec::new();
     let options = Options { timeout_ms: 12_000, ..opts(8) };
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, Some(&mut out));
@@ -519,14 +518,8 @@ fn run_says_what_a_timed_out_hook_was_stuck_on() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
-    let mut cluster = SimCluster {
-        now: 1_000_000,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: false,
-    };
+    let mut cluster =
+        SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
     let options = Options { timeout_ms: 20_000, ..opts(8) };
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, None);
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
@@ -545,20 +538,13 @@ fn run_prints_fail_fast_and_the_output_block() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
-    let mut cluster = SimCluster {
-        now: 1_000_000,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |n| {
-            if n == "preflight" {
-                Behaviour { ms: 2000, ok: false }
-            } else {
-                Behaviour { ms: 30_000, ok: true }
-            }
-        },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: false,
-    };
+    let mut cluster = SimCluster::new(plan, 1_000_000, |n| {
+        if n == "preflight" {
+            Behaviour { ms: 2000, ok: false }
+        } else {
+            Behaviour { ms: 30_000, ok: true }
+        }
+    });
     let mut out = Vec::new();
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
     let out = String::from_utf8(out).unwrap();
@@ -589,14 +575,7 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
     assert!(t.calls.contains(&("logs".into(), "pre".into())), "{:?}", t.calls);
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
-    let mut cluster = SimCluster {
-        now: 0,
-        names: p.events[0].items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |n| Behaviour { ms: 1000, ok: n != "pre" },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: false,
-    };
+    let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour { ms: 1000, ok: n != "pre" });
     let s = helm_hooks::exec::run::execute(
         &p.events[0],
         &r.hooks,
@@ -628,14 +607,7 @@ fn a_refused_record_reports_no_start() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
     let plan = &p.events[0];
-    let mut cluster = SimCluster {
-        now: 0,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: |_| Behaviour { ms: 1000, ok: true },
-        running: BTreeMap::new(),
-        records: 0,
-        refuse_records: true,
-    };
+    let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
     let mut out = Vec::new();
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
     let out = String::from_utf8(out).unwrap();

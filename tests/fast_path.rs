@@ -5,28 +5,16 @@
 //! mutations of them, whatever both readings accept agrees on apiVersion,
 //! kind, name, namespace and annotations (issue 33).
 
-use std::io::Read;
-
 use helm_hooks::model::manifest::{self, Document, Head, Syntax};
 use helm_hooks::model::{block, yaml};
 use proptest::prelude::*;
 use serde_json::Value;
 
+mod rendered;
+
 /// Every document of every rendered chart.
 fn corpus() -> Vec<Document> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/rendered");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "gz"))
-        .collect();
-    paths.sort();
-    let mut docs = Vec::new();
-    for path in paths {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut text).unwrap();
-        docs.extend(manifest::split(&text, "<stdin>"));
-    }
+    let docs: Vec<Document> = rendered::charts().iter().flat_map(|text| manifest::split(text, "<stdin>")).collect();
     assert!(docs.len() > 250, "{} documents", docs.len());
     docs
 }

@@ -7,32 +7,19 @@
 //! budget keeps the run to a few seconds; the fuzz targets in fuzz/ are the
 //! long, opt-in run.
 
-use std::io::Read;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use helm_hooks::cli::{run_captured, Exit};
 use proptest::prelude::*;
 
+mod rendered;
+
 /// Each rendered chart, as documents (with their `---` lines).
 fn corpus() -> &'static [Vec<String>] {
     static CORPUS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/rendered");
-        let mut paths: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "gz"))
-            .collect();
-        paths.sort();
-        paths
-            .iter()
-            .map(|path| {
-                let mut text = String::new();
-                flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut text).unwrap();
-                text.split("\n---").map(|d| format!("---{d}\n")).collect()
-            })
-            .collect()
+        rendered::charts().iter().map(|text| text.split("\n---").map(|d| format!("---{d}\n")).collect()).collect()
     })
 }
 
