@@ -191,6 +191,16 @@ pub struct Row {
     pub waiting: Option<String>,
 }
 
+impl Row {
+    /// The row of plan item `it` that ran as `run` says (started, completed,
+    /// phase), without output or what it waited on.
+    pub fn new(it: &crate::plan::Item, run: (Option<Millis>, Option<Millis>, Phase), message: String) -> Row {
+        let (started_at, completed_at, phase) = run;
+        let (reference, weight) = (it.reference.to_string(), it.level);
+        Row { reference, weight, phase, started_at, completed_at, message, output: None, waiting: None }
+    }
+}
+
 /// Runs one event. Progress lines go to `progress` as they happen (text
 /// output only); the summary is returned for the chosen renderer.
 pub fn execute(
@@ -355,18 +365,10 @@ fn summarise(
     let rows = plan
         .ids()
         .zip(&plan.items)
-        .map(|(i, it)| {
-            let (started_at, completed_at, phase) = exec.last_run(i);
-            Row {
-                reference: it.reference.to_string(),
-                weight: it.level,
-                phase,
-                started_at,
-                completed_at,
-                message: exec.message(i).to_string(),
-                output: outputs[i.0].take(),
-                waiting: exec.waiting(i).map(str::to_string),
-            }
+        .map(|(i, it)| Row {
+            output: outputs[i.0].take(),
+            waiting: exec.waiting(i).map(str::to_string),
+            ..Row::new(it, exec.last_run(i), exec.message(i).to_string())
         })
         .collect();
     let outcome = if error.is_some() {

@@ -170,16 +170,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
                     (run.started_at, run.completed_at, run.phase, message)
                 }
             };
-            Row {
-                reference: it.reference.to_string(),
-                weight: it.level,
-                phase,
-                started_at,
-                completed_at,
-                message,
-                output: None,
-                waiting: None,
-            }
+            Row::new(it, (started_at, completed_at, phase), message)
         })
         .collect();
     let started_at = rows.iter().filter_map(|r| r.started_at).min().unwrap_or_default();
