@@ -1006,12 +1006,14 @@ fn a_429_from_api_priority_and_fairness_is_waited_out() {
             .args(extra);
         c
     };
-    // About 8 s of upload at 2 kB/s: the seat stays taken meanwhile, even when a loaded
-    // machine takes seconds to start Helm and the plugin (4 s was once too short).
+    // About 6 s of upload at 2 kB/s: the seat stays taken meanwhile. Long enough to be met
+    // by the plugin's first request when a loaded machine takes seconds to start Helm (4 s
+    // was once too short), short enough for its five repeats a second apart (8 s was too
+    // long: the run gave up with exit 3).
     let body = case.tmp.0.join("hog.json");
     let hog_cm = format!(
         r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"hog"}},"data":{{"x":"{}"}}}}"#,
-        "a".repeat(16_000)
+        "a".repeat(12_000)
     );
     std::fs::write(&body, hog_cm).unwrap();
     let mut hog = curl(&["--limit-rate", "2000", "-H", "Content-Type: application/json", "--data-binary"]);
@@ -1800,7 +1802,8 @@ fn status_after_a_fail_fast_stop_shows_no_hook_running_and_totals_add_up() {
     case.install(&fail_fast_chart("12s"));
     let out = case.hooks(&["--parallel", "8"]);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
-    assert_eq!(case.status_phases(RELEASE)["slow"], "Running", "the record keeps what the stopped run stored");
+    let stored = case.status_phases(RELEASE);
+    assert_eq!(stored["slow"], "Running", "the record keeps what the stopped run stored\n{}", out.shown);
     wait_ended(&case, "job/slow");
 
     let text = case.plugin(&["status", RELEASE], None);
