@@ -1006,14 +1006,14 @@ fn a_429_from_api_priority_and_fairness_is_waited_out() {
             .args(extra);
         c
     };
-    // About 6 s of upload at 2 kB/s: the seat stays taken meanwhile. Long enough to be met
-    // by the plugin's first request when a loaded machine takes seconds to start Helm (4 s
-    // was once too short), short enough for its five repeats a second apart (8 s was too
-    // long: the run gave up with exit 3).
+    // About 4.5 s of upload at 2 kB/s: the seat stays taken meanwhile. Long enough to be met
+    // by the plugin's first request when a loaded machine is slow to start Helm (4 s was once
+    // too short), short enough for its five repeats a second apart (6 s was too long: the
+    // run gave up, exit 3).
     let body = case.tmp.0.join("hog.json");
     let hog_cm = format!(
         r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"hog"}},"data":{{"x":"{}"}}}}"#,
-        "a".repeat(12_000)
+        "a".repeat(9_000)
     );
     std::fs::write(&body, hog_cm).unwrap();
     let mut hog = curl(&["--limit-rate", "2000", "-H", "Content-Type: application/json", "--data-binary"]);
