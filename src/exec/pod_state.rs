@@ -98,9 +98,8 @@ pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> HookState 
     }
     for pod in pods {
         let state = pod_state(pod);
-        let plain = plain_state(pod);
         stuck |= !state.is_empty() || str_at(pod, "/status/phase") == "Pending";
-        parts.push(if state.is_empty() { plain } else { state });
+        parts.push(if state.is_empty() { plain_state(pod) } else { state });
     }
     HookState { text: parts.join("; "), stuck }
 }

@@ -433,13 +433,8 @@ mod tests {
     /// Issue 32: `helm.sh/hook-paralel` left the hook serial without a word.
     #[test]
     fn a_misspelt_key_is_named_with_the_key_meant() {
-        let doc = &split(
-            "kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n    helm.sh/hook-paralel: \"true\"\n    helm.sh/owner: team-a\n",
-            "s",
-        )[0];
-        let mut d = Diagnostics::default();
-        let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
-        assert_eq!(hook.parallel, None);
+        let (hook, d) = job("    helm.sh/hook-paralel: \"true\"\n    helm.sh/owner: team-a\n");
+        assert_eq!(hook.unwrap().parallel, None);
         assert_eq!(d.0.len(), 1, "{:?}", d.0);
         assert!(!d.0[0].is_error() && !d.0[0].lint_error, "{}", d.0[0]);
         assert_eq!(d.0[0].annotation.as_deref(), Some("helm.sh/hook-paralel"));
@@ -482,13 +477,8 @@ mod tests {
 
     #[test]
     fn a_namespace_on_a_cluster_scoped_dependency_is_dropped_with_a_warning() {
-        let doc = &split(
-            "kind: Job\nmetadata:\n  name: j\n  annotations:\n    helm.sh/hook: test\n    helm.sh/depends-on: ClusterRole/ns/x, Role/ns/y\n",
-            "s",
-        )[0];
-        let mut d = Diagnostics::default();
-        let hook = Hook::from_document(doc.clone(), parse_head(doc).unwrap(), &mut d).unwrap();
-        let refs: Vec<String> = hook.depends_on.iter().map(ToString::to_string).collect();
+        let (hook, d) = job("    helm.sh/depends-on: ClusterRole/ns/x, Role/ns/y\n");
+        let refs: Vec<String> = hook.unwrap().depends_on.iter().map(ToString::to_string).collect();
         assert_eq!(refs, ["ClusterRole/x", "Role/ns/y"]);
         assert_eq!(d.0.len(), 1, "{:?}", d.0);
         assert!(!d.0[0].is_error() && d.0[0].message.contains("cluster-scoped"), "{}", d.0[0]);

@@ -79,6 +79,12 @@ impl<'a> KubeCluster<'a> {
         &hooks[self.plan.items[i].index]
     }
 
+    /// The hook's pods, as Helm finds them for logs ([`Client::hook_pods`]).
+    fn pods(&mut self, hook: ItemId) -> Result<Vec<Value>, KubeError> {
+        let h = self.hook(hook);
+        self.client.hook_pods(&h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+    }
+
     fn key(&self, i: ItemId) -> ObjectKey {
         let h = self.hook(i);
         ObjectKey::new(&h.head.api_version, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
@@ -239,34 +245,27 @@ impl Cluster for KubeCluster<'_> {
     }
 
     fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
-        let h = self.hook(hook);
-        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
-        let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).map_err(cluster_error)?;
-        Ok(container_logs(self.client, ns.as_deref(), &pods))
+        let pods = self.pods(hook).map_err(cluster_error)?;
+        Ok(container_logs(self.client, self.hook(hook).head.namespace.as_deref(), &pods))
     }
 
     fn why(&mut self, hook: ItemId) -> Option<HookState> {
-        let h = self.hook(hook);
-        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
-        let pods = self.client.hook_pods(&kind, ns.as_deref(), &name).ok()?;
+        let pods = self.pods(hook).ok()?;
         // The Job as the wait last saw it: its counts cost no request.
         let job = self.keys[hook.0].as_ref().and_then(|k| self.tracker.observed(k).last().cloned());
-        Some(crate::exec::pod_state::hook_state(&kind, job.as_ref(), &pods))
+        Some(crate::exec::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
     }
 
     fn follow(&mut self, hook: ItemId) -> Vec<ContainerLog> {
-        let h = self.hook(hook);
-        let (kind, ns, name) = (h.head.kind.clone(), h.head.namespace.clone(), h.head.name.clone());
-        let Ok(pods) = self.client.hook_pods(&kind, ns.as_deref(), &name) else { return Vec::new() };
+        let ns = self.hook(hook).head.namespace.as_deref();
+        let Ok(pods) = self.pods(hook) else { return Vec::new() };
         let mut out = Vec::new();
         for pod in &pods {
             let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
             for container in crate::kube::pods::started_containers(pod) {
                 let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
                 // Not readable yet, or a moment's error: the next look reads from the same place.
-                let Ok((body, complete)) =
-                    self.client.pod_log_since(ns.as_deref(), &pod_name, &container, cursor.since())
-                else {
+                let Ok((body, complete)) = self.client.pod_log_since(ns, &pod_name, &container, cursor.since()) else {
                     continue;
                 };
                 let lines = cursor.take(&body, complete);
