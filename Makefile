@@ -81,7 +81,7 @@ dist/hooks-host: plugin-host.wasm plugin-host.yaml completion.yaml LICENSE
 
 # `make e2e` runs the run, deploy, fault and SQL suites again with the patched Helm and
 # dist/hooks-host, the bed's client-certificate kubeconfig and --kube-context only
-# (tests/common kube_args; scripts/e2e.sh).
+# (tests/e2e/common kube_args; scripts/e2e.sh).
 # ------------------------------------------------------------------------------------------
 
 install: dist/hooks
@@ -117,7 +117,7 @@ E2E_ENV := HELM_BIN=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hook
 
 # Through the real Helm, no cluster needed.
 e2e-helm: dist/hooks
-	$(E2E_ENV) cargo test --features e2e --test e2e_helm
+	$(E2E_ENV) cargo test --features e2e --test e2e helm::
 
 # End to end: the bed is started here and stopped whatever happens. The suites run in two
 # lanes side by side, the fault suites alone after them (scripts/e2e.sh says what may not
@@ -136,13 +136,13 @@ test: unit e2e e2e-dist
 # The previous Helm and Kubernetes (HOOKS_PAIR=compat in testbed/versions.sh: Helm v4.2.4,
 # Kubernetes v1.36.1), opt-in, not part of `make test`: the stock run, deploy and public-chart
 # suites on a bed of their own, built and kept in $(HOOKS_CACHE)/compat.
-E2E_COMPAT_TESTS := --test e2e_run --test e2e_deploy --test e2e_real
+E2E_COMPAT_TESTS := run:: deploy:: real::
 e2e-compat: dist/hooks
 	HOOKS_PAIR=compat testbed/build.sh helm etcd kwok kube podlogs
 	@export HOOKS_PAIR=compat; trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	HELM_BIN=$$HOOKS_CACHE/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks \
-	  cargo test --no-fail-fast --features e2e $(E2E_COMPAT_TESTS)
+	  cargo test --no-fail-fast --features e2e --test e2e -- $(E2E_COMPAT_TESTS)
 
 # --- Distribution (issue 12) ---------------------------------------------------------------
 # make release VERSION=x.y.z KEY=<gpg key> [OCI=host/path/hooks PLAIN_HTTP=1]: the signed,

@@ -22,7 +22,7 @@
 #
 # Charts (CHARTS): ingress-nginx (IngressClass renamed <release>-nginx), cert-manager
 # (crds.enabled=true), vault, argo-cd, prometheus (persistence off: the bed has no volume
-# provisioner), helm-create (`helm create`'s chart) — the charts tests/e2e_real.rs
+# provisioner), helm-create (`helm create`'s chart) — the charts tests/e2e/real.rs
 # installs; sentry too when named (its serial hooks take minutes). Not on the bed:
 # kube-prometheus-stack (its CRDs come from a subchart's crds/ folder, which
 # --dry-run=server cannot render against), ark (stock Helm 4 cannot install it either),
@@ -118,7 +118,7 @@ for d in yaml.safe_load_all(sys.stdin):
 ' | sort
 }
 # Stored objects that are not live (hooks deleted by their policy excepted: stock and the
-# plugin delete the same ones, checked by tests/e2e_real.rs).
+# plugin delete the same ones, checked by tests/e2e/real.rs).
 missing() { # ns
   "$HELM" get manifest "$REL" -n "$1" 2>/dev/null | python3 -c '
 import subprocess, sys, yaml

@@ -4,12 +4,12 @@
 #
 # Most of an end-to-end test is waiting for the bed's pods, so two suites at a time finish
 # in little more than the longer one's time. What must not overlap does not:
-#  - the stock and host-functions runs of tests/e2e_deploy.rs (cluster-scoped objects with
+#  - the stock and host-functions runs of tests/e2e/deploy.rs (cluster-scoped objects with
 #    fixed names: the crds-folder chart's CRDs, the aggregated ClusterRoles): the host one
 #    starts only once the stock one has ended;
-#  - tests/e2e_faults.rs restarts the bed's API server and the real node's kubelet and
+#  - tests/e2e/faults.rs restarts the bed's API server and the real node's kubelet and
 #    containerd, so it runs after both lanes, alone, stock then host;
-#  - tests/e2e_node.rs (real containers on the bed's real node) runs at the end of each
+#  - tests/e2e/node.rs (real containers on the bed's real node) runs at the end of each
 #    lane: whole with the stock build, its waits (not what the kubelet prints or how it
 #    fails a container, the same for either build) with the host build.
 # Each suite's output is printed whole when it ends; the exit code is 1 if any failed.
@@ -24,29 +24,25 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Build every suite once, then run the test binaries themselves: two `cargo test` at once
+# Build the suites' one test binary once, then run it per suite: two `cargo test` at once
 # would queue on Cargo's lock of the target folder.
-suites=(e2e_helm e2e_testbed e2e_kube e2e_run e2e_deploy e2e_real e2e_faults e2e_sql e2e_node)
-cargo test --no-run --features e2e --message-format=json-render-diagnostics \
-  $(printf -- '--test %s ' "${suites[@]}") >"$work/build.json" || exit 1
-python3 - "$work/build.json" "$work" <<'EOF' || exit 1
+cargo test --no-run --features e2e --test e2e --message-format=json-render-diagnostics >"$work/build.json" || exit 1
+exe=$(python3 -c '
 import json, sys
-found = {}
 for line in open(sys.argv[1]):
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
-        found[m["target"]["name"]] = m["executable"]
-for name, exe in found.items():
-    open(f"{sys.argv[2]}/{name}.exe", "w").write(exe)
-EOF
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "e2e":
+        print(m["executable"])
+' "$work/build.json") && [ -n "$exe" ] || exit 1
 
-# suite BUILD NAME [ARGS]: one test binary (ARGS: the test harness', e.g. --skip) with the stock or host-functions Helm and plugin; its
-# output printed whole when it ends.
+# suite BUILD NAME [ARGS]: the tests of one suite, the module NAME of tests/e2e (ARGS: the
+# test harness', e.g. --skip), with the stock or host-functions Helm and plugin; its output
+# printed whole when it ends.
 suite() {
   local build=$1 name=$2 helm plugin start=$SECONDS rc
   shift 2
   if [ "$build" = stock ]; then helm=$HELM_STOCK plugin=$PLUGIN_STOCK; else helm=$HELM_HOST plugin=$PLUGIN_HOST; fi
-  HELM_BIN=$helm HOOKS_PLUGIN_DIR=$plugin "$(cat "$work/$name.exe")" "$@" >"$work/$build-$name.log" 2>&1
+  HELM_BIN=$helm HOOKS_PLUGIN_DIR=$plugin "$exe" "$name::" "$@" >"$work/$build-$name.log" 2>&1
   rc=$?
   {
     flock 9
@@ -58,11 +54,11 @@ suite() {
 
 lane_one() {
   local rc=0
-  suite stock e2e_deploy || rc=1
+  suite stock deploy || rc=1
   touch "$work/stock-deploy.done"
-  suite stock e2e_run || rc=1
-  suite stock e2e_real || rc=1
-  suite stock e2e_node || rc=1
+  suite stock run || rc=1
+  suite stock real || rc=1
+  suite stock node || rc=1
   return $rc
 }
 
@@ -71,16 +67,16 @@ lane_two() {
   # Skipped in the host lane: the README's demo is the stock build's; the other two meet a
   # known bug of the host build's watch rounds (docs/limits.md, "Known bug"), which misses
   # a Pod's end now and then, as it did at the start of session 11 too.
-  suite host e2e_run --skip the_readmes_demo --skip a_hundred_hooks_at_parallel_50 \
+  suite host run --skip the_readmes_demo --skip a_hundred_hooks_at_parallel_50 \
     --skip status_after_a_fail_fast_stop || rc=1
   while [ ! -e "$work/stock-deploy.done" ]; do sleep 1; done
-  suite host e2e_deploy || rc=1
-  for name in e2e_testbed e2e_kube; do suite stock "$name" || rc=1; done
-  suite host e2e_sql || rc=1
-  suite stock e2e_helm || rc=1
+  suite host deploy || rc=1
+  for name in testbed kube; do suite stock "$name" || rc=1; done
+  suite host sql || rc=1
+  suite stock helm || rc=1
   # The real node's waits through the host build's transport: what containers print and
   # how the kubelet fails them is the node's, the same for either build.
-  suite host e2e_node --skip logs_of_every_container --skip a_retried_job --skip a_container_over \
+  suite host node --skip logs_of_every_container --skip a_retried_job --skip a_container_over \
     --skip a_crashing_deployment --skip a_readiness_probe_that_never --skip hook_succeeded \
     --skip a_preflights_report || rc=1
   return $rc
@@ -95,9 +91,9 @@ rc=0
 wait "$one" || rc=1
 wait "$two" || rc=1
 echo "=== both lanes ended after $((SECONDS - start)) s"
-suite stock e2e_faults || rc=1
+suite stock faults || rc=1
 # The real node's faults (a kubelet or containerd restart, SIGTERM to Helm) are the node's
 # and Helm's, the same for either build: the stock build's run covers them.
-suite host e2e_faults --skip the_real_nodes_ --skip sigterm_to_helm || rc=1
+suite host faults --skip the_real_nodes_ --skip sigterm_to_helm || rc=1
 echo "=== end to end: $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
 exit $rc

@@ -205,7 +205,7 @@ build_nelm() {
   stamp nelm "$NELM_VERSION"
 }
 
-# Toxiproxy, the fault-injecting TCP proxy of tests/e2e_faults.rs (loopback only).
+# Toxiproxy, the fault-injecting TCP proxy of tests/e2e/faults.rs (loopback only).
 build_toxiproxy() {
   fresh toxiproxy-server "$TOXIPROXY_VERSION" && return
   local tmp

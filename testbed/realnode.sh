@@ -274,7 +274,7 @@ start_kubelet() {
     --hostname-override "$node" --node-labels "$label=true" --v=1
 }
 
-# A fault of the node for tests/e2e_faults.rs: `restart kubelet|containerd [SECONDS]` stops
+# A fault of the node for tests/e2e/faults.rs: `restart kubelet|containerd [SECONDS]` stops
 # the daemon (SIGTERM, as systemd would) and starts it again after SECONDS (default 0).
 # Containers keep running through either, as on a real node: their shims outlive both.
 cmd_restart() {

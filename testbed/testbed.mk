@@ -27,6 +27,6 @@ cluster-proxy:
 cluster-status:
 	@$(TESTBED)/cluster.sh status
 
-# The test bed's own end-to-end tests (tests/e2e_testbed.rs) against a running bed.
+# The test bed's own end-to-end tests (tests/e2e/testbed.rs) against a running bed.
 testbed-e2e: cluster-up
-	@eval "$$($(TESTBED)/cluster.sh env)" && cargo test --features e2e --test e2e_testbed
+	@eval "$$($(TESTBED)/cluster.sh env)" && cargo test --features e2e --test e2e testbed::

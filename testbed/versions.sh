@@ -20,7 +20,7 @@ if [ "${HOOKS_PAIR:-}" = compat ]; then
   KUBE_VERSION=v1.36.1
   ETCD_VERSION=v3.6.10
 fi
-# The fault proxy of tests/e2e_faults.rs: v2.5.0 is the newest the Go module proxy serves.
+# The fault proxy of tests/e2e/faults.rs: v2.5.0 is the newest the Go module proxy serves.
 TOXIPROXY_VERSION=v2.5.0
 # Nelm, for scripts/bench-nelm.sh only (built on request: testbed/build.sh nelm). v1.24.3 is
 # the newest tag whose dependencies the Go module proxy serves: of the later tags it serves

@@ -5,7 +5,7 @@
 //! user pipes `helm template` output in, text and `-o json`.
 //!
 //! The public charts (testdata/charts/real) lint without one: that is
-//! `real_charts_have_no_order_warning` in tests/e2e_helm.rs, which renders
+//! `real_charts_have_no_order_warning` in tests/e2e/helm.rs, which renders
 //! them with the real Helm.
 
 use helm_hooks::cli::{run_captured, Exit};

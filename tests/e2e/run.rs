@@ -12,12 +12,12 @@
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)"
 //! cargo build --release --target wasm32-wasip1 --lib
-//! cargo test --features e2e --test e2e_run
+//! cargo test --features e2e --test e2e run::
 //! ```
 //!
 //! Environment: the bed's (`make -s cluster-env`: KUBECONFIG, HELM_KUBEAPISERVER,
 //! HELM_KUBETOKEN, SSL_CERT_FILE); `HELM_BIN` (default `$HOOKS_CACHE/bin/helm`, else
-//! `~/.cache/helm-hooks/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_helm.rs
+//! `~/.cache/helm-hooks/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in helm.rs
 //! (`HOOKS_ALLOW_STALE_WASM=1` skips the staleness check); `E2E_KEEP=1` keeps namespaces
 //! and temporary folders. Without the bed the tests fail rather than skip.
 //!
@@ -26,10 +26,7 @@
 //!
 //! helm, kubectl and curl are run as processes; their JSON is read with serde_json.
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -360,8 +357,8 @@ fn completion(o: &J) -> Option<bool> {
     }
 }
 
-/// The shared watch (tests/common), its events read as hook events.
-struct Watch(common::Watch);
+/// The shared watch (tests/e2e/common), its events read as hook events.
+struct Watch(crate::common::Watch);
 
 impl Watch {
     fn start(ns: &str) -> Watch {
@@ -369,7 +366,7 @@ impl Watch {
     }
 
     fn start_on(ns: &str, resources: &[(&str, &str)]) -> Watch {
-        Watch(common::Watch::start(ns, resources))
+        Watch(crate::common::Watch::start(ns, resources))
     }
 
     fn stop(self) -> Vec<Ev> {
@@ -377,8 +374,8 @@ impl Watch {
     }
 }
 
-impl From<common::Ev> for Ev {
-    fn from(e: common::Ev) -> Ev {
+impl From<crate::common::Ev> for Ev {
+    fn from(e: crate::common::Ev) -> Ev {
         let o = serde_json::from_str::<J>(&e.object.to_string()).unwrap_or(J::Null);
         Ev {
             rv: e.rv,

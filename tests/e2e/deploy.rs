@@ -18,12 +18,12 @@
 //! make cluster-up && eval "$(make -s cluster-env)"
 //! make dist/hooks
 //! HOOKS_PLUGIN_DIR=$PWD/dist/hooks HELM_BIN=$HOOKS_CACHE/bin/helm \
-//!   cargo test --features e2e --test e2e_deploy
+//!   cargo test --features e2e --test e2e deploy::
 //! ```
 //!
 //! Environment: the bed's (`make -s cluster-env`: KUBECONFIG, HELM_KUBEAPISERVER,
 //! HELM_KUBETOKEN, SSL_CERT_FILE); `HELM_BIN` (default `$HOOKS_CACHE/bin/helm`, else
-//! `~/.cache/helm-hooks/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in e2e_run.rs
+//! `~/.cache/helm-hooks/bin/helm`); `HOOKS_PLUGIN_DIR` or the release Wasm build, as in run.rs
 //! (`HOOKS_ALLOW_STALE_WASM=1` skips the staleness check); `E2E_KEEP=1` keeps namespaces
 //! and temporary folders. Without the bed the tests fail rather than skip.
 //!
@@ -35,10 +35,7 @@
 //! the plugin strips it), so the test that hands the release to stock Helm renders the
 //! chart without it: subchart order and `helm.sh/depends-on` only.
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -3,8 +3,6 @@
 //! from here and keeps only what is its own; where a suite deliberately differs (e2e_helm
 //! names no cluster, e2e_kube makes its namespaces with the client under test,
 //! e2e_testbed installs no plugin) it says so where it differs.
-// Each suite compiles this module on its own and uses part of it.
-#![allow(dead_code)]
 
 mod bed;
 mod golden;
@@ -12,8 +10,6 @@ mod helm;
 mod node;
 mod watch;
 
-// (A suite that uses nothing of one of them would be warned.)
-#[allow(unused_imports)]
 pub use {bed::*, golden::*, helm::*, node::*, watch::*};
 
 use serde_json::Value;

@@ -1,22 +1,19 @@
 //! End-to-end tests of the Kubernetes client (`helm_hooks::kube`) and of Helm's release
 //! storage (`helm_hooks::release::storage`) against the REAL API server of the test bed, through
 //! the native transport (`kube::tcp`) and `kubectl proxy`, and against the real Helm 4
-//! binary (`HELM_BIN`, tests/common; a release it installed is read, changed and written
+//! binary (`HELM_BIN`, tests/e2e/common; a release it installed is read, changed and written
 //! back; `helm status` and `helm history` must still read it).
 //!
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)"
-//! cargo test --features e2e --test e2e_kube
+//! cargo test --features e2e --test e2e kube::
 //! ```
 //!
 //! The proxy is started (or reused) with `testbed/cluster.sh proxy`. Every test works in
 //! its own namespace, so they run in parallel. Without the bed's environment they fail.
 //! (Built only with the `e2e` feature, so that a plain `cargo test` never runs them.)
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::{bed, fresh_namespace, keep, kubectl_in, ok, parse_json, repo, HelmHome};
+use crate::common::{bed, fresh_namespace, keep, kubectl_in, ok, parse_json, repo, HelmHome};
 
 use std::process::Command;
 use std::sync::OnceLock;
@@ -32,7 +29,7 @@ use helm_hooks::release::last_run::{HookPhase, LastRun};
 use helm_hooks::release::storage::{self, Driver};
 
 // ---------------------------------------------------------------------------------------
-// The bed (tests/common), reached by the native client through `kubectl proxy`.
+// The bed (tests/e2e/common), reached by the native client through `kubectl proxy`.
 
 /// `kubectl proxy`'s http URL, started (or reused) by `testbed/cluster.sh proxy`.
 fn proxy() -> &'static str {
@@ -71,7 +68,7 @@ fn now_ms() -> u64 {
 }
 
 /// A namespace of one test, created through the client (a cluster-scoped apply) and
-/// deleted (in the background) when the test ends. Unlike tests/common's Namespace,
+/// deleted (in the background) when the test ends. Unlike tests/e2e/common's Namespace,
 /// which kubectl makes, it is made and deleted by the client under test.
 struct Ns(String);
 

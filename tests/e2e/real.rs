@@ -21,13 +21,10 @@
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)" && make dist/hooks
 //! HOOKS_PLUGIN_DIR=$PWD/dist/hooks HELM_BIN=$HOOKS_CACHE/bin/helm \
-//!   cargo test --features e2e --test e2e_real
+//!   cargo test --features e2e --test e2e real::
 //! ```
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -9,16 +9,13 @@
 //! make cluster-up && eval "$(make -s cluster-env)"
 //! make dist/hooks
 //! HOOKS_PLUGIN_DIR=$PWD/dist/hooks HELM_BIN=$HOOKS_CACHE/bin/helm \
-//!   cargo test --features e2e --test e2e_faults
+//!   cargo test --features e2e --test e2e faults::
 //! ```
 //!
 //! Only the plugin goes through the proxy: stock Helm (install, status, history) and
 //! kubectl talk to the bed directly, so they see what is really stored.
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::net::TcpListener;
 use std::path::PathBuf;

@@ -12,17 +12,14 @@
 //! make cluster-up && eval "$(make -s cluster-env)"
 //! make dist/hooks-host
 //! HELM_BIN=$HOOKS_CACHE/bin/helm-host HOOKS_PLUGIN_DIR=$PWD/dist/hooks-host \
-//!   cargo test --features e2e --test e2e_sql
+//!   cargo test --features e2e --test e2e sql::
 //! ```
 //!
 //! The database: `HELM_DRIVER_SQL_CONNECTION_STRING` when set, else the bed's
 //! (`testbed/postgres.sh up`, idempotent; `.ci/run` stops it). Under the stock build the
 //! test is skipped: its plugin cannot reach Helm's storage drivers (docs/limits.md).
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::PathBuf;
 use std::process::Command;

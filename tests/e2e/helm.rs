@@ -7,12 +7,12 @@
 //!
 //! ```text
 //! cargo build --release --target wasm32-wasip1 --lib
-//! cargo test --features e2e --test e2e_helm
-//! UPDATE_GOLDEN=1 cargo test --features e2e --test e2e_helm   # rewrite the goldens
+//! cargo test --features e2e --test e2e helm::
+//! UPDATE_GOLDEN=1 cargo test --features e2e --test e2e helm::   # rewrite the goldens
 //! ```
 //!
 //! Environment:
-//! - `HELM_BIN`: the Helm 4 binary (default `$HOOKS_CACHE/bin/helm`, tests/common).
+//! - `HELM_BIN`: the Helm 4 binary (default `$HOOKS_CACHE/bin/helm`, tests/e2e/common).
 //!   A missing binary fails the tests; they never skip.
 //! - `HOOKS_PLUGIN_DIR`: a ready plugin directory (plugin.yaml + plugin.wasm).
 //!   Default: assembled from plugin.yaml and
@@ -23,7 +23,7 @@
 //! - `E2E_KEEP=1`: keep the temporary directories.
 //!
 //! Every test has its own Helm home (data, config, cache), kubeconfig and
-//! plugin directory under a fresh temporary directory (tests/common), so the
+//! plugin directory under a fresh temporary directory (tests/e2e/common), so the
 //! tests run in parallel without sharing state; only Helm's compiled module of
 //! plugin.wasm, keyed by its content, is shared between them.
 //!
@@ -31,8 +31,7 @@
 //! own exit code appears in Helm's message `Error: plugin error: … [exit
 //! code N]`, which is what the tests check.
 
-mod common;
-use common::{diff, golden_dir, repo, Golden, HelmHome, Out};
+use crate::common::{diff, golden_dir, repo, Golden, HelmHome, Out};
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -61,7 +60,7 @@ impl Helm {
     fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
         let mut cmd = self.0.command();
         cmd.env("KUBECONFIG", self.0.tmp.0.join("no-kubeconfig")).args(args);
-        common::run(cmd, stdin)
+        crate::common::run(cmd, stdin)
     }
 
     fn template(&self, chart: &str) -> String {
@@ -893,7 +892,7 @@ fn real_charts_have_no_order_warning() {
             ] {
                 let mut c = home.command();
                 c.env("KUBECONFIG", home.tmp.0.join("no-kubeconfig")).args(&render).args(values);
-                let out = common::run(c, None);
+                let out = crate::common::run(c, None);
                 assert_eq!(out.code, 0, "helm {} failed:\n{}", render.join(" "), out.stderr);
                 let mut diags = Diagnostics::default();
                 let (_, release) = input::parse_as(out.stdout.as_bytes(), Syntax::Whole, &mut diags).unwrap();

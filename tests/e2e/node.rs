@@ -8,13 +8,10 @@
 //!
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)"
-//! make dist/hooks && HOOKS_PLUGIN_DIR=dist/hooks cargo test --features e2e --test e2e_node
+//! make dist/hooks && HOOKS_PLUGIN_DIR=dist/hooks cargo test --features e2e --test e2e node::
 //! ```
 
-#![cfg(feature = "e2e")]
-
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

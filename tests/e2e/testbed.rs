@@ -5,23 +5,22 @@
 //!
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)"
-//! cargo test --features e2e --test e2e_testbed
+//! cargo test --features e2e --test e2e testbed::
 //! ```
 //!
 //! The tests shell out to `kubectl`, `helm` (`HELM_BIN`, else `$HOOKS_CACHE/bin`, else the
-//! per-user cache's `bin`, else `PATH`) and `curl`, through tests/common; unlike the
+//! per-user cache's `bin`, else `PATH`) and `curl`, through tests/e2e/common; unlike the
 //! plugin's suites they install no plugin: they test the bed, not the plugin. Every test
 //! works in its own namespace, so they run in parallel.
 
-mod common;
-use common::{bed, kubectl_in, ok, repo, run, HelmHome, Namespace};
+use crate::common::{bed, kubectl_in, ok, repo, run, HelmHome, Namespace};
 
 use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------------------
-// The bed (tests/common): tools and credentials from the environment `make -s
+// The bed (tests/e2e/common): tools and credentials from the environment `make -s
 // cluster-env` prints. Each test's namespace is `tb-…`.
 
 /// `kubectl apply -f -` of a manifest in the namespace.
@@ -349,7 +348,7 @@ fn chart() -> String {
 }
 
 // Helm reaches the bed the way the plugin does (token + CA, no kubeconfig), from a Helm
-// home of its own: `HelmHome::by_token` (tests/common).
+// home of its own: `HelmHome::by_token` (tests/e2e/common).
 
 #[test]
 fn helm_install_waits_for_the_pre_install_hook() {
@@ -511,5 +510,5 @@ fn images_the_registry_lacks_are_real_pull_errors() {
 
 /// The test bed's cache folder (`HOOKS_CACHE`, else `~/.cache/helm-hooks`).
 fn repo_cache() -> std::path::PathBuf {
-    common::hooks_cache()
+    crate::common::hooks_cache()
 }
