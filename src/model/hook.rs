@@ -119,7 +119,7 @@ impl Hook {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         misspelled_keys(ann, &loc, diags);
-        let events = match parse_events(&ann[a::HOOK]) {
+        let events = match parse_events(a::get(ann, a::HOOK).map_or("", String::as_str)) {
             Ok(events) => events,
             Err(e) => {
                 diags.push(
@@ -131,14 +131,14 @@ impl Hook {
             }
         };
         let events = distinct_events(events, &loc, diags);
-        if ann.contains_key(crate::model::external::DEPENDS_ON_EXTERNAL) {
+        if a::has(ann, crate::model::external::DEPENDS_ON_EXTERNAL) {
             diags.push(
                 Diagnostic::error(loc.clone(), "applies to resources only; hooks cannot wait for external objects yet")
                     .on(crate::model::external::DEPENDS_ON_EXTERNAL)
                     .help("move the wait into the hook itself (an init container), or onto a resource"),
             );
         }
-        let weight = match ann.get(a::HOOK_WEIGHT) {
+        let weight = match a::get(ann, a::HOOK_WEIGHT) {
             None => 0,
             Some(v) => a::parse_weight(v).unwrap_or_else(|| {
                 diags.push(
@@ -149,8 +149,7 @@ impl Hook {
                 0
             }),
         };
-        let mut delete_policies: Vec<DeletePolicy> = ann
-            .get(a::HOOK_DELETE_POLICY)
+        let mut delete_policies: Vec<DeletePolicy> = a::get(ann, a::HOOK_DELETE_POLICY)
             .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
             .unwrap_or_default();
         let unknown = delete_policies.iter().filter_map(|p| match p {
@@ -161,8 +160,7 @@ impl Hook {
         if delete_policies.is_empty() {
             delete_policies.push(DeletePolicy::BeforeHookCreation);
         }
-        let output_log_policies: Vec<OutputLogPolicy> = ann
-            .get(a::HOOK_OUTPUT_LOG_POLICY)
+        let output_log_policies: Vec<OutputLogPolicy> = a::get(ann, a::HOOK_OUTPUT_LOG_POLICY)
             .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
             .unwrap_or_default();
         let unknown = output_log_policies.iter().filter_map(|p| match p {
@@ -172,7 +170,7 @@ impl Hook {
         warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
 
         let mut strict_bool = |key: &str| -> Option<bool> {
-            let value = ann.get(key)?;
+            let value = a::get(ann, key)?;
             a::parse_bool(value).map_err(|e| diags.push(value_error(&loc, key, e))).ok()
         };
         let parallel = strict_bool(a::HOOK_PARALLEL);
@@ -183,7 +181,7 @@ impl Hook {
             .get(a::HOOK_TIMEOUT)
             .and_then(|v| a::parse_hook_timeout(v).map_err(|e| diags.push(value_error(&loc, a::HOOK_TIMEOUT, e))).ok());
         for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
-            if ann.contains_key(key) {
+            if a::has(ann, key) {
                 diags.push(
                     Diagnostic::warning(
                         loc.clone(),
@@ -306,7 +304,7 @@ pub(crate) fn depends_on(
     loc: &Location,
     diags: &mut Diagnostics,
 ) -> Vec<ObjectRef> {
-    let refs = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
+    let refs = match a::get(ann, a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
         None => return Vec::new(),
         Some(Ok(refs)) => refs,
         Some(Err(e)) => {

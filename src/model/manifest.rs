@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::base::bytes;
 use crate::model::diagnostic::{Diagnostic, Location};
 use crate::model::reference::ObjectRef;
 use crate::model::scope;
@@ -79,7 +80,7 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
     let mut source = None;
     let (mut start, mut source_line, mut blank) = (0, None, true);
     let mut offset = 0;
-    for line in stream.split_inclusive('\n') {
+    for line in bytes::lines(stream) {
         let at = offset;
         offset += line.len();
         if is_separator(line) {
@@ -102,7 +103,7 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
 /// How many documents [`split`] makes of `stream` at most, counted without
 /// cutting it: a bound on the work is checked before the work.
 pub fn count_documents(stream: &str) -> usize {
-    stream.split_inclusive('\n').filter(|line| is_separator(line)).count() + 1
+    bytes::lines(stream).filter(|line| is_separator(line)).count() + 1
 }
 
 fn is_separator(line: &str) -> bool {
@@ -168,7 +169,7 @@ fn head_text(text: &str) -> Option<HeadText> {
     let mut out = String::with_capacity(text.len());
     let mut keep = false;
     let mut whole = true;
-    for line in text.split_inclusive('\n') {
+    for line in bytes::lines(text) {
         match line.as_bytes().first() {
             None | Some(b' ' | b'\t' | b'\n' | b'\r') => {
                 if keep {
@@ -202,8 +203,7 @@ fn head_text(text: &str) -> Option<HeadText> {
 fn top_level_key(line: &str) -> Option<&str> {
     let line = line.trim_end_matches(['\n', '\r']);
     let bytes = line.as_bytes();
-    let colon =
-        (0..bytes.len()).find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
+    let colon = bytes::positions(bytes, b':').find(|&i| matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
     Some(line[..colon].trim_end_matches([' ', '\t']))
 }
 

@@ -7,6 +7,7 @@
 //! ones are demoted; one resource in two groups, cycles and self-loops are
 //! fatal.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::base::dag::{self, DagError};
@@ -71,20 +72,23 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         g.deps[id].extend(ds.iter().map(String::as_str));
         let h = &r.head;
         let identity = (h.api_version.as_str(), h.kind.as_str(), h.namespace.as_deref().unwrap_or(""), h.name.as_str());
-        match identity_group.get(&identity) {
-            Some(other) if *other != group => diags.push(
+        // One lookup: under Helm's Wasm runtime each hash of four names is dear.
+        match identity_group.entry(identity) {
+            Entry::Occupied(other) if *other.get() != group => diags.push(
                 Diagnostic::error(
                     r.location(),
                     format!(
-                        "resource {} is assigned to multiple resource groups: {other:?} and {group:?}",
-                        r.group_identity()
+                        "resource {} is assigned to multiple resource groups: {:?} and {group:?}",
+                        r.group_identity(),
+                        other.get()
                     ),
                 )
                 .on(RESOURCE_GROUP)
                 .help("give each resource one helm.sh/resource-group"),
             ),
-            _ => {
-                identity_group.insert(identity, group);
+            Entry::Occupied(_) => {}
+            Entry::Vacant(slot) => {
+                slot.insert(group);
             }
         }
         g.members[id].push(i);

@@ -18,10 +18,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::chart::{ChartMeta, Dependency};
-
+use crate::base::bytes;
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::resource::Resource;
 use crate::model::resource_group;
@@ -60,7 +60,7 @@ fn tree(resources: &[Resource]) -> Node {
     let mut root = Node::default();
     for (i, r) in resources.iter().enumerate() {
         // Most sources are the top chart's: no path to cut into segments.
-        if !r.source.contains("/charts/") {
+        if !bytes::contains(r.source.as_bytes(), b"/charts/") {
             root.resources.push(i);
             continue;
         }
