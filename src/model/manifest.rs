@@ -4,6 +4,7 @@
 //! The raw text of every document is kept: apply sends it to the API server
 //! as `application/apply-patch+yaml`, so no YAML is ever re-serialised.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -229,15 +230,20 @@ pub enum Syntax {
     HeadOnly,
 }
 
-/// [`parse_head`], reading the rest of the document as `syntax` says.
-pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>> {
-    let fail = |msg: String, help: Option<&str>| {
-        let d = Diagnostic::error(doc.location(), msg);
-        Box::new(match help {
-            Some(h) => d.help(h),
-            None => d,
-        })
-    };
+/// An error about `doc`, with its help.
+fn failure(doc: &Document, msg: String, help: Option<&str>) -> Box<Diagnostic> {
+    let d = Diagnostic::error(doc.location(), msg);
+    Box::new(match help {
+        Some(h) => d.help(h),
+        None => d,
+    })
+}
+
+/// The document's head as JSON, and the text it was read from: the head
+/// cut from the document when that cut reads as a mapping, else the whole
+/// document.
+fn read_value(doc: &Document, syntax: Syntax) -> Result<(Value, Cow<'_, str>), Box<Diagnostic>> {
+    let fail = |msg: String, help: Option<&str>| failure(doc, msg, help);
     yaml::check_depth(&doc.text).map_err(|e| fail(e.to_string(), None))?;
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
@@ -251,16 +257,23 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         None if h.whole => yaml::to_json_whole(&h.text),
         None => yaml::to_json(&h.text),
     };
-    let (value, read) = match head_text.as_ref().map(|h| (read_head(h), h)) {
+    Ok(match head_text.map(|h| (read_head(&h), h)) {
         Some((Ok(v @ Value::Object(_)), head)) => {
             // The rest unread, `data: {key: [unclosed` passed as no problem.
             if syntax == Syntax::Whole && !head.whole {
                 yaml::check_syntax(&doc.text).map_err(invalid)?;
             }
-            (v, head.text.as_str())
+            (v, Cow::Owned(head.text))
         }
-        _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, doc.text.as_str()),
-    };
+        _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, Cow::Borrowed(doc.text.as_str())),
+    })
+}
+
+/// [`parse_head`], reading the rest of the document as `syntax` says.
+pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>> {
+    let fail = |msg: String, help: Option<&str>| failure(doc, msg, help);
+    let (value, read) = read_value(doc, syntax)?;
+    let read = read.as_ref();
     let Value::Object(mut top) = value else {
         return Err(fail(
             format!("is not a Kubernetes object: it is {}, not a mapping with kind and metadata", what(&value)),
@@ -320,24 +333,27 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         None | Some(Value::Null) => Map::new(),
         Some(_) => return Err(fail("metadata.annotations must be a mapping".into(), None)),
     };
-    let mut annotations = BTreeMap::new();
-    for (key, value) in raw_annotations {
-        match value {
-            Value::String(s) => {
-                annotations.insert(key, s);
-            }
-            Value::Null => {
-                annotations.insert(key, String::new());
-            }
-            _ => {
-                return Err(fail(
-                    format!("annotation {key} must be a string"),
-                    Some("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"),
-                ))
-            }
-        }
-    }
+    let annotations = string_annotations(raw_annotations).map_err(|key| {
+        fail(
+            format!("annotation {key} must be a string"),
+            Some("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"),
+        )
+    })?;
     Ok(Head { api_version, kind, name, namespace: namespace.filter(|n| !n.is_empty()), annotations })
+}
+
+/// Annotations as Kubernetes reads them: text, or empty for null; `Err`
+/// names the first key whose value is anything else.
+fn string_annotations(raw: Map<String, Value>) -> Result<BTreeMap<String, String>, String> {
+    let mut annotations = BTreeMap::new();
+    for (key, value) in raw {
+        match value {
+            Value::String(s) => annotations.insert(key, s),
+            Value::Null => annotations.insert(key, String::new()),
+            _ => return Err(key),
+        };
+    }
+    Ok(annotations)
 }
 
 /// A YAML error as a user can act on it: short.
