@@ -149,26 +149,7 @@ impl Hook {
                 0
             }),
         };
-        let mut delete_policies: Vec<DeletePolicy> = a::get(ann, a::HOOK_DELETE_POLICY)
-            .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
-            .unwrap_or_default();
-        let unknown = delete_policies.iter().filter_map(|p| match p {
-            DeletePolicy::Unknown(v) => Some(v.as_str()),
-            _ => None,
-        });
-        warn_unknown(unknown, &DeletePolicy::KNOWN, a::HOOK_DELETE_POLICY, &loc, diags);
-        if delete_policies.is_empty() {
-            delete_policies.push(DeletePolicy::BeforeHookCreation);
-        }
-        let output_log_policies: Vec<OutputLogPolicy> = a::get(ann, a::HOOK_OUTPUT_LOG_POLICY)
-            .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
-            .unwrap_or_default();
-        let unknown = output_log_policies.iter().filter_map(|p| match p {
-            OutputLogPolicy::Unknown(v) => Some(v.as_str()),
-            _ => None,
-        });
-        warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
-
+        let (delete_policies, output_log_policies) = policies(ann, &loc, diags);
         let mut strict_bool = |key: &str| -> Option<bool> {
             let value = a::get(ann, key)?;
             a::parse_bool(value).map_err(|e| diags.push(value_error(&loc, key, e))).ok()
@@ -180,36 +161,7 @@ impl Hook {
         let timeout_ms = ann
             .get(a::HOOK_TIMEOUT)
             .and_then(|v| a::parse_hook_timeout(v).map_err(|e| diags.push(value_error(&loc, a::HOOK_TIMEOUT, e))).ok());
-        for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
-            if a::has(ann, key) {
-                diags.push(
-                    Diagnostic::warning(
-                        loc.clone(),
-                        "is ignored on hooks: HIP-0025 sequencing applies to resources only",
-                    )
-                    .on(key)
-                    .help("order hooks with helm.sh/hook-weight or helm.sh/depends-on"),
-                );
-            }
-        }
-        if (fail_fast || show_output) && !matches!(head.kind.as_str(), "Job" | "Pod") {
-            diags.push(
-                Diagnostic::warning(
-                    loc.clone(),
-                    format!("has no effect on a {}: only Jobs and Pods fail or have output", head.kind),
-                )
-                .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
-            );
-        }
-        if timeout_ms.is_some() && !matches!(head.kind.as_str(), "Job" | "Pod") {
-            diags.push(
-                Diagnostic::warning(
-                    loc.clone(),
-                    format!("has no effect on a {}: only Jobs and Pods are waited for", head.kind),
-                )
-                .on(a::HOOK_TIMEOUT),
-            );
-        }
+        warn_ineffective(&head, fail_fast, show_output, timeout_ms.is_some(), &loc, diags);
         Some(Hook {
             source: doc.source,
             document: doc.index,
@@ -260,6 +212,76 @@ impl Hook {
 
     pub fn has_output_log_policy(&self, policy: &OutputLogPolicy) -> bool {
         matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.contains(policy)
+    }
+}
+
+/// `helm.sh/hook-delete-policy` (Helm's default when there is none) and
+/// `helm.sh/hook-output-log-policy`, with a warning for each value Helm
+/// does not know.
+fn policies(
+    ann: &std::collections::BTreeMap<String, String>,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) -> (Vec<DeletePolicy>, Vec<OutputLogPolicy>) {
+    let mut delete_policies: Vec<DeletePolicy> = a::get(ann, a::HOOK_DELETE_POLICY)
+        .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
+        .unwrap_or_default();
+    let unknown = delete_policies.iter().filter_map(|p| match p {
+        DeletePolicy::Unknown(v) => Some(v.as_str()),
+        _ => None,
+    });
+    warn_unknown(unknown, &DeletePolicy::KNOWN, a::HOOK_DELETE_POLICY, loc, diags);
+    if delete_policies.is_empty() {
+        delete_policies.push(DeletePolicy::BeforeHookCreation);
+    }
+    let output_log_policies: Vec<OutputLogPolicy> = a::get(ann, a::HOOK_OUTPUT_LOG_POLICY)
+        .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
+        .unwrap_or_default();
+    let unknown = output_log_policies.iter().filter_map(|p| match p {
+        OutputLogPolicy::Unknown(v) => Some(v.as_str()),
+        _ => None,
+    });
+    warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, loc, diags);
+    (delete_policies, output_log_policies)
+}
+
+/// Warnings for what a hook carries that does nothing on it: HIP-0025's
+/// resource keys, and fail-fast, show-output or a timeout on a kind that
+/// neither fails, has output nor is waited for.
+fn warn_ineffective(
+    head: &Head,
+    fail_fast: bool,
+    show_output: bool,
+    timeout: bool,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) {
+    for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
+        if a::has(&head.annotations, key) {
+            diags.push(
+                Diagnostic::warning(loc.clone(), "is ignored on hooks: HIP-0025 sequencing applies to resources only")
+                    .on(key)
+                    .help("order hooks with helm.sh/hook-weight or helm.sh/depends-on"),
+            );
+        }
+    }
+    if (fail_fast || show_output) && !matches!(head.kind.as_str(), "Job" | "Pod") {
+        diags.push(
+            Diagnostic::warning(
+                loc.clone(),
+                format!("has no effect on a {}: only Jobs and Pods fail or have output", head.kind),
+            )
+            .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
+        );
+    }
+    if timeout && !matches!(head.kind.as_str(), "Job" | "Pod") {
+        diags.push(
+            Diagnostic::warning(
+                loc.clone(),
+                format!("has no effect on a {}: only Jobs and Pods are waited for", head.kind),
+            )
+            .on(a::HOOK_TIMEOUT),
+        );
     }
 }
 
