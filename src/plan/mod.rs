@@ -789,6 +789,31 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<ItemId>> {
     Ok((waves, path))
 }
 
+/// One cycle in the strongly connected component `scc` (of more than one
+/// node), from its least item, as it closes: walked backwards along "waits
+/// for" edges inside the component, the least node first at each step.
+fn one_cycle(g: &DiGraph<Node, Reason>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
+    let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
+    let start = *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
+    let mut order: Vec<NodeIndex> = vec![start];
+    let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
+    loop {
+        let here = *order.last().expect("non-empty");
+        let next = g
+            .neighbors_directed(here, Direction::Incoming)
+            .filter(|w| members.contains(w))
+            .min_by_key(|w| w.index())
+            .expect("every node of a component has a predecessor in it");
+        if let Some(&p) = position.get(&next.index()) {
+            let mut c = order[p..].to_vec();
+            c.push(next);
+            return c;
+        }
+        position.insert(next.index(), order.len());
+        order.push(next);
+    }
+}
+
 /// Names one cycle exactly: `A waits for B (depends-on), which waits for A
 /// (serial order)`.
 fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mut Diagnostics) {
@@ -801,27 +826,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
     sccs.sort_by_key(|c| c.iter().map(|v| v.index()).min());
     let mut seen_any = false;
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
-        let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
-        // Walk backwards along "waits for" edges inside the component.
-        let start =
-            *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
-        let mut order: Vec<NodeIndex> = vec![start];
-        let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
-        let cycle = loop {
-            let here = *order.last().expect("non-empty");
-            let next = g
-                .neighbors_directed(here, Direction::Incoming)
-                .filter(|w| members.contains(w))
-                .min_by_key(|w| w.index())
-                .expect("every node of a component has a predecessor in it");
-            if let Some(&p) = position.get(&next.index()) {
-                let mut c = order[p..].to_vec();
-                c.push(next);
-                break c;
-            }
-            position.insert(next.index(), order.len());
-            order.push(next);
-        };
+        let cycle = one_cycle(g, &scc);
         let name = |v: NodeIndex| match g[v] {
             Node::Item(i) => plan.items[i].reference.to_string(),
             Node::Barrier(l) => {
