@@ -218,6 +218,9 @@ fn demote_isolated(
     isolated
 }
 
+/// One batch of groups: each group's name and members.
+type GroupBatch = Vec<(String, Vec<usize>)>;
+
 /// The groups not demoted, in batches of dependency order, each with its
 /// members; `None` after the error of a cycle or a self-loop.
 fn batches(
@@ -226,7 +229,7 @@ fn batches(
     g: &Groups,
     demoted: &[bool],
     diags: &mut Diagnostics,
-) -> Option<Vec<Vec<(String, Vec<usize>)>>> {
+) -> Option<Vec<GroupBatch>> {
     let n = g.names.len();
     let deps: BTreeMap<String, BTreeSet<String>> = (0..n)
         .filter(|&id| !demoted[id])
