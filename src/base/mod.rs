@@ -1,10 +1,12 @@
 //! What every layer uses and none owns: wall-clock time and Go's time
 //! formats ([`time`]), Base64 ([`base64`]), plain-text layout ([`text`]),
 //! graphs of named nodes ([`dag`]), errors kept as causes ([`cause`]), and
-//! the word a typo was meant to be ([`spelling`]).
+//! the word a typo was meant to be ([`spelling`]), byte searches a word at a
+//! time ([`bytes`]).
 //! It imports nothing of the crate (docs/design.md §6).
 
 pub mod base64;
+pub mod bytes;
 pub mod cause;
 pub mod dag;
 pub mod spelling;

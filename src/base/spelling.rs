@@ -21,9 +21,20 @@ pub fn reach(word: &str) -> usize {
 /// so a word far from the one sought costs a few cells, not its length
 /// squared.
 pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    distance_from(a, a.chars().count(), b, max)
+}
+
+/// [`distance`], with `a`'s length in characters known.
+fn distance_from(a: &str, a_chars: usize, b: &str, max: usize) -> Option<usize> {
     // Most candidates differ in length by more than `max`: refused before
-    // anything is allocated for them.
-    if a.chars().count().abs_diff(b.chars().count()) > max {
+    // anything is allocated for them, and most by their length in bytes,
+    // which bounds the characters (one to four bytes each) without a loop
+    // over them: a search among 10,000 names under Helm's Wasm runtime,
+    // where each loop iteration is dear (docs/benchmarks.md).
+    if b.len() + max < a_chars || b.len().div_ceil(4) > a_chars + max {
+        return None;
+    }
+    if a_chars.abs_diff(b.chars().count()) > max {
         return None;
     }
     let a: Vec<char> = a.chars().collect();
@@ -57,13 +68,14 @@ pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
 /// equals in the candidates' order; `word` itself when it is a candidate.
 pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let mut best: Option<(usize, &'c str)> = None;
+    let chars = word.chars().count();
     for candidate in candidates {
         let max = match best {
             None => reach(word),
             Some((0, _)) => break,
             Some((d, _)) => d - 1,
         };
-        if let Some(d) = distance(word, candidate, max) {
+        if let Some(d) = distance_from(word, chars, candidate, max) {
             best = Some((d, candidate));
         }
     }
@@ -87,6 +99,14 @@ mod tests {
         assert_eq!(distance("resource-group", "show-output", 2), None);
         // Characters, not bytes.
         assert_eq!(distance("naïve", "naive", 1), Some(1));
+        assert_eq!(distance("ab", "éé", 2), Some(2));
+        assert_eq!(distance("abcdefgh", "ééé", 8), Some(8));
+        assert_eq!(distance("abcdefgh", "ééé", 7), None);
+        assert_eq!(distance("abcdefgh", "é", 6), None);
+        assert_eq!(distance("é", "abcdefgh", 8), Some(8));
+        assert_eq!(distance("é", "abcdefgh", 0), None);
+        assert_eq!(distance("a", "ééé", 3), Some(3));
+        assert_eq!(distance("a", "ééé", 2), None);
     }
 
     #[test]

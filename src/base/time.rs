@@ -129,9 +129,71 @@ pub fn parse_duration(text: &str) -> Option<Millis> {
     }
 }
 
+/// Go's `time.ParseDuration` refuses what passes 2^63 nanoseconds.
+const LIMIT: u64 = 1 << 63;
+
+fn digits(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
+/// The whole part at the start of `text` and its length, refused past 2^63
+/// as Go's `leadingInt` refuses it.
+fn leading_int(text: &str) -> Option<(u64, usize)> {
+    let len = digits(text);
+    let mut whole: u64 = 0;
+    for b in text[..len].bytes() {
+        if whole > LIMIT / 10 {
+            return None;
+        }
+        whole = whole * 10 + u64::from(b - b'0');
+        if whole > LIMIT {
+            return None;
+        }
+    }
+    Some((whole, len))
+}
+
+/// The fraction's digits at the start of `text` (after the `.`), its scale
+/// and its length: digits past what 2^63 holds are dropped, as Go's
+/// `leadingFraction` drops them.
+fn leading_fraction(text: &str) -> (u64, f64, usize) {
+    let len = digits(text);
+    let (mut fraction, mut scale) = (0u64, 1f64);
+    let mut overflow = false;
+    for b in text[..len].bytes() {
+        if overflow || fraction > (LIMIT - 1) / 10 {
+            overflow = true;
+            continue;
+        }
+        let next = fraction * 10 + u64::from(b - b'0');
+        if next > LIMIT {
+            overflow = true;
+            continue;
+        }
+        fraction = next;
+        scale *= 10.0;
+    }
+    (fraction, scale, len)
+}
+
+/// The unit at the start of `text`, in nanoseconds, and its length.
+fn leading_unit(text: &str) -> Option<(u64, usize)> {
+    let len = text.find(|c: char| c == '.' || c.is_ascii_digit()).unwrap_or(text.len());
+    let unit = match &text[..len] {
+        "ns" => 1,
+        // U+00B5 (micro sign) and U+03BC (Greek mu), as Go.
+        "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        "m" => 60_000_000_000,
+        "h" => 3_600_000_000_000,
+        _ => return None,
+    };
+    Some((unit, len))
+}
+
 /// Go's `time.ParseDuration`: the sign and the magnitude in nanoseconds.
 fn go_duration_ns(text: &str) -> Option<(bool, u64)> {
-    const LIMIT: u64 = 1 << 63;
     let (negative, mut rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -143,60 +205,22 @@ fn go_duration_ns(text: &str) -> Option<(bool, u64)> {
     if rest.is_empty() {
         return None;
     }
-    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
     let mut total: u64 = 0;
     while !rest.is_empty() {
         if !(rest.starts_with('.') || rest.as_bytes()[0].is_ascii_digit()) {
             return None;
         }
-        // The whole part, refused past 2^63 as Go's `leadingInt` refuses it.
-        let whole_len = digits(rest);
-        let mut whole: u64 = 0;
-        for b in rest[..whole_len].bytes() {
-            if whole > LIMIT / 10 {
-                return None;
-            }
-            whole = whole * 10 + u64::from(b - b'0');
-            if whole > LIMIT {
-                return None;
-            }
-        }
+        let (whole, whole_len) = leading_int(rest)?;
         rest = &rest[whole_len..];
-        // The fraction: digits past what 2^63 holds are dropped, as Go's
-        // `leadingFraction` drops them.
         let (mut fraction, mut scale, mut fraction_len) = (0u64, 1f64, 0);
         if let Some(after) = rest.strip_prefix('.') {
-            fraction_len = digits(after);
-            let mut overflow = false;
-            for b in after[..fraction_len].bytes() {
-                if overflow || fraction > (LIMIT - 1) / 10 {
-                    overflow = true;
-                    continue;
-                }
-                let next = fraction * 10 + u64::from(b - b'0');
-                if next > LIMIT {
-                    overflow = true;
-                    continue;
-                }
-                fraction = next;
-                scale *= 10.0;
-            }
+            (fraction, scale, fraction_len) = leading_fraction(after);
             rest = &after[fraction_len..];
         }
         if whole_len == 0 && fraction_len == 0 {
             return None;
         }
-        let unit_len = rest.find(|c: char| c == '.' || c.is_ascii_digit()).unwrap_or(rest.len());
-        let unit: u64 = match &rest[..unit_len] {
-            "ns" => 1,
-            // U+00B5 (micro sign) and U+03BC (Greek mu), as Go.
-            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return None,
-        };
+        let (unit, unit_len) = leading_unit(rest)?;
         rest = &rest[unit_len..];
         if whole > LIMIT / unit {
             return None;

@@ -3,6 +3,9 @@
 //! Helm's own keys keep Helm's tolerance (a bad weight counts as 0); the new
 //! keys are strict, since a typo there would silently change the order.
 
+use std::collections::BTreeMap;
+
+use crate::base::bytes;
 use crate::base::cause::Cause;
 use crate::model::reference::{ObjectRef, RefError};
 
@@ -70,6 +73,23 @@ pub const KNOWN: &[&str] = &[
     DEPENDS_ON_SUBCHARTS,
     SUBCHART_DEPENDS_ON,
 ];
+
+/// `ann.get(key)`, made for the dozen lookups each object's annotations
+/// get: a map's search compares keys byte by byte, and all of these share
+/// their first eight bytes (`helm.sh/`), each byte a loop iteration and
+/// under Helm's Wasm runtime a call into Go (docs/benchmarks.md). Most
+/// objects have a few annotations: each is looked at, its length first.
+pub fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a String> {
+    if ann.len() > 16 {
+        return ann.get(key);
+    }
+    ann.iter().find(|(k, _)| bytes::eq(k.as_bytes(), key.as_bytes())).map(|(_, v)| v)
+}
+
+/// `ann.contains_key(key)`, as [`get`] looks.
+pub fn has(ann: &BTreeMap<String, String>, key: &str) -> bool {
+    get(ann, key).is_some()
+}
 
 /// The known key `key` is a typo of: a `helm.sh/` key no one reads, a few
 /// edits from a known one (`helm.sh/hook-paralel`). A key far from all of

@@ -14,6 +14,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::base::bytes;
 use crate::model::yaml;
 
 /// One `key: value` or `key:` line.
@@ -27,17 +28,20 @@ struct Line<'t> {
 /// `text` as JSON, or `None` when it is not of the simple shape above.
 pub fn read(text: &str) -> Option<Value> {
     let mut lines = Vec::with_capacity(16);
-    for raw in text.split('\n') {
+    // Most heads have no `#` at all: then no line is searched for one.
+    let hash = bytes::find(text.as_bytes(), b'#').is_some();
+    for raw in bytes::lines(text) {
+        let raw = raw.strip_suffix('\n').unwrap_or(raw);
         // Control characters (CR and tab included), `#` anywhere but at the
         // start of a comment line, and non-ASCII text are left to the parser.
-        let content = raw.trim_start_matches(' ');
-        if raw.bytes().any(|b| !(0x20..0x7f).contains(&b)) {
+        if !bytes::printable_ascii(raw.as_bytes()) {
             return None;
         }
+        let content = raw.trim_start_matches(' ');
         if content.is_empty() || content.starts_with('#') {
             continue;
         }
-        if content.contains('#') {
+        if hash && bytes::find(content.as_bytes(), b'#').is_some() {
             return None;
         }
         lines.push(line(raw.len() - content.len(), content)?);
@@ -63,7 +67,7 @@ fn line(indent: usize, content: &str) -> Option<Line<'_>> {
         return None;
     }
     let bytes = content.as_bytes();
-    let colon = (0..bytes.len()).find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ')))?;
+    let colon = bytes::positions(bytes, b':').find(|&i| matches!(bytes.get(i + 1), None | Some(b' ')))?;
     let key = content[..colon].trim_end_matches(' ');
     // A key YAML resolves to a boolean, number or null is left to the parser.
     if key.is_empty() || yaml::plain_non_string(key).is_some() {
@@ -102,15 +106,20 @@ fn scalar(v: &str) -> Option<Value> {
     let quoted = |q: char| {
         let inner = v.strip_prefix(q)?.strip_suffix(q)?;
         // `''` and `\` escapes are left to the parser.
-        let escape = if q == '"' { ['"', '\\'] } else { ['\'', '\''] };
-        (!inner.contains(escape)).then(|| Value::String(inner.to_string()))
+        let escape = |b| bytes::find(inner.as_bytes(), b).is_some();
+        let escaped = escape(q as u8) || (q == '"' && escape(b'\\'));
+        (!escaped).then(|| Value::String(inner.to_string()))
     };
     match v.as_bytes()[0] {
         b'\'' => quoted('\''),
         b'"' => quoted('"'),
         c if indicator(c) => None,
         // `a: b` in a value is an error, `a:` a key: the parser says which.
-        _ if v.contains(": ") || v.ends_with(':') => None,
+        _ if v.ends_with(':')
+            || bytes::positions(v.as_bytes(), b':').any(|i| v.as_bytes().get(i + 1) == Some(&b' ')) =>
+        {
+            None
+        }
         _ => Some(yaml::plain(v)),
     }
 }

@@ -119,7 +119,7 @@ impl Hook {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         misspelled_keys(ann, &loc, diags);
-        let events = match parse_events(&ann[a::HOOK]) {
+        let events = match parse_events(a::get(ann, a::HOOK).map_or("", String::as_str)) {
             Ok(events) => events,
             Err(e) => {
                 diags.push(
@@ -131,14 +131,14 @@ impl Hook {
             }
         };
         let events = distinct_events(events, &loc, diags);
-        if ann.contains_key(crate::model::external::DEPENDS_ON_EXTERNAL) {
+        if a::has(ann, crate::model::external::DEPENDS_ON_EXTERNAL) {
             diags.push(
                 Diagnostic::error(loc.clone(), "applies to resources only; hooks cannot wait for external objects yet")
                     .on(crate::model::external::DEPENDS_ON_EXTERNAL)
                     .help("move the wait into the hook itself (an init container), or onto a resource"),
             );
         }
-        let weight = match ann.get(a::HOOK_WEIGHT) {
+        let weight = match a::get(ann, a::HOOK_WEIGHT) {
             None => 0,
             Some(v) => a::parse_weight(v).unwrap_or_else(|| {
                 diags.push(
@@ -149,30 +149,9 @@ impl Hook {
                 0
             }),
         };
-        let mut delete_policies: Vec<DeletePolicy> = ann
-            .get(a::HOOK_DELETE_POLICY)
-            .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
-            .unwrap_or_default();
-        let unknown = delete_policies.iter().filter_map(|p| match p {
-            DeletePolicy::Unknown(v) => Some(v.as_str()),
-            _ => None,
-        });
-        warn_unknown(unknown, &DeletePolicy::KNOWN, a::HOOK_DELETE_POLICY, &loc, diags);
-        if delete_policies.is_empty() {
-            delete_policies.push(DeletePolicy::BeforeHookCreation);
-        }
-        let output_log_policies: Vec<OutputLogPolicy> = ann
-            .get(a::HOOK_OUTPUT_LOG_POLICY)
-            .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
-            .unwrap_or_default();
-        let unknown = output_log_policies.iter().filter_map(|p| match p {
-            OutputLogPolicy::Unknown(v) => Some(v.as_str()),
-            _ => None,
-        });
-        warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, &loc, diags);
-
+        let (delete_policies, output_log_policies) = policies(ann, &loc, diags);
         let mut strict_bool = |key: &str| -> Option<bool> {
-            let value = ann.get(key)?;
+            let value = a::get(ann, key)?;
             a::parse_bool(value).map_err(|e| diags.push(value_error(&loc, key, e))).ok()
         };
         let parallel = strict_bool(a::HOOK_PARALLEL);
@@ -182,36 +161,7 @@ impl Hook {
         let timeout_ms = ann
             .get(a::HOOK_TIMEOUT)
             .and_then(|v| a::parse_hook_timeout(v).map_err(|e| diags.push(value_error(&loc, a::HOOK_TIMEOUT, e))).ok());
-        for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
-            if ann.contains_key(key) {
-                diags.push(
-                    Diagnostic::warning(
-                        loc.clone(),
-                        "is ignored on hooks: HIP-0025 sequencing applies to resources only",
-                    )
-                    .on(key)
-                    .help("order hooks with helm.sh/hook-weight or helm.sh/depends-on"),
-                );
-            }
-        }
-        if (fail_fast || show_output) && !matches!(head.kind.as_str(), "Job" | "Pod") {
-            diags.push(
-                Diagnostic::warning(
-                    loc.clone(),
-                    format!("has no effect on a {}: only Jobs and Pods fail or have output", head.kind),
-                )
-                .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
-            );
-        }
-        if timeout_ms.is_some() && !matches!(head.kind.as_str(), "Job" | "Pod") {
-            diags.push(
-                Diagnostic::warning(
-                    loc.clone(),
-                    format!("has no effect on a {}: only Jobs and Pods are waited for", head.kind),
-                )
-                .on(a::HOOK_TIMEOUT),
-            );
-        }
+        warn_ineffective(&head, fail_fast, show_output, timeout_ms.is_some(), &loc, diags);
         Some(Hook {
             source: doc.source,
             document: doc.index,
@@ -265,6 +215,76 @@ impl Hook {
     }
 }
 
+/// `helm.sh/hook-delete-policy` (Helm's default when there is none) and
+/// `helm.sh/hook-output-log-policy`, with a warning for each value Helm
+/// does not know.
+fn policies(
+    ann: &std::collections::BTreeMap<String, String>,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) -> (Vec<DeletePolicy>, Vec<OutputLogPolicy>) {
+    let mut delete_policies: Vec<DeletePolicy> = a::get(ann, a::HOOK_DELETE_POLICY)
+        .map(|v| a::parse_policy_list(v).into_iter().map(DeletePolicy::parse).collect())
+        .unwrap_or_default();
+    let unknown = delete_policies.iter().filter_map(|p| match p {
+        DeletePolicy::Unknown(v) => Some(v.as_str()),
+        _ => None,
+    });
+    warn_unknown(unknown, &DeletePolicy::KNOWN, a::HOOK_DELETE_POLICY, loc, diags);
+    if delete_policies.is_empty() {
+        delete_policies.push(DeletePolicy::BeforeHookCreation);
+    }
+    let output_log_policies: Vec<OutputLogPolicy> = a::get(ann, a::HOOK_OUTPUT_LOG_POLICY)
+        .map(|v| a::parse_policy_list(v).into_iter().map(OutputLogPolicy::parse).collect())
+        .unwrap_or_default();
+    let unknown = output_log_policies.iter().filter_map(|p| match p {
+        OutputLogPolicy::Unknown(v) => Some(v.as_str()),
+        _ => None,
+    });
+    warn_unknown(unknown, &OutputLogPolicy::KNOWN, a::HOOK_OUTPUT_LOG_POLICY, loc, diags);
+    (delete_policies, output_log_policies)
+}
+
+/// Warnings for what a hook carries that does nothing on it: HIP-0025's
+/// resource keys, and fail-fast, show-output or a timeout on a kind that
+/// neither fails, has output nor is waited for.
+fn warn_ineffective(
+    head: &Head,
+    fail_fast: bool,
+    show_output: bool,
+    timeout: bool,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) {
+    for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
+        if a::has(&head.annotations, key) {
+            diags.push(
+                Diagnostic::warning(loc.clone(), "is ignored on hooks: HIP-0025 sequencing applies to resources only")
+                    .on(key)
+                    .help("order hooks with helm.sh/hook-weight or helm.sh/depends-on"),
+            );
+        }
+    }
+    if (fail_fast || show_output) && !matches!(head.kind.as_str(), "Job" | "Pod") {
+        diags.push(
+            Diagnostic::warning(
+                loc.clone(),
+                format!("has no effect on a {}: only Jobs and Pods fail or have output", head.kind),
+            )
+            .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
+        );
+    }
+    if timeout && !matches!(head.kind.as_str(), "Job" | "Pod") {
+        diags.push(
+            Diagnostic::warning(
+                loc.clone(),
+                format!("has no effect on a {}: only Jobs and Pods are waited for", head.kind),
+            )
+            .on(a::HOOK_TIMEOUT),
+        );
+    }
+}
+
 /// A warning for each hook whose `helm.sh/hook-timeout` is longer than
 /// `--timeout` (`whence` says which: the one given, or Helm's default in
 /// `lint`): `--timeout` wins ([`Hook::wait_ms`]).
@@ -306,7 +326,7 @@ pub(crate) fn depends_on(
     loc: &Location,
     diags: &mut Diagnostics,
 ) -> Vec<ObjectRef> {
-    let refs = match ann.get(a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
+    let refs = match a::get(ann, a::DEPENDS_ON).map(|v| a::parse_depends_on(v)) {
         None => return Vec::new(),
         Some(Ok(refs)) => refs,
         Some(Err(e)) => {

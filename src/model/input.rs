@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::model::annotation::HOOK;
+use crate::model::annotation::{self, HOOK};
 use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::dropped::{self, Template};
@@ -190,8 +190,12 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
     manifest::split_each(text, "<stdin>", |doc| classify(doc, syntax, &mut release, diags));
     // Hooks and resources in the order Helm reads templates: by path, then
     // position in the file (helm template prints resources sorted by kind).
-    release.hooks.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
-    release.resources.sort_by(|a, b| (&a.source, a.document).cmp(&(&b.source, b.document)));
+    // Compared a word at a time: template paths share long beginnings.
+    let by_place = |(a, i): (&str, usize), (b, j): (&str, usize)| {
+        crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
+    };
+    release.hooks.sort_by(|a, b| by_place((&a.source, a.document), (&b.source, b.document)));
+    release.resources.sort_by(|a, b| by_place((&a.source, a.document), (&b.source, b.document)));
     crate::model::duplicate::check(&release, diags);
     release.chart.name = release
         .hooks
@@ -323,7 +327,7 @@ fn from_release_json(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics)
         *n += 1;
         let doc = Document { source: h.path, index: *n, text: h.manifest };
         match manifest::read_head(&doc, syntax) {
-            Ok(head) if head.annotations.contains_key(HOOK) => {
+            Ok(head) if annotation::has(&head.annotations, HOOK) => {
                 release.hooks.extend(Hook::from_document(doc, head, diags).map(|h| Hook {
                     position: Some(position),
                     last_run_ms,
@@ -375,7 +379,7 @@ fn is_yaml_release(text: &str) -> bool {
 
 fn classify(doc: Document, syntax: Syntax, release: &mut Release, diags: &mut Diagnostics) {
     match manifest::read_head(&doc, syntax) {
-        Ok(head) if head.annotations.contains_key(HOOK) => {
+        Ok(head) if annotation::has(&head.annotations, HOOK) => {
             release.hooks.extend(Hook::from_document(doc, head, diags));
         }
         Ok(head) => release.resources.push(Resource::from_document(doc, head, diags)),

@@ -4,10 +4,12 @@
 //! The raw text of every document is kept: apply sends it to the API server
 //! as `application/apply-patch+yaml`, so no YAML is ever re-serialised.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::base::bytes;
 use crate::model::diagnostic::{Diagnostic, Location};
 use crate::model::reference::ObjectRef;
 use crate::model::scope;
@@ -79,7 +81,7 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
     let mut source = None;
     let (mut start, mut source_line, mut blank) = (0, None, true);
     let mut offset = 0;
-    for line in stream.split_inclusive('\n') {
+    for line in bytes::lines(stream) {
         let at = offset;
         offset += line.len();
         if is_separator(line) {
@@ -102,7 +104,7 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
 /// How many documents [`split`] makes of `stream` at most, counted without
 /// cutting it: a bound on the work is checked before the work.
 pub fn count_documents(stream: &str) -> usize {
-    stream.split_inclusive('\n').filter(|line| is_separator(line)).count() + 1
+    bytes::lines(stream).filter(|line| is_separator(line)).count() + 1
 }
 
 fn is_separator(line: &str) -> bool {
@@ -168,7 +170,7 @@ fn head_text(text: &str) -> Option<HeadText> {
     let mut out = String::with_capacity(text.len());
     let mut keep = false;
     let mut whole = true;
-    for line in text.split_inclusive('\n') {
+    for line in bytes::lines(text) {
         match line.as_bytes().first() {
             None | Some(b' ' | b'\t' | b'\n' | b'\r') => {
                 if keep {
@@ -202,8 +204,7 @@ fn head_text(text: &str) -> Option<HeadText> {
 fn top_level_key(line: &str) -> Option<&str> {
     let line = line.trim_end_matches(['\n', '\r']);
     let bytes = line.as_bytes();
-    let colon =
-        (0..bytes.len()).find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
+    let colon = bytes::positions(bytes, b':').find(|&i| matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')))?;
     Some(line[..colon].trim_end_matches([' ', '\t']))
 }
 
@@ -229,15 +230,20 @@ pub enum Syntax {
     HeadOnly,
 }
 
-/// [`parse_head`], reading the rest of the document as `syntax` says.
-pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>> {
-    let fail = |msg: String, help: Option<&str>| {
-        let d = Diagnostic::error(doc.location(), msg);
-        Box::new(match help {
-            Some(h) => d.help(h),
-            None => d,
-        })
-    };
+/// An error about `doc`, with its help.
+fn failure(doc: &Document, msg: String, help: Option<&str>) -> Box<Diagnostic> {
+    let d = Diagnostic::error(doc.location(), msg);
+    Box::new(match help {
+        Some(h) => d.help(h),
+        None => d,
+    })
+}
+
+/// The document's head as JSON, and the text it was read from: the head
+/// cut from the document when that cut reads as a mapping, else the whole
+/// document.
+fn read_value(doc: &Document, syntax: Syntax) -> Result<(Value, Cow<'_, str>), Box<Diagnostic>> {
+    let fail = |msg: String, help: Option<&str>| failure(doc, msg, help);
     yaml::check_depth(&doc.text).map_err(|e| fail(e.to_string(), None))?;
     // Most of a manifest is `spec`; parsing only the head is several times
     // faster on large releases. Anything unusual is parsed whole.
@@ -251,16 +257,23 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         None if h.whole => yaml::to_json_whole(&h.text),
         None => yaml::to_json(&h.text),
     };
-    let (value, read) = match head_text.as_ref().map(|h| (read_head(h), h)) {
+    Ok(match head_text.map(|h| (read_head(&h), h)) {
         Some((Ok(v @ Value::Object(_)), head)) => {
             // The rest unread, `data: {key: [unclosed` passed as no problem.
             if syntax == Syntax::Whole && !head.whole {
                 yaml::check_syntax(&doc.text).map_err(invalid)?;
             }
-            (v, head.text.as_str())
+            (v, Cow::Owned(head.text))
         }
-        _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, doc.text.as_str()),
-    };
+        _ => (yaml::to_json_whole(&doc.text).map_err(invalid)?, Cow::Borrowed(doc.text.as_str())),
+    })
+}
+
+/// [`parse_head`], reading the rest of the document as `syntax` says.
+pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>> {
+    let fail = |msg: String, help: Option<&str>| failure(doc, msg, help);
+    let (value, read) = read_value(doc, syntax)?;
+    let read = read.as_ref();
     let Value::Object(mut top) = value else {
         return Err(fail(
             format!("is not a Kubernetes object: it is {}, not a mapping with kind and metadata", what(&value)),
@@ -320,24 +333,27 @@ pub fn read_head(doc: &Document, syntax: Syntax) -> Result<Head, Box<Diagnostic>
         None | Some(Value::Null) => Map::new(),
         Some(_) => return Err(fail("metadata.annotations must be a mapping".into(), None)),
     };
-    let mut annotations = BTreeMap::new();
-    for (key, value) in raw_annotations {
-        match value {
-            Value::String(s) => {
-                annotations.insert(key, s);
-            }
-            Value::Null => {
-                annotations.insert(key, String::new());
-            }
-            _ => {
-                return Err(fail(
-                    format!("annotation {key} must be a string"),
-                    Some("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"),
-                ))
-            }
-        }
-    }
+    let annotations = string_annotations(raw_annotations).map_err(|key| {
+        fail(
+            format!("annotation {key} must be a string"),
+            Some("quote the value, e.g. \"5\" or \"true\": Kubernetes annotations are strings"),
+        )
+    })?;
     Ok(Head { api_version, kind, name, namespace: namespace.filter(|n| !n.is_empty()), annotations })
+}
+
+/// Annotations as Kubernetes reads them: text, or empty for null; `Err`
+/// names the first key whose value is anything else.
+fn string_annotations(raw: Map<String, Value>) -> Result<BTreeMap<String, String>, String> {
+    let mut annotations = BTreeMap::new();
+    for (key, value) in raw {
+        match value {
+            Value::String(s) => annotations.insert(key, s),
+            Value::Null => annotations.insert(key, String::new()),
+            _ => return Err(key),
+        };
+    }
+    Ok(annotations)
 }
 
 /// A YAML error as a user can act on it: short.

@@ -125,8 +125,8 @@ impl Readiness {
         loc: &Location,
         diags: &mut Diagnostics,
     ) -> Option<Readiness> {
-        let success = ann.get(READINESS_SUCCESS).filter(|v| !v.trim().is_empty());
-        let failure = ann.get(READINESS_FAILURE).filter(|v| !v.trim().is_empty());
+        let success = crate::model::annotation::get(ann, READINESS_SUCCESS).filter(|v| !v.trim().is_empty());
+        let failure = crate::model::annotation::get(ann, READINESS_FAILURE).filter(|v| !v.trim().is_empty());
         let (success, failure) = match (success, failure) {
             (None, None) => return None,
             (Some(_), None) | (None, Some(_)) => {

@@ -33,12 +33,12 @@ impl Resource {
         let ann = &head.annotations;
         misspelled_keys(ann, &loc, diags);
         let depends_on = depends_on(ann, &loc, diags);
-        let group = ann.get(a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
-        let group_depends_on = match ann.get(a::DEPENDS_ON_RESOURCE_GROUPS) {
+        let group = a::get(ann, a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
+        let group_depends_on = match a::get(ann, a::DEPENDS_ON_RESOURCE_GROUPS) {
             None => Ok(Vec::new()),
             Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
         };
-        if group.is_none() && ann.contains_key(a::DEPENDS_ON_RESOURCE_GROUPS) {
+        if group.is_none() && a::has(ann, a::DEPENDS_ON_RESOURCE_GROUPS) {
             // HIP-0025 orders groups, not resources: outside one, the
             // dependency orders nothing, and its author expected it to.
             diags.push(
@@ -54,7 +54,7 @@ impl Resource {
             );
         }
         let readiness = Readiness::from_annotations(ann, &loc, diags);
-        let external = match ann.get(external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
+        let external = match a::get(ann, external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
             None => Vec::new(),
             Some(Ok(list)) => list,
             Some(Err(problems)) => {
@@ -75,7 +75,7 @@ impl Resource {
             a::SHOW_OUTPUT,
             a::HOOK_TIMEOUT,
         ] {
-            if ann.contains_key(key) {
+            if a::has(ann, key) {
                 diags.push(
                     Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
                         .on(key),

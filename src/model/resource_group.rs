@@ -7,6 +7,7 @@
 //! ones are demoted; one resource in two groups, cycles and self-loops are
 //! fatal.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::base::dag::{self, DagError};
@@ -38,6 +39,32 @@ struct Groups<'r> {
 /// Plans the resources `members` (indices into `resources`, in input order)
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
 pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
+    let (g, ungrouped) = gather(resources, members, diags);
+    let n = g.names.len();
+    let resolved: Vec<Vec<Option<usize>>> =
+        g.deps.iter().map(|ds| ds.iter().map(|d| g.ids.get(d).copied()).collect()).collect();
+    let mut demoted = vec![false; n];
+    let missing_demoted = demote_missing(chart_path, resources, &g, &resolved, &mut demoted, diags);
+    // Isolated groups, when at least two remain.
+    let isolated = match n - missing_demoted.len() >= 2 {
+        true => demote_isolated(resources, &g, &resolved, &mut demoted, diags),
+        false => Vec::new(),
+    };
+    let mut unsequenced = ungrouped;
+    for &id in missing_demoted.iter().chain(&isolated) {
+        unsequenced.extend(&g.members[id]);
+    }
+    match batches(chart_path, resources, &g, &demoted, diags) {
+        Some(batches) => GroupBatches { batches, unsequenced },
+        // Keep every resource in the plan so that its other problems are
+        // still found and listed.
+        None => GroupBatches { batches: Vec::new(), unsequenced: members.to_vec() },
+    }
+}
+
+/// The groups of `members`, and the members in no group (or with invalid
+/// dependencies, which demote them); a resource in two groups is an error.
+fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnostics) -> (Groups<'r>, Vec<usize>) {
     let mut g = Groups { ids: HashMap::new(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
     let mut identity_group: HashMap<(&str, &str, &str, &str), &str> = HashMap::new();
     let mut ungrouped = Vec::new();
@@ -71,20 +98,23 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         g.deps[id].extend(ds.iter().map(String::as_str));
         let h = &r.head;
         let identity = (h.api_version.as_str(), h.kind.as_str(), h.namespace.as_deref().unwrap_or(""), h.name.as_str());
-        match identity_group.get(&identity) {
-            Some(other) if *other != group => diags.push(
+        // One lookup: under Helm's Wasm runtime each hash of four names is dear.
+        match identity_group.entry(identity) {
+            Entry::Occupied(other) if *other.get() != group => diags.push(
                 Diagnostic::error(
                     r.location(),
                     format!(
-                        "resource {} is assigned to multiple resource groups: {other:?} and {group:?}",
-                        r.group_identity()
+                        "resource {} is assigned to multiple resource groups: {:?} and {group:?}",
+                        r.group_identity(),
+                        other.get()
                     ),
                 )
                 .on(RESOURCE_GROUP)
                 .help("give each resource one helm.sh/resource-group"),
             ),
-            _ => {
-                identity_group.insert(identity, group);
+            Entry::Occupied(_) => {}
+            Entry::Vacant(slot) => {
+                slot.insert(group);
             }
         }
         g.members[id].push(i);
@@ -93,11 +123,21 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         ds.sort_unstable();
         ds.dedup();
     }
-    let n = g.names.len();
-    let resolved: Vec<Vec<Option<usize>>> =
-        g.deps.iter().map(|ds| ds.iter().map(|d| g.ids.get(d).copied()).collect()).collect();
-    let by_name = |x: &usize, y: &usize| g.names[*x].cmp(g.names[*y]);
+    (g, ungrouped)
+}
 
+/// Demotes the groups that depend on a missing or demoted group, each with
+/// its message; returns them in the order they were demoted.
+fn demote_missing(
+    chart_path: &str,
+    resources: &[Resource],
+    g: &Groups,
+    resolved: &[Vec<Option<usize>>],
+    demoted: &mut [bool],
+    diags: &mut Diagnostics,
+) -> Vec<usize> {
+    let n = g.names.len();
+    let by_name = |x: &usize, y: &usize| g.names[*x].cmp(g.names[*y]);
     // Demote groups with missing dependencies, and then the groups that
     // depend on those, transitively: one pass over the dependency edges,
     // breadth first from the groups that name a missing one (in name
@@ -111,7 +151,6 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
             dependents[d].push(id);
         }
     }
-    let mut demoted = vec![false; n];
     let mut first: Vec<usize> = (0..n).filter(|&id| resolved[id].iter().any(Option::is_none)).collect();
     first.sort_unstable_by(by_name);
     let mut queued: VecDeque<usize> = first.into();
@@ -142,31 +181,56 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
         }
     }
 
-    // Isolated groups, when at least two remain.
-    let remaining = n - missing_demoted.len();
-    let mut isolated = Vec::new();
-    if remaining >= 2 {
-        let mut depended = vec![false; n];
-        for id in (0..n).filter(|&id| !demoted[id]) {
-            for &d in resolved[id].iter().flatten() {
-                depended[d] = true;
-            }
-        }
-        isolated = (0..n).filter(|&id| !demoted[id] && resolved[id].is_empty() && !depended[id]).collect();
-        isolated.sort_unstable_by(by_name);
-        for &id in &isolated {
-            let name = g.names[id];
-            diags.push(
-                Diagnostic::warning(
-                    resources[g.members[id][0]].location(),
-                    format!("group {name:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
-                )
-                .on(RESOURCE_GROUP)
-                .advice(),
-            );
-            demoted[id] = true;
+    missing_demoted
+}
+
+/// Demotes the groups left that neither depend nor are depended on, each
+/// with its warning; returns them by name.
+fn demote_isolated(
+    resources: &[Resource],
+    g: &Groups,
+    resolved: &[Vec<Option<usize>>],
+    demoted: &mut [bool],
+    diags: &mut Diagnostics,
+) -> Vec<usize> {
+    let n = g.names.len();
+    let mut depended = vec![false; n];
+    for id in (0..n).filter(|&id| !demoted[id]) {
+        for &d in resolved[id].iter().flatten() {
+            depended[d] = true;
         }
     }
+    let mut isolated: Vec<usize> =
+        (0..n).filter(|&id| !demoted[id] && resolved[id].is_empty() && !depended[id]).collect();
+    isolated.sort_unstable_by(|x, y| g.names[*x].cmp(g.names[*y]));
+    for &id in &isolated {
+        let name = g.names[id];
+        diags.push(
+            Diagnostic::warning(
+                resources[g.members[id][0]].location(),
+                format!("group {name:?} is isolated (no dependencies, no dependents); it is deployed with the unsequenced batch"),
+            )
+            .on(RESOURCE_GROUP)
+            .advice(),
+        );
+        demoted[id] = true;
+    }
+    isolated
+}
+
+/// One batch of groups: each group's name and members.
+type GroupBatch = Vec<(String, Vec<usize>)>;
+
+/// The groups not demoted, in batches of dependency order, each with its
+/// members; `None` after the error of a cycle or a self-loop.
+fn batches(
+    chart_path: &str,
+    resources: &[Resource],
+    g: &Groups,
+    demoted: &[bool],
+    diags: &mut Diagnostics,
+) -> Option<Vec<GroupBatch>> {
+    let n = g.names.len();
     let deps: BTreeMap<String, BTreeSet<String>> = (0..n)
         .filter(|&id| !demoted[id])
         .map(|id| (g.names[id].to_string(), g.deps[id].iter().map(|d| d.to_string()).collect()))
@@ -194,17 +258,11 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                 .on(DEPENDS_ON_RESOURCE_GROUPS)
                 .help(help),
             );
-            // Keep every resource in the plan so that its other problems
-            // are still found and listed.
-            return GroupBatches { batches: Vec::new(), unsequenced: members.to_vec() };
+            return None;
         }
     };
-    let mut unsequenced = ungrouped;
-    for &id in missing_demoted.iter().chain(&isolated) {
-        unsequenced.extend(&g.members[id]);
-    }
-    GroupBatches {
-        batches: batches
+    Some(
+        batches
             .into_iter()
             .map(|b| {
                 b.into_iter()
@@ -215,6 +273,5 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
                     .collect()
             })
             .collect(),
-        unsequenced,
-    }
+    )
 }

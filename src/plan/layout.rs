@@ -13,6 +13,7 @@
 //!    declares no order would only be slowed down, subchart after
 //!    subchart, by an order its author never asked for.
 
+use crate::base::bytes;
 use crate::model::chart::ChartMeta;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::resource::Resource;
@@ -41,7 +42,7 @@ pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) 
     let mut notes = Vec::new();
     let mut batches = if subchart::declares_order(chart, resources) {
         let batches = subchart::plan(chart, resources, diags);
-        notes.push(if resources.iter().any(|r| r.source.contains("/charts/")) {
+        notes.push(if resources.iter().any(|r| bytes::contains(r.source.as_bytes(), b"/charts/")) {
             "ordered as HIP-0025 declares: each chart's subcharts before it (in their declared order), then its resource groups, then its other resources"
         } else {
             "ordered as HIP-0025 declares: resource groups in dependency order, then the other resources"

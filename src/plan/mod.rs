@@ -493,39 +493,12 @@ fn depends_on_edges(
                             None => none,
                         }
                     });
-                    let (subject, help) = match target {
-                        Target::Install => (
-                            format!("{r} is not a resource of this release"),
-                            "name a resource of this release as Kind/name; kinds and names are case-sensitive"
-                                .to_string(),
-                        ),
-                        Target::Hooks(e) => (
-                            format!("{r} is not a {e} hook"),
-                            format!("name a {e} hook of this release as Kind/name; kinds and names are case-sensitive"),
-                        ),
-                    };
+                    let (subject, help) = not_found(r, target);
                     diags.push(fail(format!("{subject}: {why}"), help));
                     continue;
                 }
                 many => {
-                    let same_namespace =
-                        many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
-                    let (msg, help) = if same_namespace {
-                        let sources: Vec<&str> = many.iter().map(|&j| specs[j].source).collect();
-                        (
-                            format!(
-                                "{r} is ambiguous: {} {what}s have that kind, name and namespace ({})",
-                                many.len(),
-                                sources.join(", ")
-                            ),
-                            "give each object a unique name; Kubernetes keeps only one object per name".to_string(),
-                        )
-                    } else {
-                        (
-                            format!("{r} is ambiguous: {what}s in several namespaces match"),
-                            "write Kind/namespace/name".to_string(),
-                        )
-                    };
+                    let (msg, help) = ambiguous(r, many, specs, what);
                     diags.push(fail(msg, help));
                     continue;
                 }
@@ -535,35 +508,7 @@ fn depends_on_edges(
                 continue;
             }
             if specs[j].level > s.level {
-                // Weights order hooks; batches (resource groups, subcharts,
-                // CRDs and Namespaces first) order resources, and no
-                // weight moves a resource to another batch.
-                let (msg, help) = match target {
-                    Target::Install => {
-                        let describe = |level: i64| {
-                            let b = level as usize;
-                            match batches.get(b) {
-                                Some(_) => format!("batch {} ({})", b + 1, batch::describe(batches, b)),
-                                None => format!("batch {}", b + 1),
-                            }
-                        };
-                        (
-                            format!(
-                                "{r} is deployed in a later batch, {}, than this resource's {}, so this resource would wait forever",
-                                describe(specs[j].level),
-                                describe(s.level)
-                            ),
-                            "put both in one helm.sh/resource-group, or give this resource a group that lists the dependency's in helm.sh/depends-on/resource-groups (subcharts: order them the other way), or drop the dependency".to_string(),
-                        )
-                    }
-                    Target::Hooks(_) => (
-                        format!(
-                            "{r} has a higher weight ({} > {}), so this hook would wait forever",
-                            specs[j].level, s.level
-                        ),
-                        "lower the weight of the dependency, or drop the dependency".to_string(),
-                    ),
-                };
+                let (msg, help) = later(r, target, specs[j].level, s.level, batches);
                 diags.push(fail(msg, help));
                 continue;
             }
@@ -572,6 +517,68 @@ fn depends_on_edges(
                 items[i].after.push((ItemId(j), Reason::DependsOn));
             }
         }
+    }
+}
+
+/// The message and help of a reference that names no item of the plan.
+fn not_found(r: &ObjectRef, target: Target) -> (String, String) {
+    match target {
+        Target::Install => (
+            format!("{r} is not a resource of this release"),
+            "name a resource of this release as Kind/name; kinds and names are case-sensitive".to_string(),
+        ),
+        Target::Hooks(e) => (
+            format!("{r} is not a {e} hook"),
+            format!("name a {e} hook of this release as Kind/name; kinds and names are case-sensitive"),
+        ),
+    }
+}
+
+/// The message and help of a reference that names several items (`many`).
+fn ambiguous(r: &ObjectRef, many: &[usize], specs: &[Spec], what: &str) -> (String, String) {
+    let same_namespace = many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
+    if same_namespace {
+        let sources: Vec<&str> = many.iter().map(|&j| specs[j].source).collect();
+        (
+            format!(
+                "{r} is ambiguous: {} {what}s have that kind, name and namespace ({})",
+                many.len(),
+                sources.join(", ")
+            ),
+            "give each object a unique name; Kubernetes keeps only one object per name".to_string(),
+        )
+    } else {
+        (format!("{r} is ambiguous: {what}s in several namespaces match"), "write Kind/namespace/name".to_string())
+    }
+}
+
+/// The message and help of a reference to an item of a later level
+/// (`theirs`) than the referrer's (`own`). Weights order hooks; batches
+/// (resource groups, subcharts, CRDs and Namespaces first) order resources,
+/// and no weight moves a resource to another batch.
+fn later(r: &ObjectRef, target: Target, theirs: i64, own: i64, batches: &[Batch]) -> (String, String) {
+    match target {
+        Target::Install => {
+            let describe = |level: i64| {
+                let b = level as usize;
+                match batches.get(b) {
+                    Some(_) => format!("batch {} ({})", b + 1, batch::describe(batches, b)),
+                    None => format!("batch {}", b + 1),
+                }
+            };
+            (
+                format!(
+                    "{r} is deployed in a later batch, {}, than this resource's {}, so this resource would wait forever",
+                    describe(theirs),
+                    describe(own)
+                ),
+                "put both in one helm.sh/resource-group, or give this resource a group that lists the dependency's in helm.sh/depends-on/resource-groups (subcharts: order them the other way), or drop the dependency".to_string(),
+            )
+        }
+        Target::Hooks(_) => (
+            format!("{r} has a higher weight ({theirs} > {own}), so this hook would wait forever"),
+            "lower the weight of the dependency, or drop the dependency".to_string(),
+        ),
     }
 }
 
@@ -782,6 +789,31 @@ fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<ItemId>> {
     Ok((waves, path))
 }
 
+/// One cycle in the strongly connected component `scc` (of more than one
+/// node), from its least item, as it closes: walked backwards along "waits
+/// for" edges inside the component, the least node first at each step.
+fn one_cycle(g: &DiGraph<Node, Reason>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
+    let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
+    let start = *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
+    let mut order: Vec<NodeIndex> = vec![start];
+    let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
+    loop {
+        let here = *order.last().expect("non-empty");
+        let next = g
+            .neighbors_directed(here, Direction::Incoming)
+            .filter(|w| members.contains(w))
+            .min_by_key(|w| w.index())
+            .expect("every node of a component has a predecessor in it");
+        if let Some(&p) = position.get(&next.index()) {
+            let mut c = order[p..].to_vec();
+            c.push(next);
+            return c;
+        }
+        position.insert(next.index(), order.len());
+        order.push(next);
+    }
+}
+
 /// Names one cycle exactly: `A waits for B (depends-on), which waits for A
 /// (serial order)`.
 fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mut Diagnostics) {
@@ -794,27 +826,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
     sccs.sort_by_key(|c| c.iter().map(|v| v.index()).min());
     let mut seen_any = false;
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
-        let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
-        // Walk backwards along "waits for" edges inside the component.
-        let start =
-            *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
-        let mut order: Vec<NodeIndex> = vec![start];
-        let mut position: BTreeMap<usize, usize> = BTreeMap::from([(start.index(), 0)]);
-        let cycle = loop {
-            let here = *order.last().expect("non-empty");
-            let next = g
-                .neighbors_directed(here, Direction::Incoming)
-                .filter(|w| members.contains(w))
-                .min_by_key(|w| w.index())
-                .expect("every node of a component has a predecessor in it");
-            if let Some(&p) = position.get(&next.index()) {
-                let mut c = order[p..].to_vec();
-                c.push(next);
-                break c;
-            }
-            position.insert(next.index(), order.len());
-            order.push(next);
-        };
+        let cycle = one_cycle(g, &scc);
         let name = |v: NodeIndex| match g[v] {
             Node::Item(i) => plan.items[i].reference.to_string(),
             Node::Barrier(l) => {

@@ -18,10 +18,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::chart::{ChartMeta, Dependency};
-
+use crate::base::bytes;
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::resource::Resource;
 use crate::model::resource_group;
@@ -60,7 +60,7 @@ fn tree(resources: &[Resource]) -> Node {
     let mut root = Node::default();
     for (i, r) in resources.iter().enumerate() {
         // Most sources are the top chart's: no path to cut into segments.
-        if !r.source.contains("/charts/") {
+        if !bytes::contains(r.source.as_bytes(), b"/charts/") {
             root.resources.push(i);
             continue;
         }
@@ -156,19 +156,16 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
     graph
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    display: &str,
-    chart_path: &str,
+/// The declared subcharts of the level `rel` (`""` for the top chart)
+/// among those rendered, and their edges; an edge to a subchart not
+/// rendered is an error, an order that names one not rendered a warning.
+fn level_edges(
     rel: &str,
-    node: &Node,
+    rendered: &BTreeSet<String>,
     chart: &ChartMeta,
     graph: &Graph,
-    resources: &[Resource],
     diags: &mut Diagnostics,
-    out: &mut Vec<Batch>,
-) {
-    let rendered: BTreeSet<String> = node.subcharts.keys().cloned().collect();
+) -> (BTreeSet<String>, Graph) {
     let key = |name: &str| {
         if rel.is_empty() {
             name.to_string()
@@ -176,7 +173,6 @@ fn walk(
             format!("{rel}/{name}")
         }
     };
-    // The declared subcharts of this level and their edges.
     let mut declared: BTreeSet<String> = BTreeSet::new();
     let mut deps: Graph = BTreeMap::new();
     if rel.is_empty() {
@@ -225,6 +221,30 @@ fn walk(
     for d in &declared {
         deps.entry(d.clone()).or_default();
     }
+    (declared, deps)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    display: &str,
+    chart_path: &str,
+    rel: &str,
+    node: &Node,
+    chart: &ChartMeta,
+    graph: &Graph,
+    resources: &[Resource],
+    diags: &mut Diagnostics,
+    out: &mut Vec<Batch>,
+) {
+    let rendered: BTreeSet<String> = node.subcharts.keys().cloned().collect();
+    let key = |name: &str| {
+        if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        }
+    };
+    let (declared, deps) = level_edges(rel, &rendered, chart, graph, diags);
     let order = match dag::batches(&declared, &deps) {
         Ok(b) => b,
         Err(e) => {
