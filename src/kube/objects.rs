@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::error::{Doing, KubeError};
 use super::key::{ApiResource, ObjectKey};
 use super::query::Query;
-use super::request::{Call, FIELD_MANAGER};
+use super::request::{self, Call, FIELD_MANAGER};
 use super::{Client, Method, Response, ReturnOn};
 
 /// A request on one object, and what to name in its error.
@@ -34,7 +34,7 @@ impl ObjectOp {
     /// The object the API server answered with.
     fn finish(&self, resp: Response, tries: u32) -> Result<Value, KubeError> {
         let bytes = self.accept(resp, tries)?;
-        Client::decode(self.call.method, &self.call.path, &bytes)
+        Client::decode(&self.call, &bytes)
     }
 }
 
@@ -81,8 +81,7 @@ impl Client {
         dry_run: bool,
     ) -> Result<Value, KubeError> {
         let op = self.apply_op(object, labels, conflicts, dry_run)?;
-        let (resp, tries) =
-            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        let (resp, tries) = self.send_retrying(&op.call)?;
         op.finish(resp, tries)
     }
 
@@ -180,16 +179,11 @@ impl Client {
         if dry_run {
             q.push("dryRun", "All");
         }
-        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
+        let path = format!("{}{}", request::object_path(&res, ns.as_deref(), &key.name), q.0);
         let bytes = serde_json::to_vec(&body)
             .map_err(|e| KubeError::Decode { what: "the object to patch".into(), source: e.into() })?;
         Ok(ObjectOp {
-            call: Call {
-                method: Method::Patch,
-                path,
-                content_type: Some("application/apply-patch+yaml"),
-                body: Some(bytes),
-            },
+            call: Call::new(Method::Patch, path, Some("application/apply-patch+yaml"), Some(bytes)),
             verb: "patch",
             resource: res.display_name(),
             namespace: ns,
@@ -205,17 +199,14 @@ impl Client {
         res: &ApiResource,
         ns: Option<&str>,
         q: &Query,
-        (method, verb, content_type): (Method, &'static str, &str),
+        (method, verb, content_type): (Method, &'static str, &'static str),
         body: &Value,
     ) -> Result<Value, KubeError> {
-        let path = format!("{}{}", Self::object_path(res, ns, &key.name), q.0);
+        let path = format!("{}{}", request::object_path(res, ns, &key.name), q.0);
         let bytes = serde_json::to_vec(body)
             .map_err(|e| KubeError::Decode { what: format!("the object to {verb}"), source: e.into() })?;
         self.call_json(
-            method,
-            &path,
-            Some(content_type),
-            Some(bytes),
+            &Call::new(method, path, Some(content_type), Some(bytes)),
             &Doing { verb, resource: res.display_name(), namespace: ns, name: Some(&key.name) },
         )
     }
@@ -224,12 +215,9 @@ impl Client {
     pub fn get(&mut self, key: &ObjectKey) -> Result<Value, KubeError> {
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        let call = Call::get(request::object_path(&res, ns.as_deref(), &key.name));
         self.call_json(
-            Method::Get,
-            &path,
-            None,
-            None,
+            &call,
             &Doing { verb: "get", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
         )
     }
@@ -251,14 +239,11 @@ impl Client {
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
         let mut q = Query::default();
         q.push("fieldManager", FIELD_MANAGER);
-        let path = format!("{}{}", Self::collection_path(&res, ns.as_deref()), q.0);
+        let path = format!("{}{}", request::collection_path(&res, ns.as_deref()), q.0);
         let bytes = serde_json::to_vec(object)
             .map_err(|e| KubeError::Decode { what: "the object to create".into(), source: e.into() })?;
         self.call_json(
-            Method::Post,
-            &path,
-            Some("application/json"),
-            Some(bytes),
+            &Call::post_json(path, bytes),
             &Doing { verb: "create", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
         )
     }
@@ -286,8 +271,7 @@ impl Client {
     /// same name.
     fn delete_uid(&mut self, key: &ObjectKey) -> Result<Option<String>, KubeError> {
         let op = self.delete_op(key)?;
-        let (resp, tries) =
-            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        let (resp, tries) = self.send_retrying(&op.call)?;
         Self::deleted(op.accept(resp, tries))
     }
 
@@ -327,15 +311,10 @@ impl Client {
     fn delete_op(&mut self, key: &ObjectKey) -> Result<ObjectOp, KubeError> {
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        let path = request::object_path(&res, ns.as_deref(), &key.name);
         let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
         Ok(ObjectOp {
-            call: Call {
-                method: Method::Delete,
-                path,
-                content_type: Some("application/json"),
-                body: Some(body.to_vec()),
-            },
+            call: Call::new(Method::Delete, path, Some("application/json"), Some(body.to_vec())),
             verb: "delete",
             resource: res.display_name(),
             namespace: ns,
