@@ -38,6 +38,7 @@ pub mod pods;
 mod query;
 mod request;
 pub mod retry;
+mod tracker;
 pub mod watch;
 pub mod watch_event;
 
@@ -62,7 +63,7 @@ pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
 pub use objects::Conflicts;
 pub use pods::MAX_LOG_BYTES;
-pub use watch::{Observed, Tracker};
+pub use tracker::{Observed, Tracker};
 pub use watch_event::{EventType, WatchEvent, WatchRound};
 
 /// One HTTP request.
