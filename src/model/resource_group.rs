@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
 use crate::model::diagnostic::{Diagnostic, Diagnostics};
+use crate::model::object::ObjectKey;
 use crate::model::resource::Resource;
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -39,7 +40,7 @@ struct Groups<'r> {
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
 pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
     let mut g = Groups { ids: HashMap::new(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
-    let mut identity_group: HashMap<(&str, &str, &str, &str), &str> = HashMap::new();
+    let mut identity_group: HashMap<ObjectKey, &str> = HashMap::new();
     let mut ungrouped = Vec::new();
     for &i in members {
         let r = &resources[i];
@@ -69,8 +70,7 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
             g.names.len() - 1
         });
         g.deps[id].extend(ds.iter().map(String::as_str));
-        let h = &r.head;
-        let identity = (h.api_version.as_str(), h.kind.as_str(), h.namespace.as_deref().unwrap_or(""), h.name.as_str());
+        let identity = r.head.key();
         match identity_group.get(&identity) {
             Some(other) if *other != group => diags.push(
                 Diagnostic::error(

@@ -87,7 +87,7 @@ impl<'a> KubeCluster<'a> {
 
     fn key(&self, i: ItemId) -> ObjectKey {
         let h = self.hook(i);
-        ObjectKey::new(&h.head.api_version, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+        h.head.key()
     }
 }
 
