@@ -453,7 +453,7 @@ impl Tracker {
         let moved: Vec<String> = group
             .names
             .iter()
-            .filter(|name| before.get(*name).is_none() || before.get(*name) != group.objects.get(*name))
+            .filter(|name| !before.contains_key(*name) || before.get(*name) != group.objects.get(*name))
             .cloned()
             .collect();
         for name in moved {
