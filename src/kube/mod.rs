@@ -63,8 +63,8 @@ pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
-pub use objects::Conflicts;
 pub use pods::MAX_LOG_BYTES;
+pub use request::Conflicts;
 pub use tracker::{Observed, Tracker};
 pub use watch_event::{EventType, WatchEvent, WatchRound};
 

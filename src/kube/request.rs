@@ -147,6 +147,61 @@ pub(super) fn list_page(
     Call::get(format!("{}{}", collection_path(res, ns), q.0))
 }
 
+/// What a server-side apply does with a field that another field manager
+/// owns and the object sets to another value. Helm 4 applies with
+/// `force=false` unless given `--force-conflicts` (its hooks always so), and
+/// asks for strict field validation either way (`pkg/kube/client.go`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conflicts {
+    /// The apply fails with 409, naming each field and its manager.
+    #[default]
+    Fail,
+    /// The fields are taken over (`force=true`): `--force-conflicts`.
+    Force,
+}
+
+/// A server-side apply of `body` (YAML or JSON, its namespace already
+/// set) to the object `name`: as Helm's field manager, with strict field
+/// validation, `force` as `conflicts` says, and `dryRun=All` if asked.
+pub(super) fn apply(
+    (res, ns, name): (&ApiResource, Option<&str>, &str),
+    body: Vec<u8>,
+    conflicts: Conflicts,
+    dry_run: bool,
+) -> Call {
+    let mut q = Query::default();
+    q.push("fieldManager", FIELD_MANAGER).push("fieldValidation", "Strict");
+    if conflicts == Conflicts::Force {
+        q.push("force", "true");
+    }
+    if dry_run {
+        q.push("dryRun", "All");
+    }
+    let path = format!("{}{}", object_path(res, ns, name), q.0);
+    Call::new(Method::Patch, path, Some("application/apply-patch+yaml"), Some(body))
+}
+
+/// A create (POST) of the JSON object `body` into its collection.
+pub(super) fn create(res: &ApiResource, ns: Option<&str>, body: Vec<u8>) -> Call {
+    let mut q = Query::default();
+    q.push("fieldManager", FIELD_MANAGER);
+    Call::post_json(format!("{}{}", collection_path(res, ns), q.0), body)
+}
+
+/// An update (PUT) of the object `name` to the JSON object `body`.
+pub(super) fn replace((res, ns, name): (&ApiResource, Option<&str>, &str), body: Vec<u8>) -> Call {
+    let mut q = Query::default();
+    q.push("fieldManager", FIELD_MANAGER);
+    Call::new(Method::Put, format!("{}{}", object_path(res, ns, name), q.0), Some(JSON), Some(body))
+}
+
+/// A delete of the object `name` with `propagationPolicy=Background`, as
+/// Helm deletes hooks.
+pub(super) fn delete((res, ns, name): (&ApiResource, Option<&str>, &str)) -> Call {
+    let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
+    Call::new(Method::Delete, object_path(res, ns, name), Some(JSON), Some(body.to_vec()))
+}
+
 /// How much of a container's log to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Log<'a> {
@@ -191,6 +246,18 @@ mod tests {
             "/apis/batch/v1/jobs?limit=500&resourceVersion=12&resourceVersionMatch=NotOlderThan&timeout=1000ms"
         );
         assert!(list_page(&jobs(), None, &Selector::default(), 5, Page::Continue("x")).path.ends_with("&continue=x"));
+        let at = (&jobs(), Some("n"), "j");
+        assert_eq!(
+            apply(at, b"{}".to_vec(), Conflicts::Force, true).path,
+            "/apis/batch/v1/namespaces/n/jobs/j?fieldManager=helm&fieldValidation=Strict&force=true&dryRun=All"
+        );
+        assert_eq!(apply(at, Vec::new(), Conflicts::Fail, false).content_type, Some("application/apply-patch+yaml"));
+        assert_eq!(create(&jobs(), Some("n"), Vec::new()).path, "/apis/batch/v1/namespaces/n/jobs?fieldManager=helm");
+        assert_eq!(replace(at, Vec::new()).method, Method::Put);
+        assert_eq!(
+            (delete(at).method, delete(at).path.as_str()),
+            (Method::Delete, "/apis/batch/v1/namespaces/n/jobs/j")
+        );
         assert_eq!(
             pod_log("n", "p", "c", 10, Log::Stamped { since: Some("t") }).path,
             "/api/v1/namespaces/n/pods/p/log?container=c&limitBytes=10&timestamps=true&sinceTime=t"

@@ -92,21 +92,28 @@ impl Client {
         mut tries: u32,
     ) -> Result<(Response, u32), KubeError> {
         loop {
-            let again = match resp.status {
-                429 => true,
-                502..=504 => call.method != Method::Post,
-                _ => false,
-            };
-            if !again || tries > RETRIES {
-                return Ok((resp, tries));
-            }
-            let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
-            pause(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS));
+            let Some(wait_ms) = retry_wait(&resp, call.method, tries) else { return Ok((resp, tries)) };
+            pause(wait_ms);
             tries += 1;
             self.repeated += 1;
             (resp, tries) = self.send_reconnecting(call, tries)?;
         }
     }
+}
+
+/// How long to wait before sending again a request (of `method`) whose try
+/// number `tries` was answered `resp`; `None`: the answer stands.
+fn retry_wait(resp: &Response, method: Method, tries: u32) -> Option<u64> {
+    let again = match resp.status {
+        429 => true,
+        502..=504 => method != Method::Post,
+        _ => false,
+    };
+    if !again || tries > RETRIES {
+        return None;
+    }
+    let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
+    Some(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS))
 }
 
 /// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
@@ -187,6 +194,17 @@ mod tests {
     use super::*;
     use crate::kube::fixture::{after, client, respond, BATCH_V1};
     use crate::kube::ObjectKey;
+
+    #[test]
+    fn how_long_a_repeat_waits_is_decided_without_sending() {
+        let (throttled, gateway) = (after(429, Some("3")), after(503, None));
+        assert_eq!(retry_wait(&throttled, Method::Post, 1), Some(3_000), "as Retry-After asks");
+        assert_eq!(retry_wait(&after(429, Some("60")), Method::Get, 1), Some(MAX_RETRY_WAIT_MS));
+        assert_eq!(retry_wait(&gateway, Method::Get, 3), Some(1_000), "250 ms doubling");
+        assert_eq!(retry_wait(&gateway, Method::Post, 1), None, "a create may have been done");
+        assert_eq!(retry_wait(&gateway, Method::Get, RETRIES + 1), None, "tried enough");
+        assert_eq!(retry_wait(&respond(500, ""), Method::Get, 1), None);
+    }
 
     #[test]
     fn a_429_is_repeated_for_every_method_as_retry_after_asks() {
