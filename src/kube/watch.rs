@@ -83,17 +83,16 @@ impl Client {
             let then = match step {
                 Step::List(g) => {
                     let (res, ns, selector) = t.target(g);
-                    let list = self.list(&res.clone(), ns.map(str::to_string).as_deref(), &selector)?;
+                    let list = self.list(res, ns, &selector)?;
                     t.take_list(g, list, &mut changed)
                 }
                 Step::ListAsOf { group, at } => {
                     let (res, ns, selector) = t.target(group);
-                    let (res, ns) = (res.clone(), ns.map(str::to_string));
-                    let list = match self.list_fresh(&res, ns.as_deref(), &selector, &at, None)? {
+                    let list = match self.list_fresh(res, ns, &selector, &at, None)? {
                         Fresh::Listed(list) => list,
                         // Its storage is behind the lead's cache (an aggregated API, or etcd
                         // after a compaction): as it is now.
-                        Fresh::NotYet { .. } => self.list(&res, ns.as_deref(), &selector)?,
+                        Fresh::NotYet { .. } => self.list(res, ns, &selector)?,
                     };
                     t.take_list(group, list, &mut changed)
                 }
@@ -123,8 +122,7 @@ impl Client {
                 }
                 Step::Look { lead, wanted, within_ms } => {
                     let (res, ns, selector) = t.target(lead);
-                    let (res, ns) = (res.clone(), ns.map(str::to_string));
-                    let fresh = self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string(), within_ms)?;
+                    let fresh = self.list_fresh(res, ns, &selector, &wanted.to_string(), within_ms)?;
                     t.take_look(lead, fresh, crate::base::time::wall_ms(), &mut changed)
                 }
                 Step::Refresh => t.refresh_steps(self.at_once()),
@@ -143,8 +141,7 @@ impl Client {
     /// One watch round of a tracker's group from `rv`.
     fn watch_group(&mut self, t: &Tracker, g: usize, rv: &str) -> Result<super::WatchRound, KubeError> {
         let (res, ns, selector) = t.target(g);
-        let (res, ns) = (res.clone(), ns.map(str::to_string));
-        self.watch(&res, ns.as_deref(), &selector, rv, ROUND_SECS)
+        self.watch(res, ns, &selector, rv, ROUND_SECS)
     }
 
     /// Waits until `done` holds for at least one tracked object (it is
