@@ -46,7 +46,7 @@ pub fn install<E: Cluster + Clock + ?Sized>(env: &mut E, crds: &[Crd], out: &mut
         };
         let _ = writeln!(out, "CRD {} applied from {}", crd.name(), crd.file);
         if !established(&live) {
-            let key = ObjectKey::of(&live)?;
+            let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
             env.follow(&mut watch, &key, &live)?;
             pending.insert(key);
         }

@@ -42,6 +42,7 @@ use crate::model::annotation::RESOURCE_POLICY;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
+use crate::model::object::Identity;
 use crate::plan::{self, EventPlan, Plan, Target};
 use crate::release::record::{self, Operation};
 use crate::release::status::Status;
@@ -187,16 +188,10 @@ pub(crate) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
     plan.events.iter().find(|e| e.target == phase).expect("every requested phase is planned")
 }
 
-/// The objects a release's manifest names, by API group, kind, namespace
+/// The object a release's manifest names, by API group, kind, namespace
 /// and name (how Helm matches resources between revisions).
-fn identity(r: &crate::model::resource::Resource, namespace: &str) -> (String, String, String, String) {
-    let group = r.head.api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
-    let ns = r.head.namespace.clone().unwrap_or_else(|| namespace.to_string());
-    (group, r.head.kind.clone(), ns, r.head.name.clone())
-}
-
-fn key_of(r: &crate::model::resource::Resource) -> ObjectKey {
-    ObjectKey::new(&r.head.api_version, &r.head.kind, r.head.namespace.as_deref(), &r.head.name)
+fn identity<'r>(r: &'r crate::model::resource::Resource, namespace: &'r str) -> Identity<'r> {
+    r.head.identity_in(Some(namespace))
 }
 
 /// Runs one event's hooks of the stored revision; `Err` is the failure.
@@ -276,7 +271,7 @@ fn delete_in_order(
                 let _ = writeln!(out, "{at} kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
                 continue;
             }
-            keys.push((plan.items[i].reference.to_string(), key_of(r)));
+            keys.push((plan.items[i].reference.to_string(), r.head.key()));
         }
         if keys.is_empty() {
             continue;
@@ -316,7 +311,7 @@ fn owned_resources(
         if self::kept(r) {
             continue;
         }
-        match ownership::check(cluster, &key_of(r), name, namespace) {
+        match ownership::check(cluster, &r.head.key(), name, namespace) {
             ownership::Ownership::Owned => {
                 owned.insert(item.index);
             }

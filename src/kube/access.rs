@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::error::Doing;
-use super::{Client, KubeError, Method};
+use super::request::Call;
+use super::{Client, KubeError};
 
 /// The permissions a command needs: (verb, group, resource, namespace).
 #[derive(Debug, Default)]
@@ -126,13 +127,15 @@ impl Client {
             "kind": "SelfSubjectRulesReview",
             "spec": {"namespace": namespace},
         });
-        let path = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
-        let (resp, _) =
-            self.send_retrying(Method::Post, path, Some("application/json"), Some(review.to_string().into_bytes()))?;
+        let call = Call::post_json(
+            "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews".into(),
+            review.to_string().into_bytes(),
+        );
+        let (resp, _) = self.send_retrying(&call)?;
         if !(200..300).contains(&resp.status) {
             return Ok(None);
         }
-        let answer = Self::decode(Method::Post, path, &resp.body)?;
+        let answer = Self::decode(&call, &resp.body)?;
         if answer.pointer("/status/incomplete").and_then(Value::as_bool).unwrap_or(false) {
             return Ok(None);
         }
@@ -153,11 +156,12 @@ impl Client {
                 "namespace": namespace.unwrap_or_default(),
             }},
         });
+        let call = Call::post_json(
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews".into(),
+            review.to_string().into_bytes(),
+        );
         let answer = self.call_json(
-            Method::Post,
-            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-            Some("application/json"),
-            Some(review.to_string().into_bytes()),
+            &call,
             &Doing {
                 verb: "create",
                 resource: "selfsubjectaccessreviews.authorization.k8s.io".into(),

@@ -1,7 +1,7 @@
 //! The [`Client`]: a connection, a transport, the discovery cache and the
 //! request counters, and the one place a request is sent and its answer
 //! read. What it does is in files by concept beside it: `request`
-//! builds requests without I/O, [`super::retry`] repeats them,
+//! builds requests as values, with no client and no I/O, [`super::retry`] repeats them,
 //! [`super::discovery`], [`super::objects`], [`super::collections`] and
 //! [`super::pods`] are the operations, [`super::access`] asks for
 //! permissions.
@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::key::ApiResource;
-use super::{Method, Request, Response, Transport};
+use super::request::{self, Call};
+use super::{Response, Transport};
 
 /// The Kubernetes client: a connection, a transport, the discovery cache
 /// and the request counter.
@@ -75,34 +76,17 @@ impl Client {
 
     // -- sending ---------------------------------------------------------
 
-    /// Sends one request to `path_and_query` (starting with `/`) with the
-    /// connection's credentials.
-    pub fn send(
-        &mut self,
-        method: Method,
-        path_and_query: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-    ) -> Result<Response, KubeError> {
-        let req = self.request(method, path_and_query, content_type, body);
-        self.send_request(method, path_and_query, req)
+    /// The namespace an object of `res` lives in: `None` for cluster-scoped
+    /// kinds, else `ns`, or the client's when it names none.
+    pub fn effective_namespace(&self, res: &ApiResource, ns: Option<&str>) -> Option<String> {
+        request::effective_namespace(res, ns, &self.conn.namespace)
     }
 
-    /// A GET that asks for the representation `accept` names (aggregated
-    /// discovery), sent once: what it is for is also had without it.
-    pub(super) fn get_accepting(&mut self, path: &str, accept: &str) -> Result<Response, KubeError> {
-        let mut req = self.request(Method::Get, path, None, None);
-        for (k, v) in req.headers.iter_mut() {
-            if k == "Accept" {
-                *v = accept.to_string();
-            }
-        }
-        self.send_request(Method::Get, path, req)
-    }
-
-    fn send_request(&mut self, method: Method, path_and_query: &str, req: Request) -> Result<Response, KubeError> {
+    /// Sends one request, once, with the connection's credentials.
+    pub(super) fn send(&mut self, call: &Call) -> Result<Response, KubeError> {
         self.requests += 1;
-        let mut span = crate::trace::span(|| format!("{} {path_and_query}", method.as_str()));
+        let req = request::http(&self.conn, call);
+        let mut span = crate::trace::span(|| call.what());
         let resp = self.transport.send(&req);
         span.note(|| match &resp {
             Ok(r) => format!("-> {} ({} bytes)", r.status, r.body.len()),
@@ -117,16 +101,10 @@ impl Client {
         self.transport.at_once()
     }
 
-    /// Sends and maps an unsuccessful status to an error.
-    pub(super) fn call(
-        &mut self,
-        method: Method,
-        path: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-        doing: &Doing<'_>,
-    ) -> Result<Vec<u8>, KubeError> {
-        let (resp, tries) = self.send_retrying(method, path, content_type, body)?;
+    /// Sends (repeating as [`super::retry`] does) and maps an unsuccessful
+    /// status to an error.
+    pub(super) fn call(&mut self, call: &Call, doing: &Doing<'_>) -> Result<Vec<u8>, KubeError> {
+        let (resp, tries) = self.send_retrying(call)?;
         Self::accept(resp, tries, doing)
     }
 
@@ -143,20 +121,12 @@ impl Client {
         }
     }
 
-    pub(super) fn decode(method: Method, path: &str, bytes: &[u8]) -> Result<Value, KubeError> {
-        serde_json::from_slice(bytes)
-            .map_err(|e| KubeError::Decode { what: format!("{} {}", method.as_str(), path), source: e.into() })
+    pub(super) fn decode(call: &Call, bytes: &[u8]) -> Result<Value, KubeError> {
+        serde_json::from_slice(bytes).map_err(|e| KubeError::Decode { what: call.what(), source: e.into() })
     }
 
-    pub(super) fn call_json(
-        &mut self,
-        method: Method,
-        path: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-        doing: &Doing<'_>,
-    ) -> Result<Value, KubeError> {
-        let bytes = self.call(method, path, content_type, body, doing)?;
-        Self::decode(method, path, &bytes)
+    pub(super) fn call_json(&mut self, call: &Call, doing: &Doing<'_>) -> Result<Value, KubeError> {
+        let bytes = self.call(call, doing)?;
+        Self::decode(call, &bytes)
     }
 }

@@ -5,10 +5,9 @@ use serde_json::Value;
 
 use super::error::{from_status, Doing, KubeError};
 use super::key::{ApiResource, Selector};
-use super::query::Query;
-use super::request::Call;
+use super::request::{self, Call, Page};
 use super::watch_event::{parse_watch_body, WatchRound};
-use super::{Client, Method, Response, ReturnOn, TransportError};
+use super::{Client, Response, ReturnOn, TransportError};
 
 /// Page size of lists (`limit`); larger lists are read page by page.
 const PAGE: usize = 500;
@@ -56,6 +55,25 @@ pub struct ObjectList {
     pub bytes: usize,
 }
 
+/// Takes one page of a list into `out`: its items (each given the
+/// apiVersion and kind lists leave out) and resourceVersion; the token of
+/// the next page, if there is one.
+fn take_page(page: &Value, res: &ApiResource, out: &mut ObjectList) -> Option<String> {
+    let meta = page.get("metadata");
+    out.resource_version =
+        meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or_default().to_string();
+    if let Some(Value::Array(items)) = page.get("items") {
+        out.items.extend(items.iter().cloned().map(|mut item| {
+            if let Some(o) = item.as_object_mut() {
+                o.entry("apiVersion").or_insert_with(|| Value::String(res.api_version.clone()));
+                o.entry("kind").or_insert_with(|| Value::String(res.kind.clone()));
+            }
+            item
+        }));
+    }
+    meta.and_then(|m| m.get("continue")).and_then(Value::as_str).filter(|c| !c.is_empty()).map(str::to_string)
+}
+
 impl Client {
     /// Lists a resource in a namespace (`None`: cluster-scoped, or all
     /// namespaces), page by page.
@@ -98,52 +116,26 @@ impl Client {
         selector: &Selector,
         not_older_than: Option<(&str, Option<u64>)>,
     ) -> Result<Fresh, KubeError> {
-        let base = Self::collection_path(res, ns);
         let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
+        let first = match not_older_than {
+            Some((resource_version, within_ms)) => Page::NotOlderThan { resource_version, within_ms },
+            None => Page::First,
+        };
         let mut out = ObjectList::default();
         let mut cont: Option<String> = None;
         let mut restarted = false;
         loop {
-            let mut q = Query::default();
-            selector.query(&mut q);
-            q.push("limit", &PAGE.to_string());
-            match (&cont, not_older_than) {
-                (Some(c), _) => {
-                    q.push("continue", c);
-                }
-                (None, Some((rv, within_ms))) => {
-                    q.push("resourceVersion", rv).push("resourceVersionMatch", "NotOlderThan");
-                    if let Some(ms) = within_ms {
-                        q.push("timeout", &format!("{ms}ms"));
-                    }
-                }
-                (None, None) => {}
-            }
-            let path = format!("{base}{}", q.0);
-            let answer = if cont.is_none() && not_older_than.is_some() {
-                let sent = crate::base::time::wall_ms();
-                let (resp, tries) = self.send_reconnecting(Method::Get, &path, None, None, 1)?;
-                let bounded = not_older_than.is_some_and(|(_, within)| within.is_some());
-                if resp.status == 504 && bounded && timed_out(&resp.body) {
-                    return Ok(Fresh::NotYet { cached: true });
-                }
-                if resp.status == 504 && too_large_resource_version(&resp.body) {
-                    // A watch cache waited 3 s and asks to be tried again in 1 s; storage
-                    // without one answers at once and asks for nothing.
-                    let waited_ms = crate::base::time::wall_ms().saturating_sub(sent);
-                    let retry = resp.headers.contains_key("retry-after")
-                        || serde_json::from_slice::<Value>(&resp.body)
-                            .is_ok_and(|s| s.pointer("/details/retryAfterSeconds").is_some());
-                    return Ok(Fresh::NotYet { cached: retry || waited_ms >= UNCACHED_MS });
-                }
-                let (resp, tries) = self.retry_after(Method::Get, &path, None, None, resp, tries)?;
-                Self::accept(resp, tries, &doing)
-            } else {
-                self.call(Method::Get, &path, None, None, &doing)
+            let call = request::list_page(res, ns, selector, PAGE, cont.as_deref().map_or(first, Page::Continue));
+            let answer = match (&cont, not_older_than) {
+                (None, Some((_, within_ms))) => match self.long_poll(&call, within_ms.is_some())? {
+                    Ok((resp, tries)) => Self::accept(resp, tries, &doing),
+                    Err(not_yet) => return Ok(not_yet),
+                },
+                _ => self.call(&call, &doing),
             }
             .and_then(|bytes| {
                 out.bytes += bytes.len();
-                Self::decode(Method::Get, &path, &bytes)
+                Self::decode(&call, &bytes)
             });
             let page = match answer {
                 // The continue token expired: start over, once.
@@ -155,28 +147,33 @@ impl Client {
                 }
                 r => r?,
             };
-            let meta = page.get("metadata");
-            out.resource_version =
-                meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or_default().to_string();
-            if let Some(Value::Array(items)) = page.get("items") {
-                out.items.extend(items.iter().cloned().map(|mut item| {
-                    // Lists omit each item's apiVersion and kind.
-                    if let Some(o) = item.as_object_mut() {
-                        o.entry("apiVersion").or_insert_with(|| Value::String(res.api_version.clone()));
-                        o.entry("kind").or_insert_with(|| Value::String(res.kind.clone()));
-                    }
-                    item
-                }));
-            }
-            cont = meta
-                .and_then(|m| m.get("continue"))
-                .and_then(Value::as_str)
-                .filter(|c| !c.is_empty())
-                .map(str::to_string);
+            cont = take_page(&page, res, &mut out);
             if cont.is_none() {
                 return Ok(Fresh::Listed(out));
             }
         }
+    }
+
+    /// The first page of a list as of a resourceVersion (`call`): the
+    /// answer and its tries, or, when the API server could not answer as of
+    /// it (`bounded`: within the request's own `timeout`), what
+    /// [`Fresh::NotYet`] says.
+    fn long_poll(&mut self, call: &Call, bounded: bool) -> Result<Result<(Response, u32), Fresh>, KubeError> {
+        let sent = crate::base::time::wall_ms();
+        let (resp, tries) = self.send_reconnecting(call, 1)?;
+        if resp.status == 504 && bounded && timed_out(&resp.body) {
+            return Ok(Err(Fresh::NotYet { cached: true }));
+        }
+        if resp.status == 504 && too_large_resource_version(&resp.body) {
+            // A watch cache waited 3 s and asks to be tried again in 1 s; storage
+            // without one answers at once and asks for nothing.
+            let waited_ms = crate::base::time::wall_ms().saturating_sub(sent);
+            let retry = resp.headers.contains_key("retry-after")
+                || serde_json::from_slice::<Value>(&resp.body)
+                    .is_ok_and(|s| s.pointer("/details/retryAfterSeconds").is_some());
+            return Ok(Err(Fresh::NotYet { cached: retry || waited_ms >= UNCACHED_MS }));
+        }
+        self.retry_after(call, resp, tries).map(Ok)
     }
 
     /// One watch round: the events after `resource_version` that the API
@@ -192,9 +189,9 @@ impl Client {
         resource_version: &str,
         timeout_secs: u32,
     ) -> Result<WatchRound, KubeError> {
-        let path = Self::watch_path(res, ns, selector, resource_version, timeout_secs);
-        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
-        Self::watch_round(resp, res, ns, resource_version, &path)
+        let call = request::watch(res, ns, selector, resource_version, timeout_secs);
+        let (resp, _) = self.send_retrying(&call)?;
+        Self::watch_round(resp, res, ns, resource_version, &call)
     }
 
     /// One watch round of each `(resource, namespace, selector,
@@ -209,18 +206,13 @@ impl Client {
     ) -> Result<Vec<WatchRound>, KubeError> {
         let calls: Vec<Call> = watches
             .iter()
-            .map(|(res, ns, selector, rv)| Call {
-                method: Method::Get,
-                path: Self::watch_path(res, ns.as_deref(), selector, rv, timeout_secs),
-                content_type: None,
-                body: None,
-            })
+            .map(|(res, ns, selector, rv)| request::watch(res, ns.as_deref(), selector, rv, timeout_secs))
             .collect();
         let answers = self.send_batch_retrying(&calls, ReturnOn::AnyEvent);
         let mut rounds = Vec::with_capacity(watches.len());
         for ((call, (res, ns, _, rv)), answer) in calls.iter().zip(watches).zip(answers) {
             rounds.push(match answer {
-                Ok((resp, _)) => Self::watch_round(resp, res, ns.as_deref(), rv, &call.path)?,
+                Ok((resp, _)) => Self::watch_round(resp, res, ns.as_deref(), rv, call)?,
                 Err(KubeError::Transport(TransportError::Stopped { .. })) => {
                     WatchRound { events: Vec::new(), resource_version: rv.clone(), expired: false }
                 }
@@ -236,7 +228,7 @@ impl Client {
         res: &ApiResource,
         ns: Option<&str>,
         resource_version: &str,
-        path: &str,
+        call: &Call,
     ) -> Result<WatchRound, KubeError> {
         if resp.status == 410 {
             return Ok(WatchRound {
@@ -253,7 +245,7 @@ impl Client {
             ));
         }
         parse_watch_body(&resp.body, resource_version, res)
-            .map_err(|source| KubeError::Decode { what: format!("GET {path}"), source })
+            .map_err(|source| KubeError::Decode { what: call.what(), source })
     }
 }
 

@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::error::{from_status, Doing, KubeError};
 use super::key::{gv_path, ApiResource};
 use super::query::encode;
-use super::{Client, Method};
+use super::request::Call;
+use super::Client;
 
 impl Client {
     /// The resource serving `kind` in `api_version`, by discovery (one
@@ -35,7 +36,7 @@ impl Client {
             return Ok(Some("v1".into()));
         }
         let path = format!("/apis/{}", encode(group, false));
-        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
+        let (resp, _) = self.send_retrying(&Call::get(path.clone()))?;
         if resp.status == 404 {
             return Ok(None);
         }
@@ -60,7 +61,8 @@ impl Client {
     pub fn discover_all(&mut self) -> Result<usize, KubeError> {
         let mut cached = 0;
         for path in ["/api", "/apis"] {
-            let resp = self.get_accepting(path, AGGREGATED)?;
+            // Sent once: what it is for is also had without it.
+            let resp = self.send(&Call::get(path.into()).accepting(AGGREGATED))?;
             if !(200..300).contains(&resp.status) {
                 continue;
             }
@@ -82,7 +84,7 @@ impl Client {
         let path = gv_path(api_version);
         let doing =
             Doing { verb: "get", resource: format!("the API discovery document {path}"), namespace: None, name: None };
-        let (resp, _) = self.send_retrying(Method::Get, &path, None, None)?;
+        let (resp, _) = self.send_retrying(&Call::get(path.clone()))?;
         if resp.status == 404 {
             return Ok(None);
         }

@@ -7,6 +7,7 @@ use crate::base::cause::Cause;
 
 use super::config::ConfigError;
 use super::TransportError;
+use crate::model::object::KeyError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KubeError {
@@ -55,6 +56,17 @@ pub enum KubeError {
         #[source]
         source: DecodeError,
     },
+}
+
+/// An object without a key is the object's fault, as the API server's
+/// own refusals are ([`KubeError::is_object_fault`]).
+impl From<KeyError> for KubeError {
+    fn from(e: KeyError) -> Self {
+        match e {
+            KeyError::Incomplete(what) => KubeError::Incomplete(what),
+            KeyError::NotAString { what, value } => KubeError::NotAString { what, value },
+        }
+    }
 }
 
 /// Why an answer could not be read.

@@ -16,12 +16,14 @@
 //! sandbox. See [`Tracker`] and [`Client::look`].
 //!
 //! Layout, a file per concept: [`config`] reads the connection from Helm's
-//! environment; [`key`] names kinds, objects and selectors; [`client`] holds
-//! the connection and sends, `request` builds requests without I/O,
-//! [`retry`] repeats them; [`discovery`] maps kinds to resources;
-//! [`objects`] applies, gets, creates and deletes; [`collections`] lists and
-//! watches; [`pods`] reads pods and logs; [`access`] asks for permissions;
-//! [`watch`] tracks objects across watch rounds; [`error`] names what failed.
+//! environment; [`key`] names kinds, objects and selectors; `request`
+//! builds requests as values, with no client and no I/O; [`client`] holds
+//! the connection and sends them, [`retry`] repeats them; [`discovery`]
+//! maps kinds to resources; [`objects`] applies, gets, creates and deletes;
+//! [`collections`] lists and watches; [`pods`] reads pods and logs;
+//! [`access`] asks for permissions; `tracker` holds what a [`Tracker`]
+//! knows and the pure steps that say what to ask next, which [`watch`]
+//! sends; [`error`] names what failed.
 
 pub mod access;
 pub mod client;
@@ -38,6 +40,7 @@ pub mod pods;
 mod query;
 mod request;
 pub mod retry;
+mod tracker;
 pub mod watch;
 pub mod watch_event;
 
@@ -60,9 +63,9 @@ pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
-pub use objects::Conflicts;
 pub use pods::MAX_LOG_BYTES;
-pub use watch::{Observed, Tracker};
+pub use request::Conflicts;
+pub use tracker::{Observed, Tracker};
 pub use watch_event::{EventType, WatchEvent, WatchRound};
 
 /// One HTTP request.

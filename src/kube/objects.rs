@@ -5,10 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::error::{Doing, KubeError};
-use super::key::{ApiResource, ObjectKey};
-use super::query::Query;
-use super::request::{Call, FIELD_MANAGER};
-use super::{Client, Method, Response, ReturnOn};
+use super::key::ObjectKey;
+use super::request::{self, Call, Conflicts};
+use super::{Client, Response, ReturnOn};
 
 /// A request on one object, and what to name in its error.
 #[derive(Debug)]
@@ -34,21 +33,8 @@ impl ObjectOp {
     /// The object the API server answered with.
     fn finish(&self, resp: Response, tries: u32) -> Result<Value, KubeError> {
         let bytes = self.accept(resp, tries)?;
-        Client::decode(self.call.method, &self.call.path, &bytes)
+        Client::decode(&self.call, &bytes)
     }
-}
-
-/// What a server-side apply does with a field that another field manager
-/// owns and the object sets to another value. Helm 4 applies with
-/// `force=false` unless given `--force-conflicts` (its hooks always so), and
-/// asks for strict field validation either way (`pkg/kube/client.go`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Conflicts {
-    /// The apply fails with 409, naming each field and its manager.
-    #[default]
-    Fail,
-    /// The fields are taken over (`force=true`): `--force-conflicts`.
-    Force,
 }
 
 impl Client {
@@ -81,8 +67,7 @@ impl Client {
         dry_run: bool,
     ) -> Result<Value, KubeError> {
         let op = self.apply_op(object, labels, conflicts, dry_run)?;
-        let (resp, tries) =
-            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        let (resp, tries) = self.send_retrying(&op.call)?;
         op.finish(resp, tries)
     }
 
@@ -172,24 +157,10 @@ impl Client {
                 l.insert((*k).to_string(), Value::String((*v).to_string()));
             }
         }
-        let mut q = Query::default();
-        q.push("fieldManager", FIELD_MANAGER).push("fieldValidation", "Strict");
-        if conflicts == Conflicts::Force {
-            q.push("force", "true");
-        }
-        if dry_run {
-            q.push("dryRun", "All");
-        }
-        let path = format!("{}{}", Self::object_path(&res, ns.as_deref(), &key.name), q.0);
         let bytes = serde_json::to_vec(&body)
             .map_err(|e| KubeError::Decode { what: "the object to patch".into(), source: e.into() })?;
         Ok(ObjectOp {
-            call: Call {
-                method: Method::Patch,
-                path,
-                content_type: Some("application/apply-patch+yaml"),
-                body: Some(bytes),
-            },
+            call: request::apply((&res, ns.as_deref(), &key.name), bytes, conflicts, dry_run),
             verb: "patch",
             resource: res.display_name(),
             namespace: ns,
@@ -197,39 +168,13 @@ impl Client {
         })
     }
 
-    /// Sends `body` to the object's path with the query, and names the
-    /// operation (`verb`) in any error.
-    fn send_object(
-        &mut self,
-        key: &ObjectKey,
-        res: &ApiResource,
-        ns: Option<&str>,
-        q: &Query,
-        (method, verb, content_type): (Method, &'static str, &str),
-        body: &Value,
-    ) -> Result<Value, KubeError> {
-        let path = format!("{}{}", Self::object_path(res, ns, &key.name), q.0);
-        let bytes = serde_json::to_vec(body)
-            .map_err(|e| KubeError::Decode { what: format!("the object to {verb}"), source: e.into() })?;
-        self.call_json(
-            method,
-            &path,
-            Some(content_type),
-            Some(bytes),
-            &Doing { verb, resource: res.display_name(), namespace: ns, name: Some(&key.name) },
-        )
-    }
-
     /// GET one object; [`KubeError::NotFound`] when it does not exist.
     pub fn get(&mut self, key: &ObjectKey) -> Result<Value, KubeError> {
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let path = Self::object_path(&res, ns.as_deref(), &key.name);
+        let call = Call::get(request::object_path(&res, ns.as_deref(), &key.name));
         self.call_json(
-            Method::Get,
-            &path,
-            None,
-            None,
+            &call,
             &Doing { verb: "get", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
         )
     }
@@ -249,16 +194,10 @@ impl Client {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let mut q = Query::default();
-        q.push("fieldManager", FIELD_MANAGER);
-        let path = format!("{}{}", Self::collection_path(&res, ns.as_deref()), q.0);
         let bytes = serde_json::to_vec(object)
             .map_err(|e| KubeError::Decode { what: "the object to create".into(), source: e.into() })?;
         self.call_json(
-            Method::Post,
-            &path,
-            Some("application/json"),
-            Some(bytes),
+            &request::create(&res, ns.as_deref(), bytes),
             &Doing { verb: "create", resource: res.display_name(), namespace: ns.as_deref(), name: Some(&key.name) },
         )
     }
@@ -269,9 +208,13 @@ impl Client {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let mut q = Query::default();
-        q.push("fieldManager", FIELD_MANAGER);
-        self.send_object(&key, &res, ns.as_deref(), &q, (Method::Put, "update", "application/json"), object)
+        let bytes = serde_json::to_vec(object)
+            .map_err(|e| KubeError::Decode { what: "the object to update".into(), source: e.into() })?;
+        let ns = ns.as_deref();
+        self.call_json(
+            &request::replace((&res, ns, &key.name), bytes),
+            &Doing { verb: "update", resource: res.display_name(), namespace: ns, name: Some(&key.name) },
+        )
     }
 
     /// DELETE with `propagationPolicy=Background`, as Helm deletes hooks.
@@ -286,8 +229,7 @@ impl Client {
     /// same name.
     fn delete_uid(&mut self, key: &ObjectKey) -> Result<Option<String>, KubeError> {
         let op = self.delete_op(key)?;
-        let (resp, tries) =
-            self.send_retrying(op.call.method, &op.call.path, op.call.content_type, op.call.body.clone())?;
+        let (resp, tries) = self.send_retrying(&op.call)?;
         Self::deleted(op.accept(resp, tries))
     }
 
@@ -327,15 +269,8 @@ impl Client {
     fn delete_op(&mut self, key: &ObjectKey) -> Result<ObjectOp, KubeError> {
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let path = Self::object_path(&res, ns.as_deref(), &key.name);
-        let body = br#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}"#;
         Ok(ObjectOp {
-            call: Call {
-                method: Method::Delete,
-                path,
-                content_type: Some("application/json"),
-                body: Some(body.to_vec()),
-            },
+            call: request::delete((&res, ns.as_deref(), &key.name)),
             verb: "delete",
             resource: res.display_name(),
             namespace: ns,
@@ -416,6 +351,7 @@ pub fn runs_of_kind<T>(items: &[T], kind_of: impl Fn(&T) -> String) -> Vec<&[T]>
 mod tests {
     use super::*;
     use crate::kube::fixture::{after, client, host_client, respond, BATCH_V1};
+    use crate::kube::Method;
 
     #[test]
     fn apply_discovers_once_and_patches_with_labels() {

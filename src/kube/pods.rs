@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::error::{Doing, KubeError};
 use super::key::Selector;
-use super::query::{encode, Query};
-use super::{Client, Method};
+use super::request::{self, Log};
+use super::Client;
 
 /// Pod logs are read up to this many bytes per container (`limitBytes`):
 /// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`
@@ -29,16 +29,9 @@ impl Client {
     /// The log of one container of a pod (at most [`MAX_LOG_BYTES`]).
     pub fn pod_log(&mut self, namespace: Option<&str>, pod: &str, container: &str) -> Result<String, KubeError> {
         let ns = namespace.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string();
-        let mut q = Query::default();
-        q.push("container", container).push("limitBytes", &MAX_LOG_BYTES.to_string());
-        let path = format!("/api/v1/namespaces/{}/pods/{}/log{}", encode(&ns, false), encode(pod, false), q.0);
-        let bytes = self.call(
-            Method::Get,
-            &path,
-            None,
-            None,
-            &Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) },
-        )?;
+        let call = request::pod_log(&ns, pod, container, MAX_LOG_BYTES, Log::Whole);
+        let bytes = self
+            .call(&call, &Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) })?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
@@ -56,14 +49,9 @@ impl Client {
         since: Option<&str>,
     ) -> Result<(String, bool), KubeError> {
         let ns = namespace.filter(|n| !n.is_empty()).unwrap_or(&self.conn.namespace).to_string();
-        let mut q = Query::default();
-        q.push("container", container).push("limitBytes", &MAX_LOG_BYTES.to_string()).push("timestamps", "true");
-        if let Some(since) = since {
-            q.push("sinceTime", since);
-        }
-        let path = format!("/api/v1/namespaces/{}/pods/{}/log{}", encode(&ns, false), encode(pod, false), q.0);
+        let call = request::pod_log(&ns, pod, container, MAX_LOG_BYTES, Log::Stamped { since });
         let doing = Doing { verb: "get", resource: "pods/log".into(), namespace: Some(&ns), name: Some(pod) };
-        let bytes = self.call(Method::Get, &path, None, None, &doing)?;
+        let bytes = self.call(&call, &doing)?;
         let complete = (bytes.len() as u64) < MAX_LOG_BYTES;
         Ok((String::from_utf8_lossy(&bytes).into_owned(), complete))
     }

@@ -4,7 +4,7 @@
 //! that every one of them repeats alike.
 
 use super::error::KubeError;
-use super::request::Call;
+use super::request::{self, Call};
 use super::{Client, Method, Request, Response, ReturnOn, TransportError};
 
 impl Client {
@@ -19,12 +19,9 @@ impl Client {
         if calls.is_empty() {
             return Vec::new();
         }
-        let reqs: Vec<Request> =
-            calls.iter().map(|c| self.request(c.method, &c.path, c.content_type, c.body.clone())).collect();
+        let reqs: Vec<Request> = calls.iter().map(|c| request::http(&self.conn, c)).collect();
         self.requests += reqs.len() as u64;
-        let span = crate::trace::span(|| {
-            format!("batch of {} ({how:?}): {} {}", reqs.len(), calls[0].method.as_str(), calls[0].path)
-        });
+        let span = crate::trace::span(|| format!("batch of {} ({how:?}): {}", reqs.len(), calls[0].what()));
         let mut answers = self.transport.send_batch(&reqs, how).into_iter();
         drop(span);
         let mut out = Vec::with_capacity(calls.len());
@@ -36,14 +33,10 @@ impl Client {
                 Err(TransportError::Protocol { url: req.url.clone(), message: "the batch was not answered".into() })
             });
             out.push(match answer {
-                Ok(resp) => self.retry_after(c.method, &c.path, c.content_type, c.body.clone(), resp, 1),
+                Ok(resp) => self.retry_after(c, resp, 1),
                 Err(TransportError::Io { message, .. }) if !gone && may_reconnect(&message, c.method) => {
                     self.repeated += 1;
-                    let again = self.send_reconnecting(c.method, &c.path, c.content_type, c.body.clone(), 2).and_then(
-                        |(resp, tries)| {
-                            self.retry_after(c.method, &c.path, c.content_type, c.body.clone(), resp, tries)
-                        },
-                    );
+                    let again = self.send_reconnecting(c, 2).and_then(|(resp, tries)| self.retry_after(c, resp, tries));
                     gone = again.is_err();
                     again
                 }
@@ -67,32 +60,21 @@ impl Client {
     /// [`RECONNECT_MS`], long enough for an API server to restart: a
     /// refused connection whatever the method (nothing was sent), any other
     /// only when safe to repeat, as above.
-    pub(super) fn send_retrying(
-        &mut self,
-        method: Method,
-        path: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-    ) -> Result<(Response, u32), KubeError> {
-        let (resp, tries) = self.send_reconnecting(method, path, content_type, body.clone(), 1)?;
-        self.retry_after(method, path, content_type, body, resp, tries)
+    pub(super) fn send_retrying(&mut self, call: &Call) -> Result<(Response, u32), KubeError> {
+        let (resp, tries) = self.send_reconnecting(call, 1)?;
+        self.retry_after(call, resp, tries)
     }
 
     /// [`Client::send`], repeated while the connection is lost (see
     /// [`Client::send_retrying`]); try number `tries` first.
-    pub(super) fn send_reconnecting(
-        &mut self,
-        method: Method,
-        path: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-        tries: u32,
-    ) -> Result<(Response, u32), KubeError> {
+    pub(super) fn send_reconnecting(&mut self, call: &Call, tries: u32) -> Result<(Response, u32), KubeError> {
         let mut lost = Reconnect::after(tries);
         loop {
-            match self.send(method, path, content_type, body.clone()) {
+            match self.send(call) {
                 Ok(resp) => return Ok((resp, lost.tries)),
-                Err(KubeError::Transport(TransportError::Io { url, message })) if may_reconnect(&message, method) => {
+                Err(KubeError::Transport(TransportError::Io { url, message }))
+                    if may_reconnect(&message, call.method) =>
+                {
                     lost.wait(message).map_err(|message| TransportError::Io { url, message })?;
                     self.repeated += 1;
                 }
@@ -105,29 +87,33 @@ impl Client {
     /// try number `tries`.
     pub(super) fn retry_after(
         &mut self,
-        method: Method,
-        path: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
+        call: &Call,
         mut resp: Response,
         mut tries: u32,
     ) -> Result<(Response, u32), KubeError> {
         loop {
-            let again = match resp.status {
-                429 => true,
-                502..=504 => method != Method::Post,
-                _ => false,
-            };
-            if !again || tries > RETRIES {
-                return Ok((resp, tries));
-            }
-            let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
-            pause(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS));
+            let Some(wait_ms) = retry_wait(&resp, call.method, tries) else { return Ok((resp, tries)) };
+            pause(wait_ms);
             tries += 1;
             self.repeated += 1;
-            (resp, tries) = self.send_reconnecting(method, path, content_type, body.clone(), tries)?;
+            (resp, tries) = self.send_reconnecting(call, tries)?;
         }
     }
+}
+
+/// How long to wait before sending again a request (of `method`) whose try
+/// number `tries` was answered `resp`; `None`: the answer stands.
+fn retry_wait(resp: &Response, method: Method, tries: u32) -> Option<u64> {
+    let again = match resp.status {
+        429 => true,
+        502..=504 => method != Method::Post,
+        _ => false,
+    };
+    if !again || tries > RETRIES {
+        return None;
+    }
+    let asked = resp.headers.get("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
+    Some(asked.map_or(250 << (tries - 1), |s| s.saturating_mul(1000)).min(MAX_RETRY_WAIT_MS))
 }
 
 /// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
@@ -208,6 +194,17 @@ mod tests {
     use super::*;
     use crate::kube::fixture::{after, client, respond, BATCH_V1};
     use crate::kube::ObjectKey;
+
+    #[test]
+    fn how_long_a_repeat_waits_is_decided_without_sending() {
+        let (throttled, gateway) = (after(429, Some("3")), after(503, None));
+        assert_eq!(retry_wait(&throttled, Method::Post, 1), Some(3_000), "as Retry-After asks");
+        assert_eq!(retry_wait(&after(429, Some("60")), Method::Get, 1), Some(MAX_RETRY_WAIT_MS));
+        assert_eq!(retry_wait(&gateway, Method::Get, 3), Some(1_000), "250 ms doubling");
+        assert_eq!(retry_wait(&gateway, Method::Post, 1), None, "a create may have been done");
+        assert_eq!(retry_wait(&gateway, Method::Get, RETRIES + 1), None, "tried enough");
+        assert_eq!(retry_wait(&respond(500, ""), Method::Get, 1), None);
+    }
 
     #[test]
     fn a_429_is_repeated_for_every_method_as_retry_after_asks() {

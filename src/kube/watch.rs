@@ -1,236 +1,35 @@
-//! Long polls, watch rounds and a tracker of objects across them.
+//! Long polls and watch rounds that keep a [`Tracker`] up to date: the
+//! I/O around its pure steps (`super::tracker`).
 //!
 //! Helm's Wasm host reads a response whole, so a watch request returns only
 //! when its `timeoutSeconds` expires, and sleep returns at once in the
-//! sandbox. A [`Tracker`] keeps the latest state of a set of objects: it
-//! lists them once per (resource, namespace), then follows them — in the
-//! stock build by looks ([`Client::look`]: a list the API server holds until
-//! the cluster has written past what was seen, then lists of the others as
-//! of then); under Helm's `kube_request` by watch rounds of all of them in
-//! one batch that returns on the first change; where no watch cache serves
-//! a resource, by watch rounds of a second, one (resource, namespace)
-//! watched and the others listed — relisting when the resourceVersion is
-//! too old (410 Gone).
-//!
-//! An object that goes away keeps its final state: a Job with
-//! `ttlSecondsAfterFinished: 0` is deleted by the TTL controller the moment
-//! it completes, so its completion and its deletion often arrive in one
-//! round. The DELETED event carries the object as it was; when a list
-//! rather than a watch notices the disappearance, the stream since the
-//! previous resourceVersion is replayed to find it.
+//! sandbox. A tracker lists its objects once per (resource, namespace),
+//! then follows them — in the stock build by looks ([`Client::look`]: a
+//! list the API server holds until the cluster has written past what was
+//! seen, then lists of the others as of then); under Helm's `kube_request`
+//! by watch rounds of all of them in one batch that returns on the first
+//! change; where no watch cache serves a resource, by watch rounds of a
+//! second, one (resource, namespace) watched and the others listed —
+//! relisting when the resourceVersion is too old (410 Gone).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, VecDeque};
 
-use serde_json::Value;
-
-use super::collections::{Fresh, ObjectList};
+use super::collections::Fresh;
 use super::error::KubeError;
 use super::key::{ApiResource, ObjectKey, Selector};
-use super::pace::Pace;
-use super::watch_event::{EventType, WatchEvent, WatchRound};
+use super::tracker::{Observed, Step, Tracker};
 use super::Client;
 
 /// Length of one watch round, in seconds.
 pub const ROUND_SECS: u32 = 1;
 
-/// What a tracker knows of one object.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Observed<'a> {
-    /// It exists; its latest state.
-    Live(&'a Value),
-    /// It does not exist (any more). `last` is its final state when it was
-    /// seen before it went away.
-    Gone { last: Option<&'a Value> },
-}
-
-impl<'a> Observed<'a> {
-    /// The latest state seen, live or final.
-    pub fn last(self) -> Option<&'a Value> {
-        match self {
-            Observed::Live(o) => Some(o),
-            Observed::Gone { last } => last,
-        }
-    }
-}
-
-/// An object that went away, as it ended: the TTL controller deletes a
-/// finished Job in the foreground, so its last states carry a
-/// `deletionTimestamp`, which readiness rules rightly read as "being
-/// deleted" — of an object that is gone, what counts is how it ended.
-fn final_state(mut object: Value) -> Value {
-    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.remove("deletionTimestamp");
-        meta.remove("deletionGracePeriodSeconds");
-    }
-    object
-}
-
-#[derive(Debug, Clone)]
-struct Group {
-    resource: ApiResource,
-    namespace: Option<String>,
-    names: BTreeSet<String>,
-    /// `None`: list before watching.
-    resource_version: Option<String>,
-    objects: BTreeMap<String, Value>,
-    /// Final states of tracked objects that went away.
-    gone: BTreeMap<String, Value>,
-    /// The API server answered a list "not older than" a future
-    /// resourceVersion at once: no watch cache serves this resource, so it
-    /// cannot be long-polled ([`Client::look`]).
-    uncached: bool,
-    /// Its last list held many more objects than it tracks (a label many
-    /// releases' objects carry, cluster-scoped CRDs of every Helm release):
-    /// too large to list at each look ([`Client::look`]).
-    wide: bool,
-}
-
-/// A list of more than this many objects beyond [`WIDE_FACTOR`] times those a
-/// group tracks, and of more than [`WIDE_BYTES`], is too wide to repeat at
-/// each look: CRDs carry megabytes of schema each, and a label such as
-/// `app.kubernetes.io/managed-by=Helm` selects every release's. A run's own
-/// hooks are not: 32 finished Jobs listed beside the last one running are
-/// 80 KB, and watching them in rounds instead saw that last Job end up to a
-/// second late (docs/benchmarks.md, session 9).
-const WIDE_EXTRA: usize = 16;
-const WIDE_FACTOR: usize = 4;
-const WIDE_BYTES: usize = 256 * 1024;
-
-impl Group {
-    fn apply(&mut self, ev: WatchEvent) -> Option<String> {
-        let name = ev.name().to_string();
-        if !self.names.contains(&name) {
-            return None;
-        }
-        match ev.kind {
-            EventType::Deleted => {
-                self.objects.remove(&name);
-                self.gone.insert(name.clone(), final_state(ev.object));
-            }
-            EventType::Added | EventType::Modified => {
-                self.gone.remove(&name);
-                self.objects.insert(name.clone(), ev.object);
-            }
-        }
-        Some(name)
-    }
-}
-
-/// The latest state of a set of objects, kept by lists and watch rounds.
-#[derive(Debug, Clone, Default)]
-pub struct Tracker {
-    label_selector: Option<String>,
-    groups: Vec<Group>,
-    /// The caller's key → (group, name).
-    keys: BTreeMap<ObjectKey, (usize, String)>,
-    /// Refresh count, to rotate the watched group.
-    round: usize,
-    /// How far ahead of the cluster the long polls of [`Client::look`] ask.
-    pace: Pace,
-}
-
-impl Tracker {
-    /// `label_selector`: a selector every tracked object carries (the label
-    /// the run puts on what it applies); groups of several objects are then
-    /// listed and watched by it rather than whole. A group of one object is
-    /// always selected by name.
-    pub fn new(label_selector: Option<&str>) -> Self {
-        Tracker { label_selector: label_selector.map(str::to_string), ..Default::default() }
-    }
-
-    /// The object as last seen; `None` when it does not exist (or is not
-    /// tracked, or not listed yet).
-    pub fn get(&self, key: &ObjectKey) -> Option<&Value> {
-        let (g, name) = self.keys.get(key)?;
-        self.groups[*g].objects.get(name)
-    }
-
-    /// The object as last seen, or its final state when it went away.
-    pub fn observed(&self, key: &ObjectKey) -> Observed<'_> {
-        let Some((g, name)) = self.keys.get(key) else { return Observed::Gone { last: None } };
-        let g = &self.groups[*g];
-        match g.objects.get(name) {
-            Some(o) => Observed::Live(o),
-            None => Observed::Gone { last: g.gone.get(name) },
-        }
-    }
-
-    pub fn contains(&self, key: &ObjectKey) -> bool {
-        self.keys.contains_key(key)
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
-        self.keys.keys()
-    }
-
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
-    /// True when some objects are not listed yet: the next
-    /// [`Client::refresh`] lists them without waiting.
-    pub fn needs_list(&self) -> bool {
-        self.groups.iter().any(|g| !g.names.is_empty() && g.resource_version.is_none())
-    }
-
-    pub fn untrack(&mut self, key: &ObjectKey) {
-        if let Some((g, name)) = self.keys.remove(key) {
-            let still = self.keys.values().any(|(g2, n2)| *g2 == g && *n2 == name);
-            if !still {
-                self.groups[g].names.remove(&name);
-                self.groups[g].objects.remove(&name);
-                self.groups[g].gone.remove(&name);
-            }
-        }
-    }
-
-    fn selector(&self, g: &Group) -> Selector {
-        match (g.names.len(), &self.label_selector) {
-            (1, _) => Selector::name(g.names.iter().next().expect("one name")),
-            (_, Some(l)) => Selector::labels(l),
-            (_, None) => Selector::default(),
-        }
-    }
-
-    /// The caller's keys for a name in a group.
-    fn keys_of(&self, g: usize, name: &str) -> Vec<ObjectKey> {
-        self.keys.iter().filter(|(_, (g2, n2))| *g2 == g && n2 == name).map(|(k, _)| k.clone()).collect()
-    }
-}
-
 impl Client {
     /// Adds an object to a tracker; the next [`Client::refresh`] lists it.
     pub fn track(&mut self, t: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
-        if t.keys.contains_key(key) {
-            return Ok(());
+        if !t.contains(key) {
+            let (res, ns) = self.resolve(key)?;
+            t.add(key, res, ns);
         }
-        let res = self.resource(&key.api_version, &key.kind)?;
-        let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let g = match t.groups.iter().position(|g| g.resource == res && g.namespace == ns) {
-            Some(g) => g,
-            None => {
-                t.groups.push(Group {
-                    resource: res,
-                    namespace: ns,
-                    names: BTreeSet::new(),
-                    resource_version: None,
-                    objects: BTreeMap::new(),
-                    gone: BTreeMap::new(),
-                    uncached: false,
-                    wide: false,
-                });
-                t.groups.len() - 1
-            }
-        };
-        if t.groups[g].names.insert(key.name.clone()) {
-            t.groups[g].resource_version = None;
-        }
-        t.keys.insert(key.clone(), (g, key.name.clone()));
-        t.pace.expect();
         Ok(())
     }
 
@@ -238,30 +37,25 @@ impl Client {
     /// to an apply — so that no list is needed before it is watched: a group
     /// being watched keeps its place in the stream (its next round replays
     /// anything newer), a new or idle one starts from the object's
-    /// resourceVersion.
-    pub fn track_known(&mut self, t: &mut Tracker, key: &ObjectKey, object: &Value) -> Result<(), KubeError> {
-        if t.keys.contains_key(key) {
-            return Ok(());
+    /// resourceVersion (the oldest, of several applied at once).
+    pub fn track_known(
+        &mut self,
+        t: &mut Tracker,
+        key: &ObjectKey,
+        object: &serde_json::Value,
+    ) -> Result<(), KubeError> {
+        if !t.contains(key) {
+            let (res, ns) = self.resolve(key)?;
+            t.add_known(key, res, ns, object);
         }
+        Ok(())
+    }
+
+    /// The resource of a key's kind and the namespace its object lives in.
+    fn resolve(&mut self, key: &ObjectKey) -> Result<(ApiResource, Option<String>), KubeError> {
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
-        let before = t
-            .groups
-            .iter()
-            .find(|g| g.resource == res && g.namespace == ns)
-            .map(|g| (g.resource_version.clone(), g.names.is_empty()));
-        self.track(t, key)?;
-        let (g, name) = t.keys[key].clone();
-        let group = &mut t.groups[g];
-        group.objects.insert(name, object.clone());
-        let rv = object.pointer("/metadata/resourceVersion").and_then(Value::as_str).map(str::to_string);
-        group.resource_version = match before {
-            Some((Some(old), false)) => Some(old),
-            // Other names of the group wait for a list: it covers this one.
-            Some((None, false)) => None,
-            _ => rv,
-        };
-        Ok(())
+        Ok((res, ns))
     }
 
     /// Brings a tracker up to date. Groups not listed yet are listed, at
@@ -275,131 +69,79 @@ impl Client {
     /// watched group rotates from call to call. Returns the keys whose
     /// object changed (appeared, changed or went away).
     pub fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
-        let listing = t.needs_list();
-        let mut changed: BTreeSet<ObjectKey> = BTreeSet::new();
-        let n = t.groups.len();
-        t.round = t.round.wrapping_add(1);
-        if !listing && self.at_once() {
-            let watched: Vec<usize> = (0..n).filter(|&g| !t.groups[g].names.is_empty()).collect();
-            let watches: Vec<(ApiResource, Option<String>, Selector, String)> = watched
-                .iter()
-                .map(|&g| {
-                    let group = &t.groups[g];
-                    let rv = group.resource_version.clone().unwrap_or_default();
-                    (group.resource.clone(), group.namespace.clone(), t.selector(group), rv)
-                })
-                .collect();
-            let rounds = self.watch_all(&watches, ROUND_SECS)?;
-            for ((&g, (_, _, selector, _)), round) in watched.iter().zip(&watches).zip(rounds) {
-                self.follow(t, g, selector, round, &mut changed)?;
-            }
-            return Ok(changed.into_iter().collect());
-        }
-        let first = if n == 0 { 0 } else { t.round % n };
-        let mut watched = false;
-        for g in (first..n).chain(0..first) {
-            if t.groups[g].names.is_empty() || (listing && t.groups[g].resource_version.is_some()) {
-                continue;
-            }
-            let selector = t.selector(&t.groups[g]);
-            let group = &t.groups[g];
-            let (res, ns) = (group.resource.clone(), group.namespace.clone());
-            match group.resource_version.clone().filter(|_| !watched) {
-                Some(rv) => {
-                    watched = true;
-                    let round = self.watch(&res, ns.as_deref(), &selector, &rv, ROUND_SECS)?;
-                    self.follow(t, g, &selector, round, &mut changed)?;
+        let steps = t.refresh_steps(self.at_once());
+        self.perform(t, steps)
+    }
+
+    /// Sends a tracker's steps, and the steps its answers call for, each
+    /// right after the step that called for it; returns the keys whose
+    /// object changed.
+    fn perform(&mut self, t: &mut Tracker, steps: Vec<Step>) -> Result<Vec<ObjectKey>, KubeError> {
+        let mut changed = BTreeSet::new();
+        let mut todo = VecDeque::from(steps);
+        while let Some(step) = todo.pop_front() {
+            let then = match step {
+                Step::List(g) => {
+                    let (res, ns, selector) = t.target(g);
+                    let list = self.list(res, ns, &selector)?;
+                    t.take_list(g, list, &mut changed)
                 }
-                None => self.relist(t, g, &selector, &mut changed)?,
+                Step::ListAsOf { group, at } => {
+                    let (res, ns, selector) = t.target(group);
+                    let list = match self.list_fresh(res, ns, &selector, &at, None)? {
+                        Fresh::Listed(list) => list,
+                        // Its storage is behind the lead's cache (an aggregated API, or etcd
+                        // after a compaction): as it is now.
+                        Fresh::NotYet { .. } => self.list(res, ns, &selector)?,
+                    };
+                    t.take_list(group, list, &mut changed)
+                }
+                Step::Watch(g, rv) => {
+                    let round = self.watch_group(t, g, &rv)?;
+                    t.take_round(g, round, &mut changed)
+                }
+                Step::Replay { group, since, vanished } => {
+                    let replay = self.watch_group(t, group, &since)?;
+                    t.take_replay(group, &vanished, replay);
+                    Vec::new()
+                }
+                Step::WatchAll(watched) => {
+                    let watches: Vec<(ApiResource, Option<String>, Selector, String)> = watched
+                        .iter()
+                        .map(|(g, rv)| {
+                            let (res, ns, selector) = t.target(*g);
+                            (res.clone(), ns.map(str::to_string), selector, rv.clone())
+                        })
+                        .collect();
+                    let rounds = self.watch_all(&watches, ROUND_SECS)?;
+                    let mut then = Vec::new();
+                    for ((g, _), round) in watched.iter().zip(rounds) {
+                        then.extend(t.take_round(*g, round, &mut changed));
+                    }
+                    then
+                }
+                Step::Look { lead, wanted, within_ms } => {
+                    let (res, ns, selector) = t.target(lead);
+                    let fresh = self.list_fresh(res, ns, &selector, &wanted.to_string(), within_ms)?;
+                    t.take_look(lead, fresh, crate::base::time::wall_ms(), &mut changed)
+                }
+                Step::Refresh => t.refresh_steps(self.at_once()),
+                Step::Looked => {
+                    t.looked(!changed.is_empty(), crate::base::time::wall_ms());
+                    Vec::new()
+                }
+            };
+            for step in then.into_iter().rev() {
+                todo.push_front(step);
             }
         }
         Ok(changed.into_iter().collect())
     }
 
-    /// Takes a group's watch round in: its events, and where the next
-    /// round starts; a group whose resourceVersion expired is listed afresh.
-    fn follow(
-        &mut self,
-        t: &mut Tracker,
-        g: usize,
-        selector: &Selector,
-        round: WatchRound,
-        changed: &mut BTreeSet<ObjectKey>,
-    ) -> Result<(), KubeError> {
-        let group = &mut t.groups[g];
-        let names: Vec<String> = round.events.into_iter().filter_map(|ev| group.apply(ev)).collect();
-        // Expired: the stream since then is lost; list afresh.
-        group.resource_version = (!round.expired).then_some(round.resource_version);
-        for name in names {
-            changed.extend(t.keys_of(g, &name));
-        }
-        if round.expired {
-            self.relist(t, g, selector, changed)?;
-        }
-        Ok(())
-    }
-
-    /// Lists a group: its objects as they are now, and the resourceVersion
-    /// to watch from.
-    fn relist(
-        &mut self,
-        t: &mut Tracker,
-        g: usize,
-        selector: &Selector,
-        changed: &mut BTreeSet<ObjectKey>,
-    ) -> Result<(), KubeError> {
-        let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
-        let list = self.list(&res, ns.as_deref(), selector)?;
-        self.take_list(t, g, selector, list, changed)
-    }
-
-    /// Takes a list of a group in: its objects as they are now (one that is
-    /// gone keeps its final state), and the resourceVersion to go on from.
-    fn take_list(
-        &mut self,
-        t: &mut Tracker,
-        g: usize,
-        selector: &Selector,
-        list: ObjectList,
-        changed: &mut BTreeSet<ObjectKey>,
-    ) -> Result<(), KubeError> {
-        let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
-        let since = t.groups[g].resource_version.clone();
-        let group = &mut t.groups[g];
-        group.wide = list.items.len() > WIDE_FACTOR * group.names.len() + WIDE_EXTRA && list.bytes > WIDE_BYTES;
-        let before = std::mem::take(&mut group.objects);
-        for item in list.items {
-            let name = item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-            if group.names.contains(&name) {
-                group.gone.remove(&name);
-                group.objects.insert(name, item);
-            }
-        }
-        group.resource_version = Some(list.resource_version.clone());
-        let vanished: Vec<String> = before.keys().filter(|n| !group.objects.contains_key(*n)).cloned().collect();
-        for name in &vanished {
-            group.gone.insert(name.clone(), final_state(before[name].clone()));
-        }
-        // The list shows only that they went away; the stream since
-        // the previous round has how they ended.
-        if let (false, Some(since)) = (vanished.is_empty(), since) {
-            let replay = self.watch(&res, ns.as_deref(), selector, &since, ROUND_SECS)?;
-            let group = &mut t.groups[g];
-            for ev in replay.events {
-                let name = ev.name().to_string();
-                if vanished.contains(&name) && !group.objects.contains_key(&name) {
-                    group.gone.insert(name, final_state(ev.object));
-                }
-            }
-        }
-        let names: Vec<String> = t.groups[g].names.iter().cloned().collect();
-        for name in names {
-            let (old, new) = (before.get(&name), t.groups[g].objects.get(&name));
-            if old.is_none() || old != new {
-                changed.extend(t.keys_of(g, &name));
-            }
-        }
-        Ok(())
+    /// One watch round of a tracker's group from `rv`.
+    fn watch_group(&mut self, t: &Tracker, g: usize, rv: &str) -> Result<super::WatchRound, KubeError> {
+        let (res, ns, selector) = t.target(g);
+        self.watch(res, ns, &selector, rv, ROUND_SECS)
     }
 
     /// Waits until `done` holds for at least one tracked object (it is
@@ -417,7 +159,7 @@ impl Client {
             if t.needs_list() {
                 self.refresh(t)?;
             }
-            let finished: Vec<ObjectKey> = t.keys.keys().filter(|k| done(k, t.observed(k))).cloned().collect();
+            let finished: Vec<ObjectKey> = t.keys().filter(|k| done(k, t.observed(k))).cloned().collect();
             if !finished.is_empty() || t.is_empty() || now() >= deadline {
                 return Ok(finished);
             }
@@ -444,69 +186,10 @@ impl Client {
     /// one that cannot be read as numbers too (resourceVersions are opaque
     /// to clients; every API server in use numbers them by etcd revision);
     /// and a tracker with a group whose list is much wider than what it
-    /// tracks (`WIDE_EXTRA`) too, as a list at each look would be heavy.
+    /// tracks too, as a list at each look would be heavy.
     pub fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
-        let live: Vec<usize> = (0..t.groups.len()).filter(|&g| !t.groups[g].names.is_empty()).collect();
-        let revision = |g: &Group| g.resource_version.as_deref().and_then(|rv| rv.parse::<u64>().ok());
-        let pollable: Vec<usize> =
-            live.iter().copied().filter(|&g| !t.groups[g].uncached && revision(&t.groups[g]).is_some()).collect();
-        let wide = live.iter().any(|&g| t.groups[g].wide);
-        if pollable.is_empty() || wide || live.iter().any(|&g| revision(&t.groups[g]).is_none()) {
-            return self.refresh(t);
-        }
-        let lead = pollable[t.round % pollable.len()];
-        t.round = t.round.wrapping_add(1);
-        let seen = live.iter().filter_map(|&g| revision(&t.groups[g])).max().unwrap_or_default();
-        // A list of a revision older than an object it tracks does not show that object, which
-        // would read as deleted: one created into a group already followed is newer than the
-        // group's last list (two releases' hooks in one namespace showed it), so never ask for
-        // less than the newest object known.
-        let newest = live
-            .iter()
-            .flat_map(|&g| t.groups[g].objects.values())
-            .filter_map(|o| o.pointer("/metadata/resourceVersion")?.as_str()?.parse::<u64>().ok())
-            .max()
-            .unwrap_or_default();
-        let wanted = seen.saturating_add(t.pace.ahead(crate::base::time::wall_ms())).max(newest);
-        let selector = t.selector(&t.groups[lead]);
-        let (res, ns) = (t.groups[lead].resource.clone(), t.groups[lead].namespace.clone());
-        // Bounded by the request's own `timeout` only where a reset stream is an error to
-        // repeat (Transport::survives_reset); else by the watch cache's 3 s.
-        let within = if self.transport.survives_reset() { t.pace.within(crate::base::time::wall_ms()) } else { None };
-        let list = match self.list_fresh(&res, ns.as_deref(), &selector, &wanted.to_string(), within)? {
-            Fresh::Listed(list) => list,
-            // At once: no watch cache serves this resource; watched in rounds from now on.
-            Fresh::NotYet { cached: false } => {
-                t.groups[lead].uncached = true;
-                return self.refresh(t);
-            }
-            // The cluster wrote less than asked for within the look's time (3 s, or
-            // `within`): what it wrote, if anything, the next look gets at once.
-            Fresh::NotYet { cached: true } => {
-                t.pace.quiet();
-                return Ok(Vec::new());
-            }
-        };
-        let at = list.resource_version.clone();
-        if let Ok(rv) = at.parse::<u64>() {
-            t.pace.answered(rv, crate::base::time::wall_ms());
-        }
-        let mut changed = BTreeSet::new();
-        self.take_list(t, lead, &selector, list, &mut changed)?;
-        // The others as of the same revision: their caches have it, or will within 0.1 s.
-        for g in live.into_iter().filter(|&g| g != lead) {
-            let selector = t.selector(&t.groups[g]);
-            let (res, ns) = (t.groups[g].resource.clone(), t.groups[g].namespace.clone());
-            let list = match self.list_fresh(&res, ns.as_deref(), &selector, &at, None)? {
-                Fresh::Listed(list) => list,
-                // Its storage is behind the lead's cache (an aggregated API, or etcd
-                // after a compaction): as it is now.
-                Fresh::NotYet { .. } => self.list(&res, ns.as_deref(), &selector)?,
-            };
-            self.take_list(t, g, &selector, list, &mut changed)?;
-        }
-        t.pace.looked(!changed.is_empty(), crate::base::time::wall_ms());
-        Ok(changed.into_iter().collect())
+        let step = t.look_step(crate::base::time::wall_ms(), self.transport.survives_reset());
+        self.perform(t, vec![step])
     }
 }
 
@@ -514,6 +197,7 @@ impl Client {
 mod tests {
     use super::*;
     use crate::kube::fixture::{client, respond};
+    use crate::kube::Observed;
 
     #[test]
     fn tracker_lists_then_watches_and_relists_on_410() {
@@ -629,7 +313,7 @@ mod tests {
         assert_eq!(urls.len(), 8);
         // Lists one at a time; each round's watches in one batch.
         assert_eq!(*script.batches.borrow(), vec![(2, ReturnOn::AnyEvent), (2, ReturnOn::AnyEvent)]);
-        assert_eq!(t.groups[1].resource_version.as_deref(), Some("9"));
+        assert_eq!(t.refresh_steps(true), vec![Step::WatchAll(vec![(0, "8".into()), (1, "9".into())])]);
     }
 
     #[test]
@@ -648,6 +332,24 @@ mod tests {
         let seen = script.seen.borrow();
         assert_eq!(seen.len(), 2, "discovery and one watch, no list");
         assert!(seen[1].url.contains("watch=1") && seen[1].url.contains("resourceVersion=7"), "{}", seen[1].url);
+    }
+
+    #[test]
+    fn objects_applied_at_once_are_watched_from_the_oldest_of_them() {
+        // A batch of applies answered in its own order: b was written (5) before a (7),
+        // and ended (6) before a's answer was written. A watch from 7 would never show it.
+        use crate::kube::fixture::host_client;
+        let batch = crate::kube::fixture::BATCH_V1;
+        let ended = r#"{"type":"MODIFIED","object":{"metadata":{"name":"b","resourceVersion":"6"},"status":{"phase":"Succeeded"}}}"#;
+        let (mut c, script) = host_client(vec![respond(200, batch), respond(200, ended)]);
+        let mut t = Tracker::new(Some("run=1"));
+        let (a, b) = (ObjectKey::new("batch/v1", "Job", None, "a"), ObjectKey::new("batch/v1", "Job", None, "b"));
+        c.track_known(&mut t, &a, &serde_json::json!({"metadata": {"name": "a", "resourceVersion": "7"}})).unwrap();
+        c.track_known(&mut t, &b, &serde_json::json!({"metadata": {"name": "b", "resourceVersion": "5"}})).unwrap();
+        assert_eq!(c.refresh(&mut t).unwrap(), vec![b.clone()]);
+        assert_eq!(t.get(&b).unwrap()["status"]["phase"], "Succeeded");
+        let seen = script.seen.borrow();
+        assert!(seen[1].url.contains("&resourceVersion=5&"), "{}", seen[1].url);
     }
 
     #[test]

@@ -10,20 +10,7 @@ use std::collections::HashMap;
 
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
-use crate::model::manifest::Head;
 use crate::model::release::Release;
-
-/// The object in the cluster a head names, as far as the input can tell:
-/// a namespaced object without a namespace is in the release's. Borrowed:
-/// it is made for every object of the release.
-fn identity<'h>(head: &'h Head, release_namespace: Option<&'h str>) -> (&'h str, &'h str, Option<&'h str>, &'h str) {
-    let group = head.api_version.rsplit_once('/').map_or("", |(g, _)| g);
-    let namespace = match crate::model::scope::cluster_scoped(&head.kind) {
-        true => None,
-        false => head.namespace.as_deref().or(release_namespace),
-    };
-    (group, &head.kind, namespace, &head.name)
-}
 
 fn duplicate(diags: &mut Diagnostics, first: &Location, second: Location, what: &str) {
     // Helm prints documents sorted by kind, so a position in the template would mislead.
@@ -53,7 +40,7 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
     // a duplicate.
     let mut seen: HashMap<_, usize> = HashMap::new();
     for (i, r) in release.resources.iter().enumerate() {
-        match seen.entry(identity(&r.head, ns)) {
+        match seen.entry(r.head.identity_in(ns)) {
             Entry::Occupied(first) => {
                 duplicate(diags, &release.resources[*first.get()].location(), r.location(), "resource")
             }
@@ -65,7 +52,7 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
     let mut seen: HashMap<_, usize> = HashMap::new();
     for (i, h) in release.hooks.iter().enumerate() {
         for &event in &h.events {
-            let key: (Event, _) = (event, identity(&h.head, ns));
+            let key: (Event, _) = (event, h.head.identity_in(ns));
             if let Some(&first) = seen.get(&key) {
                 duplicate(diags, &release.hooks[first].location(), h.location(), &format!("{event} hook"));
                 break;

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::base::bytes;
 use crate::model::diagnostic::{Diagnostic, Location};
+use crate::model::object::{Identity, ObjectKey};
 use crate::model::reference::ObjectRef;
 use crate::model::scope;
 use crate::model::yaml;
@@ -128,6 +129,27 @@ pub struct Head {
 }
 
 impl Head {
+    /// The object's key, its namespace as the manifest writes it.
+    pub fn key(&self) -> ObjectKey {
+        ObjectKey::new(&self.api_version, &self.kind, self.namespace.as_deref(), &self.name)
+    }
+
+    /// The object in the cluster the head names, as far as the input can
+    /// tell: a namespaced object that names no namespace is in
+    /// `release_namespace`; a cluster-scoped kind has none, whatever it says.
+    pub fn identity_in<'h>(&'h self, release_namespace: Option<&'h str>) -> Identity<'h> {
+        let namespace = match scope::cluster_scoped(&self.kind) {
+            true => None,
+            false => self.namespace.as_deref().or(release_namespace),
+        };
+        Identity {
+            group: crate::model::object::group_of(&self.api_version),
+            kind: &self.kind,
+            namespace,
+            name: &self.name,
+        }
+    }
+
     /// The object as the plan and every message name it: `Kind/name`, or
     /// `Kind/namespace/name` when the manifest sets a namespace on a kind
     /// that has one (a cluster-scoped kind has none, whatever it says).
@@ -400,6 +422,26 @@ mod tests {
         let head = parse_head(&docs[1]).unwrap();
         assert_eq!(head.display(), "Job/b");
         assert_eq!(head.annotations["helm.sh/hook"], "test");
+    }
+
+    #[test]
+    fn an_objects_identity_takes_the_releases_namespace_and_no_version() {
+        let head = |api_version: &str, kind: &str, namespace: Option<&str>| Head {
+            api_version: api_version.into(),
+            kind: kind.into(),
+            name: "x".into(),
+            namespace: namespace.map(str::to_string),
+            ..Head::default()
+        };
+        let (cm, cm_in_rel) = (head("v1", "ConfigMap", None), head("v1", "ConfigMap", Some("rel")));
+        assert_eq!(cm.identity_in(Some("rel")), cm_in_rel.identity_in(Some("other")));
+        assert_ne!(cm.identity_in(Some("rel")), cm.identity_in(Some("other")));
+        let (role, role_in_ns) = (
+            head("rbac.authorization.k8s.io/v1", "ClusterRole", None),
+            head("rbac.authorization.k8s.io/v1beta1", "ClusterRole", Some("ns")),
+        );
+        assert_eq!(role.identity_in(Some("rel")), role_in_ns.identity_in(Some("rel")), "cluster-scoped, any version");
+        assert_eq!(role.identity_in(None), role.key().identity());
     }
 
     #[test]

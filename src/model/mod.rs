@@ -12,6 +12,7 @@ pub mod hook;
 pub mod input;
 pub mod kind_order;
 pub mod manifest;
+pub mod object;
 pub mod pod_spec;
 pub mod readiness;
 pub mod reference;

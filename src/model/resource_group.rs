@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use crate::base::dag::{self, DagError};
 use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
 use crate::model::diagnostic::{Diagnostic, Diagnostics};
+use crate::model::object::ObjectKey;
 use crate::model::resource::Resource;
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -66,7 +67,7 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
 /// dependencies, which demote them); a resource in two groups is an error.
 fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnostics) -> (Groups<'r>, Vec<usize>) {
     let mut g = Groups { ids: HashMap::new(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
-    let mut identity_group: HashMap<(&str, &str, &str, &str), &str> = HashMap::new();
+    let mut identity_group: HashMap<ObjectKey, &str> = HashMap::new();
     let mut ungrouped = Vec::new();
     for &i in members {
         let r = &resources[i];
@@ -96,10 +97,8 @@ fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnost
             g.names.len() - 1
         });
         g.deps[id].extend(ds.iter().map(String::as_str));
-        let h = &r.head;
-        let identity = (h.api_version.as_str(), h.kind.as_str(), h.namespace.as_deref().unwrap_or(""), h.name.as_str());
-        // One lookup: under Helm's Wasm runtime each hash of four names is dear.
-        match identity_group.entry(identity) {
+        // One lookup: under Helm's Wasm runtime each hash of a key is dear.
+        match identity_group.entry(r.head.key()) {
             Entry::Occupied(other) if *other.get() != group => diags.push(
                 Diagnostic::error(
                     r.location(),

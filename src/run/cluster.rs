@@ -87,7 +87,7 @@ impl<'a> KubeCluster<'a> {
 
     fn key(&self, i: ItemId) -> ObjectKey {
         let h = self.hook(i);
-        ObjectKey::new(&h.head.api_version, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+        h.head.key()
     }
 }
 
@@ -227,7 +227,12 @@ impl Cluster for KubeCluster<'_> {
             self.client.wait_any(&mut self.tracker, deadline, &mut wall_ms, &mut done).map_err(cluster_error)?;
         let mut out = Vec::new();
         for key in finished {
-            let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else { continue };
+            let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else {
+                // No hook awaits it any more (it timed out): left tracked, its end would
+                // answer every wait at once, and the others would never be looked at again.
+                self.tracker.untrack(&key);
+                continue;
+            };
             let seen = self.tracker.observed(&key);
             let (succeeded, message) = match seen.last().and_then(|o| hook_completion(&key.kind, o)) {
                 Some(Completion::Succeeded { .. }) => (true, String::new()),
