@@ -12,13 +12,15 @@
 //! first, and a permission missing before anything is done.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 
 use helm_hooks::base::time::Millis;
 use helm_hooks::deploy::access::Want;
 use helm_hooks::deploy::action::{self, Done, Flags, Refused};
-use helm_hooks::deploy::{self, Clock, Cluster, Diagnosis, Ended, Error, Options, Report, Store};
+use helm_hooks::deploy::{
+    self, Clock, Cluster, DeployEvent, Diagnosis, Ended, Error, Options, Progress, Report, Store,
+};
 use helm_hooks::exec::executor::{self, Phase as HookPhase};
+use helm_hooks::exec::progress::{Elapsed, HookEvent};
 use helm_hooks::exec::rollout::State;
 use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey, Observed};
@@ -28,6 +30,7 @@ use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
+use helm_hooks::render::progress::Text;
 use serde_json::{json, Value};
 
 const NS: &str = "ns";
@@ -277,8 +280,8 @@ impl Cluster for Sim {
         wanted: &[External],
         _namespace: &str,
         _deadline: Millis,
-        _out: &mut dyn Write,
-        _stamp: &dyn Fn(Millis) -> String,
+        _progress: &mut dyn Progress,
+        _since: Millis,
     ) -> Result<Result<(), String>, KubeError> {
         panic!("no external dependencies in these releases: {wanted:?}")
     }
@@ -296,12 +299,15 @@ impl Cluster for Sim {
         _hooks: &[Hook],
         _stored: &mut StoredRelease,
         _options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary {
         let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
-        // The hooks' progress on the command's clock, as the real runner prints it.
-        let _ = writeln!(out, "{} hooks {event}", helm_hooks::base::time::stamp(since, self.now));
+        // The hooks' progress on the command's clock, as the real runner tells it.
+        let at = Elapsed::since(since, self.now);
+        for i in &plan.items {
+            progress.event(&DeployEvent::Hook(HookEvent::Started { hook: &i.reference, at }));
+        }
         let fails = self.failing_hooks.contains(&event);
         self.log.push(format!("hooks {event}{}", if fails { " (failed)" } else { "" }));
         let started_at = self.now;
@@ -475,9 +481,10 @@ fn deploy_as(
 ) -> (Report, String) {
     let (checked, _) = deploy::check(value, &DEPLOY_EVENTS, &options()).unwrap();
     let mut out = Vec::new();
-    let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut out);
+    let mut progress = Text::new(&mut out);
+    let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut progress);
     if rollback {
-        deploy::recover(sim, &mut report, operation, &options(), &mut out);
+        deploy::recover(sim, &mut report, operation, &options(), &mut progress);
     }
     (report, String::from_utf8(out).unwrap())
 }
@@ -494,7 +501,7 @@ fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
     let (checked, _) =
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
-    let r = deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut out);
+    let r = deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut Text::new(&mut out));
     (r, String::from_utf8(out).unwrap())
 }
 
@@ -520,7 +527,8 @@ fn one_clock_for_the_whole_command() {
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
     let times = stamps(&out);
     assert!(times.windows(2).all(|w| w[0].0 <= w[1].0), "the clock went back:\n{out}");
-    let post = times.iter().find(|(_, l)| l == "hooks post-install").expect(&out);
+    // The post-install hook: the last to start.
+    let post = times.iter().rev().find(|(_, l)| l == "started   Job/migrate").expect(&out);
     // After the pre-hooks' half second and the batches: not 0 again.
     assert!(post.0 > 500 && post.0 < r.ended_at - r.started_at, "{out}");
     assert!(out.contains("Running 1 pre-install hook\n"), "{out}");
@@ -907,7 +915,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     let mut sim = Sim::new();
     sim.forbidden = Some("deployments.apps");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
     let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
     assert!(e.is_cluster());
     assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
@@ -927,7 +935,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     sim.forbidden = None;
     for expected in [Operation::Install, Operation::Upgrade] {
         let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
         let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }

@@ -5,14 +5,13 @@
 //! `rollback` and `uninstall` — over the seam ([`Env`]), so that the CLI only
 //! parses, chooses the output and prints what comes back.
 
-use std::io::Write;
-
 use serde_json::Value;
 
 use super::access::{self, Needs};
 use super::crd::Crd;
 use super::error::Error;
 use super::preview::{self, Preview, UninstallPreview};
+use super::progress::Progress;
 use super::seam::{Cluster, Env};
 use super::{Checked, Options, Report};
 use crate::kube::{KubeError, ObjectKey};
@@ -136,13 +135,13 @@ pub fn refuse_pending(latest: Option<&StoredRelease>) -> Result<(), Refused> {
 
 /// `helm hooks deploy`: `checked` (what Helm rendered) installed, or
 /// upgraded over what the history holds ([`super::choose`]); on a first
-/// install the namespace and `crds` first. Progress to `out`.
+/// install the namespace and `crds` first. Progress to `progress`.
 pub fn upgrade_install(
     env: &mut (impl Env + ?Sized),
     checked: Checked,
     crds: &[Crd],
     flags: &Flags,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Result<Done, Refused> {
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
     let span = crate::trace::span(|| "read the history".into());
@@ -169,11 +168,11 @@ pub fn upgrade_install(
     if install {
         ensure_namespace(env, flags.create_namespace)?;
         // Helm installs crds/ on a first install only, before the release exists.
-        super::crds::install(env, crds, out).map_err(|e| Refused::Crds(Box::new(e)))?;
+        super::crds::install(env, crds, progress).map_err(|e| Refused::Crds(Box::new(e)))?;
     }
-    let mut report = super::deploy(env, checked, operation, current, revision, &flags.options, out);
+    let mut report = super::deploy(env, checked, operation, current, revision, &flags.options, progress);
     if flags.rollback_on_failure {
-        super::recover(env, &mut report, operation, &flags.options, out);
+        super::recover(env, &mut report, operation, &flags.options, progress);
     }
     Ok(Done::Report(report))
 }
@@ -207,7 +206,7 @@ pub fn rollback(
     current: StoredRelease,
     to: u64,
     flags: &Flags,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Result<Done, Refused> {
     let needs = Needs { crds: &[], create_namespace: false, dry_run: flags.dry_run, uninstall: false };
     let operation = Operation::Rollback { to };
@@ -217,7 +216,7 @@ pub fn rollback(
     if flags.dry_run {
         return dry_run(env, &checked, flags, operation, Some(&current), revision, &[]).map(Done::Preview);
     }
-    let report = super::deploy(env, checked, operation, Some(current), revision, &flags.options, out);
+    let report = super::deploy(env, checked, operation, Some(current), revision, &flags.options, progress);
     Ok(Done::Report(report))
 }
 
@@ -243,7 +242,7 @@ pub fn uninstall(
     history: Vec<StoredRelease>,
     checked: &Checked,
     flags: &Flags,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Result<Done, Refused> {
     if flags.dry_run {
         let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
@@ -252,7 +251,7 @@ pub fn uninstall(
     }
     let wants = access::uninstall_wants(env.records(), env.namespace(), &checked.release, flags.keep_history);
     env.check_access(&wants, access::UNINSTALL_WHY).map_err(Refused::Access)?;
-    let report = super::uninstall(env, latest, history, checked, &flags.options, flags.keep_history, out);
+    let report = super::uninstall(env, latest, history, checked, &flags.options, flags.keep_history, progress);
     Ok(Done::Report(report))
 }
 

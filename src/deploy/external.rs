@@ -4,12 +4,13 @@
 //! ready by its kind's rules, within the batch's time limit, with the same
 //! progress lines as the release's own resources.
 
-use std::io::Write;
-
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
+use crate::exec::progress::Elapsed;
 use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
 use crate::model::external::{External, Wait};
+
+use super::progress::{DeployEvent, Progress};
 
 /// How often, at most, what is still awaited is printed.
 const PROGRESS_EVERY_MS: Millis = 5_000;
@@ -44,14 +45,15 @@ fn resolve(client: &mut Client, e: &External, namespace: &str) -> Result<ObjectK
 
 /// Waits until every one of `wanted` is met or `deadline` passes. The outer
 /// error is the cluster failing us; the inner one names what is missing.
+/// Progress is timed from `since`, the command's start.
 pub fn wait(
     client: &mut Client,
     wanted: &[External],
     namespace: &str,
     deadline: Millis,
     now: &mut dyn FnMut() -> Millis,
-    out: &mut dyn Write,
-    stamp: &dyn Fn(Millis) -> String,
+    progress: &mut dyn Progress,
+    since: Millis,
 ) -> Result<Result<(), String>, KubeError> {
     let mut tracker = Tracker::new(None);
     let mut pending: Vec<(External, ObjectKey)> = Vec::new();
@@ -70,24 +72,23 @@ pub fn wait(
         pending.retain(|(e, key)| {
             let met = unmet(e, tracker.observed(key)).is_none();
             if met {
-                let _ = writeln!(out, "{} found     {} (external)", stamp(now()), e);
+                progress.event(&DeployEvent::ExternalFound { dependency: e, at: Elapsed::since(since, now()) });
             }
             !met
         });
         if pending.is_empty() {
             return Ok(Ok(()));
         }
-        let why =
-            |(e, key): &(External, ObjectKey)| format!("{e} ({})", unmet(e, tracker.observed(key)).unwrap_or_default());
+        let why = |(e, key): &(External, ObjectKey)| (e.clone(), unmet(e, tracker.observed(key)).unwrap_or_default());
         let t = now();
         if t >= deadline {
-            let waited: Vec<String> = pending.iter().map(why).collect();
+            let waited: Vec<String> = pending.iter().map(why).map(|(e, why)| format!("{e} ({why})")).collect();
             return Ok(Err(format!("external dependency not met: {}", waited.join(", "))));
         }
         if t >= last_progress + PROGRESS_EVERY_MS {
             last_progress = t;
-            let waited: Vec<String> = pending.iter().map(why).collect();
-            let _ = writeln!(out, "{} waiting   {} (external)", stamp(t), waited.join(", "));
+            let waited: Vec<(External, String)> = pending.iter().map(why).collect();
+            progress.event(&DeployEvent::ExternalWaiting { dependencies: &waited, at: Elapsed::since(since, t) });
         }
     }
 }

@@ -26,15 +26,15 @@ pub mod external;
 pub mod ownership;
 pub mod policy;
 pub mod preview;
+pub mod progress;
 pub mod seam;
 pub mod stuck;
 
-use std::io::Write;
-
 use serde_json::Value;
 
-use crate::base::time::{format_duration, stamp};
+use crate::base::time::format_duration;
 use crate::exec::executor::{self, Millis};
+use crate::exec::progress::Elapsed;
 use crate::exec::rollout::{self, deletion_batches};
 use crate::exec::run::{self as runner, Outcome as RunOutcome};
 use crate::kube::ObjectKey;
@@ -42,6 +42,7 @@ use crate::model::annotation::RESOURCE_POLICY;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
+use crate::model::reference::ObjectRef;
 use crate::plan::{self, EventPlan, Plan, Target};
 use crate::release::record::{self, Operation};
 use crate::release::status::Status;
@@ -49,6 +50,7 @@ use crate::release::storage::StoredRelease;
 
 pub use error::{Diagnosis, Error, HookFailure};
 pub use policy::{choose, recover};
+pub use progress::{DeployEvent, Progress};
 pub use seam::{Clock, Cluster, Env, Kube, Store};
 
 #[derive(Debug, Clone, Copy)]
@@ -206,7 +208,7 @@ fn run_hooks(
     checked: &Checked,
     event: Event,
     options: &Options,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<(), Error> {
     let plan = event_plan(&checked.plan, Target::Hooks(event));
@@ -215,7 +217,7 @@ fn run_hooks(
     }
     let _span = crate::trace::span(|| format!("{event} hooks"));
     let n = plan.items.len();
-    let _ = writeln!(out, "Running {n} {event} hook{}", if n == 1 { "" } else { "s" });
+    progress.event(&DeployEvent::RunningHooks { event, count: n });
     let exec_options = executor::Options {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
@@ -223,7 +225,7 @@ fn run_hooks(
         pod_logs: false,
         record_before_cleanup: false,
     };
-    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, out, report.started_at);
+    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, progress, report.started_at);
     report.hooks.push(summary.clone());
     if let Some(e) = summary.error {
         // The outcome is ClusterError exactly when the run says why.
@@ -258,7 +260,7 @@ fn delete_in_order(
     plan: &EventPlan,
     wanted: &dyn Fn(usize) -> bool,
     deadline: Millis,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
     // One clock for the command's lines (`uninstall`'s had none).
@@ -271,27 +273,28 @@ fn delete_in_order(
             if !wanted(plan.items[i].index) {
                 continue;
             }
+            let reference = &plan.items[i].reference;
             if kept(r) {
-                let at = stamp(since, env.now_ms());
-                let _ = writeln!(out, "{at} kept      {} (helm.sh/resource-policy: keep)", plan.items[i].reference);
+                let at = Elapsed::since(since, env.now_ms());
+                progress.event(&DeployEvent::Kept { resource: reference, why: progress::Keep::Policy, at });
                 continue;
             }
-            keys.push((plan.items[i].reference.to_string(), key_of(r)));
+            keys.push((reference.clone(), key_of(r)));
         }
         if keys.is_empty() {
             continue;
         }
-        let only: Vec<ObjectKey> = keys.iter().map(|(_, k)| k.clone()).collect();
-        let names: Vec<String> = keys.into_iter().map(|(n, _)| n).collect();
+        let (refs, only): (Vec<ObjectRef>, Vec<ObjectKey>) = keys.into_iter().unzip();
+        let names: Vec<String> = refs.iter().map(ToString::to_string).collect();
         let started_at = env.now_ms();
-        let _ = writeln!(out, "{} deleting  {}", stamp(since, started_at), names.join(", "));
+        progress.event(&DeployEvent::Deleting { resources: &refs, at: Elapsed::since(since, started_at) });
         let left = env.delete_and_wait(&only, deadline)?;
         let ended_at = env.now_ms();
         report.deletions.push(Deletion { resources: names.clone(), started_at, ended_at });
         if let Some(k) = left.into_iter().next() {
             return Err(Error::NotDeleted(k));
         }
-        let _ = writeln!(out, "{} deleted   {}", stamp(since, ended_at), names.join(", "));
+        progress.event(&DeployEvent::Deleted { resources: &refs, at: Elapsed::since(since, ended_at) });
         deleted.extend(names);
     }
     Ok(deleted)
@@ -306,7 +309,7 @@ fn owned_resources(
     release: &Release,
     plan: &EventPlan,
     (name, namespace): (&str, &str),
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
     since: Millis,
 ) -> (std::collections::BTreeSet<usize>, String) {
     let mut owned = std::collections::BTreeSet::new();
@@ -323,10 +326,11 @@ fn owned_resources(
             ownership::Ownership::Gone => {}
             other => {
                 let why = match &other {
-                    ownership::Ownership::Unverifiable(e) => format!("its ownership could not be verified: {e}"),
-                    _ => "not owned by this release".to_string(),
+                    ownership::Ownership::Unverifiable(e) => progress::Keep::Unverifiable(e),
+                    _ => progress::Keep::NotOwned,
                 };
-                let _ = writeln!(out, "{} kept      {} ({why})", stamp(since, cluster.now_ms()), item.reference);
+                let at = Elapsed::since(since, cluster.now_ms());
+                progress.event(&DeployEvent::Kept { resource: &item.reference, why, at });
                 kept.push((r.head.kind.clone(), r.head.name.clone(), other));
             }
         }
@@ -344,7 +348,7 @@ pub fn deploy(
     current: Option<StoredRelease>,
     revision: u64,
     options: &Options,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
     let requests_before = env.requests();
@@ -379,24 +383,18 @@ pub fn deploy(
             return report;
         }
     };
-    let _ = writeln!(
-        out,
-        "Release {name:?} in namespace {namespace:?}: {}, revision {revision}, {} in {}, {}",
-        operation.pending_status().as_str().trim_start_matches("pending-"),
-        crate::base::text::count(resources_plan.items.len(), "resource"),
-        crate::base::text::count(resources_plan.batches.len(), "batch"),
-        match options.parallel_resources {
-            None => "each batch applied at once".to_string(),
-            Some(n) => format!("at most {n} resources waiting at once"),
-        }
-    );
-    for note in &resources_plan.notes {
-        let _ = out.write_all(crate::base::text::wrap(&format!("note: {note}"), "  ", "        ").as_bytes());
-    }
+    progress.event(&DeployEvent::Started {
+        release: &name,
+        namespace: &namespace,
+        operation,
+        revision,
+        resources: &resources_plan,
+        parallel_resources: options.parallel_resources,
+    });
 
     let mut rejected = false;
     let result = (|| -> Result<(), Error> {
-        run_hooks(env, &mut stored, &checked, operation.pre_event(), options, out, &mut report)?;
+        run_hooks(env, &mut stored, &checked, operation.pre_event(), options, progress, &mut report)?;
         // HIP-0025: the deadline counts from after the pre-hooks.
         let deadline = env.now_ms() + options.timeout_ms;
         let resources = seam::Resources {
@@ -415,7 +413,7 @@ pub fn deploy(
                 readiness_timeout_ms: options.readiness_timeout_ms,
                 deadline,
             },
-            out,
+            progress,
         );
         report.resources = outcome.rows;
         rejected = outcome.rejected;
@@ -426,10 +424,10 @@ pub fn deploy(
             return Err(f);
         }
         if let Some(current) = &current {
-            let deleted = delete_removed(env, current, &checked.release, &namespace, deadline, out, &mut report)?;
+            let deleted = delete_removed(env, current, &checked.release, &namespace, deadline, progress, &mut report)?;
             report.deleted = deleted;
         }
-        run_hooks(env, &mut stored, &checked, operation.post_event(), options, out, &mut report)
+        run_hooks(env, &mut stored, &checked, operation.post_event(), options, progress, &mut report)
     })();
 
     let now_unix = env.now_ms() / 1000;
@@ -514,7 +512,7 @@ fn delete_removed(
     next: &Release,
     namespace: &str,
     deadline: Millis,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
     let mut diags = Diagnostics::default();
@@ -523,7 +521,7 @@ fn delete_removed(
     let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
-    delete_in_order(env, &old, &old_plan, &removed, deadline, out, report)
+    delete_in_order(env, &old, &old_plan, &removed, deadline, progress, report)
 }
 
 /// What `current` had and `next` has not, in deletion order, with their plan
@@ -562,7 +560,7 @@ pub fn uninstall(
     checked: &Checked,
     options: &Options,
     keep_history: bool,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
     let requests_before = env.requests();
@@ -573,15 +571,15 @@ pub fn uninstall(
     let result = (|| -> Result<(), Error> {
         let now_unix = env.now_ms() / 1000;
         env.save(&mut latest, now_unix)?;
-        run_hooks(env, &mut latest, checked, Event::PreDelete, options, out, &mut report)?;
+        run_hooks(env, &mut latest, checked, Event::PreDelete, options, progress, &mut report)?;
         let (owned, not_deleted) =
-            owned_resources(env, &checked.release, &plan, (&latest.name, &latest.namespace), out, started_at);
+            owned_resources(env, &checked.release, &plan, (&latest.name, &latest.namespace), progress, started_at);
         report.not_deleted = not_deleted;
         let deadline = env.now_ms() + options.timeout_ms;
         let deleted =
-            delete_in_order(env, &checked.release, &plan, &|i| owned.contains(&i), deadline, out, &mut report)?;
+            delete_in_order(env, &checked.release, &plan, &|i| owned.contains(&i), deadline, progress, &mut report)?;
         report.deleted = deleted;
-        run_hooks(env, &mut latest, checked, Event::PostDelete, options, out, &mut report)?;
+        run_hooks(env, &mut latest, checked, Event::PostDelete, options, progress, &mut report)?;
         let now = env.now_ms();
         record::uninstalled(&mut latest.release, now);
         if keep_history {

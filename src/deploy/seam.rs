@@ -13,8 +13,6 @@
 //! cluster answers (the order, readiness, deadlines, what a failure says)
 //! is the driver's, run the same against the simulation.
 
-use std::io::Write;
-
 use serde_json::Value;
 
 use crate::base::time::{wall_ms, Millis};
@@ -29,6 +27,7 @@ use crate::run::cluster::KubeCluster;
 
 use super::access::{self, Want};
 use super::error::Diagnosis;
+use super::progress::{Hooks, Progress};
 
 /// The resources one rollout applies and awaits, in the plan's order.
 pub struct Resources<'a> {
@@ -93,22 +92,22 @@ pub trait Cluster {
         done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
     ) -> Result<Vec<ObjectKey>, KubeError>;
     /// Waits until every `helm.sh/depends-on-external` object of `wanted`
-    /// exists or is ready as it asks, or `deadline` passes; progress lines
-    /// to `out`, timed by `stamp`. The inner error names what is missing.
+    /// exists or is ready as it asks, or `deadline` passes; progress to
+    /// `progress`, timed from `since`. The inner error names what is missing.
     fn await_external(
         &mut self,
         wanted: &[External],
         namespace: &str,
         deadline: Millis,
-        out: &mut dyn Write,
-        stamp: &dyn Fn(Millis) -> String,
+        progress: &mut dyn Progress,
+        since: Millis,
     ) -> Result<Result<(), String>, KubeError>;
     /// Why the object behind `key` is not ready, as far as the cluster
     /// shows it ([`super::stuck`]); best effort: what cannot be read is left out.
     fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
 
     /// Runs one event's hooks (`plan`) of `stored`, recording their last
-    /// runs in it; the caller stores it next. Progress lines are timed from
+    /// runs in it; the caller stores it next. Progress is timed from
     /// `since`, the command's start.
     fn run_hooks(
         &mut self,
@@ -116,7 +115,7 @@ pub trait Cluster {
         hooks: &[Hook],
         stored: &mut StoredRelease,
         options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary;
 
@@ -259,10 +258,10 @@ impl Cluster for Kube<'_> {
         wanted: &[External],
         namespace: &str,
         deadline: Millis,
-        out: &mut dyn Write,
-        stamp: &dyn Fn(Millis) -> String,
+        progress: &mut dyn Progress,
+        since: Millis,
     ) -> Result<Result<(), String>, KubeError> {
-        super::external::wait(self.client, wanted, namespace, deadline, &mut wall_ms, out, stamp)
+        super::external::wait(self.client, wanted, namespace, deadline, &mut wall_ms, progress, since)
     }
 
     fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis {
@@ -275,13 +274,13 @@ impl Cluster for Kube<'_> {
         hooks: &[Hook],
         stored: &mut StoredRelease,
         options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary {
         let name = stored.name.clone();
         let parallel = options.parallel;
         let mut cluster = KubeCluster::new(self.client, plan, hooks, stored, &name, parallel).storing_after();
-        runner::execute_since(plan, hooks, options, &mut cluster, Some(out), Some(since))
+        runner::execute_since(plan, hooks, options, &mut cluster, &mut Hooks(progress), Some(since))
     }
 
     fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
