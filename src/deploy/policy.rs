@@ -65,7 +65,7 @@ pub fn recover(
             Ok((c, _)) => c,
             Err(_) => return,
         };
-        super::uninstall(env, latest, history, &checked, options, false, progress)
+        super::uninstall::perform(env, latest, history, &checked, options, false, progress)
     } else {
         let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
         let (Some(target), Some(current)) = (good, history.last().cloned()) else {
@@ -80,7 +80,7 @@ pub fn recover(
         };
         let to = target.revision;
         let revision = current.revision + 1;
-        super::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, progress)
+        super::operation::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, progress)
     };
     // Helm's message after the recovery (`failRelease`): what was done, or
     // what failed while doing it, and the original error.

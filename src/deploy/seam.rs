@@ -2,7 +2,7 @@
 //! ([`Cluster`]), Helm's release storage ([`Store`]) and the time
 //! ([`Clock`]) — as `exec::run::Cluster` is `run`'s seam, and as Helm's
 //! `action.Configuration` injects its kube client, storage and clock. The
-//! driver ([`super::deploy`], [`super::uninstall`], [`super::recover`], the
+//! driver ([`super::operation`], [`super::uninstall`], [`super::recover`], the
 //! rollout in [`super::apply`], the commands in [`super::action`]) takes one
 //! value that is all three ([`Env`]); [`Kube`] is the real one, a thin
 //! adapter over [`Client`] and the storage driver, and `tests/deploy_sim.rs`
