@@ -1,9 +1,9 @@
 //! One revision deployed: install, upgrade and rollback are one operation
 //! over the seam, as Helm's `performInstall`, `performUpgrade` and
 //! `performRollback` are one shape — the revision stored `pending-*`
-//! ([`begin`]), the pre-hooks, the batches, what the replaced revision had
-//! and this one has not deleted, the post-hooks ([`act`]), then the record
-//! `deployed` (the replaced ones `superseded`) or `failed` ([`finish`]).
+//! (`begin`), the pre-hooks, the batches, what the replaced revision had
+//! and this one has not deleted, the post-hooks (`act`), then the record
+//! `deployed` (the replaced ones `superseded`) or `failed` (`finish`).
 
 use serde_json::Value;
 
@@ -74,8 +74,8 @@ pub fn deploy(
         resources,
         parallel_resources: options.parallel_resources,
     });
-    let (result, rejected) = act(env, &d, &mut stored, progress, &mut report);
-    finish(env, &d, &mut stored, result, rejected, &mut report);
+    let result = act(env, &d, &mut stored, progress, &mut report);
+    finish(env, &d, &mut stored, result, &mut report);
     report.ended_at = env.now_ms();
     let requests = env.requests();
     report.api_requests = requests.0 - requests_before.0;
@@ -103,20 +103,31 @@ fn begin(
     }
 }
 
+/// Why an operation failed.
+struct Failure {
+    error: Error,
+    /// A failing resource was refused by the API server rather than
+    /// applied and not ready: Helm records the two apart.
+    rejected: bool,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        Failure { error, rejected: false }
+    }
+}
+
 /// The pre-hooks, the batches, the deletions, the post-hooks: the first
-/// failure stops it. With whether a failing resource was refused by the API
-/// server rather than applied and not ready (Helm records the two apart).
+/// failure stops it.
 fn act(
     env: &mut (impl Env + ?Sized),
     d: &Deploying<'_>,
     stored: &mut StoredRelease,
     progress: &mut dyn Progress,
     report: &mut Report,
-) -> (Result<(), Error>, bool) {
+) -> Result<(), Failure> {
     let (checked, options) = (d.checked, d.options);
-    if let Err(e) = run_hooks(env, stored, checked, d.operation.pre_event(), options, progress, report) {
-        return (Err(e), false);
-    }
+    run_hooks(env, stored, checked, d.operation.pre_event(), options, progress, report)?;
     // HIP-0025: the deadline counts from after the pre-hooks.
     let deadline = env.now_ms() + options.timeout_ms;
     let resources = seam::Resources {
@@ -134,20 +145,15 @@ fn act(
     };
     let outcome = apply::roll_out(env, resources, rollout, progress);
     report.resources = outcome.rows;
-    if let Some(e) = outcome.cluster_error {
-        return (Err(e.into()), outcome.rejected);
+    let failed = outcome.cluster_error.map(Error::from).or(outcome.failure);
+    if let Some(error) = failed {
+        return Err(Failure { error, rejected: outcome.rejected });
     }
-    if let Some(f) = outcome.failure {
-        return (Err(f), outcome.rejected);
+    if let Some(current) = d.current {
+        let namespace = report.namespace.clone();
+        report.deleted = delete_removed(env, current, &checked.release, &namespace, deadline, progress, report)?;
     }
-    let result = (|| {
-        if let Some(current) = d.current {
-            let namespace = report.namespace.clone();
-            report.deleted = delete_removed(env, current, &checked.release, &namespace, deadline, progress, report)?;
-        }
-        run_hooks(env, stored, checked, d.operation.post_event(), options, progress, report)
-    })();
-    (result, outcome.rejected)
+    run_hooks(env, stored, checked, d.operation.post_event(), options, progress, report).map_err(Failure::from)
 }
 
 /// The record after the operation: `deployed`, the revisions it replaces
@@ -156,8 +162,7 @@ fn finish(
     env: &mut (impl Env + ?Sized),
     d: &Deploying<'_>,
     stored: &mut StoredRelease,
-    result: Result<(), Error>,
-    rejected: bool,
+    result: Result<(), Failure>,
     report: &mut Report,
 ) {
     let now_unix = env.now_ms() / 1000;
@@ -169,11 +174,12 @@ fn finish(
             }
             record::set_status(&mut stored.release, Status::Deployed, &d.operation.done_description());
         }
-        Err(e) => {
+        Err(Failure { error, rejected }) => {
             // Helm's rollback: an apply the API server refused supersedes the
             // revision being replaced and says "Rollback failed"; a resource
             // that is not ready (a failed wait) is recorded as an install's.
-            let e = e.to_string();
+            let rejected = *rejected;
+            let e = error.to_string();
             let description = match d.operation {
                 Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, &e),
                 _ => d.operation.failed_description(&name, &e),
@@ -190,8 +196,8 @@ fn finish(
         }
     }
     report.status = stored.status().to_string();
-    if let Err(e) = result {
-        report.ended = Ended::Failed(e);
+    if let Err(f) = result {
+        report.ended = Ended::Failed(f.error);
     }
 }
 
