@@ -105,7 +105,8 @@ fn begin(
 
 /// Why an operation failed.
 struct Failure {
-    error: Error,
+    /// Boxed: an error is large, and this one travels by `?` through `act`.
+    error: Box<Error>,
     /// A failing resource was refused by the API server rather than
     /// applied and not ready: Helm records the two apart.
     rejected: bool,
@@ -113,7 +114,7 @@ struct Failure {
 
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
-        Failure { error, rejected: false }
+        Failure { error: Box::new(error), rejected: false }
     }
 }
 
@@ -147,7 +148,7 @@ fn act(
     report.resources = outcome.rows;
     let failed = outcome.cluster_error.map(Error::from).or(outcome.failure);
     if let Some(error) = failed {
-        return Err(Failure { error, rejected: outcome.rejected });
+        return Err(Failure { error: Box::new(error), rejected: outcome.rejected });
     }
     if let Some(current) = d.current {
         let namespace = report.namespace.clone();
@@ -197,7 +198,7 @@ fn finish(
     }
     report.status = stored.status().to_string();
     if let Err(f) = result {
-        report.ended = Ended::Failed(f.error);
+        report.ended = Ended::Failed(*f.error);
     }
 }
 
