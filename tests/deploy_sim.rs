@@ -9,7 +9,8 @@
 //! a failing hook, `--rollback-on-failure` (an install uninstalled, an
 //! upgrade rolled back), an uninstall keeping its history, an ownership read
 //! that fails, an interrupt between batches, a record another command stored
-//! first, and a permission missing before anything is done.
+//! first, a permission missing before anything is done, and an external
+//! dependency awaited (`helm.sh/depends-on-external`), met or never met.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,6 +66,9 @@ struct Sim {
     asked: Vec<Want>,
     /// Whether `apply_many` sends its objects at once (Helm's `kube_request`).
     at_once: bool,
+    /// Objects no release applies (by `Kind/name`), created by someone else
+    /// at the time given: external dependencies.
+    appears: BTreeMap<String, (Millis, Value)>,
 }
 
 impl Sim {
@@ -82,6 +86,7 @@ impl Sim {
             forbidden: None,
             asked: Vec::new(),
             at_once: false,
+            appears: BTreeMap::new(),
         }
     }
 
@@ -275,15 +280,32 @@ impl Cluster for Sim {
         }
     }
 
-    fn await_external(
-        &mut self,
-        wanted: &[External],
-        _namespace: &str,
-        _deadline: Millis,
-        _progress: &mut dyn Progress,
-        _since: Millis,
-    ) -> Result<Result<(), String>, KubeError> {
-        panic!("no external dependencies in these releases: {wanted:?}")
+    /// Every group's preferred version is `v1`.
+    fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
+        let api_version = if e.group.is_empty() { "v1".to_string() } else { format!("{}/v1", e.group) };
+        Ok(ObjectKey::new(&api_version, &e.kind, Some(e.namespace.as_deref().unwrap_or(namespace)), &e.name))
+    }
+
+    fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError> {
+        watch.insert(key.clone());
+        Ok(())
+    }
+
+    /// A round of watching: a second passes, or less when a followed
+    /// object someone else creates appears sooner.
+    fn refresh(&mut self, watch: &mut Self::Watch) -> Result<(), KubeError> {
+        let round_end = self.now + 1_000;
+        let next = watch.iter().filter_map(|k| Some((self.appears.get(&key_name(k))?.0, key_name(k)))).min();
+        match next {
+            Some((at, name)) if at <= round_end => {
+                self.now = self.now.max(at);
+                let (_, object) = self.appears.remove(&name).unwrap();
+                self.log.push(format!("appeared {name}"));
+                self.live.insert(name, object);
+            }
+            _ => self.now = round_end,
+        }
+        Ok(())
     }
 
     fn diagnose(&mut self, key: &ObjectKey, _namespace: &str) -> Diagnosis {
@@ -956,4 +978,52 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let e = action::uninstall_target(&mut sim, "nosuch").unwrap_err();
     assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
+}
+
+/// A release whose web Deployment waits for a Secret someone else writes
+/// (`helm.sh/depends-on-external`).
+fn external_release() -> Value {
+    let needs = [("helm.sh/depends-on-external", "[\"Secret/credentials\"]")];
+    json!({
+        "name": "app",
+        "namespace": NS,
+        "chart": {"metadata": {"name": "app", "version": "1.0.0"}},
+        "manifest": doc("web.yaml", "Deployment", "web", &needs),
+        "hooks": [],
+        "info": {},
+    })
+}
+
+/// The wait for an external dependency is the driver's, over the seam: the
+/// simulation only says when the object appears. It is said as awaited
+/// every 5 s, found when it appears, and what named it applied after.
+#[test]
+fn an_external_dependency_is_awaited_through_the_seam_before_what_names_it() {
+    let mut sim = Sim::new();
+    let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "credentials", "namespace": NS}});
+    sim.appears.insert("Secret/credentials".into(), (T0 + 7_000, secret));
+    let (r, progress) = deploy_printing(&mut sim, external_release(), false);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!(sim.only(&["appeared", "apply"]), ["appeared Secret/credentials", "apply Deployment/web"]);
+    let times = stamps(&progress);
+    let said = |line: &str| times.iter().filter(|(_, l)| l == line).map(|(t, _)| *t).collect::<Vec<_>>();
+    assert_eq!(said("waiting   Secret/credentials (not found yet) (external)"), [5_000], "{progress}");
+    assert_eq!(said("found     Secret/credentials (external)"), [7_000], "{progress}");
+}
+
+/// One that never comes fails what names it when the batch's time runs out,
+/// never applied, with what was missing.
+#[test]
+fn an_external_dependency_that_never_comes_fails_what_names_it_unapplied() {
+    let mut sim = Sim::new();
+    let r = deploy(&mut sim, external_release(), false);
+    let e = failure(&r).to_string();
+    assert!(
+        e.contains("Deployment/web") && e.contains("external dependency not met: Secret/credentials (not found yet)"),
+        "{e}"
+    );
+    assert!(sim.only(&["apply"]).is_empty(), "{:?}", sim.log);
+    let web = &r.resources[0];
+    assert_eq!((web.state, web.applied_at, web.failed_at.map(|t| t - T0)), (State::Failed, None, Some(60_000)));
+    assert_eq!(sim.statuses(), [(1, "failed".into())]);
 }

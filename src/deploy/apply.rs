@@ -301,7 +301,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 ready.push(item);
                 continue;
             }
-            match self.env.await_external(&wanted, self.r.namespace, deadline, progress, self.r.since)? {
+            match super::external::wait(self.env, &wanted, self.r.namespace, deadline, progress, self.r.since)? {
                 Ok(()) => {
                     self.external_met.extend(wanted);
                     ready.push(item);

@@ -91,17 +91,17 @@ pub trait Cluster {
         deadline: Millis,
         done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
     ) -> Result<Vec<ObjectKey>, KubeError>;
-    /// Waits until every `helm.sh/depends-on-external` object of `wanted`
-    /// exists or is ready as it asks, or `deadline` passes; progress to
-    /// `progress`, timed from `since`. The inner error names what is missing.
-    fn await_external(
-        &mut self,
-        wanted: &[External],
-        namespace: &str,
-        deadline: Millis,
-        progress: &mut dyn Progress,
-        since: Millis,
-    ) -> Result<Result<(), String>, KubeError>;
+    /// The object a `helm.sh/depends-on-external` reference names: its
+    /// kind in its group's preferred version, in `namespace` unless it says.
+    /// `Err` says why it names none (a group or kind the cluster does not
+    /// serve, or discovery failing): the dependency is not met.
+    fn resolve(&mut self, external: &External, namespace: &str) -> Result<ObjectKey, String>;
+    /// Awaits the object behind `key`, whose state is not known (it may not
+    /// exist yet): read by the next [`Cluster::refresh`].
+    fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError>;
+    /// Brings what `watch` holds up to date: one round of watching, which
+    /// ends when something changed or after a while.
+    fn refresh(&mut self, watch: &mut Self::Watch) -> Result<(), KubeError>;
     /// Why the object behind `key` is not ready, as far as the cluster
     /// shows it ([`super::stuck`]); best effort: what cannot be read is left out.
     fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
@@ -253,15 +253,28 @@ impl Cluster for Kube<'_> {
         self.client.wait_any(watch, deadline, &mut wall_ms, done)
     }
 
-    fn await_external(
-        &mut self,
-        wanted: &[External],
-        namespace: &str,
-        deadline: Millis,
-        progress: &mut dyn Progress,
-        since: Millis,
-    ) -> Result<Result<(), String>, KubeError> {
-        super::external::wait(self.client, wanted, namespace, deadline, &mut wall_ms, progress, since)
+    fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
+        let api_version = match self.client.preferred_version(&e.group) {
+            Ok(Some(v)) => v,
+            Ok(None) => return Err(format!("the cluster serves no API group {:?}", e.group)),
+            Err(err) => return Err(err.to_string()),
+        };
+        let ns = e.namespace.as_deref().unwrap_or(namespace);
+        match self.client.resource(&api_version, &e.kind) {
+            Ok(_) => Ok(ObjectKey::new(&api_version, &e.kind, Some(ns), &e.name)),
+            Err(KubeError::NoMapping { .. }) => {
+                Err(format!("the cluster serves no kind {:?} in {api_version}", e.kind))
+            }
+            Err(err) => Err(err.to_string()),
+        }
+    }
+
+    fn find(&mut self, watch: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
+        self.client.track(watch, key)
+    }
+
+    fn refresh(&mut self, watch: &mut Tracker) -> Result<(), KubeError> {
+        self.client.refresh(watch).map(|_| ())
     }
 
     fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis {
