@@ -17,14 +17,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use helm_hooks::base::time::Millis;
 use helm_hooks::deploy::access::Want;
 use helm_hooks::deploy::action::{self, Done, Flags, Refused};
-use helm_hooks::deploy::{
-    self, Clock, Cluster, DeployEvent, Diagnosis, Ended, Error, Options, Progress, Report, Store,
-};
-use helm_hooks::exec::executor::{self, Phase as HookPhase};
+use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
+use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
 use helm_hooks::exec::progress::{Elapsed, HookEvent};
 use helm_hooks::exec::rollout::State;
 use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
-use helm_hooks::kube::{KubeError, ObjectKey, Observed};
+use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
 use helm_hooks::model::hook::Hook;
@@ -126,6 +124,7 @@ impl Sim {
         if live["kind"] == "Deployment" {
             live["metadata"]["generation"] = json!(1);
             live["spec"]["replicas"] = json!(1);
+            live["spec"]["selector"] = json!({"matchLabels": {"app": live["metadata"]["name"]}});
             live["status"] = json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
                 "readyReplicas": 0, "availableReplicas": 0});
             if !self.never_ready.contains(live["metadata"]["name"].as_str().unwrap()) {
@@ -308,11 +307,25 @@ impl Cluster for Sim {
         Ok(())
     }
 
-    fn diagnose(&mut self, key: &ObjectKey, _namespace: &str) -> Diagnosis {
-        Diagnosis {
-            explanation: vec![format!("Pod/{}-0 (Pending): not scheduled: Unschedulable", key.name)],
-            output: None,
+    /// A Deployment not ready yet has one pod no node takes; no events.
+    fn list(
+        &mut self,
+        _api_version: &str,
+        kind: &str,
+        _namespace: &str,
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError> {
+        let Some(app) = selector.labels.as_deref().and_then(|l| l.strip_prefix("app=")) else { return Ok(Vec::new()) };
+        let waiting = self.ready_at.contains_key(&format!("Deployment/{app}")) || self.never_ready.contains(app);
+        if kind != "Pod" || !waiting {
+            return Ok(Vec::new());
         }
+        Ok(vec![json!({"kind": "Pod", "metadata": {"name": format!("{app}-0")}, "status": {"phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})])
+    }
+
+    fn container_logs(&mut self, _namespace: &str, _pods: &[Value]) -> Vec<ContainerLog> {
+        Vec::new()
     }
 
     fn run_hooks(

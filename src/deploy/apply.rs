@@ -435,7 +435,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             return Error::NotApplied { reference, reason, cause };
         }
         let key = self.key(item);
-        let diagnosis = self.env.diagnose(&key, self.r.namespace);
+        let diagnosis = super::stuck::diagnose(self.env, &key, self.r.namespace);
         Error::NotReady { reference, reason, diagnosis }
     }
 }

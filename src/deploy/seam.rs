@@ -16,9 +16,9 @@
 use serde_json::Value;
 
 use crate::base::time::{wall_ms, Millis};
-use crate::exec::executor;
+use crate::exec::executor::{self, ContainerLog};
 use crate::exec::run::{self as runner, Summary};
-use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Selector, Tracker};
 use crate::model::external::External;
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
@@ -26,7 +26,6 @@ use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 use crate::run::cluster::KubeCluster;
 
 use super::access::{self, Want};
-use super::error::Diagnosis;
 use super::progress::{Hooks, Progress};
 
 /// The resources one rollout applies and awaits, in the plan's order.
@@ -102,9 +101,18 @@ pub trait Cluster {
     /// Brings what `watch` holds up to date: one round of watching, which
     /// ends when something changed or after a while.
     fn refresh(&mut self, watch: &mut Self::Watch) -> Result<(), KubeError>;
-    /// Why the object behind `key` is not ready, as far as the cluster
-    /// shows it ([`super::stuck`]); best effort: what cannot be read is left out.
-    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
+    /// The objects of `kind` in `namespace` that `selector` picks (pods,
+    /// events: what explains a resource that is not ready, [`super::stuck`]).
+    fn list(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError>;
+    /// The logs of every container of `pods` in `namespace`; a log that
+    /// cannot be read says why in its place.
+    fn container_logs(&mut self, namespace: &str, pods: &[Value]) -> Vec<ContainerLog>;
 
     /// Runs one event's hooks (`plan`) of `stored`, recording their last
     /// runs in it; the caller stores it next. Progress is timed from
@@ -277,8 +285,20 @@ impl Cluster for Kube<'_> {
         self.client.refresh(watch).map(|_| ())
     }
 
-    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis {
-        super::stuck::diagnose(self.client, key, namespace)
+    fn list(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError> {
+        let res = self.client.resource(api_version, kind)?;
+        let ns = self.client.effective_namespace(&res, Some(namespace));
+        Ok(self.client.list(&res, ns.as_deref(), selector)?.items)
+    }
+
+    fn container_logs(&mut self, namespace: &str, pods: &[Value]) -> Vec<ContainerLog> {
+        crate::run::cluster::container_logs(self.client, Some(namespace), pods)
     }
 
     fn run_hooks(
