@@ -161,3 +161,86 @@ pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::executor::ContainerLog;
+    use crate::kube::KubeError;
+    use crate::model::diagnostic::Diagnostics;
+    use crate::model::event::Event;
+    use crate::model::external::External;
+    use crate::model::reference::ObjectRef;
+    use crate::plan::Target;
+    use crate::release::record::Operation;
+
+    const CHART: &str = "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+
+    fn text(events: &[DeployEvent<'_>]) -> String {
+        let mut out = Vec::new();
+        let mut sink = Text::new(&mut out);
+        for e in events {
+            sink.event(e);
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The lines the commands printed before progress was typed, byte for byte.
+    #[test]
+    fn the_lines_are_the_commands_lines() {
+        let mut d = Diagnostics::default();
+        let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
+        let plan = crate::plan::build(&release, &[Target::Install], Default::default(), &mut d);
+        let plan = &plan.events[0];
+        let web = ObjectRef::new("Deployment", None, "web");
+        let at = Elapsed(2_150);
+        let external: External = "Secret/s".parse().unwrap();
+        let gone = KubeError::Incomplete("name");
+        let log = ContainerLog { pod: "m-x".into(), container: "main".into(), text: "one\ntwo".into() };
+        let job = ObjectRef::new("Job", None, "m");
+        let events = [
+            DeployEvent::Started {
+                release: "app",
+                namespace: "ns",
+                operation: Operation::Upgrade,
+                revision: 3,
+                resources: plan,
+                parallel_resources: Some(2),
+            },
+            DeployEvent::RunningHooks { event: Event::PreUpgrade, count: 1 },
+            DeployEvent::Hook(HookEvent::Started { hook: &job, at }),
+            DeployEvent::Hook(HookEvent::LogLines { hook: &job, log: &log }),
+            DeployEvent::Hook(HookEvent::Finished { hook: &job, at, phase: Phase::Failed, message: "boom" }),
+            DeployEvent::CrdApplied { name: "xs.example.com", file: "crds/x.yaml" },
+            DeployEvent::ExternalWaiting { dependencies: &[(external.clone(), "not found yet".into())], at },
+            DeployEvent::ExternalFound { dependency: &external, at },
+            DeployEvent::Resource(ResourceEvent::BatchStarted { batch: 0, batches: &plan.batches, at }),
+            DeployEvent::Resource(ResourceEvent::Waiting { resources: &[(&web, "0/1 replicas"), (&job, "")], at }),
+            DeployEvent::Resource(ResourceEvent::Failed { resource: &web, at, message: "no" }),
+            DeployEvent::Kept { resource: &web, why: Keep::Policy, at },
+            DeployEvent::Kept { resource: &web, why: Keep::Unverifiable(&gone), at },
+            DeployEvent::Deleting { resources: &[web.clone(), job.clone()], at },
+            DeployEvent::RollingBack { release: "app", to: 2 },
+        ];
+        assert_eq!(
+            text(&events),
+            "Release \"app\" in namespace \"ns\": upgrade, revision 3, 1 resource in 1 batch, at most 2 resources \
+             waiting at once\n  note: the chart declares no order (no resource groups, no subchart order): its \
+             resources are\n        applied at once, sorted by kind, as Helm does\n\
+             Running 1 pre-upgrade hook\n\
+             [   2.1s] started   Job/m\n\
+             [Job/m m-x/main] one\n[Job/m m-x/main] two\n\
+             [   2.1s] failed    Job/m: boom\n\
+             CRD xs.example.com applied from crds/x.yaml\n\
+             [   2.1s] waiting   Secret/s (not found yet) (external)\n\
+             [   2.1s] found     Secret/s (external)\n\
+             [   2.1s] batch 1/1 (all at once)\n\
+             [   2.1s] waiting   Deployment/web (0/1 replicas), Job/m\n\
+             [   2.1s] failed    Deployment/web: no\n\
+             [   2.1s] kept      Deployment/web (helm.sh/resource-policy: keep)\n\
+             [   2.1s] kept      Deployment/web (its ownership could not be verified: the object has no name)\n\
+             [   2.1s] deleting  Deployment/web, Job/m\n\
+             Rolling back release \"app\" to revision 2 (--rollback-on-failure)\n"
+        );
+    }
+}
