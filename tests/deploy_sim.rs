@@ -9,25 +9,27 @@
 //! a failing hook, `--rollback-on-failure` (an install uninstalled, an
 //! upgrade rolled back), an uninstall keeping its history, an ownership read
 //! that fails, an interrupt between batches, a record another command stored
-//! first, and a permission missing before anything is done.
+//! first, a permission missing before anything is done, and an external
+//! dependency awaited (`helm.sh/depends-on-external`), met or never met.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 
 use helm_hooks::base::time::Millis;
 use helm_hooks::deploy::access::Want;
 use helm_hooks::deploy::action::{self, Done, Flags, Refused};
-use helm_hooks::deploy::{self, Clock, Cluster, Diagnosis, Ended, Error, Options, Report, Store};
-use helm_hooks::exec::executor::{self, Phase as HookPhase};
+use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
+use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
+use helm_hooks::exec::progress::{Elapsed, HookEvent};
 use helm_hooks::exec::rollout::State;
 use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
-use helm_hooks::kube::{KubeError, ObjectKey, Observed};
+use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
 use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
+use helm_hooks::render::progress::Text;
 use serde_json::{json, Value};
 
 const NS: &str = "ns";
@@ -62,6 +64,9 @@ struct Sim {
     asked: Vec<Want>,
     /// Whether `apply_many` sends its objects at once (Helm's `kube_request`).
     at_once: bool,
+    /// Objects no release applies (by `Kind/name`), created by someone else
+    /// at the time given: external dependencies.
+    appears: BTreeMap<String, (Millis, Value)>,
 }
 
 impl Sim {
@@ -79,6 +84,7 @@ impl Sim {
             forbidden: None,
             asked: Vec::new(),
             at_once: false,
+            appears: BTreeMap::new(),
         }
     }
 
@@ -118,6 +124,7 @@ impl Sim {
         if live["kind"] == "Deployment" {
             live["metadata"]["generation"] = json!(1);
             live["spec"]["replicas"] = json!(1);
+            live["spec"]["selector"] = json!({"matchLabels": {"app": live["metadata"]["name"]}});
             live["status"] = json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
                 "readyReplicas": 0, "availableReplicas": 0});
             if !self.never_ready.contains(live["metadata"]["name"].as_str().unwrap()) {
@@ -272,22 +279,53 @@ impl Cluster for Sim {
         }
     }
 
-    fn await_external(
-        &mut self,
-        wanted: &[External],
-        _namespace: &str,
-        _deadline: Millis,
-        _out: &mut dyn Write,
-        _stamp: &dyn Fn(Millis) -> String,
-    ) -> Result<Result<(), String>, KubeError> {
-        panic!("no external dependencies in these releases: {wanted:?}")
+    /// Every group's preferred version is `v1`.
+    fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
+        let api_version = if e.group.is_empty() { "v1".to_string() } else { format!("{}/v1", e.group) };
+        Ok(ObjectKey::new(&api_version, &e.kind, Some(e.namespace.as_deref().unwrap_or(namespace)), &e.name))
     }
 
-    fn diagnose(&mut self, key: &ObjectKey, _namespace: &str) -> Diagnosis {
-        Diagnosis {
-            explanation: vec![format!("Pod/{}-0 (Pending): not scheduled: Unschedulable", key.name)],
-            output: None,
+    fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError> {
+        watch.insert(key.clone());
+        Ok(())
+    }
+
+    /// A round of watching: a second passes, or less when a followed
+    /// object someone else creates appears sooner.
+    fn refresh(&mut self, watch: &mut Self::Watch) -> Result<(), KubeError> {
+        let round_end = self.now + 1_000;
+        let next = watch.iter().filter_map(|k| Some((self.appears.get(&key_name(k))?.0, key_name(k)))).min();
+        match next {
+            Some((at, name)) if at <= round_end => {
+                self.now = self.now.max(at);
+                let (_, object) = self.appears.remove(&name).unwrap();
+                self.log.push(format!("appeared {name}"));
+                self.live.insert(name, object);
+            }
+            _ => self.now = round_end,
         }
+        Ok(())
+    }
+
+    /// A Deployment not ready yet has one pod no node takes; no events.
+    fn list(
+        &mut self,
+        _api_version: &str,
+        kind: &str,
+        _namespace: &str,
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError> {
+        let Some(app) = selector.labels.as_deref().and_then(|l| l.strip_prefix("app=")) else { return Ok(Vec::new()) };
+        let waiting = self.ready_at.contains_key(&format!("Deployment/{app}")) || self.never_ready.contains(app);
+        if kind != "Pod" || !waiting {
+            return Ok(Vec::new());
+        }
+        Ok(vec![json!({"kind": "Pod", "metadata": {"name": format!("{app}-0")}, "status": {"phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})])
+    }
+
+    fn container_logs(&mut self, _namespace: &str, _pods: &[Value]) -> Vec<ContainerLog> {
+        Vec::new()
     }
 
     fn run_hooks(
@@ -296,12 +334,15 @@ impl Cluster for Sim {
         _hooks: &[Hook],
         _stored: &mut StoredRelease,
         _options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary {
         let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
-        // The hooks' progress on the command's clock, as the real runner prints it.
-        let _ = writeln!(out, "{} hooks {event}", helm_hooks::base::time::stamp(since, self.now));
+        // The hooks' progress on the command's clock, as the real runner tells it.
+        let at = Elapsed::since(since, self.now);
+        for i in &plan.items {
+            progress.event(&DeployEvent::Hook(HookEvent::Started { hook: &i.reference, at }));
+        }
         let fails = self.failing_hooks.contains(&event);
         self.log.push(format!("hooks {event}{}", if fails { " (failed)" } else { "" }));
         let started_at = self.now;
@@ -475,9 +516,10 @@ fn deploy_as(
 ) -> (Report, String) {
     let (checked, _) = deploy::check(value, &DEPLOY_EVENTS, &options()).unwrap();
     let mut out = Vec::new();
-    let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut out);
+    let mut progress = Text::new(&mut out);
+    let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut progress);
     if rollback {
-        deploy::recover(sim, &mut report, operation, &options(), &mut out);
+        deploy::recover(sim, &mut report, operation, &options(), &mut progress);
     }
     (report, String::from_utf8(out).unwrap())
 }
@@ -494,7 +536,8 @@ fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
     let (checked, _) =
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
-    let r = deploy::uninstall(sim, latest, history, &checked, &options(), keep_history, &mut out);
+    let r =
+        deploy::uninstall::perform(sim, latest, history, &checked, &options(), keep_history, &mut Text::new(&mut out));
     (r, String::from_utf8(out).unwrap())
 }
 
@@ -520,7 +563,8 @@ fn one_clock_for_the_whole_command() {
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
     let times = stamps(&out);
     assert!(times.windows(2).all(|w| w[0].0 <= w[1].0), "the clock went back:\n{out}");
-    let post = times.iter().find(|(_, l)| l == "hooks post-install").expect(&out);
+    // The post-install hook: the last to start.
+    let post = times.iter().rev().find(|(_, l)| l == "started   Job/migrate").expect(&out);
     // After the pre-hooks' half second and the batches: not 0 again.
     assert!(post.0 > 500 && post.0 < r.ended_at - r.started_at, "{out}");
     assert!(out.contains("Running 1 pre-install hook\n"), "{out}");
@@ -907,7 +951,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     let mut sim = Sim::new();
     sim.forbidden = Some("deployments.apps");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
     let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
     assert!(e.is_cluster());
     assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
@@ -927,7 +971,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     sim.forbidden = None;
     for expected in [Operation::Install, Operation::Upgrade] {
         let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut Vec::new());
+        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
         let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }
@@ -947,4 +991,52 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let e = action::uninstall_target(&mut sim, "nosuch").unwrap_err();
     assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
+}
+
+/// A release whose web Deployment waits for a Secret someone else writes
+/// (`helm.sh/depends-on-external`).
+fn external_release() -> Value {
+    let needs = [("helm.sh/depends-on-external", "[\"Secret/credentials\"]")];
+    json!({
+        "name": "app",
+        "namespace": NS,
+        "chart": {"metadata": {"name": "app", "version": "1.0.0"}},
+        "manifest": doc("web.yaml", "Deployment", "web", &needs),
+        "hooks": [],
+        "info": {},
+    })
+}
+
+/// The wait for an external dependency is the driver's, over the seam: the
+/// simulation only says when the object appears. It is said as awaited
+/// every 5 s, found when it appears, and what named it applied after.
+#[test]
+fn an_external_dependency_is_awaited_through_the_seam_before_what_names_it() {
+    let mut sim = Sim::new();
+    let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "credentials", "namespace": NS}});
+    sim.appears.insert("Secret/credentials".into(), (T0 + 7_000, secret));
+    let (r, progress) = deploy_printing(&mut sim, external_release(), false);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!(sim.only(&["appeared", "apply"]), ["appeared Secret/credentials", "apply Deployment/web"]);
+    let times = stamps(&progress);
+    let said = |line: &str| times.iter().filter(|(_, l)| l == line).map(|(t, _)| *t).collect::<Vec<_>>();
+    assert_eq!(said("waiting   Secret/credentials (not found yet) (external)"), [5_000], "{progress}");
+    assert_eq!(said("found     Secret/credentials (external)"), [7_000], "{progress}");
+}
+
+/// One that never comes fails what names it when the batch's time runs out,
+/// never applied, with what was missing.
+#[test]
+fn an_external_dependency_that_never_comes_fails_what_names_it_unapplied() {
+    let mut sim = Sim::new();
+    let r = deploy(&mut sim, external_release(), false);
+    let e = failure(&r).to_string();
+    assert!(
+        e.contains("Deployment/web") && e.contains("external dependency not met: Secret/credentials (not found yet)"),
+        "{e}"
+    );
+    assert!(sim.only(&["apply"]).is_empty(), "{:?}", sim.log);
+    let web = &r.resources[0];
+    assert_eq!((web.state, web.applied_at, web.failed_at.map(|t| t - T0)), (State::Failed, None, Some(60_000)));
+    assert_eq!(sim.statuses(), [(1, "failed".into())]);
 }

@@ -10,6 +10,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, ItemId, Target};
+use helm_hooks::render::progress::Text;
 use proptest::prelude::*;
 
 /// How a simulated hook behaves: run time and outcome.
@@ -466,7 +467,7 @@ fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
     let mut out = Vec::new();
-    helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
+    helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let beats: Vec<&str> = out.lines().filter(|l| l.contains("waiting   Job/healthy")).collect();
     assert_eq!(beats.len(), 2, "{out}");
@@ -487,7 +488,7 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
     let mut out = Vec::new();
     let options = Options { timeout_ms: 12_000, ..opts(8) };
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, Some(&mut out));
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}\n{out}"));
@@ -521,7 +522,7 @@ fn run_says_what_a_timed_out_hook_was_stuck_on() {
     let mut cluster =
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
     let options = Options { timeout_ms: 20_000, ..opts(8) };
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, None);
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut ());
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
     let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
     assert_eq!(message("pull"), "timed out after 20s: Pod/pull (Pending): container main waiting: ImagePullBackOff");
@@ -546,7 +547,7 @@ fn run_prints_fail_fast_and_the_output_block() {
         }
     });
     let mut out = Vec::new();
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, Some(&mut out));
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
@@ -581,7 +582,7 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
         &r.hooks,
         Options { ignore_fail_fast: true, ..opts(1) },
         &mut cluster,
-        None,
+        &mut (),
     );
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Succeeded);
 }
@@ -609,7 +610,7 @@ fn a_refused_record_reports_no_start() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
     let mut out = Vec::new();
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, Some(&mut out));
+    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");

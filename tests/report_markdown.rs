@@ -117,7 +117,7 @@ fn simulate(event: Event, docs: &[String], behaviour: &[(&str, u64, bool)], para
         pod_logs: false,
         record_before_cleanup: event == Event::Test,
     };
-    let mut summary = run::execute(plan, &release.hooks, options, &mut sim, None);
+    let mut summary = run::execute(plan, &release.hooks, options, &mut sim, &mut ());
     summary.api_requests = Some((57, 0));
     summary
 }

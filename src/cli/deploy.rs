@@ -9,8 +9,6 @@
 //! object it would create belongs to someone else; its JSON is exactly the
 //! record Helm would store.
 
-use std::io::Write;
-
 use serde_json::Value;
 
 use super::args::{ArgError, Args as CliArgs, DEFAULT_TIMEOUT};
@@ -245,8 +243,9 @@ pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
-    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
-    let done = action::upgrade_install(&mut env, checked, &crds, &args.flags, progress);
+    let mut progress =
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+    let done = action::upgrade_install(&mut env, checked, &crds, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
 
@@ -301,8 +300,9 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
-    let done = action::rollback(&mut env, checked, current, target.revision, &args.flags, progress);
+    let mut progress =
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+    let done = action::rollback(&mut env, checked, current, target.revision, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Rollback)
 }
 
@@ -328,7 +328,8 @@ pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
-    let done = action::uninstall(&mut env, latest, history, &checked, &args.flags, progress);
+    let mut progress =
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+    let done = action::uninstall(&mut env, latest, history, &checked, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Uninstall)
 }

@@ -141,7 +141,8 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
     let before = (cluster.client.requests(), cluster.client.repeated());
-    let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
+    let mut progress = render::progress::Text::new(progress);
+    let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, &mut progress);
     summary.api_requests = Some((cluster.client.requests() - before.0, cluster.client.repeated() - before.1));
     let report = match args.output {
         // The formats this command does not offer never get here (the parser refuses them).

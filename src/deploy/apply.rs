@@ -9,12 +9,11 @@
 //! release's), and HIP-0025's `helm.sh/depends-on/resource-groups` removed —
 //! a key with two slashes the API server rejects.
 
-use std::io::Write;
-
 use serde_json::Value;
 
 use crate::base::time::Millis;
 use crate::exec::kstatus::{self, Health};
+use crate::exec::progress::{Elapsed, ResourceEvent};
 use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::readiness::Status;
@@ -22,6 +21,7 @@ use crate::model::resource::Resource;
 use crate::plan::{EventPlan, ItemId};
 
 use super::error::Error;
+use super::progress::{DeployEvent, Progress};
 use super::seam::{Clock, Cluster, Resources};
 
 pub use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
@@ -130,16 +130,16 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
 }
 
 /// Applies and awaits `resources` batch by batch, each batch ready before
-/// the next (HIP-0025), in `env`; progress to `out`.
+/// the next (HIP-0025), in `env`; progress to `progress`.
 pub fn roll_out<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     resources: Resources<'_>,
     options: Options,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Outcome {
     let watch = env.watch(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
     let mut applier = Applier { env, r: resources, watch, external_met: Default::default(), rejections: Vec::new() };
-    applier.run(options, out)
+    applier.run(options, progress)
 }
 
 /// The rollout driver: feeds the [`Rollout`] state machine what the
@@ -165,73 +165,34 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         ObjectKey::new(&h.api_version, &h.kind, h.namespace.as_deref(), &h.name)
     }
 
-    fn batch_name(&self, b: usize) -> String {
-        let batches = &self.r.plan.batches;
-        format!("batch {}/{} ({})", b + 1, batches.len(), crate::plan::batch::describe(batches, b))
-    }
-
-    /// Applies and awaits every resource in plan order; progress to `out`.
-    fn run(&mut self, options: Options, out: &mut dyn Write) -> Outcome {
-        let plan = self.r.plan;
+    /// Applies and awaits every resource in plan order; progress to `progress`.
+    fn run(&mut self, options: Options, progress: &mut dyn Progress) -> Outcome {
         let t0 = self.env.now_ms();
-        let mut rollout = Rollout::new(plan, options, t0);
+        let mut rollout = Rollout::new(self.r.plan, options, t0);
         let mut cluster_error = None;
         let mut last_progress = t0;
-        let since = self.r.since;
-        let stamp = |at: Millis| crate::base::time::stamp(since, at);
         loop {
             let now = self.env.now_ms();
             let action = rollout.poll(now);
             // A poll that ends the rollout may have failed an item (its time ran out): its
-            // report is printed before the loop ends.
+            // report is told before the loop ends.
             let done = matches!(action, Action::Done);
             let result = match action {
                 Action::Done => Ok(()),
                 Action::Apply { items } => {
                     let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
                     let _span = crate::trace::span(|| format!("apply {} resources", items.len()));
-                    match self.await_external(&mut rollout, &items, deadline, out, &stamp) {
+                    match self.await_external(&mut rollout, &items, deadline, progress) {
                         Ok(ready) => self.apply(&mut rollout, &ready),
                         Err(e) => Err(e),
                     }
                 }
                 Action::Await { items, deadline } => {
-                    let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
-                    let r = self.wait(&mut rollout, &items, deadline.min(now + PROGRESS_EVERY_MS));
-                    drop(span);
-                    let now = self.env.now_ms();
-                    if r.is_ok() && now >= last_progress + PROGRESS_EVERY_MS {
-                        last_progress = now;
-                        let waiting: Vec<String> = rollout
-                            .waiting()
-                            .into_iter()
-                            .map(|i| match rollout.reason(i) {
-                                "" => plan.items[i].reference.to_string(),
-                                why => format!("{} ({why})", plan.items[i].reference),
-                            })
-                            .collect();
-                        if !waiting.is_empty() {
-                            let _ = writeln!(out, "{} waiting   {}", stamp(now), waiting.join(", "));
-                        }
-                    }
-                    r
+                    let deadline = deadline.min(now + PROGRESS_EVERY_MS);
+                    self.await_ready(&mut rollout, &items, deadline, &mut last_progress, progress)
                 }
             };
-            for report in rollout.drain_reports() {
-                let name = |i: ItemId| plan.items[i].reference.to_string();
-                let line = match report {
-                    Report::BatchStarted { batch, at } => format!("{} {}\n", stamp(at), self.batch_name(batch)),
-                    Report::Applied { item, at } => format!("{} applied   {}\n", stamp(at), name(item)),
-                    Report::Ready { item, at } => format!("{} ready     {}\n", stamp(at), name(item)),
-                    Report::BatchReady { batch, at } => {
-                        format!("{} {} ready\n", stamp(at), self.batch_name(batch))
-                    }
-                    Report::Failed { item, at, message } => {
-                        format!("{} failed    {}: {message}\n", stamp(at), name(item))
-                    }
-                };
-                let _ = out.write_all(line.as_bytes());
-            }
+            self.tell(&mut rollout, progress);
             if let Err(e) = result {
                 cluster_error = Some(e);
                 break;
@@ -240,6 +201,61 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 break;
             }
         }
+        self.outcome(&rollout, cluster_error)
+    }
+
+    /// [`Self::wait`], then, at most every [`PROGRESS_EVERY_MS`], what is
+    /// still awaited and why.
+    fn await_ready(
+        &mut self,
+        rollout: &mut Rollout<'_>,
+        items: &[ItemId],
+        deadline: Millis,
+        last_progress: &mut Millis,
+        progress: &mut dyn Progress,
+    ) -> Result<(), KubeError> {
+        let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
+        let r = self.wait(rollout, items, deadline);
+        drop(span);
+        let now = self.env.now_ms();
+        if r.is_ok() && now >= *last_progress + PROGRESS_EVERY_MS {
+            *last_progress = now;
+            let plan = self.r.plan;
+            let waiting: Vec<_> =
+                rollout.waiting().into_iter().map(|i| (&plan.items[i].reference, rollout.reason(i))).collect();
+            if !waiting.is_empty() {
+                let at = Elapsed::since(self.r.since, now);
+                progress.event(&DeployEvent::Resource(ResourceEvent::Waiting { resources: &waiting, at }));
+            }
+        }
+        r
+    }
+
+    /// The rollout's reports, as they came, told to `progress`.
+    fn tell(&self, rollout: &mut Rollout<'_>, progress: &mut dyn Progress) {
+        let plan = self.r.plan;
+        let batches = &plan.batches;
+        let at = |t: &Millis| Elapsed::since(self.r.since, *t);
+        let name = |i: &ItemId| &plan.items[*i].reference;
+        for report in rollout.drain_reports() {
+            let e = match &report {
+                Report::BatchStarted { batch, at: t } => {
+                    ResourceEvent::BatchStarted { batch: *batch, batches, at: at(t) }
+                }
+                Report::Applied { item, at: t } => ResourceEvent::Applied { resource: name(item), at: at(t) },
+                Report::Ready { item, at: t } => ResourceEvent::Ready { resource: name(item), at: at(t) },
+                Report::BatchReady { batch, at: t } => ResourceEvent::BatchReady { batch: *batch, batches, at: at(t) },
+                Report::Failed { item, at: t, message } => {
+                    ResourceEvent::Failed { resource: name(item), at: at(t), message }
+                }
+            };
+            progress.event(&DeployEvent::Resource(e));
+        }
+    }
+
+    /// What the rollout did: each resource's row, and how it failed, if it did.
+    fn outcome(&mut self, rollout: &Rollout<'_>, cluster_error: Option<KubeError>) -> Outcome {
+        let plan = self.r.plan;
         let rejected = rollout.failed().is_some_and(|i| rollout.times(i).0.is_none());
         let failure = match (rollout.failed(), &cluster_error) {
             (Some(i), None) => Some(self.failure(i, rollout.reason(i), rollout.times(i).0.is_some())),
@@ -275,8 +291,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         rollout: &mut Rollout<'_>,
         items: &[ItemId],
         deadline: Millis,
-        out: &mut dyn Write,
-        stamp: &dyn Fn(Millis) -> String,
+        progress: &mut dyn Progress,
     ) -> Result<Vec<ItemId>, KubeError> {
         let mut ready = Vec::new();
         for &item in items {
@@ -286,7 +301,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 ready.push(item);
                 continue;
             }
-            match self.env.await_external(&wanted, self.r.namespace, deadline, out, stamp)? {
+            match super::external::wait(self.env, &wanted, self.r.namespace, deadline, progress, self.r.since)? {
                 Ok(()) => {
                     self.external_met.extend(wanted);
                     ready.push(item);
@@ -420,7 +435,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             return Error::NotApplied { reference, reason, cause };
         }
         let key = self.key(item);
-        let diagnosis = self.env.diagnose(&key, self.r.namespace);
+        let diagnosis = super::stuck::diagnose(self.env, &key, self.r.namespace);
         Error::NotReady { reference, reason, diagnosis }
     }
 }
@@ -475,14 +490,29 @@ mod batch_tests {
             complete_jobs: complete_jobs(&plan, false),
             since: 0,
         };
-        let mut out = Vec::new();
+        let mut out = Lines(Vec::new());
         let options =
             Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: crate::base::time::wall_ms() + 300_000 };
         let mut kube = crate::deploy::Kube::new(c, crate::release::storage::Driver::Secret);
         let outcome = roll_out(&mut kube, resources, options, &mut out);
-        let lines =
-            String::from_utf8(out).unwrap().lines().map(|l| l[l.find(']').unwrap() + 2..].to_string()).collect();
-        (lines, outcome)
+        (out.0, outcome)
+    }
+
+    /// The rollout's events, as lines without their times.
+    struct Lines(Vec<String>);
+
+    impl Progress for Lines {
+        fn event(&mut self, e: &DeployEvent<'_>) {
+            let DeployEvent::Resource(r) = e else { return };
+            self.0.push(match *r {
+                ResourceEvent::BatchStarted { batch, .. } => format!("batch {batch}"),
+                ResourceEvent::Applied { resource, .. } => format!("applied   {resource}"),
+                ResourceEvent::Ready { resource, .. } => format!("ready     {resource}"),
+                ResourceEvent::BatchReady { batch, .. } => format!("batch {batch} ready"),
+                ResourceEvent::Failed { resource, message, .. } => format!("failed    {resource}: {message}"),
+                ResourceEvent::Waiting { .. } => "waiting".to_string(),
+            });
+        }
     }
 
     fn answers() -> Vec<crate::kube::Response> {

@@ -14,12 +14,12 @@
 //! folders cannot be seen here; docs/limits.md says how to install those.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 
 use serde_json::Value;
 
 use super::crd::Crd;
 use super::error::Error;
+use super::progress::{DeployEvent, Progress};
 use super::seam::{Clock, Cluster};
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
@@ -32,7 +32,11 @@ const ESTABLISH_TIMEOUT_MS: Millis = 60_000;
 /// Helm's message (`failed to install CRD crds/x.yaml: …`): a refused apply
 /// or a CRD not established in time fails the deploy (exit 1); the cluster
 /// failing us is [`Error::Kube`].
-pub fn install<E: Cluster + Clock + ?Sized>(env: &mut E, crds: &[Crd], out: &mut dyn Write) -> Result<(), Error> {
+pub fn install<E: Cluster + Clock + ?Sized>(
+    env: &mut E,
+    crds: &[Crd],
+    progress: &mut dyn Progress,
+) -> Result<(), Error> {
     let mut watch = env.watch(None);
     // What is not established yet, in the order of its keys (the first is named).
     let mut pending = BTreeSet::new();
@@ -44,7 +48,7 @@ pub fn install<E: Cluster + Clock + ?Sized>(env: &mut E, crds: &[Crd], out: &mut
             }
             Err(e) => return Err(e.into()),
         };
-        let _ = writeln!(out, "CRD {} applied from {}", crd.name(), crd.file);
+        progress.event(&DeployEvent::CrdApplied { name: crd.name(), file: &crd.file });
         if !established(&live) {
             let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
             env.follow(&mut watch, &key, &live)?;

@@ -2,14 +2,17 @@
 //! that name them are applied (docs/design.md §4): each is found by its
 //! group's preferred version, watched (not polled) until it exists or is
 //! ready by its kind's rules, within the batch's time limit, with the same
-//! progress lines as the release's own resources.
-
-use std::io::Write;
+//! progress as the release's own resources — over the seam
+//! ([`super::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
 
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
-use crate::kube::{Client, KubeError, ObjectKey, Observed, Tracker};
+use crate::exec::progress::Elapsed;
+use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::external::{External, Wait};
+
+use super::progress::{DeployEvent, Progress};
+use super::seam::{Clock, Cluster};
 
 /// How often, at most, what is still awaited is printed.
 const PROGRESS_EVERY_MS: Millis = 5_000;
@@ -27,67 +30,56 @@ fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
     }
 }
 
-/// The object an external reference names, in `namespace` unless it says.
-fn resolve(client: &mut Client, e: &External, namespace: &str) -> Result<ObjectKey, String> {
-    let api_version = match client.preferred_version(&e.group) {
-        Ok(Some(v)) => v,
-        Ok(None) => return Err(format!("the cluster serves no API group {:?}", e.group)),
-        Err(err) => return Err(err.to_string()),
-    };
-    let ns = e.namespace.as_deref().unwrap_or(namespace);
-    match client.resource(&api_version, &e.kind) {
-        Ok(_) => Ok(ObjectKey::new(&api_version, &e.kind, Some(ns), &e.name)),
-        Err(KubeError::NoMapping { .. }) => Err(format!("the cluster serves no kind {:?} in {api_version}", e.kind)),
-        Err(err) => Err(err.to_string()),
-    }
-}
-
-/// Waits until every one of `wanted` is met or `deadline` passes. The outer
-/// error is the cluster failing us; the inner one names what is missing.
-pub fn wait(
-    client: &mut Client,
+/// Waits until every one of `wanted` is met or `deadline` passes, in
+/// `env`. The outer error is the cluster failing us; the inner one names
+/// what is missing. Progress is timed from `since`, the command's start.
+pub fn wait<E: Cluster + Clock + ?Sized>(
+    env: &mut E,
     wanted: &[External],
     namespace: &str,
     deadline: Millis,
-    now: &mut dyn FnMut() -> Millis,
-    out: &mut dyn Write,
-    stamp: &dyn Fn(Millis) -> String,
+    progress: &mut dyn Progress,
+    since: Millis,
 ) -> Result<Result<(), String>, KubeError> {
-    let mut tracker = Tracker::new(None);
+    let mut watch = env.watch(None);
     let mut pending: Vec<(External, ObjectKey)> = Vec::new();
     for e in wanted {
-        match resolve(client, e, namespace) {
+        match env.resolve(e, namespace) {
             Ok(key) => {
-                client.track(&mut tracker, &key)?;
+                env.find(&mut watch, &key)?;
                 pending.push((e.clone(), key));
             }
             Err(why) => return Ok(Err(format!("helm.sh/depends-on-external {e}: {why}"))),
         }
     }
-    let mut last_progress = now();
+    let mut last_progress = env.now_ms();
     loop {
-        client.refresh(&mut tracker)?;
-        pending.retain(|(e, key)| {
-            let met = unmet(e, tracker.observed(key)).is_none();
-            if met {
-                let _ = writeln!(out, "{} found     {} (external)", stamp(now()), e);
+        env.refresh(&mut watch)?;
+        let mut still = Vec::new();
+        for (e, key) in pending {
+            if unmet(&e, env.observed(&watch, &key)).is_some() {
+                still.push((e, key));
+                continue;
             }
-            !met
-        });
+            let at = Elapsed::since(since, env.now_ms());
+            progress.event(&DeployEvent::ExternalFound { dependency: &e, at });
+        }
+        pending = still;
         if pending.is_empty() {
             return Ok(Ok(()));
         }
-        let why =
-            |(e, key): &(External, ObjectKey)| format!("{e} ({})", unmet(e, tracker.observed(key)).unwrap_or_default());
-        let t = now();
+        let waited: Vec<(External, String)> = pending
+            .iter()
+            .map(|(e, key)| (e.clone(), unmet(e, env.observed(&watch, key)).unwrap_or_default()))
+            .collect();
+        let t = env.now_ms();
         if t >= deadline {
-            let waited: Vec<String> = pending.iter().map(why).collect();
+            let waited: Vec<String> = waited.iter().map(|(e, why)| format!("{e} ({why})")).collect();
             return Ok(Err(format!("external dependency not met: {}", waited.join(", "))));
         }
         if t >= last_progress + PROGRESS_EVERY_MS {
             last_progress = t;
-            let waited: Vec<String> = pending.iter().map(why).collect();
-            let _ = writeln!(out, "{} waiting   {} (external)", stamp(t), waited.join(", "));
+            progress.event(&DeployEvent::ExternalWaiting { dependencies: &waited, at: Elapsed::since(since, t) });
         }
     }
 }

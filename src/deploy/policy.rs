@@ -2,13 +2,12 @@
 //! operation a deploy is ([`choose`]), and `--rollback-on-failure`
 //! ([`recover`]), over the same seam as the driver ([`super::seam`]).
 
-use std::io::Write;
-
 use crate::model::event::Event;
 use crate::release::record::Operation;
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
 
+use super::progress::{DeployEvent, Progress};
 use super::{Ended, Env, Error, Options, Report};
 
 /// What `deploy` does on top of `history` (oldest first), as `helm upgrade
@@ -41,7 +40,7 @@ pub fn recover(
     report: &mut Report,
     operation: Operation,
     options: &Options,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) {
     if report.status.is_empty() {
         return;
@@ -58,23 +57,22 @@ pub fn recover(
             return;
         }
     };
-    let _ = out.write_all(super::resources_table(report).as_bytes());
-    let _ = writeln!(out, "Release {name:?} revision {} is {}: {original}", report.revision, report.status);
+    progress.event(&DeployEvent::Failed { report, error: &original });
     let recovery = if matches!(operation, Operation::Install) {
         let Some(latest) = history.last().cloned() else { return };
-        let _ = writeln!(out, "Uninstalling release {name:?} (--rollback-on-failure)");
+        progress.event(&DeployEvent::Uninstalling { release: &name });
         let checked = match super::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
             Ok((c, _)) => c,
             Err(_) => return,
         };
-        super::uninstall(env, latest, history, &checked, options, false, out)
+        super::uninstall::perform(env, latest, history, &checked, options, false, progress)
     } else {
         let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
         let (Some(target), Some(current)) = (good, history.last().cloned()) else {
             report.ended = Ended::Failed(Error::NoRollbackTarget(original));
             return;
         };
-        let _ = writeln!(out, "Rolling back release {name:?} to revision {} (--rollback-on-failure)", target.revision);
+        progress.event(&DeployEvent::RollingBack { release: &name, to: target.revision });
         let events = [Event::PreRollback, Event::PostRollback];
         let checked = match super::check(target.release.clone(), &events, options) {
             Ok((c, _)) => c,
@@ -82,7 +80,7 @@ pub fn recover(
         };
         let to = target.revision;
         let revision = current.revision + 1;
-        super::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, out)
+        super::operation::deploy(env, checked, Operation::Rollback { to }, Some(current), revision, options, progress)
     };
     // Helm's message after the recovery (`failRelease`): what was done, or
     // what failed while doing it, and the original error.

@@ -2,7 +2,7 @@
 //! ([`Cluster`]), Helm's release storage ([`Store`]) and the time
 //! ([`Clock`]) — as `exec::run::Cluster` is `run`'s seam, and as Helm's
 //! `action.Configuration` injects its kube client, storage and clock. The
-//! driver ([`super::deploy`], [`super::uninstall`], [`super::recover`], the
+//! driver ([`super::operation`], [`super::uninstall`], [`super::recover`], the
 //! rollout in [`super::apply`], the commands in [`super::action`]) takes one
 //! value that is all three ([`Env`]); [`Kube`] is the real one, a thin
 //! adapter over [`Client`] and the storage driver, and `tests/deploy_sim.rs`
@@ -13,14 +13,12 @@
 //! cluster answers (the order, readiness, deadlines, what a failure says)
 //! is the driver's, run the same against the simulation.
 
-use std::io::Write;
-
 use serde_json::Value;
 
 use crate::base::time::{wall_ms, Millis};
-use crate::exec::executor;
+use crate::exec::executor::{self, ContainerLog};
 use crate::exec::run::{self as runner, Summary};
-use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Selector, Tracker};
 use crate::model::external::External;
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
@@ -28,7 +26,7 @@ use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 use crate::run::cluster::KubeCluster;
 
 use super::access::{self, Want};
-use super::error::Diagnosis;
+use super::progress::{Hooks, Progress};
 
 /// The resources one rollout applies and awaits, in the plan's order.
 pub struct Resources<'a> {
@@ -92,23 +90,32 @@ pub trait Cluster {
         deadline: Millis,
         done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
     ) -> Result<Vec<ObjectKey>, KubeError>;
-    /// Waits until every `helm.sh/depends-on-external` object of `wanted`
-    /// exists or is ready as it asks, or `deadline` passes; progress lines
-    /// to `out`, timed by `stamp`. The inner error names what is missing.
-    fn await_external(
+    /// The object a `helm.sh/depends-on-external` reference names: its
+    /// kind in its group's preferred version, in `namespace` unless it says.
+    /// `Err` says why it names none (a group or kind the cluster does not
+    /// serve, or discovery failing): the dependency is not met.
+    fn resolve(&mut self, external: &External, namespace: &str) -> Result<ObjectKey, String>;
+    /// Awaits the object behind `key`, whose state is not known (it may not
+    /// exist yet): read by the next [`Cluster::refresh`].
+    fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError>;
+    /// Brings what `watch` holds up to date: one round of watching, which
+    /// ends when something changed or after a while.
+    fn refresh(&mut self, watch: &mut Self::Watch) -> Result<(), KubeError>;
+    /// The objects of `kind` in `namespace` that `selector` picks (pods,
+    /// events: what explains a resource that is not ready, [`super::stuck`]).
+    fn list(
         &mut self,
-        wanted: &[External],
+        api_version: &str,
+        kind: &str,
         namespace: &str,
-        deadline: Millis,
-        out: &mut dyn Write,
-        stamp: &dyn Fn(Millis) -> String,
-    ) -> Result<Result<(), String>, KubeError>;
-    /// Why the object behind `key` is not ready, as far as the cluster
-    /// shows it ([`super::stuck`]); best effort: what cannot be read is left out.
-    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis;
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError>;
+    /// The logs of every container of `pods` in `namespace`; a log that
+    /// cannot be read says why in its place.
+    fn container_logs(&mut self, namespace: &str, pods: &[Value]) -> Vec<ContainerLog>;
 
     /// Runs one event's hooks (`plan`) of `stored`, recording their last
-    /// runs in it; the caller stores it next. Progress lines are timed from
+    /// runs in it; the caller stores it next. Progress is timed from
     /// `since`, the command's start.
     fn run_hooks(
         &mut self,
@@ -116,7 +123,7 @@ pub trait Cluster {
         hooks: &[Hook],
         stored: &mut StoredRelease,
         options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary;
 
@@ -254,19 +261,44 @@ impl Cluster for Kube<'_> {
         self.client.wait_any(watch, deadline, &mut wall_ms, done)
     }
 
-    fn await_external(
-        &mut self,
-        wanted: &[External],
-        namespace: &str,
-        deadline: Millis,
-        out: &mut dyn Write,
-        stamp: &dyn Fn(Millis) -> String,
-    ) -> Result<Result<(), String>, KubeError> {
-        super::external::wait(self.client, wanted, namespace, deadline, &mut wall_ms, out, stamp)
+    fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
+        let api_version = match self.client.preferred_version(&e.group) {
+            Ok(Some(v)) => v,
+            Ok(None) => return Err(format!("the cluster serves no API group {:?}", e.group)),
+            Err(err) => return Err(err.to_string()),
+        };
+        let ns = e.namespace.as_deref().unwrap_or(namespace);
+        match self.client.resource(&api_version, &e.kind) {
+            Ok(_) => Ok(ObjectKey::new(&api_version, &e.kind, Some(ns), &e.name)),
+            Err(KubeError::NoMapping { .. }) => {
+                Err(format!("the cluster serves no kind {:?} in {api_version}", e.kind))
+            }
+            Err(err) => Err(err.to_string()),
+        }
     }
 
-    fn diagnose(&mut self, key: &ObjectKey, namespace: &str) -> Diagnosis {
-        super::stuck::diagnose(self.client, key, namespace)
+    fn find(&mut self, watch: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
+        self.client.track(watch, key)
+    }
+
+    fn refresh(&mut self, watch: &mut Tracker) -> Result<(), KubeError> {
+        self.client.refresh(watch).map(|_| ())
+    }
+
+    fn list(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+        selector: &Selector,
+    ) -> Result<Vec<Value>, KubeError> {
+        let res = self.client.resource(api_version, kind)?;
+        let ns = self.client.effective_namespace(&res, Some(namespace));
+        Ok(self.client.list(&res, ns.as_deref(), selector)?.items)
+    }
+
+    fn container_logs(&mut self, namespace: &str, pods: &[Value]) -> Vec<ContainerLog> {
+        crate::run::cluster::container_logs(self.client, Some(namespace), pods)
     }
 
     fn run_hooks(
@@ -275,13 +307,13 @@ impl Cluster for Kube<'_> {
         hooks: &[Hook],
         stored: &mut StoredRelease,
         options: executor::Options,
-        out: &mut dyn Write,
+        progress: &mut dyn Progress,
         since: Millis,
     ) -> Summary {
         let name = stored.name.clone();
         let parallel = options.parallel;
         let mut cluster = KubeCluster::new(self.client, plan, hooks, stored, &name, parallel).storing_after();
-        runner::execute_since(plan, hooks, options, &mut cluster, Some(out), Some(since))
+        runner::execute_since(plan, hooks, options, &mut cluster, &mut Hooks(progress), Some(since))
     }
 
     fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {

@@ -3,13 +3,16 @@
 //! crash-looping, a pod no node will take) and the Warning events recorded
 //! for it and its pods. Printed beside the pods' logs when a resource fails
 //! or is not ready in time, so that the failure explains itself without a
-//! second tool.
+//! second tool. Read over the seam ([`super::seam::Cluster`]): what to read
+//! and what it says is decided here, and `tests/deploy_sim.rs` drives it.
 
 use serde_json::Value;
 
 use super::error::Diagnosis;
 use crate::exec::pod_state::{pod_state, str_at};
-use crate::kube::{Client, ObjectKey, Selector};
+use crate::kube::{ObjectKey, Selector};
+
+use super::seam::Cluster;
 
 /// Warning events shown per failure, the most recent last.
 const MAX_EVENTS: usize = 8;
@@ -19,19 +22,21 @@ const MAX_POD_LOGS: usize = 3;
 
 /// What the cluster shows of the object behind `key` that is not ready:
 /// [`explain`] of it and its pods (a Job's or a Pod's own; a workload's, by
-/// its selector), and their output.
-pub fn diagnose(client: &mut Client, key: &ObjectKey, namespace: &str) -> Diagnosis {
+/// its selector), and their output; read over the seam, best effort.
+pub fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
     let ns = key.namespace.clone().unwrap_or_else(|| namespace.to_string());
+    // A Job's and a Pod's own pods as Helm finds a hook's (`kube::Client::hook_pods`).
     let pods = match key.kind.as_str() {
-        "Job" | "Pod" => client.hook_pods(&key.kind, Some(&ns), &key.name).unwrap_or_default(),
-        _ => match client.get_opt(key) {
-            Ok(Some(live)) => workload_pods(client, &live, &ns),
+        "Job" => env.list("v1", "Pod", &ns, &Selector::labels(&format!("job-name={}", key.name))).unwrap_or_default(),
+        "Pod" => env.list("v1", "Pod", &ns, &Selector::name(&key.name)).unwrap_or_default(),
+        _ => match env.get(key) {
+            Ok(Some(live)) => workload_pods(env, &live, &ns),
             _ => Vec::new(),
         },
     };
     let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
-    let explanation = explain(client, &ns, &key.kind, &key.name, pods);
-    let logs = crate::run::cluster::container_logs(client, Some(&ns), pods);
+    let explanation = explain(env, &ns, &key.kind, &key.name, pods);
+    let logs = env.container_logs(&ns, pods);
     let output =
         (!logs.is_empty()).then(|| crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end().to_string());
     Diagnosis { explanation, output }
@@ -39,7 +44,7 @@ pub fn diagnose(client: &mut Client, key: &ObjectKey, namespace: &str) -> Diagno
 
 /// The pods a workload selects by `spec.selector.matchLabels`
 /// (Deployment, StatefulSet, DaemonSet, ReplicaSet); none for others.
-fn workload_pods(client: &mut Client, live: &Value, namespace: &str) -> Vec<Value> {
+fn workload_pods<E: Cluster + ?Sized>(env: &mut E, live: &Value, namespace: &str) -> Vec<Value> {
     let Some(labels) = live.pointer("/spec/selector/matchLabels").and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -47,8 +52,7 @@ fn workload_pods(client: &mut Client, live: &Value, namespace: &str) -> Vec<Valu
     if selector.is_empty() {
         return Vec::new();
     }
-    let Ok(res) = client.resource("v1", "Pod") else { return Vec::new() };
-    client.list(&res, Some(namespace), &Selector::labels(&selector.join(","))).map(|l| l.items).unwrap_or_default()
+    env.list("v1", "Pod", namespace, &Selector::labels(&selector.join(","))).unwrap_or_default()
 }
 
 /// `Warning Reason Kind/name: message (xN)`.
@@ -77,16 +81,21 @@ fn last_seen(event: &Value) -> &str {
 /// The pods' states and the Warning events of the object and its pods, as
 /// lines; empty when there is nothing to say or the events cannot be read
 /// (a credential without `list events` loses only this explanation).
-pub fn explain(client: &mut Client, namespace: &str, kind: &str, name: &str, pods: &[Value]) -> Vec<String> {
+pub fn explain<E: Cluster + ?Sized>(
+    env: &mut E,
+    namespace: &str,
+    kind: &str,
+    name: &str,
+    pods: &[Value],
+) -> Vec<String> {
     let mut lines: Vec<String> = pods.iter().map(pod_state).filter(|l| !l.is_empty()).collect();
-    let Ok(res) = client.resource("v1", "Event") else { return lines };
     let mut subjects = vec![(kind.to_string(), name.to_string())];
     subjects.extend(pods.iter().map(|p| ("Pod".to_string(), str_at(p, "/metadata/name").to_string())));
     let mut events = Vec::new();
     for (kind, name) in subjects {
         let selector = format!("type=Warning,involvedObject.kind={kind},involvedObject.name={name}");
-        if let Ok(list) = client.list(&res, Some(namespace), &Selector::fields(&selector)) {
-            events.extend(list.items);
+        if let Ok(items) = env.list("v1", "Event", namespace, &Selector::fields(&selector)) {
+            events.extend(items);
         }
     }
     events.sort_by(|a, b| last_seen(a).cmp(last_seen(b)));

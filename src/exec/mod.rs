@@ -7,6 +7,7 @@ pub mod executor;
 pub mod follow;
 pub mod kstatus;
 pub mod pod_state;
+pub mod progress;
 pub mod rollout;
 pub mod run;
 pub mod status;

@@ -1,16 +1,16 @@
 //! `helm hooks run`: drives the [`Executor`] against a [`Cluster`] and
-//! prints what happens as it happens.
+//! says what happens as it happens, to a progress sink
+//! ([`crate::exec::progress`]).
 //!
 //! The [`Cluster`] trait is the seam between the pure core and I/O: the
 //! plugin implements it over the Kubernetes API, tests over a simulated
 //! cluster with a virtual clock.
 
-use std::io::Write;
-
 use crate::base::cause::Cause;
 use crate::base::time::format_duration;
-use crate::exec::executor::{Action, ContainerLog, Executor, Input, LogPurpose, Millis, Options, Phase, Report};
+use crate::exec::executor::{Action, ContainerLog, Executor, Input, Millis, Options, Phase, Report};
 use crate::exec::pod_state::HookState;
+use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
 use crate::model::hook::Hook;
 use crate::plan::{EventPlan, ItemId};
 
@@ -201,34 +201,34 @@ impl Row {
     }
 }
 
-/// Runs one event. Progress lines go to `progress` as they happen (text
-/// output only); the summary is returned for the chosen renderer.
+/// Runs one event, saying what happens to `progress` as it happens; the
+/// summary is returned for the chosen renderer.
 pub fn execute(
     plan: &EventPlan,
     hooks: &[Hook],
     options: Options,
     cluster: &mut dyn Cluster,
-    progress: Option<&mut dyn Write>,
+    progress: &mut dyn HookProgress,
 ) -> Summary {
     execute_since(plan, hooks, options, cluster, progress, None)
 }
 
-/// [`execute`], its progress lines timed from `since` (a deploy's start, so
-/// that its hooks, resources and table share one clock) rather than from
-/// the run's own start.
+/// [`execute`], its progress timed from `since` (a deploy's start, so that
+/// its hooks, resources and table share one clock) rather than from the
+/// run's own start.
 pub fn execute_since(
     plan: &EventPlan,
     hooks: &[Hook],
     options: Options,
     cluster: &mut dyn Cluster,
-    progress: Option<&mut dyn Write>,
+    progress: &mut dyn HookProgress,
     since: Option<Millis>,
 ) -> Summary {
     let started_at = cluster.now();
     let clock = since.unwrap_or(started_at);
     let mut exec = Executor::new(plan, hooks, options, started_at);
     let mut pace = Pace::new(plan, hooks, &options, started_at);
-    let mut printer = Printer::new(plan, progress, clock);
+    let mut teller = Teller::new(plan, progress, clock);
     let mut error = None;
     loop {
         let now = cluster.now();
@@ -238,16 +238,16 @@ pub fn execute_since(
         }
         let mut streamed = Vec::new();
         let result = perform(cluster, &mut exec, &mut pace, action, now, options.timeout_ms, &mut streamed);
-        printer.lines(&streamed);
+        teller.lines(&streamed);
         for report in exec.drain_reports() {
-            printer.report(report);
+            teller.report(report);
         }
         if let Err(e) = result {
             error = Some(e);
             break;
         }
     }
-    summarise(plan, &exec, printer.outputs, started_at, cluster.now(), error)
+    summarise(plan, &exec, teller.outputs, started_at, cluster.now(), error)
 }
 
 /// Performs one action of the executor and gives it what was observed;
@@ -301,32 +301,28 @@ fn perform(
     }
 }
 
-/// The run's text progress: the executor's reports and the streamed lines,
-/// as they come; it keeps each hook's output for the summary.
-struct Printer<'a, 'p> {
+/// The run's progress: the executor's reports and the streamed lines, as
+/// they come, told as [`HookEvent`]s; it keeps each hook's output for the
+/// summary.
+struct Teller<'a, 'p> {
     plan: &'p EventPlan,
-    out: Option<&'a mut dyn Write>,
+    progress: &'a mut dyn HookProgress,
     t0: Millis,
     /// What each hook was last said to wait on, and when.
     said: Vec<Option<(String, Millis)>>,
     outputs: Vec<Option<String>>,
 }
 
-impl<'a, 'p> Printer<'a, 'p> {
-    fn new(plan: &'p EventPlan, out: Option<&'a mut dyn Write>, t0: Millis) -> Self {
+impl<'a, 'p> Teller<'a, 'p> {
+    fn new(plan: &'p EventPlan, progress: &'a mut dyn HookProgress, t0: Millis) -> Self {
         let n = plan.items.len();
-        Printer { plan, out, t0, said: vec![None; n], outputs: vec![None; n] }
-    }
-
-    fn write(&mut self, text: &str) {
-        if let Some(w) = self.out.as_deref_mut() {
-            let _ = w.write_all(text.as_bytes());
-        }
+        Teller { plan, progress, t0, said: vec![None; n], outputs: vec![None; n] }
     }
 
     fn lines(&mut self, lines: &[(ItemId, ContainerLog)]) {
-        let text = prefixed_lines(self.plan, lines);
-        self.write(&text);
+        for (hook, log) in lines {
+            self.progress.hook(&HookEvent::LogLines { hook: &self.plan.items[*hook].reference, log });
+        }
     }
 
     fn report(&mut self, report: Report) {
@@ -348,8 +344,18 @@ impl<'a, 'p> Printer<'a, 'p> {
             let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
             self.outputs[hook.0] = Some(text);
         }
-        let line = progress_line(self.plan, &report, self.t0);
-        self.write(&line);
+        let name = |h: &ItemId| &self.plan.items[*h].reference;
+        let at = |t: &Millis| Elapsed::since(self.t0, *t);
+        let event = match &report {
+            Report::Started { hook, at: t } => HookEvent::Started { hook: name(hook), at: at(t) },
+            Report::Finished { hook, phase, at: t, message } => {
+                HookEvent::Finished { hook: name(hook), at: at(t), phase: *phase, message }
+            }
+            Report::FailFast { hook, ignored } => HookEvent::FailFast { hook: name(hook), ignored: *ignored },
+            Report::Output { hook, purpose, logs } => HookEvent::Output { hook: name(hook), purpose: *purpose, logs },
+            Report::Waiting { hook, at: t, why, .. } => HookEvent::Waiting { hook: name(hook), at: at(t), why },
+        };
+        self.progress.hook(&event);
     }
 }
 
@@ -428,51 +434,6 @@ fn look(
         }
     }
     lines
-}
-
-/// Streamed log lines, each prefixed with its hook, pod and container, as
-/// `kubectl logs --prefix` does (`[Pod/smoke/main]`, `[Job/migrate migrate-x7k2q/main]`).
-fn prefixed_lines(plan: &EventPlan, lines: &[(ItemId, ContainerLog)]) -> String {
-    let mut text = String::new();
-    for (hook, l) in lines {
-        let r = &plan.items[*hook].reference;
-        let prefix = if r.kind == "Pod" && r.name == l.pod {
-            format!("[{r}/{}]", l.container)
-        } else {
-            format!("[{r} {}/{}]", l.pod, l.container)
-        };
-        for line in l.text.lines() {
-            text.push_str(&format!("{prefix} {line}\n"));
-        }
-    }
-    text
-}
-
-fn progress_line(plan: &EventPlan, report: &Report, t0: Millis) -> String {
-    let name = |h: ItemId| plan.items[h].reference.to_string();
-    let stamp = |at: Millis| crate::base::time::stamp(t0, at);
-    match report {
-        Report::Started { hook, at } => format!("{} started   {}\n", stamp(*at), name(*hook)),
-        Report::Finished { hook, phase, at, message } => {
-            let verb = if *phase == Phase::Succeeded { "succeeded" } else { "failed   " };
-            let detail = if message.is_empty() { String::new() } else { format!(": {message}") };
-            format!("{} {verb} {}{detail}\n", stamp(*at), name(*hook))
-        }
-        Report::FailFast { hook, ignored: false } => {
-            format!("Fail-fast job failed: {}\n", plan.items[*hook].reference.name)
-        }
-        Report::FailFast { hook, ignored: true } => {
-            format!("Fail-fast job failed: {} (ignored: --ignore-fail-fast)\n", plan.items[*hook].reference.name)
-        }
-        Report::Output { purpose: LogPurpose::TestLogs, logs, .. } => {
-            // `helm test --logs`, byte for byte.
-            logs.iter().map(|l| format!("POD LOGS: {} ({})\n{}\n", l.pod, l.container, l.text)).collect()
-        }
-        Report::Output { hook, logs, .. } => {
-            output_block(&plan.items[*hook].reference.kind, &plan.items[*hook].reference.name, logs)
-        }
-        Report::Waiting { hook, at, why, .. } => format!("{} waiting   {}: {why}\n", stamp(*at), name(*hook)),
-    }
 }
 
 /// A hook's logs as one block, never interleaved with other output. With

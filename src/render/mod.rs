@@ -8,6 +8,7 @@ pub mod json;
 pub mod markdown;
 pub mod mermaid;
 pub mod picture;
+pub mod progress;
 pub mod report;
 pub mod stored;
 pub mod text;

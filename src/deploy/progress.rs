@@ -1,0 +1,115 @@
+//! What install, upgrade, rollback and uninstall say as they happen, as
+//! typed events given to a sink ([`Progress`]): the hooks' and the
+//! resources' events of the pure cores ([`crate::exec::progress`]) and the
+//! driver's own steps around them (the record stored, the chart's CRDs,
+//! external dependencies, deletions, `--rollback-on-failure`). The text
+//! lines are one sink (`render::progress`); `tests/deploy_sim.rs` reads them.
+
+use crate::exec::progress::{Elapsed, HookEvent, HookProgress, ResourceEvent};
+use crate::kube::KubeError;
+use crate::model::event::Event;
+use crate::model::external::External;
+use crate::model::reference::ObjectRef;
+use crate::plan::EventPlan;
+use crate::release::record::Operation;
+
+use super::{Error, Report};
+
+/// One step of a deploy or an uninstall, in the order it happens.
+#[derive(Debug, Clone, Copy)]
+pub enum DeployEvent<'a> {
+    /// The new revision is stored `pending-*`: what the operation will roll
+    /// out (`resources`), and how many at once (`--parallel-resources`;
+    /// `None`: a whole batch).
+    Started {
+        release: &'a str,
+        namespace: &'a str,
+        operation: Operation,
+        revision: u64,
+        resources: &'a EventPlan,
+        parallel_resources: Option<usize>,
+    },
+    /// One event's `count` hooks are about to run.
+    RunningHooks {
+        event: Event,
+        count: usize,
+    },
+    Hook(HookEvent<'a>),
+    Resource(ResourceEvent<'a>),
+    /// A CRD of the chart's `crds/` applied (a first install).
+    CrdApplied {
+        name: &'a str,
+        file: &'a str,
+    },
+    /// A `helm.sh/depends-on-external` object is there, or ready as asked.
+    ExternalFound {
+        dependency: &'a External,
+        at: Elapsed,
+    },
+    /// What external dependencies are still awaited, and why.
+    ExternalWaiting {
+        dependencies: &'a [(External, String)],
+        at: Elapsed,
+    },
+    /// A resource that is not deleted, and why.
+    Kept {
+        resource: &'a ObjectRef,
+        why: Keep<'a>,
+        at: Elapsed,
+    },
+    /// One batch of deletions sent, in reverse plan order.
+    Deleting {
+        resources: &'a [ObjectRef],
+        at: Elapsed,
+    },
+    /// That batch is gone.
+    Deleted {
+        resources: &'a [ObjectRef],
+        at: Elapsed,
+    },
+    /// The operation failed and `--rollback-on-failure` is to undo it: the
+    /// operation's report so far, and why it failed.
+    Failed {
+        report: &'a Report,
+        error: &'a Error,
+    },
+    /// `--rollback-on-failure` uninstalls a failed install.
+    Uninstalling {
+        release: &'a str,
+    },
+    /// `--rollback-on-failure` rolls a failed upgrade back to `to`.
+    RollingBack {
+        release: &'a str,
+        to: u64,
+    },
+}
+
+/// Why a resource of the release stays where it is.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep<'a> {
+    /// `helm.sh/resource-policy: keep`.
+    Policy,
+    /// An uninstall found it is not the release's.
+    NotOwned,
+    /// An uninstall could not read whose it is.
+    Unverifiable(&'a KubeError),
+}
+
+/// Where a deploy or an uninstall says what happens.
+pub trait Progress {
+    fn event(&mut self, e: &DeployEvent<'_>);
+}
+
+/// Nothing said.
+impl Progress for () {
+    fn event(&mut self, _: &DeployEvent<'_>) {}
+}
+
+/// A deploy's sink as a run of hooks sees it: each hook event is a deploy's.
+pub struct Hooks<'a>(pub &'a mut dyn Progress);
+
+impl HookProgress for Hooks<'_> {
+    fn hook(&mut self, e: &HookEvent<'_>) {
+        self.0.event(&DeployEvent::Hook(*e));
+    }
+}

@@ -1,0 +1,173 @@
+//! `helm hooks uninstall`, as Helm's `pkg/action/uninstall.go`: what it
+//! removes found first ([`target`]), the permissions asked for, then
+//! [`perform`]: the pre-delete hooks, the resources the release owns in
+//! reverse plan order (each batch gone before the next), the post-delete
+//! hooks, then the record removed — or kept as `uninstalled`.
+
+use std::collections::BTreeSet;
+
+use crate::exec::executor::Millis;
+use crate::exec::progress::Elapsed;
+use crate::model::event::Event;
+use crate::model::input::Release;
+use crate::plan::{EventPlan, Target};
+use crate::release::record::{self, Operation};
+use crate::release::status::Status;
+use crate::release::storage::StoredRelease;
+
+use super::access;
+use super::command::{Done, Flags, Refused};
+use super::error::Error;
+use super::ownership::{self, Ownership};
+use super::preview;
+use super::progress::{DeployEvent, Keep, Progress};
+use super::seam::{Clock, Cluster, Env};
+use super::steps::{delete_in_order, run_hooks};
+use super::{event_plan, kept, Checked, Ended, Options, Report};
+
+/// What `helm hooks uninstall RELEASE` removes: the latest revision, with
+/// the whole history.
+pub fn target(env: &mut (impl Env + ?Sized), name: &str) -> Result<(StoredRelease, Vec<StoredRelease>), Refused> {
+    let history = env.history(name).map_err(Refused::History)?;
+    let Some(latest) = history.last().cloned() else { return Err(Refused::NotFound(env.not_found(name))) };
+    if latest.status() == Status::Uninstalled {
+        return Err(Refused::AlreadyDeleted(name.to_string()));
+    }
+    Ok((latest, history))
+}
+
+/// `helm hooks uninstall` of [`target`]'s revisions; as `helm uninstall
+/// --dry-run`, a dry run deletes nothing, runs no hook and keeps the history.
+pub fn run(
+    env: &mut (impl Env + ?Sized),
+    latest: StoredRelease,
+    history: Vec<StoredRelease>,
+    checked: &Checked,
+    flags: &Flags,
+    progress: &mut dyn Progress,
+) -> Result<Done, Refused> {
+    if flags.dry_run {
+        let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
+        let p = preview::uninstall(checked, env.namespace(), &revisions, flags.keep_history);
+        return Ok(Done::UninstallPreview(p));
+    }
+    let wants = access::uninstall_wants(env.records(), env.namespace(), &checked.release, flags.keep_history);
+    env.check_access(&wants, access::UNINSTALL_WHY).map_err(Refused::Access)?;
+    let report = perform(env, latest, history, checked, &flags.options, flags.keep_history, progress);
+    Ok(Done::Report(report))
+}
+
+/// The uninstall itself, once allowed; `keep_history` keeps the record as
+/// `uninstalled` rather than deleting every revision (`history`).
+pub fn perform(
+    env: &mut (impl Env + ?Sized),
+    mut latest: StoredRelease,
+    history: Vec<StoredRelease>,
+    checked: &Checked,
+    options: &Options,
+    keep_history: bool,
+    progress: &mut dyn Progress,
+) -> Report {
+    let started_at = env.now_ms();
+    let requests_before = env.requests();
+    let operation = Operation::Uninstall;
+    let mut report = Report::new(operation, &latest.name, &latest.namespace, latest.revision, started_at);
+    record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
+    let removal = Removal { checked, options, keep_history, history: &history };
+    match act(env, &removal, &mut latest, progress, &mut report) {
+        Ok(()) => report.status = if keep_history { "uninstalled".into() } else { "deleted".into() },
+        Err(e) => {
+            // Helm leaves a failed uninstall `uninstalling`... then failed.
+            let description = operation.failed_description(&latest.name, &e.to_string());
+            record::set_status(&mut latest.release, Status::Failed, &description);
+            let now_unix = env.now_ms() / 1000;
+            let _ = env.save(&mut latest, now_unix);
+            report.status = "failed".into();
+            report.ended = Ended::Failed(e);
+        }
+    }
+    report.ended_at = env.now_ms();
+    let requests = env.requests();
+    report.api_requests = requests.0 - requests_before.0;
+    report.api_requests_repeated = requests.1 - requests_before.1;
+    report
+}
+
+/// What one uninstall removes, and how.
+struct Removal<'a> {
+    checked: &'a Checked,
+    options: &'a Options,
+    keep_history: bool,
+    history: &'a [StoredRelease],
+}
+
+/// The record stored `uninstalling`, the hooks and the deletions, the
+/// record last: the first failure stops it.
+fn act(
+    env: &mut (impl Env + ?Sized),
+    r: &Removal<'_>,
+    latest: &mut StoredRelease,
+    progress: &mut dyn Progress,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let (checked, options) = (r.checked, r.options);
+    let plan = event_plan(&checked.plan, Target::Install);
+    let now_unix = env.now_ms() / 1000;
+    env.save(latest, now_unix)?;
+    run_hooks(env, latest, checked, Event::PreDelete, options, progress, report)?;
+    let release = (latest.name.as_str(), latest.namespace.as_str());
+    let (owned, not_deleted) = owned_resources(env, &checked.release, plan, release, progress, report.started_at);
+    report.not_deleted = not_deleted;
+    let deadline = env.now_ms() + options.timeout_ms;
+    report.deleted = delete_in_order(env, &checked.release, plan, &|i| owned.contains(&i), deadline, progress, report)?;
+    run_hooks(env, latest, checked, Event::PostDelete, options, progress, report)?;
+    let now = env.now_ms();
+    record::uninstalled(&mut latest.release, now);
+    if r.keep_history {
+        let now_unix = env.now_ms() / 1000;
+        env.save(latest, now_unix)?;
+    } else {
+        for h in r.history {
+            env.delete(h)?;
+        }
+    }
+    Ok(())
+}
+
+/// The resources (by index) an uninstall may delete: those the release
+/// owns, read one by one as Helm 4.3 reads them before deleting
+/// (`ownership`), and Helm's words for the rest. Resources kept by
+/// `helm.sh/resource-policy: keep` are not read: they stay anyway.
+fn owned_resources(
+    cluster: &mut (impl Cluster + Clock + ?Sized),
+    release: &Release,
+    plan: &EventPlan,
+    (name, namespace): (&str, &str),
+    progress: &mut dyn Progress,
+    since: Millis,
+) -> (BTreeSet<usize>, String) {
+    let mut owned = BTreeSet::new();
+    let mut not_deleted = Vec::new();
+    for item in &plan.items {
+        let r = &release.resources[item.index];
+        if kept(r) {
+            continue;
+        }
+        match ownership::check(cluster, &r.head.key(), name, namespace) {
+            Ownership::Owned => {
+                owned.insert(item.index);
+            }
+            Ownership::Gone => {}
+            other => {
+                let why = match &other {
+                    Ownership::Unverifiable(e) => Keep::Unverifiable(e),
+                    _ => Keep::NotOwned,
+                };
+                let at = Elapsed::since(since, cluster.now_ms());
+                progress.event(&DeployEvent::Kept { resource: &item.reference, why, at });
+                not_deleted.push((r.head.kind.clone(), r.head.name.clone(), other));
+            }
+        }
+    }
+    (owned, ownership::kept_text(&not_deleted))
+}

@@ -1,0 +1,109 @@
+//! What a run of hooks and a rollout of resources say as they happen: typed
+//! events, in order, given to a sink. The drivers (`run`'s loop in
+//! [`super::run`], deploy's rollout) turn the executor's and the rollout's
+//! reports into these, naming hooks and resources by their references and
+//! times by the command's clock, so that a sink needs neither the plan nor
+//! the clock. The text lines a command prints are one sink
+//! (`render::progress`); a test may keep the events themselves.
+
+use crate::base::time::Millis;
+use crate::exec::executor::{ContainerLog, LogPurpose, Phase};
+use crate::model::reference::ObjectRef;
+use crate::plan::batch::Batch;
+
+/// When something happened, counted from the command's start: a deploy's
+/// hooks, resources and deletions share one clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Elapsed(pub Millis);
+
+impl Elapsed {
+    /// The time of `at` on a clock started at `start`.
+    pub fn since(start: Millis, at: Millis) -> Elapsed {
+        Elapsed(at.saturating_sub(start))
+    }
+}
+
+/// A hook's life as a run sees it.
+#[derive(Debug, Clone, Copy)]
+pub enum HookEvent<'a> {
+    Started {
+        hook: &'a ObjectRef,
+        at: Elapsed,
+    },
+    /// What a running hook waits on: said when it changes, and now and then
+    /// while it runs (the run loop decides which are worth saying).
+    Waiting {
+        hook: &'a ObjectRef,
+        at: Elapsed,
+        why: &'a str,
+    },
+    /// It succeeded or failed ([`Phase::Succeeded`], [`Phase::Failed`]).
+    Finished {
+        hook: &'a ObjectRef,
+        at: Elapsed,
+        phase: Phase,
+        message: &'a str,
+    },
+    /// A fail-fast hook failed: the run stops, or goes on when `ignored`.
+    FailFast {
+        hook: &'a ObjectRef,
+        ignored: bool,
+    },
+    /// A hook's logs, as one block.
+    Output {
+        hook: &'a ObjectRef,
+        purpose: LogPurpose,
+        logs: &'a [ContainerLog],
+    },
+    /// Lines a followed hook's container wrote since it was last read.
+    LogLines {
+        hook: &'a ObjectRef,
+        log: &'a ContainerLog,
+    },
+}
+
+/// A rollout of resources, batch by batch.
+#[derive(Debug, Clone, Copy)]
+pub enum ResourceEvent<'a> {
+    /// Batch `batch` of `batches` begins.
+    BatchStarted {
+        batch: usize,
+        batches: &'a [Batch],
+        at: Elapsed,
+    },
+    Applied {
+        resource: &'a ObjectRef,
+        at: Elapsed,
+    },
+    Ready {
+        resource: &'a ObjectRef,
+        at: Elapsed,
+    },
+    BatchReady {
+        batch: usize,
+        batches: &'a [Batch],
+        at: Elapsed,
+    },
+    /// Refused by the API server, or not ready in time.
+    Failed {
+        resource: &'a ObjectRef,
+        at: Elapsed,
+        message: &'a str,
+    },
+    /// What is applied and not ready yet, each with why when known (empty:
+    /// nothing said yet); now and then while the rollout waits.
+    Waiting {
+        resources: &'a [(&'a ObjectRef, &'a str)],
+        at: Elapsed,
+    },
+}
+
+/// Where a run of hooks says what happens.
+pub trait HookProgress {
+    fn hook(&mut self, e: &HookEvent<'_>);
+}
+
+/// Nothing said (a run whose output is a report only).
+impl HookProgress for () {
+    fn hook(&mut self, _: &HookEvent<'_>) {}
+}
