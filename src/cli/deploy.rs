@@ -136,16 +136,6 @@ fn refused(io: &mut Io, e: &Refused) -> Exit {
     fail(io, e, if e.is_cluster() { Exit::Cluster } else { Exit::Failed })
 }
 
-/// A dry run's plan on stdout: JSON, or `text`'s rendering of it.
-fn print_preview<P: serde::Serialize>(io: &mut Io, output: Format, preview: &P, text: fn(&P) -> String) {
-    let text = if output == Format::Json {
-        serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
-    } else {
-        text(preview)
-    };
-    let _ = io.stdout.write_all(text.as_bytes());
-}
-
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
 fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::Command) -> Exit {
@@ -153,7 +143,7 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ren
         Err(e) => refused(io, &e),
         Ok(Done::Report(report)) => finish_report(io, &report, output, command),
         Ok(Done::Preview(p)) => {
-            print_preview(io, output, &p, deploy::preview::text);
+            let _ = io.stdout.write_all(render::preview(output, &p).as_bytes());
             if p.would_fail() {
                 Exit::Failed
             } else {
@@ -161,20 +151,14 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ren
             }
         }
         Ok(Done::UninstallPreview(p)) => {
-            print_preview(io, output, &p, deploy::preview::uninstall_text);
+            let _ = io.stdout.write_all(render::uninstall_preview(output, &p).as_bytes());
             Exit::Ok
         }
     }
 }
 
 fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::Command) -> Exit {
-    let text = match output {
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Junit | Format::Dot | Format::Mermaid => deploy::summary_text(report),
-        Format::Json => deploy::summary_json(report),
-        Format::Markdown => render::markdown::render(&render::report::from_deploy(command, report)),
-    };
-    let _ = io.stdout.write_all(text.as_bytes());
+    let _ = io.stdout.write_all(render::deploy(output, command, report).as_bytes());
     match &report.ended {
         Ended::Done => Exit::Ok,
         Ended::Failed(e) if e.is_cluster() => Exit::Cluster,

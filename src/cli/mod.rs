@@ -200,21 +200,7 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         }
     }
     if lint {
-        let report = match output {
-            Format::Json => render::json::lint(&diags),
-            _ => {
-                let text = render::text::diagnostics(&diags, true);
-                if text.is_empty() {
-                    format!(
-                        "no problems in {} and {}\n",
-                        crate::base::text::count(release.hooks.len(), "hook"),
-                        crate::base::text::count(release.resources.len(), "resource")
-                    )
-                } else {
-                    text
-                }
-            }
-        };
+        let report = render::lint(output, &release, &diags);
         let _ = io.stdout.write_all(report.as_bytes());
         let failed = diags.0.iter().any(|d| d.is_error() || d.lint_error);
         return if failed { Exit::Invalid } else { Exit::Ok };
@@ -224,13 +210,7 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
         return Exit::Invalid;
     }
-    let out = match output {
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Junit | Format::Markdown => render::text::plan(&release, &plan),
-        Format::Json => render::json::plan(&release, format, &plan, &diags),
-        Format::Dot => render::dot::plan(&plan),
-        Format::Mermaid => render::mermaid::plan(&plan),
-    };
+    let out = render::plan(output, &release, format, &plan, &diags);
     let _ = io.stdout.write_all(out.as_bytes());
     Exit::Ok
 }

@@ -143,23 +143,9 @@ pub fn main(args: &Args, io: &mut Io) -> Exit {
     let before = (cluster.client.requests(), cluster.client.repeated());
     let mut summary = runner::execute(event_plan, &release.hooks, exec_options, &mut cluster, Some(progress));
     summary.api_requests = Some((cluster.client.requests() - before.0, cluster.client.repeated() - before.1));
-    let report = match args.output {
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Dot | Format::Mermaid => runner::summary_text(&summary),
-        Format::Json => runner::summary_json(&summary),
-        Format::Junit => runner::summary_junit(&summary, &args.release),
-        Format::Markdown => {
-            let namespace = Some(stored.namespace.as_str());
-            let t = render::report::from_run(
-                render::report::Command::Run,
-                &summary,
-                &args.release,
-                namespace,
-                release.revision,
-            );
-            render::markdown::render(&t)
-        }
-    };
+    let whose =
+        render::Whose { release: &args.release, namespace: Some(&stored.namespace), revision: release.revision };
+    let report = render::run(args.output, whose, &summary);
     let _ = io.stdout.write_all(report.as_bytes());
     match summary.outcome {
         Outcome::Succeeded => Exit::Ok,

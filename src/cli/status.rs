@@ -10,9 +10,8 @@ use super::args::{ArgError, Args};
 use super::deploy::fail;
 use super::run::{event_arg, release_arg};
 use super::{Exit, Io};
-use crate::base::time::go_time;
 use crate::exec::executor::Phase;
-use crate::exec::run::{self as runner, Summary};
+use crate::exec::run::Summary;
 use crate::kube::{Client, ObjectKey};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
@@ -23,7 +22,6 @@ use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
 use crate::render::format::Format;
-use crate::render::report::{self, Command};
 use crate::render::stored::{self, SeenNow};
 
 #[derive(Debug)]
@@ -75,40 +73,13 @@ pub fn main(parsed: &Args, io: &mut Io) -> Exit {
     let plan = plan::build(&release, &[Target::Hooks(args.event)], plan::Options::default(), &mut diags);
     let mut summary = stored::stored_summary(&stored.release, &release, &plan.events[0]);
     read_abandoned(&mut client, &release, &plan.events[0], &mut summary);
-    let header = header(&args, &stored.namespace, &stored.release, &summary);
-    let out = match args.output {
-        Format::Text if summary.rows.is_empty() => format!("{header}: it has no {} hooks\n", args.event),
-        Format::Text if summary.rows.iter().all(|r| r.started_at.is_none()) => {
-            format!("{header}: no {} hook ran on this revision\n{}", args.event, runner::summary_text(&summary))
-        }
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Dot | Format::Mermaid => format!("{header}\n{}", runner::summary_text(&summary)),
-        Format::Json => runner::summary_json(&summary),
-        Format::Junit => runner::summary_junit(&summary, &args.release),
-        Format::Markdown => {
-            let t = report::from_run(
-                Command::Status,
-                &summary,
-                &args.release,
-                Some(&stored.namespace),
-                Some(stored.revision),
-            );
-            render::markdown::render(&t)
-        }
-    };
+    let whose =
+        render::Whose { release: &args.release, namespace: Some(&stored.namespace), revision: Some(stored.revision) };
+    let status = render::Status { whose, event: args.event, release_json: &stored.release, summary: &summary };
+    let out = render::status(args.output, &status);
     let _ = io.stdout.write_all(out.as_bytes());
     // As `helm status`: the record was read; how the hooks went is in the report.
     Exit::Ok
-}
-
-/// `Release r in namespace ns, revision 3, an upgrade: the last run of its
-/// pre-upgrade hooks, 2026-01-02T03:04:05Z to 2026-01-02T03:04:09Z`.
-fn header(args: &StatusArgs, namespace: &str, release_json: &serde_json::Value, s: &Summary) -> String {
-    let what = format!("Release {} in namespace {namespace}, {}", args.release, stored::revision_words(release_json));
-    if s.rows.iter().all(|r| r.started_at.is_none()) {
-        return what;
-    }
-    format!("{what}: the last run of its {} hooks, {} to {}", args.event, go_time(s.started_at), go_time(s.ended_at))
 }
 
 /// Asks the cluster how each abandoned hook is now: one GET of its object.
@@ -127,46 +98,4 @@ fn read_abandoned(client: &mut Client, release: &Release, plan: &EventPlan, s: &
         stored::as_seen_now(row, &head.kind, &seen);
     }
     s.ended_at = s.rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(s.started_at);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::exec::run::{Outcome, Row};
-
-    /// The header names the release, namespace, revision, what made it, the
-    /// event and when its run was (issue 32).
-    #[test]
-    fn the_header_says_whose_run_and_when() {
-        let args = StatusArgs { release: "r".into(), event: Event::PreUpgrade, revision: None, output: Format::Text };
-        let json = serde_json::json!({"version": 2, "info": {"description": "Upgrade complete"}});
-        let row = |started_at: Option<u64>| Row {
-            reference: "Job/m".into(),
-            weight: 0,
-            phase: Phase::Succeeded,
-            started_at,
-            completed_at: started_at.map(|t| t + 2_000),
-            message: String::new(),
-            output: None,
-            waiting: None,
-        };
-        let mut s = Summary {
-            event: "pre-upgrade".into(),
-            rows: vec![row(Some(1_767_323_045_000))],
-            started_at: 1_767_323_045_000,
-            ended_at: 1_767_323_047_000,
-            outcome: Outcome::Succeeded,
-            error: None,
-            failed_fast: None,
-            api_requests: None,
-            annotate: true,
-        };
-        assert_eq!(
-            header(&args, "demo", &json, &s),
-            "Release r in namespace demo, revision 2, an upgrade: the last run of its pre-upgrade hooks, \
-             2026-01-02T03:04:05Z to 2026-01-02T03:04:07Z"
-        );
-        s.rows = vec![row(None)];
-        assert_eq!(header(&args, "demo", &json, &s), "Release r in namespace demo, revision 2, an upgrade");
-    }
 }

@@ -254,10 +254,11 @@ pub fn as_seen_now(row: &mut Row, kind: &str, seen: &SeenNow) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::run::{summary_text, Totals};
+    use crate::exec::run::Totals;
     use crate::model::diagnostic::Diagnostics;
     use crate::plan::{self, Target};
     use crate::render::report::{from_run, Command, Verdict};
+    use crate::render::text::run::summary as summary_text;
 
     /// A hook of the stored release: name, weight, events, extra annotations, `last_run`.
     struct H(&'static str, i64, &'static str, &'static str, Value);

@@ -1,6 +1,10 @@
 //! `plan -o text`: what runs together, and for each item what it waits for
 //! and why. Built for a terminal, read top to bottom.
 
+pub mod deploy;
+pub mod preview;
+pub mod run;
+
 use std::fmt::Write;
 
 use super::{facts, refs};
@@ -271,4 +275,17 @@ pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
         );
     }
     out
+}
+
+/// `lint -o text`: every problem with lint's severities, or that there is none.
+pub fn lint(release: &Release, diags: &Diagnostics) -> String {
+    let text = diagnostics(diags, true);
+    if !text.is_empty() {
+        return text;
+    }
+    format!(
+        "no problems in {} and {}\n",
+        crate::base::text::count(release.hooks.len(), "hook"),
+        crate::base::text::count(release.resources.len(), "resource")
+    )
 }
