@@ -6,52 +6,22 @@
 //! the record leaves `Running` after its run stopped is read from the
 //! cluster (one GET each) or said to be abandoned.
 
-use super::args::{ArgError, Args};
 use super::deploy::fail;
-use super::run::{event_arg, release_arg};
+use super::typed::StatusArgs;
 use super::{Exit, Io};
 use crate::exec::executor::Phase;
 use crate::exec::run::Summary;
 use crate::kube::{Client, ObjectKey};
 use crate::model::diagnostic::Diagnostics;
-use crate::model::event::Event;
 use crate::model::input;
 use crate::model::input::Release;
 use crate::plan::EventPlan;
 use crate::plan::{self, Target};
 use crate::release::storage;
 use crate::render;
-use crate::render::format::Format;
 use crate::render::stored::{self, SeenNow};
 
-#[derive(Debug)]
-struct StatusArgs {
-    release: String,
-    event: Event,
-    revision: Option<u64>,
-    output: Format,
-}
-
-fn status_args(args: &Args) -> Result<StatusArgs, ArgError> {
-    let revision = match args.value("revision") {
-        None => None,
-        Some(v) => {
-            Some(v.parse().map_err(|_| ArgError::Invalid(format!("--revision takes a revision number, not {v:?}")))?)
-        }
-    };
-    Ok(StatusArgs {
-        release: release_arg(args, "helm hooks status RELEASE")?,
-        event: event_arg(args)?,
-        revision,
-        output: args.format(),
-    })
-}
-
-pub fn main(parsed: &Args, io: &mut Io) -> Exit {
-    let args = match status_args(parsed) {
-        Ok(a) => a,
-        Err(e) => return super::usage_error(io, "status", &e),
-    };
+pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {
     let (mut client, driver) = match super::deploy::connect(io, None) {
         Ok(c) => c,
         Err(code) => return code,

@@ -4,6 +4,7 @@
 use crate::base::time::{format_duration, go_time};
 use crate::exec::executor::Phase;
 use crate::exec::run::{Summary, Totals};
+use crate::model::event::Event;
 
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary(s: &Summary) -> String {
@@ -55,6 +56,20 @@ pub fn summary(s: &Summary) -> String {
     out
 }
 
+/// The line a run opens with: `Running 2 test hooks of release r, revision
+/// 3, --parallel 1`.
+pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u64>, parallel: usize) -> String {
+    let revision = revision.map(|r| format!(", revision {r}")).unwrap_or_default();
+    format!(
+        "Running {} {} hook{} of release {}{revision}, --parallel {}\n",
+        hooks,
+        event,
+        if hooks == 1 { "" } else { "s" },
+        release,
+        parallel
+    )
+}
+
 /// `status -o text`: the summary headed by whose run it was and when, or
 /// why there is none.
 pub fn status(s: &super::super::Status) -> String {
@@ -94,7 +109,6 @@ fn header(s: &super::super::Status) -> String {
 mod tests {
     use super::*;
     use crate::exec::run::{Outcome, Row};
-    use crate::model::event::Event;
     use crate::render::{Status, Whose};
 
     /// The header names the release, namespace, revision, what made it, the
