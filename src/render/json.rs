@@ -1,5 +1,7 @@
-//! `plan -o json` and `lint -o json`: the stable schema documented in the
+//! `-o json` of every command: the stable schema documented in
 //! docs/commands.md. Fields are only ever added, never renamed or removed.
+//! Each report's document is also a value (`*_value`), which `-o yaml`
+//! writes as YAML.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -119,7 +121,16 @@ struct BatchJson {
 }
 
 pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> String {
-    let doc = PlanJson {
+    serde_json::to_string_pretty(&plan_doc(release, format, plan, diags)).expect("plan serialises") + "\n"
+}
+
+/// The document of [`plan`], for the formats that write the same data.
+pub fn plan_value(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> Value {
+    serde_json::to_value(plan_doc(release, format, plan, diags)).expect("plan serialises")
+}
+
+fn plan_doc<'a>(release: &'a Release, format: Format, plan: &'a Plan, diags: &'a Diagnostics) -> PlanJson<'a> {
+    PlanJson {
         release: ReleaseJson {
             name: release.name.as_deref(),
             namespace: release.namespace.as_deref(),
@@ -132,8 +143,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         parallel_resources: plan.options.parallel_resources,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
         warnings: diags.warnings().map(|d| DiagJson::new(d, false)).collect(),
-    };
-    serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
+    }
 }
 
 fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
@@ -235,12 +245,20 @@ impl<'a> DiagJson<'a> {
 
 /// `lint -o json`: every problem, with lint's stricter severities.
 pub fn lint(diags: &Diagnostics) -> String {
+    serde_json::to_string_pretty(&lint_doc(diags)).expect("lint serialises") + "\n"
+}
+
+/// The document of [`lint`].
+pub fn lint_value(diags: &Diagnostics) -> Value {
+    serde_json::to_value(lint_doc(diags)).expect("lint serialises")
+}
+
+fn lint_doc(diags: &Diagnostics) -> LintJson<'_> {
     let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
-    let doc = LintJson {
+    LintJson {
         errors: diags.0.iter().filter(|d| strict(d)).map(|d| DiagJson::new(d, true)).collect(),
         warnings: diags.0.iter().filter(|d| !strict(d)).map(|d| DiagJson::new(d, true)).collect(),
-    };
-    serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
+    }
 }
 
 #[derive(serde::Serialize)]
