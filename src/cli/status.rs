@@ -1,4 +1,4 @@
-//! `helm hooks status RELEASE [--event E] [--revision N] [-o text|json|junit|markdown]`:
+//! `helm hooks status RELEASE [--event E] [--revision N] [-o FORMAT]`:
 //! the report of the last run of an event's hooks, from the release record,
 //! without running anything — as `helm status` shows the last test suite
 //! run. The same outputs as `run` (`render::stored::stored_summary`), headed
