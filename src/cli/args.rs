@@ -327,10 +327,10 @@ mod tests {
         let e = parse_for("plan", &["-o", "jsno"]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "-o jsno is not available here (did you mean -o json?); use -o text|json|dot|mermaid"
+            "-o jsno is not available here (did you mean -o json?); use -o text|json|yaml|dot|mermaid"
         );
-        let e = parse_for("plan", &["-o", "yaml"]).unwrap_err();
-        assert_eq!(e.to_string(), "-o yaml is not available here; use -o text|json|dot|mermaid");
+        let e = parse_for("plan", &["-o", "xml"]).unwrap_err();
+        assert_eq!(e.to_string(), "-o xml is not available here; use -o text|json|yaml|dot|mermaid");
         // Parsed straight into the one type, the command's first format by default.
         assert_eq!(parse_for("plan", &["-o", "mermaid"]).unwrap().format(), Format::Mermaid);
         assert_eq!(parse_for("deploy", &[]).unwrap().format(), Format::Text);

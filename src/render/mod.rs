@@ -17,6 +17,7 @@ pub mod picture;
 pub mod report;
 pub mod stored;
 pub mod text;
+pub mod yaml;
 
 use format::Format;
 
@@ -37,6 +38,7 @@ use crate::plan::{EventPlan, ItemId, Plan, Target};
 pub fn plan(output: Format, release: &Release, input: input::Format, plan: &Plan, diags: &Diagnostics) -> String {
     match output {
         Format::Json => json::plan(release, input, plan, diags),
+        Format::Yaml => yaml::plan(release, input, plan, diags),
         Format::Dot => dot::plan(plan),
         Format::Mermaid => mermaid::plan(plan),
         Format::Text | Format::Junit | Format::Markdown => text::plan(release, plan),
@@ -47,6 +49,7 @@ pub fn plan(output: Format, release: &Release, input: input::Format, plan: &Plan
 pub fn lint(output: Format, release: &Release, diags: &Diagnostics) -> String {
     match output {
         Format::Json => json::lint(diags),
+        Format::Yaml => yaml::lint(diags),
         _ => text::lint(release, diags),
     }
 }
@@ -63,6 +66,7 @@ pub struct Whose<'a> {
 pub fn run(output: Format, whose: Whose, summary: &Summary) -> String {
     match output {
         Format::Json => json::summary(summary),
+        Format::Yaml => yaml::summary(summary),
         Format::Junit => junit::summary(summary, whose.release),
         Format::Markdown => {
             let t = report::from_run(report::Command::Run, summary, whose.release, whose.namespace, whose.revision);
@@ -85,6 +89,7 @@ pub fn status(output: Format, s: &Status) -> String {
     let w = s.whose;
     match output {
         Format::Json => json::summary(s.summary),
+        Format::Yaml => yaml::summary(s.summary),
         Format::Junit => junit::summary(s.summary, w.release),
         Format::Markdown => {
             markdown::render(&report::from_run(report::Command::Status, s.summary, w.release, w.namespace, w.revision))
@@ -97,6 +102,7 @@ pub fn status(output: Format, s: &Status) -> String {
 pub fn deploy(output: Format, command: report::Command, r: &Report) -> String {
     match output {
         Format::Json => json::report(r),
+        Format::Yaml => yaml::report(r),
         Format::Markdown => markdown::render(&report::from_deploy(command, r)),
         Format::Text | Format::Junit | Format::Dot | Format::Mermaid => text::deploy::report(r),
     }
@@ -106,6 +112,7 @@ pub fn deploy(output: Format, command: report::Command, r: &Report) -> String {
 pub fn preview(output: Format, p: &Preview) -> String {
     match output {
         Format::Json => json::preview(p),
+        Format::Yaml => yaml::preview(p),
         _ => text::preview::preview(p),
     }
 }
@@ -114,6 +121,7 @@ pub fn preview(output: Format, p: &Preview) -> String {
 pub fn uninstall_preview(output: Format, p: &UninstallPreview) -> String {
     match output {
         Format::Json => json::preview(p),
+        Format::Yaml => yaml::preview(p),
         _ => text::preview::uninstall_preview(p),
     }
 }
