@@ -239,3 +239,53 @@ fn operation(args: &Args) -> Result<OperationArgs, ArgError> {
     }
     Ok(a)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::parse;
+    use crate::cli::spec::command;
+
+    fn read_for(cmd: &str, args: &[&str]) -> Result<Parsed, ArgError> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        read(&parse(command(cmd).unwrap(), &args)?)
+    }
+
+    /// Each command's flags, read once into its struct, with the defaults
+    /// the table's help promises.
+    #[test]
+    fn each_command_reads_into_its_struct() {
+        let Ok(Parsed::Plan(p)) = read_for("plan", &["-", "--event", "test", "--all-events", "--event=install"]) else {
+            panic!("plan")
+        };
+        assert_eq!((p.source, p.targets, p.output), (None, vec![Target::Install], Format::Text));
+        let Ok(Parsed::Lint(l)) = read_for("lint", &["r", "-o", "yaml"]) else { panic!("lint") };
+        assert_eq!((l.source.as_deref(), l.output), (Some("r"), Format::Yaml));
+        let Ok(Parsed::Run(r)) = read_for("run", &["r", "--filter", "name=a", "--filter=!name=b", "--logs"]) else {
+            panic!("run")
+        };
+        assert_eq!((r.event, r.include, r.exclude, r.logs), (Event::Test, vec!["a".into()], vec!["b".into()], true));
+        assert_eq!(r.timeout_ms, 300_000);
+        let Ok(Parsed::Status(s)) = read_for("status", &["r", "--revision", "3"]) else { panic!("status") };
+        assert_eq!((s.revision, s.event), (Some(3), Event::Test));
+        let Ok(Parsed::Deploy(d)) = read_for("deploy", &["-", "--atomic", "--timeout", "2m"]) else { panic!("deploy") };
+        assert!(d.flags.rollback_on_failure && !d.flags.dry_run);
+        assert_eq!((d.flags.options.timeout_ms, d.flags.options.readiness_timeout_ms), (120_000, 60_000));
+        let Ok(Parsed::Uninstall(u)) = read_for("uninstall", &["r", "--dry-run=client"]) else { panic!("uninstall") };
+        assert!(u.flags.dry_run && !u.flags.keep_history);
+        assert!(matches!(read_for("version", &["-o", "json"]), Ok(Parsed::Version(Format::Json))));
+    }
+
+    /// A value that is no value of its flag is a usage error, said once here.
+    #[test]
+    fn values_are_checked_when_read() {
+        let e = |cmd: &str, args: &[&str]| read_for(cmd, args).unwrap_err().to_string();
+        assert_eq!(e("run", &["r", "--filter", "x"]), "--filter takes name=NAME or !name=NAME, not \"x\"");
+        assert_eq!(e("status", &["r", "--revision", "last"]), "--revision takes a revision number, not \"last\"");
+        assert_eq!(e("run", &[]), "the release name is missing: helm hooks run RELEASE");
+        assert_eq!(
+            e("deploy", &["-", "--timeout", "1m", "--readiness-timeout", "2m"]),
+            "--readiness-timeout (2m0s) must not exceed --timeout (1m0s)"
+        );
+    }
+}

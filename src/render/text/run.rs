@@ -72,7 +72,7 @@ pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u6
 
 /// `status -o text`: the summary headed by whose run it was and when, or
 /// why there is none.
-pub fn status(s: &super::super::Status) -> String {
+pub fn status(s: &crate::render::Status) -> String {
     let header = header(s);
     let rows = &s.summary.rows;
     if rows.is_empty() {
@@ -86,7 +86,7 @@ pub fn status(s: &super::super::Status) -> String {
 
 /// `Release r in namespace ns, revision 3, an upgrade: the last run of its
 /// pre-upgrade hooks, 2026-01-02T03:04:05Z to 2026-01-02T03:04:09Z`.
-fn header(s: &super::super::Status) -> String {
+fn header(s: &crate::render::Status) -> String {
     let namespace = s.whose.namespace.unwrap_or_default();
     let what = format!(
         "Release {} in namespace {namespace}, {}",
