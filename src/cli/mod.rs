@@ -1,6 +1,8 @@
 //! The command line: `helm hooks plan|lint|run|deploy|rollback|uninstall|status|version`,
-//! every command and flag defined once (`spec`) and read by one parser
-//! (`args`); every mistake gets one message and exit code 2.
+//! every command and flag defined once (`spec`), read by one parser
+//! (`args`) and then once into the command's own struct (`typed`); every
+//! mistake gets one message and exit code 2. A command's file reads its
+//! input, calls the action and hands what it returns to `render`.
 //!
 //! The same function serves the Wasm plugin (arguments from Helm's
 //! `extraArgs`) and the native binary used by tests and benchmarks.
