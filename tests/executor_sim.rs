@@ -505,7 +505,7 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
     let pull = s.rows.iter().find(|r| r.reference == "Job/pull").unwrap();
     assert_eq!(pull.waiting.as_deref(), Some("Pod/pull (Pending): container main waiting: ImagePullBackOff"));
     assert!(s.rows.iter().find(|r| r.reference == "Job/talk").unwrap().waiting.is_none());
-    let json: serde_json::Value = serde_json::from_str(&helm_hooks::exec::run::summary_json(&s)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&helm_hooks::render::json::summary(&s)).unwrap();
     let rows = json["hooks"].as_array().or(json["rows"].as_array()).expect("rows");
     assert!(rows.iter().any(|r| r["waiting"].as_str().is_some_and(|w| w.contains("ImagePullBackOff"))), "{json}");
 }
@@ -556,9 +556,9 @@ fn run_prints_fail_fast_and_the_output_block() {
     let block = out.find("Job preflight output:\n  checking preflight\n  line two\n").expect(&out);
     assert!(ff < block, "{out}");
     assert!(!out.contains("slow output"), "the slow sibling is not awaited: {out}");
-    let table = helm_hooks::exec::run::summary_text(&s);
+    let table = helm_hooks::render::text::run::summary(&s);
     assert!(table.contains("Job/slow") && table.contains("still running"), "{table}");
-    let junit = helm_hooks::exec::run::summary_junit(&s, "demo");
+    let junit = helm_hooks::render::junit::summary(&s, "demo");
     assert!(junit.contains("failures=\"1\"") && junit.contains("<failure message=\"exit code 1\"/>"), "{junit}");
     assert_eq!(cluster.records, 2, "one record at the start, one at the end");
 }

@@ -295,7 +295,7 @@ fn bar_of<'a>(bars: &'a [(String, String, u64, u64)], reference: &str) -> &'a (S
 fn chart_times_are_the_json_times() {
     for summary in [passing_run(), fail_fast_run()] {
         let md = markdown::render(&report::from_run(Command::Run, &summary, "shop", None, None));
-        let json: Value = serde_json::from_str(&run::summary_json(&summary)).unwrap();
+        let json: Value = serde_json::from_str(&helm_hooks::render::json::summary(&summary)).unwrap();
         let bars = bars(&md);
         for h in json["hooks"].as_array().unwrap() {
             let b = bar_of(&bars, h["ref"].as_str().unwrap());
@@ -310,7 +310,7 @@ fn chart_times_are_the_json_times() {
     }
     let report = deploy_report();
     let md = markdown::render(&report::from_deploy(Command::Deploy, &report));
-    let json: Value = serde_json::from_str(&helm_hooks::deploy::summary_json(&report)).unwrap();
+    let json: Value = serde_json::from_str(&helm_hooks::render::json::report(&report)).unwrap();
     let bars = bars(&md);
     for r in json["resources"].as_array().unwrap() {
         let b = bar_of(&bars, r["ref"].as_str().unwrap());
@@ -492,7 +492,7 @@ fn a_failed_install_says_its_resources_were_never_applied() {
         md.contains("**No resource was applied:** the install stopped before its resources, so none of them reached the cluster."),
         "{md}"
     );
-    let text = helm_hooks::deploy::summary_text(&r);
+    let text = helm_hooks::render::text::deploy::report(&r);
     assert!(text.contains("No resource was applied: the operation stopped before its resources.\n"), "{text}");
     // A deploy that reached its resources says nothing of the kind.
     let md = markdown::render(&report::from_deploy(Command::Deploy, &deploy_report()));

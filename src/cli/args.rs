@@ -137,24 +137,24 @@ impl Args {
     }
 
     /// The last value given for a flag.
-    pub fn value(&self, long: &str) -> Option<&str> {
+    pub(super) fn value(&self, long: &str) -> Option<&str> {
         self.check(long);
         self.given.iter().rev().find(|(k, _)| *k == long).map(|(_, v)| v.as_str())
     }
 
     /// Every value given for a repeatable flag, in order.
-    pub fn values(&self, long: &str) -> Vec<&str> {
+    pub(super) fn values(&self, long: &str) -> Vec<&str> {
         self.check(long);
         self.given.iter().filter(|(k, _)| *k == long).map(|(_, v)| v.as_str()).collect()
     }
 
     /// Every flag given, in order, by its own long name with its value.
-    pub fn given(&self) -> &[(&'static str, String)] {
+    pub(super) fn given(&self) -> &[(&'static str, String)] {
         &self.given
     }
 
     /// A boolean flag: its last `=value`, false when absent.
-    pub fn bool(&self, long: &str) -> bool {
+    pub(super) fn bool(&self, long: &str) -> bool {
         debug_assert_eq!(self.check(long).takes, Takes::Bool);
         self.value(long) == Some("true")
     }
@@ -163,7 +163,7 @@ impl Args {
     /// `=client` for uninstall, whose dry run is Helm's boolean) mean yes;
     /// `=false` and `=none` no. A dry run that asks the API server is the
     /// only kind deploy and rollback have: `=client` there is `helm hooks plan`.
-    pub fn dry_run(&self) -> Result<bool, ArgError> {
+    pub(super) fn dry_run(&self) -> Result<bool, ArgError> {
         let Some(v) = self.value("dry-run") else { return Ok(false) };
         match v {
             "" | "server" => Ok(true),
@@ -183,7 +183,7 @@ impl Args {
     }
 
     /// A Go duration flag. Zero is Helm 4's zero: its waiter's 30 s.
-    pub fn timeout(&self, long: &str, default: Duration) -> Result<Duration, ArgError> {
+    pub(super) fn timeout(&self, long: &str, default: Duration) -> Result<Duration, ArgError> {
         let Some(v) = self.value(long) else { return Ok(default) };
         match crate::base::time::parse_duration(v) {
             Some(0) => Ok(ZERO_TIMEOUT),
@@ -194,7 +194,7 @@ impl Args {
 
     /// `-o`, checked by the parser against the command's formats; the
     /// first of them when not given.
-    pub fn format(&self) -> Format {
+    pub(super) fn format(&self) -> Format {
         let offered = match self.command.flag("output").map(|f| f.takes) {
             Some(Takes::Format(formats)) => formats,
             _ => &[Format::Text],
@@ -203,14 +203,14 @@ impl Args {
     }
 
     /// `--parallel N`: a whole number; below 1 means 1 (Helm's serial order).
-    pub fn parallel(&self) -> Result<usize, ArgError> {
+    pub(super) fn parallel(&self) -> Result<usize, ArgError> {
         let Some(v) = self.value("parallel") else { return Ok(1) };
         let n: i64 = v.parse().map_err(|_| ArgError::Invalid(format!("--parallel takes a whole number, not {v:?}")))?;
         Ok(n.clamp(1, 1 << 20) as usize)
     }
 
     /// `--parallel-resources N`: a whole number of at least 1.
-    pub fn parallel_resources(&self) -> Result<Option<usize>, ArgError> {
+    pub(super) fn parallel_resources(&self) -> Result<Option<usize>, ArgError> {
         let Some(v) = self.value("parallel-resources") else { return Ok(None) };
         match v.parse::<i64>() {
             Ok(n) if n >= 1 => Ok(Some(n.min(1 << 20) as usize)),
@@ -327,10 +327,10 @@ mod tests {
         let e = parse_for("plan", &["-o", "jsno"]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "-o jsno is not available here (did you mean -o json?); use -o text|json|dot|mermaid"
+            "-o jsno is not available here (did you mean -o json?); use -o text|json|yaml|dot|mermaid"
         );
-        let e = parse_for("plan", &["-o", "yaml"]).unwrap_err();
-        assert_eq!(e.to_string(), "-o yaml is not available here; use -o text|json|dot|mermaid");
+        let e = parse_for("plan", &["-o", "xml"]).unwrap_err();
+        assert_eq!(e.to_string(), "-o xml is not available here; use -o text|json|yaml|dot|mermaid");
         // Parsed straight into the one type, the command's first format by default.
         assert_eq!(parse_for("plan", &["-o", "mermaid"]).unwrap().format(), Format::Mermaid);
         assert_eq!(parse_for("deploy", &[]).unwrap().format(), Format::Text);

@@ -11,76 +11,16 @@
 
 use serde_json::Value;
 
-use super::args::{ArgError, Args as CliArgs, DEFAULT_TIMEOUT};
+use super::typed::OperationArgs as Args;
 use super::{Exit, Io};
-use crate::base::time::{parse_duration, Millis};
-use crate::deploy::action::{self, Done, Flags, Refused};
+use crate::deploy::action::{self, Done, Refused};
 use crate::deploy::{self, Checked, Ended, Options, Report};
-use crate::kube::{self, Client, Conflicts};
+use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::release::storage::{Driver, StoredRelease};
 use crate::render;
 use crate::render::format::Format;
-
-/// What deploy, rollback and uninstall read from their flags; a flag a
-/// command does not have is refused by the parser, so here it is false.
-
-#[derive(Debug)]
-struct Args {
-    positional: Vec<String>,
-    flags: Flags,
-    output: Format,
-    skip_crds: bool,
-    conflicts: Conflicts,
-}
-
-fn parse_args(args: &CliArgs) -> Result<Args, ArgError> {
-    let has = |long: &str| args.command.flag(long).is_some();
-    let flag = |long: &str| has(long) && args.bool(long);
-    let timeout_ms = args.timeout("timeout", DEFAULT_TIMEOUT)?.as_millis() as Millis;
-    let readiness_timeout_ms =
-        match args.command.flag("readiness-timeout").and_then(|_| args.value("readiness-timeout")) {
-            None => 0,
-            Some(v) => parse_duration(v).ok_or_else(|| {
-                ArgError::Invalid(format!("--readiness-timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
-            })?,
-        };
-    let mut a = Args {
-        positional: args.operands.clone(),
-        flags: Flags {
-            options: Options {
-                parallel: args.parallel()?,
-                parallel_all: flag("parallel-all"),
-                parallel_resources: if has("parallel-resources") { args.parallel_resources()? } else { None },
-                timeout_ms,
-                readiness_timeout_ms,
-                ignore_fail_fast: flag("ignore-fail-fast"),
-                wait_for_jobs: flag("wait-for-jobs"),
-            },
-            keep_history: flag("keep-history"),
-            create_namespace: flag("create-namespace"),
-            rollback_on_failure: flag("rollback-on-failure"),
-            dry_run: false,
-        },
-        output: args.format(),
-        skip_crds: flag("skip-crds"),
-        conflicts: if flag("force-conflicts") { Conflicts::Force } else { Conflicts::Fail },
-    };
-    a.flags.dry_run = has("dry-run") && args.dry_run()?;
-    // HIP-0025: 0 means one minute, and it may not exceed --timeout.
-    let o = &mut a.flags.options;
-    if o.readiness_timeout_ms == 0 {
-        o.readiness_timeout_ms = 60_000.min(o.timeout_ms);
-    } else if o.readiness_timeout_ms > o.timeout_ms {
-        return Err(ArgError::Invalid(format!(
-            "--readiness-timeout ({}) must not exceed --timeout ({})",
-            crate::base::time::format_duration(o.readiness_timeout_ms),
-            crate::base::time::format_duration(o.timeout_ms)
-        )));
-    }
-    Ok(a)
-}
 
 pub(super) fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
     let _ = writeln!(io.stderr, "Error: {e}");
@@ -134,16 +74,6 @@ fn refused(io: &mut Io, e: &Refused) -> Exit {
     fail(io, e, if e.is_cluster() { Exit::Cluster } else { Exit::Failed })
 }
 
-/// A dry run's plan on stdout: JSON, or `text`'s rendering of it.
-fn print_preview<P: serde::Serialize>(io: &mut Io, output: Format, preview: &P, text: fn(&P) -> String) {
-    let text = if output == Format::Json {
-        serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
-    } else {
-        text(preview)
-    };
-    let _ = io.stdout.write_all(text.as_bytes());
-}
-
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
 fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::Command) -> Exit {
@@ -151,7 +81,7 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ren
         Err(e) => refused(io, &e),
         Ok(Done::Report(report)) => finish_report(io, &report, output, command),
         Ok(Done::Preview(p)) => {
-            print_preview(io, output, &p, deploy::preview::text);
+            let _ = io.stdout.write_all(render::preview(output, &p).as_bytes());
             if p.would_fail() {
                 Exit::Failed
             } else {
@@ -159,20 +89,14 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ren
             }
         }
         Ok(Done::UninstallPreview(p)) => {
-            print_preview(io, output, &p, deploy::preview::uninstall_text);
+            let _ = io.stdout.write_all(render::uninstall_preview(output, &p).as_bytes());
             Exit::Ok
         }
     }
 }
 
 fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::Command) -> Exit {
-    let text = match output {
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Junit | Format::Dot | Format::Mermaid => deploy::summary_text(report),
-        Format::Json => deploy::summary_json(report),
-        Format::Markdown => render::markdown::render(&render::report::from_deploy(command, report)),
-    };
-    let _ = io.stdout.write_all(text.as_bytes());
+    let _ = io.stdout.write_all(render::deploy(output, command, report).as_bytes());
     match &report.ended {
         Ended::Done => Exit::Ok,
         Ended::Failed(e) if e.is_cluster() => Exit::Cluster,
@@ -180,12 +104,10 @@ fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::
     }
 }
 
-pub fn deploy(cli: &CliArgs, io: &mut Io) -> Exit {
-    let args = match parse_args(cli) {
-        Ok(a) if a.positional.iter().all(|p| p == "-") => a,
-        Ok(_) => return fail(io, &super::pipe::USAGE, Exit::Invalid),
-        Err(e) => return super::usage_error(io, "deploy", &e),
-    };
+pub fn deploy(args: &Args, io: &mut Io) -> Exit {
+    if !args.operands.iter().all(|p| p == "-") {
+        return fail(io, &super::pipe::USAGE, Exit::Invalid);
+    }
     crate::trace::begin("deploy");
     let mut early = if io.stdin_terminal { None } else { ask_while_helm_renders() };
     let span = crate::trace::span(|| "read stdin".into());
@@ -264,23 +186,19 @@ fn stored_checked(io: &mut Io, stored: &StoredRelease, events: &[Event], options
 }
 
 fn release_arg(io: &mut Io, args: &Args, usage: &str, max: usize) -> Result<String, Exit> {
-    match args.positional.first() {
-        Some(r) if args.positional.len() <= max => Ok(r.clone()),
+    match args.operands.first() {
+        Some(r) if args.operands.len() <= max => Ok(r.clone()),
         _ => Err(fail(io, &format!("usage: {usage}"), Exit::Invalid)),
     }
 }
 
-pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
+pub fn rollback(args: &Args, io: &mut Io) -> Exit {
     const USAGE: &str = "helm hooks rollback RELEASE [REVISION]";
-    let args = match parse_args(cli) {
-        Ok(a) => a,
-        Err(e) => return super::usage_error(io, "rollback", &e),
-    };
-    let name = match release_arg(io, &args, USAGE, 2) {
+    let name = match release_arg(io, args, USAGE, 2) {
         Ok(n) => n,
         Err(code) => return code,
     };
-    let wanted = match args.positional.get(1).map(|r| r.parse::<u64>()) {
+    let wanted = match args.operands.get(1).map(|r| r.parse::<u64>()) {
         None => None,
         Some(Ok(r)) => Some(r),
         Some(Err(_)) => {
@@ -306,12 +224,8 @@ pub fn rollback(cli: &CliArgs, io: &mut Io) -> Exit {
     finish(io, done, args.output, render::report::Command::Rollback)
 }
 
-pub fn uninstall(cli: &CliArgs, io: &mut Io) -> Exit {
-    let args = match parse_args(cli) {
-        Ok(a) => a,
-        Err(e) => return super::usage_error(io, "uninstall", &e),
-    };
-    let name = match release_arg(io, &args, "helm hooks uninstall RELEASE [--keep-history]", 1) {
+pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
+    let name = match release_arg(io, args, "helm hooks uninstall RELEASE [--keep-history]", 1) {
         Ok(n) => n,
         Err(code) => return code,
     };

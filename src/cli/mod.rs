@@ -1,18 +1,20 @@
 //! The command line: `helm hooks plan|lint|run|deploy|rollback|uninstall|status|version`,
-//! every command and flag defined once (`spec`) and read by one parser
-//! (`args`); every mistake gets one message and exit code 2.
+//! every command and flag defined once (`spec`), read by one parser
+//! (`args`) and then once into the command's own struct (`typed`); every
+//! mistake gets one message and exit code 2. A command's file reads its
+//! input, calls the action and hands what it returns to `render`.
 //!
 //! The same function serves the Wasm plugin (arguments from Helm's
 //! `extraArgs`) and the native binary used by tests and benchmarks.
 
 use std::io::{Read, Write};
 
-use args::{ArgError, Args};
+use typed::{Parsed, PlanArgs};
 
 use crate::model::diagnostic::Diagnostics;
-use crate::model::input;
+use crate::model::input::{self, Release};
 use crate::model::manifest::Syntax;
-use crate::plan::{self, Options, Target};
+use crate::plan::{self, Plan, Target};
 use crate::render;
 use crate::render::format::Format;
 
@@ -22,6 +24,7 @@ mod pipe;
 mod run;
 pub mod spec;
 mod status;
+mod typed;
 
 /// Exit codes (docs/design.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,20 +83,24 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
         let _ = io.stdout.write_all(command.help().as_bytes());
         return Exit::Ok;
     }
-    match command.name {
-        "plan" => plan_or_lint(&parsed, io, false),
-        "lint" => plan_or_lint(&parsed, io, true),
-        "run" => run::main(&parsed, io),
-        "deploy" => deploy::deploy(&parsed, io),
-        "rollback" => deploy::rollback(&parsed, io),
-        "uninstall" => deploy::uninstall(&parsed, io),
-        "status" => status::main(&parsed, io),
-        _ => version(&parsed, io),
+    let typed = match typed::read(&parsed) {
+        Ok(t) => t,
+        Err(e) => return usage_error(io, name, &e),
+    };
+    match typed {
+        Parsed::Plan(a) => plan_or_lint(&a, io, false),
+        Parsed::Lint(a) => plan_or_lint(&a, io, true),
+        Parsed::Run(a) => run::main(&a, io),
+        Parsed::Deploy(a) => deploy::deploy(&a, io),
+        Parsed::Rollback(a) => deploy::rollback(&a, io),
+        Parsed::Uninstall(a) => deploy::uninstall(&a, io),
+        Parsed::Status(a) => status::main(&a, io),
+        Parsed::Version(output) => version(output, io),
     }
 }
 
-fn version(args: &Args, io: &mut Io) -> Exit {
-    match args.format() {
+fn version(output: Format, io: &mut Io) -> Exit {
+    match output {
         Format::Json => {
             // For scripts that roll the plugin out and check which version is installed.
             let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
@@ -106,63 +113,13 @@ fn version(args: &Args, io: &mut Io) -> Exit {
     }
 }
 
-/// `plan` and `lint` options from their flags.
-fn plan_args(args: &Args, lint: bool) -> Result<(Vec<Target>, Options, Format), ArgError> {
-    if lint {
-        return Ok((Vec::new(), Options::default(), args.format()));
-    }
-    let mut targets = Vec::new();
-    for (flag, v) in args.given() {
-        match *flag {
-            "event" => {
-                let target = if v == "install" {
-                    Target::Install
-                } else {
-                    Target::Hooks(v.parse().map_err(|_| run::unknown_event(v, true))?)
-                };
-                if !targets.contains(&target) {
-                    targets.push(target);
-                }
-            }
-            // Every event again, as before the first --event.
-            "all-events" if v == "true" => targets.clear(),
-            _ => {}
-        }
-    }
-    let options = Options {
-        parallel: args.parallel()?,
-        parallel_all: args.bool("parallel-all"),
-        parallel_resources: args.parallel_resources()?,
-    };
-    Ok((targets, options, args.format()))
-}
-
-fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
+/// `plan` and `lint`: read the release, plan it, print the plan or the
+/// problems.
+fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
     let command = if lint { "lint" } else { "plan" };
-    let (targets, options, output) = match plan_args(args, lint) {
-        Ok(a) => a,
-        Err(e) => return usage_error(io, command, &e),
-    };
-    let read = if let Some(name) = args.operands.first().filter(|s| *s != "-") {
-        read_release(name)
-    } else if io.stdin_terminal {
-        let _ = writeln!(
-            io.stderr,
-            "Error: helm hooks {command} reads the chart from stdin, and stdin is a terminal: pipe it in\n  \
-             helm template NAME CHART | helm hooks {command} -\n  \
-             helm install NAME CHART --dry-run=client -o json | helm hooks {command} -\n\
-             or name an installed release: helm hooks {command} RELEASE"
-        );
-        return Exit::Invalid;
-    } else {
-        read_stdin(io).map_err(|e| (Exit::Invalid, e.to_string()))
-    };
-    let bytes = match read {
+    let bytes = match read_input(args.source.as_deref(), io, command) {
         Ok(b) => b,
-        Err((code, e)) => {
-            let _ = writeln!(io.stderr, "Error: {e}");
-            return code;
-        }
+        Err(code) => return code,
     };
     let mut diags = Diagnostics::default();
     // lint judges every document whole; plan orders them by their heads.
@@ -177,45 +134,13 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
             return Exit::Invalid;
         }
     };
-    let span = crate::trace::span(|| "plan".into());
-    let mut plan = plan::build(&release, &targets, options, &mut diags);
-    {
-        // lint and plan cannot know the --timeout of the run to come: they warn against Helm's default.
-        let default_ms = args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis;
-        diags.extend(crate::model::hook::timeouts_over(&release.hooks, default_ms, "--timeout's default"));
-    }
-    if lint {
-        // Every event and the install are planned: where each object is made.
-        diags.0.extend(plan::order_check::check(&release, &plan));
-    }
-    drop(span);
+    let mut plan = planned(&release, args, lint, &mut diags);
     let _span = crate::trace::span(|| "report".into());
     if !lint && !diags.has_errors() {
-        for e in &mut plan.events {
-            if let Target::Hooks(event) = e.target {
-                e.estimate = crate::plan::estimate::estimate(&release, e, options.parallel);
-                let (n, all) = (options.parallel, options.parallel_all);
-                e.hints.extend(crate::plan::estimate::hint(&release, event, e, n, all));
-            }
-        }
+        estimate(&mut plan, &release, args.options);
     }
     if lint {
-        let report = match output {
-            Format::Json => render::json::lint(&diags),
-            _ => {
-                let text = render::text::diagnostics(&diags, true);
-                if text.is_empty() {
-                    format!(
-                        "no problems in {} and {}\n",
-                        crate::base::text::count(release.hooks.len(), "hook"),
-                        crate::base::text::count(release.resources.len(), "resource")
-                    )
-                } else {
-                    text
-                }
-            }
-        };
-        let _ = io.stdout.write_all(report.as_bytes());
+        let _ = io.stdout.write_all(render::lint(args.output, &release, &diags).as_bytes());
         let failed = diags.0.iter().any(|d| d.is_error() || d.lint_error);
         return if failed { Exit::Invalid } else { Exit::Ok };
     }
@@ -224,15 +149,59 @@ fn plan_or_lint(args: &Args, io: &mut Io, lint: bool) -> Exit {
         let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
         return Exit::Invalid;
     }
-    let out = match output {
-        // The formats this command does not offer never get here (the parser refuses them).
-        Format::Text | Format::Junit | Format::Markdown => render::text::plan(&release, &plan),
-        Format::Json => render::json::plan(&release, format, &plan, &diags),
-        Format::Dot => render::dot::plan(&plan),
-        Format::Mermaid => render::mermaid::plan(&plan),
-    };
-    let _ = io.stdout.write_all(out.as_bytes());
+    let _ = io.stdout.write_all(render::plan(args.output, &release, format, &plan, &diags).as_bytes());
     Exit::Ok
+}
+
+/// Each event's estimated time and its hints of what would make it shorter.
+fn estimate(plan: &mut Plan, release: &Release, options: plan::Options) {
+    let (n, all) = (options.parallel, options.parallel_all);
+    for e in &mut plan.events {
+        if let Target::Hooks(event) = e.target {
+            e.estimate = crate::plan::estimate::estimate(release, e, n);
+            e.hints.extend(crate::plan::estimate::hint(release, event, e, n, all));
+        }
+    }
+}
+
+/// The input of `plan` and `lint`: the installed release named, or stdin
+/// unless it is a terminal nobody will type a chart into. What failed is
+/// said on stderr.
+fn read_input(source: Option<&str>, io: &mut Io, command: &str) -> Result<Vec<u8>, Exit> {
+    let read = if let Some(name) = source {
+        read_release(name)
+    } else if io.stdin_terminal {
+        let _ = writeln!(
+            io.stderr,
+            "Error: helm hooks {command} reads the chart from stdin, and stdin is a terminal: pipe it in\n  \
+             helm template NAME CHART | helm hooks {command} -\n  \
+             helm install NAME CHART --dry-run=client -o json | helm hooks {command} -\n\
+             or name an installed release: helm hooks {command} RELEASE"
+        );
+        return Err(Exit::Invalid);
+    } else {
+        read_stdin(io).map_err(|e| (Exit::Invalid, e.to_string()))
+    };
+    read.map_err(|(code, e)| {
+        let _ = writeln!(io.stderr, "Error: {e}");
+        code
+    })
+}
+
+/// The plan of `release` with what `plan` and `lint` add to it: warnings
+/// of hook timeouts and lint's order bugs.
+fn planned(release: &Release, args: &PlanArgs, lint: bool, diags: &mut Diagnostics) -> Plan {
+    let span = crate::trace::span(|| "plan".into());
+    let plan = plan::build(release, &args.targets, args.options, diags);
+    // lint and plan cannot know the --timeout of the run to come: they warn against Helm's default.
+    let default_ms = args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis;
+    diags.extend(crate::model::hook::timeouts_over(&release.hooks, default_ms, "--timeout's default"));
+    if lint {
+        // Every event and the install are planned: where each object is made.
+        diags.0.extend(plan::order_check::check(release, &plan));
+    }
+    drop(span);
+    plan
 }
 
 /// Why the input could not be read.

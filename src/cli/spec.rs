@@ -100,7 +100,7 @@ const WAIT_FOR_JOBS: Flag = flag(
 );
 
 const PLAN_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Dot, Format::Mermaid], ""),
+    output(&[Format::Text, Format::Json, Format::Yaml, Format::Dot, Format::Mermaid], ""),
     Flag {
         long: "event",
         short: None,
@@ -117,11 +117,11 @@ const PLAN_FLAGS: &[Flag] = &[
     PARALLEL_RESOURCES,
 ];
 
-const LINT_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json], "")];
+const LINT_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json, Format::Yaml], "")];
 
 const RUN_FLAGS: &[Flag] = &[
     output(
-        &[Format::Text, Format::Json, Format::Junit, Format::Markdown],
+        &[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown],
         "all but text write progress to stderr. markdown: a report with a timeline chart for CI job \
          summaries (docs/report.md)",
     ),
@@ -155,7 +155,10 @@ const FORCE_CONFLICTS: Flag = flag(
 );
 
 const DEPLOY_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
+    output(
+        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
+        "json, yaml and markdown write progress to stderr",
+    ),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -188,7 +191,10 @@ const DEPLOY_FLAGS: &[Flag] = &[
 ];
 
 const ROLLBACK_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
+    output(
+        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
+        "json, yaml and markdown write progress to stderr",
+    ),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -206,7 +212,10 @@ const ROLLBACK_FLAGS: &[Flag] = &[
 ];
 
 const UNINSTALL_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Markdown], "json and markdown write progress to stderr"),
+    output(
+        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
+        "json, yaml and markdown write progress to stderr",
+    ),
     flag("keep-history", Takes::Bool, "keep every revision, the latest marked uninstalled (as helm uninstall)"),
     PARALLEL,
     PARALLEL_ALL,
@@ -220,7 +229,7 @@ const UNINSTALL_FLAGS: &[Flag] = &[
 ];
 
 const STATUS_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Junit, Format::Markdown], ""),
+    output(&[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown], ""),
     flag(
         "event",
         Takes::Value("E"),
@@ -346,7 +355,7 @@ impl Command {
         COMMANDS.iter().filter(|c| c.name != self.name && c.flag(name).is_some()).map(|c| c.name).collect()
     }
 
-    /// `helm hooks plan [- | RELEASE] [--event E]... [-o text|json|dot|mermaid]`,
+    /// `helm hooks plan [- | RELEASE] [--event E]... [-o text|json|yaml|dot|mermaid]`,
     /// wrapped at `width` with continuation lines indented under the operands.
     pub fn synopsis(&self, width: usize) -> String {
         let head = format!("helm hooks {}", self.name);
@@ -551,7 +560,7 @@ mod tests {
                 assert!(s.contains(&format!("--{}", f.long)) || f.short.is_some(), "{s} lacks --{}", f.long);
             }
         }
-        assert!(command("plan").unwrap().synopsis(100).ends_with("[-o text|json|dot|mermaid]"));
+        assert!(command("plan").unwrap().synopsis(100).ends_with("[-o text|json|yaml|dot|mermaid]"));
     }
 
     /// `--help` holds the exit codes as a table, not a pointer to the README (issue 32).

@@ -239,33 +239,6 @@ pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) ->
     removed(current, next, namespace).into_iter().map(|(reference, _)| reference).collect()
 }
 
-/// The closing text: the resources table and one line of outcome. After a
-/// `--rollback-on-failure` recovery the failed operation's table has been
-/// shown already: the recovery's summary and Helm's message close.
-pub fn summary_text(r: &Report) -> String {
-    if let Some(recovery) = &r.recovery {
-        let mut out = resources_table(recovery);
-        if matches!(recovery.ended, Ended::Done) {
-            out.push_str(&outcome_line(recovery));
-        }
-        if let Ended::Failed(e) = &r.ended {
-            out.push_str(&format!("Error: {e}\n"));
-        }
-        return out;
-    }
-    let mut out = resources_table(r);
-    out.push_str(&r.not_deleted);
-    if matches!(r.ended, Ended::Failed(_)) && r.resources.is_empty() && r.operation != Operation::Uninstall {
-        // A failure before the first batch (a pre-hook, the record): said, as no table shows it.
-        out.push_str("No resource was applied: the operation stopped before its resources.\n");
-    }
-    out.push_str(&outcome_line(r));
-    if matches!(r.ended, Ended::Done) && !r.notes.is_empty() {
-        out.push_str(&format!("NOTES:\n{}\n", r.notes));
-    }
-    out
-}
-
 /// The resources, their batches, states and times.
 pub fn resources_table(r: &Report) -> String {
     let mut rows: Vec<Vec<String>> =
@@ -287,83 +260,4 @@ pub fn resources_table(r: &Report) -> String {
     } else {
         crate::base::text::table(&rows, "")
     }
-}
-
-fn outcome_line(r: &Report) -> String {
-    let took = format_duration((r.ended_at - r.started_at) / 100 * 100);
-    match &r.ended {
-        Ended::Done => format!(
-            "Release {:?} {} (namespace {}, revision {}, status {}) in {took} ({})\n",
-            r.release,
-            r.operation.past_tense(),
-            r.namespace,
-            r.revision,
-            r.status,
-            crate::base::text::api_requests(r.api_requests, r.api_requests_repeated)
-        ),
-        Ended::Failed(e) => format!(
-            "Error: release {:?} revision {} is {}: {e}\n",
-            r.release,
-            r.revision,
-            if r.status.is_empty() { "not stored" } else { &r.status }
-        ),
-    }
-}
-
-#[derive(serde::Serialize)]
-struct ReportJson<'a> {
-    operation: &'a str,
-    release: &'a str,
-    namespace: &'a str,
-    revision: u64,
-    status: &'a str,
-    outcome: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    started_at: Millis,
-    ended_at: Millis,
-    api_requests: u64,
-    api_requests_repeated: u64,
-    resources: &'a [apply::ResourceRow],
-    deleted: &'a [String],
-    /// The deletions batch by batch, with their times.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    deletions: &'a [Deletion],
-    /// Each event's hooks as `run -o json` reports them, in the order they ran.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    hooks: Vec<Value>,
-    /// `--rollback-on-failure`: the uninstall or rollback that followed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    recovery: Option<Value>,
-}
-
-pub fn summary_json(r: &Report) -> String {
-    serde_json::to_string_pretty(&report_json(r)).expect("report serialises") + "\n"
-}
-
-fn report_json(r: &Report) -> Value {
-    let (outcome, error) = match &r.ended {
-        Ended::Done => ("succeeded", None),
-        Ended::Failed(e) if e.is_cluster() => ("cluster-error", Some(e.to_string())),
-        Ended::Failed(e) => ("failed", Some(e.to_string())),
-    };
-    let doc = ReportJson {
-        operation: r.operation.past_tense(),
-        release: &r.release,
-        namespace: &r.namespace,
-        revision: r.revision,
-        status: &r.status,
-        outcome,
-        error,
-        started_at: r.started_at,
-        ended_at: r.ended_at,
-        api_requests: r.api_requests,
-        api_requests_repeated: r.api_requests_repeated,
-        resources: &r.resources,
-        deleted: &r.deleted,
-        deletions: &r.deletions,
-        hooks: r.hooks.iter().map(runner::summary_value).collect(),
-        recovery: r.recovery.as_deref().map(report_json),
-    };
-    serde_json::to_value(&doc).expect("report serialises")
 }

@@ -35,19 +35,6 @@ pub enum Action {
     Keep,
 }
 
-impl Action {
-    fn word(self) -> &'static str {
-        match self {
-            Action::Create => "create",
-            Action::Update => "update",
-            Action::Unchanged => "unchanged",
-            Action::Delete => "delete",
-            Action::Fail => "would fail",
-            Action::Keep => "keep",
-        }
-    }
-}
-
 /// One field that an update changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
@@ -101,7 +88,8 @@ pub struct Preview {
 }
 
 impl Preview {
-    fn rows(&self) -> impl Iterator<Item = &Row> {
+    /// Every resource row: the CRDs, the batches', the deleted.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> {
         self.crds.iter().chain(self.batches.iter().flat_map(|b| b.resources.iter())).chain(self.deleted.iter())
     }
 
@@ -290,70 +278,6 @@ fn short(v: &Value) -> String {
     format!("{cut}…")
 }
 
-/// The preview as text.
-pub fn text(p: &Preview) -> String {
-    let mut out = format!(
-        "Plan: release {:?} in namespace {:?}: {} as revision {} (dry run: nothing applied or stored)\n",
-        p.release, p.namespace, p.operation, p.revision
-    );
-    let row_lines = |out: &mut String, rows: &[Row]| {
-        for r in rows {
-            let mark = match r.action {
-                Action::Create => '+',
-                Action::Update => '~',
-                Action::Unchanged => '=',
-                Action::Delete => '-',
-                Action::Fail => '!',
-                Action::Keep => '=',
-            };
-            out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));
-            if !r.message.is_empty() {
-                out.push_str(&format!(" ({})", r.message));
-            }
-            out.push('\n');
-            for c in &r.changes {
-                let from = c.from.as_deref().unwrap_or("(absent)");
-                let to = c.to.as_deref().unwrap_or("(removed)");
-                out.push_str(&format!("        {}: {from} -> {to}\n", c.path));
-            }
-        }
-    };
-    if p.create_namespace {
-        out.push_str(&format!("  + {:<10} Namespace/{} (--create-namespace)\n", Action::Create.word(), p.namespace));
-    }
-    if !p.crds.is_empty() {
-        out.push_str("crds/ (first install)\n");
-        row_lines(&mut out, &p.crds);
-    }
-    let hooks = |h: &HookRows| match h.hooks.len() {
-        0 => format!("{}: no hooks\n", h.event),
-        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
-    };
-    out.push_str(&hooks(&p.hooks_before));
-    for b in &p.batches {
-        out.push_str(&format!("batch {}/{} ({})\n", b.batch, p.batches.len(), b.description));
-        row_lines(&mut out, &b.resources);
-    }
-    if !p.deleted.is_empty() {
-        out.push_str("removed from the release\n");
-        row_lines(&mut out, &p.deleted);
-    }
-    out.push_str(&hooks(&p.hooks_after));
-    let count = |a: Action| p.rows().filter(|r| r.action == a).count();
-    out.push_str(&format!(
-        "{} to create, {} to update, {} unchanged, {} to delete{}\n",
-        count(Action::Create),
-        count(Action::Update),
-        count(Action::Unchanged),
-        count(Action::Delete),
-        match count(Action::Fail) {
-            0 => String::new(),
-            n => format!(", {n} the API server refuses: the deploy would fail"),
-        }
-    ));
-    out
-}
-
 /// What `helm hooks uninstall --dry-run` would do: the delete hooks it
 /// would run, what it would delete batch by batch (in deletion order) or
 /// keep, and what becomes of the stored revisions. Read from the stored
@@ -410,42 +334,6 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
         revisions_deleted: if keep_history { Vec::new() } else { revisions.to_vec() },
         keep_history,
     }
-}
-
-/// The uninstall preview as text.
-pub fn uninstall_text(p: &UninstallPreview) -> String {
-    let mut out = format!(
-        "Plan: uninstall release {:?} in namespace {:?}, revision {} (dry run: nothing deleted, no hook run)\n",
-        p.release, p.namespace, p.revision
-    );
-    let hooks = |h: &HookRows| match h.hooks.len() {
-        0 => format!("{}: no hooks\n", h.event),
-        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
-    };
-    out.push_str(&hooks(&p.hooks_before));
-    let total = p.batches.iter().map(|b| b.batch).max().unwrap_or(0);
-    for b in &p.batches {
-        out.push_str(&format!("batch {}/{total} ({})\n", b.batch, b.description));
-        for r in &b.resources {
-            let mark = if r.action == Action::Keep { '=' } else { '-' };
-            out.push_str(&format!("  {mark} {:<10} {}", r.action.word(), r.reference));
-            if !r.message.is_empty() {
-                out.push_str(&format!(" ({})", r.message));
-            }
-            out.push('\n');
-        }
-    }
-    out.push_str(&hooks(&p.hooks_after));
-    let rows = || p.batches.iter().flat_map(|b| b.resources.iter());
-    let (delete, keep) =
-        (rows().filter(|r| r.action == Action::Delete).count(), rows().filter(|r| r.action == Action::Keep).count());
-    let history = if p.keep_history {
-        format!("revision {} kept, marked uninstalled (--keep-history)", p.revision)
-    } else {
-        format!("{} deleted from Helm's storage", crate::base::text::count(p.revisions_deleted.len(), "revision"))
-    };
-    out.push_str(&format!("{delete} to delete, {keep} kept; {history}\n"));
-    out
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ pub enum Format {
     /// For people; progress on stdout with the report.
     Text,
     Json,
+    /// The data of `json`, as YAML (`render::yaml`).
+    Yaml,
     /// JUnit XML, a test case per hook, for CI systems.
     Junit,
     /// A report for CI job summaries, with a Mermaid timeline (`render::markdown`).
@@ -19,13 +21,14 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 6] =
-        [Format::Text, Format::Json, Format::Junit, Format::Markdown, Format::Dot, Format::Mermaid];
+    pub const ALL: [Format; 7] =
+        [Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown, Format::Dot, Format::Mermaid];
 
     pub fn name(self) -> &'static str {
         match self {
             Format::Text => "text",
             Format::Json => "json",
+            Format::Yaml => "yaml",
             Format::Junit => "junit",
             Format::Markdown => "markdown",
             Format::Dot => "dot",
@@ -62,7 +65,7 @@ mod tests {
         for f in Format::ALL {
             assert_eq!(Format::parse(f.name()), Some(f));
         }
-        assert_eq!(Format::parse("yaml"), None);
+        assert_eq!(Format::parse("xml"), None);
         assert_eq!(Format::list(&[Format::Text, Format::Json, Format::Markdown]), "text, json or markdown");
         assert_eq!(Format::list(&[Format::Text]), "text");
     }

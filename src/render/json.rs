@@ -1,9 +1,16 @@
-//! `plan -o json` and `lint -o json`: the stable schema documented in the
+//! `-o json` of every command: the stable schema documented in
 //! docs/commands.md. Fields are only ever added, never renamed or removed.
+//! Each report's document is also a value (`*_value`), which `-o yaml`
+//! writes as YAML.
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::{facts, refs};
+use crate::deploy::apply::ResourceRow;
+use crate::deploy::{Deletion, Ended, Report};
+use crate::exec::executor::Millis;
+use crate::exec::run::{Outcome, Row, Summary};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::model::input::{Format, Release};
 use crate::plan::{EventPlan, Plan, Reason, Target};
@@ -114,7 +121,16 @@ struct BatchJson {
 }
 
 pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> String {
-    let doc = PlanJson {
+    serde_json::to_string_pretty(&plan_doc(release, format, plan, diags)).expect("plan serialises") + "\n"
+}
+
+/// The document of [`plan`], for the formats that write the same data.
+pub fn plan_value(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> Value {
+    serde_json::to_value(plan_doc(release, format, plan, diags)).expect("plan serialises")
+}
+
+fn plan_doc<'a>(release: &'a Release, format: Format, plan: &'a Plan, diags: &'a Diagnostics) -> PlanJson<'a> {
+    PlanJson {
         release: ReleaseJson {
             name: release.name.as_deref(),
             namespace: release.namespace.as_deref(),
@@ -127,8 +143,7 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
         parallel_resources: plan.options.parallel_resources,
         events: plan.events.iter().map(|e| event(release, e)).collect(),
         warnings: diags.warnings().map(|d| DiagJson::new(d, false)).collect(),
-    };
-    serde_json::to_string_pretty(&doc).expect("plan serialises") + "\n"
+    }
 }
 
 fn event<'a>(release: &Release, plan: &'a EventPlan) -> EventJson<'a> {
@@ -230,10 +245,126 @@ impl<'a> DiagJson<'a> {
 
 /// `lint -o json`: every problem, with lint's stricter severities.
 pub fn lint(diags: &Diagnostics) -> String {
+    serde_json::to_string_pretty(&lint_doc(diags)).expect("lint serialises") + "\n"
+}
+
+/// The document of [`lint`].
+pub fn lint_value(diags: &Diagnostics) -> Value {
+    serde_json::to_value(lint_doc(diags)).expect("lint serialises")
+}
+
+fn lint_doc(diags: &Diagnostics) -> LintJson<'_> {
     let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
-    let doc = LintJson {
+    LintJson {
         errors: diags.0.iter().filter(|d| strict(d)).map(|d| DiagJson::new(d, true)).collect(),
         warnings: diags.0.iter().filter(|d| !strict(d)).map(|d| DiagJson::new(d, true)).collect(),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct SummaryJson<'a> {
+    event: &'a str,
+    outcome: &'static str,
+    started_at: Millis,
+    ended_at: Millis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed_fast: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    api_requests: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    api_requests_repeated: Option<u64>,
+    hooks: &'a [Row],
+}
+
+/// `run -o json` and `status -o json`.
+pub fn summary(s: &Summary) -> String {
+    serde_json::to_string_pretty(&summary_value(s)).expect("summary serialises") + "\n"
+}
+
+/// The document of [`summary`] (also each event's entry in `deploy -o json`'s `hooks`).
+pub fn summary_value(s: &Summary) -> serde_json::Value {
+    let doc = SummaryJson {
+        event: &s.event,
+        outcome: match s.outcome {
+            Outcome::Succeeded => "succeeded",
+            Outcome::Failed => "failed",
+            Outcome::ClusterError => "cluster-error",
+        },
+        started_at: s.started_at,
+        ended_at: s.ended_at,
+        failed_fast: s.failed_fast.as_deref(),
+        error: s.error.as_ref().map(ToString::to_string),
+        api_requests: s.api_requests.map(|(n, _)| n),
+        api_requests_repeated: s.api_requests.map(|(_, again)| again),
+        hooks: &s.rows,
     };
-    serde_json::to_string_pretty(&doc).expect("lint serialises") + "\n"
+    serde_json::to_value(&doc).expect("summary serialises")
+}
+
+#[derive(serde::Serialize)]
+struct ReportJson<'a> {
+    operation: &'a str,
+    release: &'a str,
+    namespace: &'a str,
+    revision: u64,
+    status: &'a str,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    started_at: Millis,
+    ended_at: Millis,
+    api_requests: u64,
+    api_requests_repeated: u64,
+    resources: &'a [ResourceRow],
+    deleted: &'a [String],
+    /// The deletions batch by batch, with their times.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    deletions: &'a [Deletion],
+    /// Each event's hooks as `run -o json` reports them, in the order they ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    hooks: Vec<Value>,
+    /// `--rollback-on-failure`: the uninstall or rollback that followed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recovery: Option<Value>,
+}
+
+/// `deploy`, `rollback` and `uninstall -o json`.
+pub fn report(r: &Report) -> String {
+    serde_json::to_string_pretty(&report_value(r)).expect("report serialises") + "\n"
+}
+
+/// The document of [`report`].
+pub fn report_value(r: &Report) -> Value {
+    let (outcome, error) = match &r.ended {
+        Ended::Done => ("succeeded", None),
+        Ended::Failed(e) if e.is_cluster() => ("cluster-error", Some(e.to_string())),
+        Ended::Failed(e) => ("failed", Some(e.to_string())),
+    };
+    let doc = ReportJson {
+        operation: r.operation.past_tense(),
+        release: &r.release,
+        namespace: &r.namespace,
+        revision: r.revision,
+        status: &r.status,
+        outcome,
+        error,
+        started_at: r.started_at,
+        ended_at: r.ended_at,
+        api_requests: r.api_requests,
+        api_requests_repeated: r.api_requests_repeated,
+        resources: &r.resources,
+        deleted: &r.deleted,
+        deletions: &r.deletions,
+        hooks: r.hooks.iter().map(summary_value).collect(),
+        recovery: r.recovery.as_deref().map(report_value),
+    };
+    serde_json::to_value(&doc).expect("report serialises")
+}
+
+/// A `--dry-run` preview of `deploy`, `rollback` or `uninstall`, as its
+/// fields are.
+pub fn preview<P: Serialize>(preview: &P) -> String {
+    serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
 }

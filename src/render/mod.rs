@@ -1,10 +1,16 @@
-//! Printing a plan or a lint report: text for people, JSON for tools, DOT
-//! and Mermaid for pictures; and what a run or deploy did as a timeline
-//! ([`report`]), in Markdown with a Mermaid chart ([`markdown`]).
+//! Every report a command prints, in every format it offers: a plan, a lint
+//! report, a run's summary, what a deploy, rollback or uninstall did, a
+//! dry run's preview, a status. One file per format ([`format::Format`]),
+//! each rendering the report kinds it supports; the functions here pick
+//! the file for the format asked, so that a command's CLI file hands over
+//! what its action returned and never names a format's renderer.
+//! What a run or deploy did is also a timeline ([`report`]), which
+//! Markdown draws as a Mermaid chart.
 
 pub mod dot;
 pub mod format;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod mermaid;
 pub mod picture;
@@ -12,10 +18,114 @@ pub mod progress;
 pub mod report;
 pub mod stored;
 pub mod text;
+pub mod yaml;
 
-use crate::model::input::Release;
+use format::Format;
+
+use crate::deploy::preview::{Preview, UninstallPreview};
+use crate::deploy::Report;
+use crate::exec::run::Summary;
+use crate::model::diagnostic::Diagnostics;
+use crate::model::event::Event;
+use crate::model::input::{self, Release};
 use crate::model::reference::ObjectRef;
-use crate::plan::{EventPlan, ItemId, Target};
+use crate::plan::{EventPlan, ItemId, Plan, Target};
+
+// Each command's parser refuses the formats the command does not offer
+// (`cli::spec`): those never reach the functions below, which give them
+// the text.
+
+/// `plan`: `input` is what the release was read as.
+pub fn plan(output: Format, release: &Release, input: input::Format, plan: &Plan, diags: &Diagnostics) -> String {
+    match output {
+        Format::Json => json::plan(release, input, plan, diags),
+        Format::Yaml => yaml::plan(release, input, plan, diags),
+        Format::Dot => dot::plan(plan),
+        Format::Mermaid => mermaid::plan(plan),
+        Format::Text | Format::Junit | Format::Markdown => text::plan(release, plan),
+    }
+}
+
+/// `lint`: every problem, with lint's severities.
+pub fn lint(output: Format, release: &Release, diags: &Diagnostics) -> String {
+    match output {
+        Format::Json => json::lint(diags),
+        Format::Yaml => yaml::lint(diags),
+        _ => text::lint(release, diags),
+    }
+}
+
+/// Whose hooks or resources a report is about, as its heading names them.
+#[derive(Debug, Clone, Copy)]
+pub struct Whose<'a> {
+    pub release: &'a str,
+    pub namespace: Option<&'a str>,
+    pub revision: Option<u64>,
+}
+
+/// `run`: what the run of one event's hooks did.
+pub fn run(output: Format, whose: Whose, summary: &Summary) -> String {
+    match output {
+        Format::Json => json::summary(summary),
+        Format::Yaml => yaml::summary(summary),
+        Format::Junit => junit::summary(summary, whose.release),
+        Format::Markdown => {
+            let t = report::from_run(report::Command::Run, summary, whose.release, whose.namespace, whose.revision);
+            markdown::render(&t)
+        }
+        Format::Text | Format::Dot | Format::Mermaid => text::run::summary(summary),
+    }
+}
+
+/// `status`: the last run of an event's hooks as the release record keeps it.
+pub struct Status<'a> {
+    pub whose: Whose<'a>,
+    pub event: Event,
+    /// The record read, for what made the revision.
+    pub release_json: &'a serde_json::Value,
+    pub summary: &'a Summary,
+}
+
+pub fn status(output: Format, s: &Status) -> String {
+    let w = s.whose;
+    match output {
+        Format::Json => json::summary(s.summary),
+        Format::Yaml => yaml::summary(s.summary),
+        Format::Junit => junit::summary(s.summary, w.release),
+        Format::Markdown => {
+            markdown::render(&report::from_run(report::Command::Status, s.summary, w.release, w.namespace, w.revision))
+        }
+        Format::Text | Format::Dot | Format::Mermaid => text::run::status(s),
+    }
+}
+
+/// `deploy`, `rollback` and `uninstall`: what the operation did.
+pub fn deploy(output: Format, command: report::Command, r: &Report) -> String {
+    match output {
+        Format::Json => json::report(r),
+        Format::Yaml => yaml::report(r),
+        Format::Markdown => markdown::render(&report::from_deploy(command, r)),
+        Format::Text | Format::Junit | Format::Dot | Format::Mermaid => text::deploy::report(r),
+    }
+}
+
+/// `deploy --dry-run` and `rollback --dry-run`: what would be done.
+pub fn preview(output: Format, p: &Preview) -> String {
+    match output {
+        Format::Json => json::preview(p),
+        Format::Yaml => yaml::preview(p),
+        _ => text::preview::preview(p),
+    }
+}
+
+/// `uninstall --dry-run`: what would be deleted and run.
+pub fn uninstall_preview(output: Format, p: &UninstallPreview) -> String {
+    match output {
+        Format::Json => json::preview(p),
+        Format::Yaml => yaml::preview(p),
+        _ => text::preview::uninstall_preview(p),
+    }
+}
 
 /// Facts about an item that every renderer shows, read from the release.
 pub(crate) struct ItemFacts<'a> {

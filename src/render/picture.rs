@@ -129,70 +129,7 @@ fn signature(e: &EventPicture) -> String {
 fn event(e: &EventPlan) -> EventPicture {
     let target = e.target.name();
     let install = e.target == Target::Install;
-    // Items touched by an edge that folding would hide.
-    let mut pinned = vec![false; e.items.len()];
-    for edge in e.graph.edge_indices() {
-        if matches!(e.graph[edge], Reason::DependsOn | Reason::KindOrder) {
-            let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
-            for v in [a, b] {
-                if let Node::Item(ItemId(i)) = e.graph[v] {
-                    pinned[i] = true;
-                }
-            }
-        }
-    }
-    let mut levels = Vec::new();
-    let mut node_of: Vec<String> = vec![String::new(); e.items.len()];
-    let mut start = 0;
-    while start < e.items.len() {
-        let l = e.items[start].level;
-        let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
-        let members = start..end;
-        let label = if install {
-            let what = e.batches.get(l as usize).map(|_| crate::plan::batch::describe(&e.batches, l as usize));
-            format!("batch {}{}", l + 1, what.map(|w| format!(" ({w})")).unwrap_or_default())
-        } else {
-            format!("weight {l}")
-        };
-        let level_id = sanitize(&format!("lv_{target}_{l}"));
-        let together = e.items[members.clone()].iter().filter(|it| it.parallel).count();
-        let fold = (members.len() > FOLD_OVER || together > SIDE_BY_SIDE) && !members.clone().any(|i| pinned[i]);
-        let boxes = if fold {
-            let id = sanitize(&format!("fold_{target}_{l}"));
-            for i in members.clone() {
-                node_of[i] = id.clone();
-            }
-            let all_parallel = install || e.items[members.clone()].iter().all(|it| it.parallel);
-            let none_parallel = !install && e.items[members.clone()].iter().all(|it| !it.parallel);
-            let how = match (all_parallel, none_parallel) {
-                (true, _) => "together",
-                (_, true) => "one at a time",
-                _ => "serial and parallel",
-            };
-            let noun = if install { "resources" } else { "hooks" };
-            vec![BoxNode {
-                id,
-                label: format!("{} {noun}, {how}\n{}", members.len(), kind_counts(e, members)),
-                parallel: all_parallel,
-                folded: true,
-            }]
-        } else {
-            members
-                .map(|i| {
-                    let id = node_id(target, &e.items[i].reference);
-                    node_of[i] = id.clone();
-                    BoxNode {
-                        id,
-                        label: e.items[i].reference.to_string(),
-                        parallel: e.items[i].parallel,
-                        folded: false,
-                    }
-                })
-                .collect()
-        };
-        levels.push(Level { id: level_id, label, boxes });
-        start = end;
-    }
+    let (levels, node_of) = levels(e, &pinned(e));
     let level_word = if install { "batch" } else { "weight" };
     let id = |v: NodeIndex| match e.graph[v] {
         Node::Item(ItemId(i)) => node_of[i].clone(),
@@ -230,6 +167,88 @@ fn event(e: &EventPlan) -> EventPicture {
         }
     }
     EventPicture { name: target.to_string(), levels, barriers, edges }
+}
+
+/// The items touched by an edge that folding would hide.
+fn pinned(e: &EventPlan) -> Vec<bool> {
+    let mut pinned = vec![false; e.items.len()];
+    for edge in e.graph.edge_indices() {
+        if matches!(e.graph[edge], Reason::DependsOn | Reason::KindOrder) {
+            let (a, b) = e.graph.edge_endpoints(edge).expect("edge");
+            for v in [a, b] {
+                if let Node::Item(ItemId(i)) = e.graph[v] {
+                    pinned[i] = true;
+                }
+            }
+        }
+    }
+    pinned
+}
+
+/// The event's levels, each item a box or folded into its level's one, and
+/// the id of the node that stands for each item.
+fn levels(e: &EventPlan, pinned: &[bool]) -> (Vec<Level>, Vec<String>) {
+    let target = e.target.name();
+    let install = e.target == Target::Install;
+    let mut levels = Vec::new();
+    let mut node_of: Vec<String> = vec![String::new(); e.items.len()];
+    let mut start = 0;
+    while start < e.items.len() {
+        let l = e.items[start].level;
+        let end = e.items[start..].iter().position(|it| it.level != l).map_or(e.items.len(), |p| start + p);
+        let members = start..end;
+        let label = if install {
+            let what = e.batches.get(l as usize).map(|_| crate::plan::batch::describe(&e.batches, l as usize));
+            format!("batch {}{}", l + 1, what.map(|w| format!(" ({w})")).unwrap_or_default())
+        } else {
+            format!("weight {l}")
+        };
+        let level_id = sanitize(&format!("lv_{target}_{l}"));
+        let together = e.items[members.clone()].iter().filter(|it| it.parallel).count();
+        let fold = (members.len() > FOLD_OVER || together > SIDE_BY_SIDE) && !members.clone().any(|i| pinned[i]);
+        let boxes = if fold {
+            let folded = folded(e, members.clone(), l);
+            for i in members {
+                node_of[i] = folded.id.clone();
+            }
+            vec![folded]
+        } else {
+            members
+                .map(|i| {
+                    let id = node_id(target, &e.items[i].reference);
+                    node_of[i] = id.clone();
+                    BoxNode {
+                        id,
+                        label: e.items[i].reference.to_string(),
+                        parallel: e.items[i].parallel,
+                        folded: false,
+                    }
+                })
+                .collect()
+        };
+        levels.push(Level { id: level_id, label, boxes });
+        start = end;
+    }
+    (levels, node_of)
+}
+
+/// The one box of level `l`'s `members`: how many, how they run, of which kinds.
+fn folded(e: &EventPlan, members: std::ops::Range<usize>, l: i64) -> BoxNode {
+    let install = e.target == Target::Install;
+    let all_parallel = install || e.items[members.clone()].iter().all(|it| it.parallel);
+    let none_parallel = !install && e.items[members.clone()].iter().all(|it| !it.parallel);
+    let how = match (all_parallel, none_parallel) {
+        (true, _) => "together",
+        (_, true) => "one at a time",
+        _ => "serial and parallel",
+    };
+    let noun = if install { "resources" } else { "hooks" };
+    BoxNode {
+        id: sanitize(&format!("fold_{}_{l}", e.target.name())),
+        label: format!("{} {noun}, {how}\n{}", members.len(), kind_counts(e, members)),
+        parallel: all_parallel,
+        folded: true,
+    }
 }
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.

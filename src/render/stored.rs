@@ -127,52 +127,8 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
             }
         })
         .collect();
-    let start = |i: usize| runs[i].as_ref().ok().copied().flatten().and_then(|r| r.started_at);
-    // Per item: the latest start of anything that both Helm's order and the
-    // plan put before it.
-    let mut before: Vec<Option<Millis>> = vec![None; plan.items.len()];
-    let mut lower_levels: Option<Millis> = None;
-    let mut level_max: Option<Millis> = None;
-    let mut level = plan.items.first().map(|it| it.level);
-    for (i, it) in plan.items.iter().enumerate() {
-        if Some(it.level) != level {
-            lower_levels = lower_levels.max(level_max);
-            level_max = None;
-            level = Some(it.level);
-        }
-        let mut latest = lower_levels;
-        for &(ItemId(p), _) in it.after.iter().filter(|(ItemId(p), _)| *p < i) {
-            latest = latest.max(start(p)).max(before[p]);
-        }
-        before[i] = latest;
-        level_max = level_max.max(start(i));
-    }
-    let rows: Vec<Row> = plan
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| {
-            let (started_at, completed_at, phase, message) = match &runs[i] {
-                Err(why) => (None, None, Phase::Skipped, why.clone()),
-                Ok(None) => (None, None, Phase::Skipped, String::new()),
-                Ok(Some(run)) if matches!((run.started_at, before[i]), (Some(s), Some(b)) if s < b) => {
-                    let at = go_time(run.started_at.unwrap_or_default());
-                    (None, None, Phase::Skipped, format!("not reached by the last run; last ran at {at}"))
-                }
-                Ok(Some(run)) => {
-                    let message = if run.phase == Phase::Abandoned {
-                        "abandoned: the run that started it stopped (fail-fast, Ctrl-C) before it ended, \
-                         leaving it recorded as started"
-                            .to_string()
-                    } else {
-                        String::new()
-                    };
-                    (run.started_at, run.completed_at, run.phase, message)
-                }
-            };
-            Row::new(it, (started_at, completed_at, phase), message)
-        })
-        .collect();
+    let before = started_before(plan, &runs);
+    let rows: Vec<Row> = plan.items.iter().enumerate().map(|(i, it)| row(it, &runs[i], before[i])).collect();
     let started_at = rows.iter().filter_map(|r| r.started_at).min().unwrap_or_default();
     let ended_at = rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(started_at);
     let failed = rows.iter().any(|r| r.phase == Phase::Failed);
@@ -191,6 +147,54 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
         api_requests: None,
         annotate: true,
     }
+}
+
+/// Per item: the latest start of anything that both Helm's order and the
+/// plan put before it.
+fn started_before(plan: &EventPlan, runs: &[Result<Option<Stored>, String>]) -> Vec<Option<Millis>> {
+    let start = |i: usize| runs[i].as_ref().ok().copied().flatten().and_then(|r| r.started_at);
+    let mut before: Vec<Option<Millis>> = vec![None; plan.items.len()];
+    let mut lower_levels: Option<Millis> = None;
+    let mut level_max: Option<Millis> = None;
+    let mut level = plan.items.first().map(|it| it.level);
+    for (i, it) in plan.items.iter().enumerate() {
+        if Some(it.level) != level {
+            lower_levels = lower_levels.max(level_max);
+            level_max = None;
+            level = Some(it.level);
+        }
+        let mut latest = lower_levels;
+        for &(ItemId(p), _) in it.after.iter().filter(|(ItemId(p), _)| *p < i) {
+            latest = latest.max(start(p)).max(before[p]);
+        }
+        before[i] = latest;
+        level_max = level_max.max(start(i));
+    }
+    before
+}
+
+/// An item's row from its stored run (or why it has none), given the latest
+/// start of what runs before it: a run older than that was not the last run's.
+fn row(it: &crate::plan::Item, run: &Result<Option<Stored>, String>, before: Option<Millis>) -> Row {
+    let (started_at, completed_at, phase, message) = match run {
+        Err(why) => (None, None, Phase::Skipped, why.clone()),
+        Ok(None) => (None, None, Phase::Skipped, String::new()),
+        Ok(Some(run)) if matches!((run.started_at, before), (Some(s), Some(b)) if s < b) => {
+            let at = go_time(run.started_at.unwrap_or_default());
+            (None, None, Phase::Skipped, format!("not reached by the last run; last ran at {at}"))
+        }
+        Ok(Some(run)) => {
+            let message = if run.phase == Phase::Abandoned {
+                "abandoned: the run that started it stopped (fail-fast, Ctrl-C) before it ended, \
+                 leaving it recorded as started"
+                    .to_string()
+            } else {
+                String::new()
+            };
+            (run.started_at, run.completed_at, run.phase, message)
+        }
+    };
+    Row::new(it, (started_at, completed_at, phase), message)
 }
 
 /// What the cluster shows now of an abandoned hook's object.
@@ -254,10 +258,11 @@ pub fn as_seen_now(row: &mut Row, kind: &str, seen: &SeenNow) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::run::{summary_text, Totals};
+    use crate::exec::run::Totals;
     use crate::model::diagnostic::Diagnostics;
     use crate::plan::{self, Target};
     use crate::render::report::{from_run, Command, Verdict};
+    use crate::render::text::run::summary as summary_text;
 
     /// A hook of the stored release: name, weight, events, extra annotations, `last_run`.
     struct H(&'static str, i64, &'static str, &'static str, Value);

@@ -1,6 +1,10 @@
 //! `plan -o text`: what runs together, and for each item what it waits for
 //! and why. Built for a terminal, read top to bottom.
 
+pub mod deploy;
+pub mod preview;
+pub mod run;
+
 use std::fmt::Write;
 
 use super::{facts, refs};
@@ -59,77 +63,90 @@ fn event(release: &Release, plan: &EventPlan, limit: usize) -> String {
         let _ = writeln!(out, "no {noun}s");
         return out;
     }
-    let waves = plan.waves.len();
+    if install {
+        install_lines(release, plan, &mut out);
+    } else {
+        hook_lines(plan, limit, &mut out);
+    }
+    out.push_str(&table(release, plan));
+    out
+}
+
+/// The install's count of resources and batches, its notes, each batch,
+/// and its waves when they are not its batches.
+fn install_lines(release: &Release, plan: &EventPlan, out: &mut String) {
+    let (n, noun) = (plan.items.len(), "resource");
+    let batches = plan.batches.len();
+    let _ = writeln!(
+        out,
+        "{} in {}{}",
+        crate::base::text::count(n, noun),
+        crate::base::text::count(batches, "batch"),
+        if batches == 1 { "" } else { ", each ready before the next" }
+    );
+    for note in &plan.notes {
+        out.push_str(&crate::base::text::wrap(&format!("note: {note}"), "  ", "        "));
+    }
+    for (b, batch) in plan.batches.iter().enumerate() {
+        let line = format!(
+            "batch {:<3} {}: {}",
+            b + 1,
+            crate::plan::batch::describe(&plan.batches, b),
+            members(release, batch)
+        );
+        out.push_str(&crate::base::text::wrap(&line, "  ", "            "));
+    }
+    let by_batch = plan.waves.len() == plan.batches.len()
+        && plan.waves.iter().zip(&plan.batches).all(|(w, b)| w.len() == b.resources.len());
+    if !by_batch {
+        waves_lines(plan, out);
+    }
+}
+
+/// An event's count of hooks, its critical path, estimate and hints, and its
+/// waves when the table does not already show them.
+fn hook_lines(plan: &EventPlan, limit: usize, out: &mut String) {
+    let (n, noun) = (plan.items.len(), "hook");
     // Waves are worth printing only where they say more than the table,
     // which lists the items in Helm order with what each waits for.
     let in_table_order = plan.waves.iter().flatten().copied().eq(plan.ids());
     let one_at_a_time = in_table_order && plan.waves.iter().all(|w| w.len() == 1);
-    if install {
-        let batches = plan.batches.len();
-        let _ = writeln!(
+    let _ = match (n, one_at_a_time) {
+        (1, _) => writeln!(out, "1 {noun}"),
+        // Under --parallel 1 the table's `parallel` hooks run one at a time
+        // too: the count says so, so that it and the table agree.
+        (_, true) if limit == 1 && held_back(plan) > 0 => writeln!(
             out,
-            "{} in {}{}",
-            crate::base::text::count(n, noun),
-            crate::base::text::count(batches, "batch"),
-            if batches == 1 { "" } else { ", each ready before the next" }
+            "{n} {noun}s, one at a time by --parallel 1 ({} marked parallel run together with --parallel 2)",
+            held_back(plan)
+        ),
+        (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
+        _ => writeln!(out, "{n} {noun}s in {}", crate::base::text::count(plan.waves.len(), "wave")),
+    };
+    if plan.critical_path.len() > 1 && !one_at_a_time {
+        let line = format!(
+            "critical path: {} of {n} {noun}s one after another: {}",
+            plan.critical_path.len(),
+            summarise(&refs(plan, &plan.critical_path), " -> ")
         );
-        for note in &plan.notes {
-            out.push_str(&crate::base::text::wrap(&format!("note: {note}"), "  ", "        "));
-        }
-        for (b, batch) in plan.batches.iter().enumerate() {
-            let line = format!(
-                "batch {:<3} {}: {}",
-                b + 1,
-                crate::plan::batch::describe(&plan.batches, b),
-                members(release, batch)
-            );
-            out.push_str(&crate::base::text::wrap(&line, "  ", "            "));
-        }
-        let by_batch = plan.waves.len() == plan.batches.len()
-            && plan.waves.iter().zip(&plan.batches).all(|(w, b)| w.len() == b.resources.len());
-        if !by_batch {
-            waves_lines(plan, &mut out);
-        }
-    } else {
-        let _ = match (n, one_at_a_time) {
-            (1, _) => writeln!(out, "1 {noun}"),
-            // Under --parallel 1 the table's `parallel` hooks run one at a time
-            // too: the count says so, so that it and the table agree.
-            (_, true) if limit == 1 && held_back(plan) > 0 => writeln!(
-                out,
-                "{n} {noun}s, one at a time by --parallel 1 ({} marked parallel run together with --parallel 2)",
-                held_back(plan)
-            ),
-            (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
-            _ => writeln!(out, "{n} {noun}s in {}", crate::base::text::count(waves, "wave")),
-        };
-        if plan.critical_path.len() > 1 && !one_at_a_time {
-            let line = format!(
-                "critical path: {} of {n} {noun}s one after another: {}",
-                plan.critical_path.len(),
-                summarise(&refs(plan, &plan.critical_path), " -> ")
-            );
-            out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
-        }
-        if let Some(e) = plan.estimate {
-            let planned = crate::base::time::format_duration(e.planned_ms);
-            let line = if e.planned_ms == e.serial_ms {
-                format!("estimate from the last runs: {planned}")
-            } else {
-                let serial = crate::base::time::format_duration(e.serial_ms);
-                format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
-            };
-            out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
-        }
-        for hint in &plan.hints {
-            out.push_str(&crate::base::text::wrap(&format!("hint: {hint}"), "  ", "    "));
-        }
-        if !in_table_order || !one_at_a_time {
-            waves_lines(plan, &mut out);
-        }
+        out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
     }
-    out.push_str(&table(release, plan));
-    out
+    if let Some(e) = plan.estimate {
+        let planned = crate::base::time::format_duration(e.planned_ms);
+        let line = if e.planned_ms == e.serial_ms {
+            format!("estimate from the last runs: {planned}")
+        } else {
+            let serial = crate::base::time::format_duration(e.serial_ms);
+            format!("estimate from the last runs: {planned} as planned, {serial} one at a time")
+        };
+        out.push_str(&crate::base::text::wrap(&line, "  ", "    "));
+    }
+    for hint in &plan.hints {
+        out.push_str(&crate::base::text::wrap(&format!("hint: {hint}"), "  ", "    "));
+    }
+    if !in_table_order || !one_at_a_time {
+        waves_lines(plan, out);
+    }
 }
 
 /// How many parallel hooks share their weight with another parallel hook:
@@ -271,4 +288,17 @@ pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
         );
     }
     out
+}
+
+/// `lint -o text`: every problem with lint's severities, or that there is none.
+pub fn lint(release: &Release, diags: &Diagnostics) -> String {
+    let text = diagnostics(diags, true);
+    if !text.is_empty() {
+        return text;
+    }
+    format!(
+        "no problems in {} and {}\n",
+        crate::base::text::count(release.hooks.len(), "hook"),
+        crate::base::text::count(release.resources.len(), "resource")
+    )
 }
