@@ -6,7 +6,7 @@
 #     depends-on edges: wall time and peak RSS, median of RUNS runs (goal
 #     < 1 s, < 150 MiB); the native binary on the same input for comparison;
 #  3. unless QUICK=1: the criterion bench of the core (benches/plan.rs) at
-#     1k, 10k and 100k nodes (goal: 10x input, at most 12x time).
+#     1k, 10k and 99,999 nodes, the most the reader takes (goal: 10x input, at most 12x time).
 #
 # Usage: scripts/bench-plan.sh            (or: make bench-plan)
 # Environment: HELM (default .cache/bin/helm), RUNS (default 7),

@@ -1006,28 +1006,36 @@ fn a_429_from_api_priority_and_fairness_is_waited_out() {
     // About 4.5 s of upload at 2 kB/s: the seat stays taken meanwhile. Long enough to be met
     // by the plugin's first request when a loaded machine is slow to start Helm (4 s was once
     // too short), short enough for its five repeats a second apart (6 s was too long: the
-    // run gave up, exit 3).
-    let body = case.tmp.0.join("hog.json");
-    let hog_cm = format!(
-        r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"hog"}},"data":{{"x":"{}"}}}}"#,
-        "a".repeat(9_000)
-    );
-    std::fs::write(&body, hog_cm).unwrap();
-    let mut hog = curl(&["--limit-rate", "2000", "-H", "Content-Type: application/json", "--data-binary"]);
-    hog.arg(format!("@{}", body.display())).arg(format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns));
-    let hog = hog.stdout(std::process::Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let probe = ok(curl(&[&format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns)]));
-    assert!(probe.starts_with("HTTP/2 429") && probe.to_ascii_lowercase().contains("retry-after: 1"), "{probe}");
-    let before = throttle.rejected().unwrap();
-    let started = Instant::now();
-    let out = case.hooks_at(&b.server, &token, RELEASE, &["--event", "test"]);
-    let took = started.elapsed();
-    let refused = throttle.rejected().unwrap() - before;
-    let hog = hog.wait_with_output().unwrap();
-    assert!(String::from_utf8_lossy(&hog.stdout).contains(" 201"), "the upload holding the seat failed");
-    assert_eq!(out.code, 0, "{}", out.shown);
-    assert!(refused >= 1, "none of the run's requests was answered 429: the test proved nothing");
+    // run gave up, exit 3). When Helm started so slowly that the seat was free again before
+    // its first request (no 429: nothing proved), the attempt is made again, up to three times.
+    let (mut took, mut refused) = (Duration::ZERO, 0);
+    for attempt in 0..3 {
+        let body = case.tmp.0.join(format!("hog-{attempt}.json"));
+        let hog_cm = format!(
+            r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"hog-{attempt}"}},"data":{{"x":"{}"}}}}"#,
+            "a".repeat(9_000)
+        );
+        std::fs::write(&body, hog_cm).unwrap();
+        let mut hog = curl(&["--limit-rate", "2000", "-H", "Content-Type: application/json", "--data-binary"]);
+        hog.arg(format!("@{}", body.display())).arg(format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns));
+        let hog = hog.stdout(std::process::Stdio::piped()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let probe = ok(curl(&[&format!("{}/api/v1/namespaces/{}/configmaps", b.server, case.ns)]));
+        assert!(probe.starts_with("HTTP/2 429") && probe.to_ascii_lowercase().contains("retry-after: 1"), "{probe}");
+        let before = throttle.rejected().unwrap();
+        let started = Instant::now();
+        let out = case.hooks_at(&b.server, &token, RELEASE, &["--event", "test"]);
+        took = started.elapsed();
+        refused = throttle.rejected().unwrap() - before;
+        let hog = hog.wait_with_output().unwrap();
+        assert!(String::from_utf8_lossy(&hog.stdout).contains(" 201"), "the upload holding the seat failed");
+        assert_eq!(out.code, 0, "{}", out.shown);
+        if refused >= 1 {
+            break;
+        }
+        eprintln!("{}: attempt {attempt}: no request was answered 429; again", case.ns);
+    }
+    assert!(refused >= 1, "none of the run's requests was answered 429 in three attempts: the test proved nothing");
     assert_eq!(case.status_phases(RELEASE).get("hook").map(String::as_str), Some("Succeeded"));
     eprintln!("{}: run took {took:.1?}; {refused} of its requests were answered 429 and repeated", case.ns);
 }
@@ -1577,10 +1585,12 @@ fn an_interrupted_run_is_run_again() {
     };
     let mut kill = Command::new("kill");
     kill.args(["-TERM", &child.id().to_string()]);
+    let killed = std::time::Instant::now();
     ok(kill);
     let status = child.wait().unwrap();
     assert!(!status.success(), "helm ended well after SIGTERM: {status:?}");
-    assert!(t0.elapsed() < Duration::from_secs(6), "helm did not stop on SIGTERM before the hook ended");
+    // Timed from the signal, not from Helm's start, which a loaded machine may make slow.
+    assert!(killed.elapsed() < Duration::from_secs(3), "helm did not stop on SIGTERM within 3 s");
 
     let out = case.hooks(&[]);
     assert_eq!(out.code, 0, "{}", out.shown);
