@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use helm_hooks::base::time::Millis;
-use helm_hooks::deploy::access::Want;
+use helm_hooks::run::access::Want;
 use helm_hooks::deploy::action::{self, Done, Flags, Refused};
 use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};

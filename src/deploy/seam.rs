@@ -25,8 +25,8 @@ use crate::plan::EventPlan;
 use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 use crate::run::cluster::KubeCluster;
 
-use super::access::{self, Want};
 use super::progress::{Hooks, Progress};
+use crate::run::access::{self, Want};
 
 /// The resources one rollout applies and awaits, in the plan's order.
 pub struct Resources<'a> {

@@ -4,4 +4,6 @@
 //! the adapters it joins (`kube`, `release`) and below `deploy`, which runs
 //! hooks through it (docs/design.md §6).
 
+pub mod access;
 pub mod cluster;
+pub mod hooks;
