@@ -15,7 +15,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use helm_hooks::base::time::Millis;
-use helm_hooks::run::access::Want;
 use helm_hooks::deploy::action::{self, Done, Flags, Refused};
 use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
@@ -30,6 +29,7 @@ use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
 use helm_hooks::render::progress::Text;
+use helm_hooks::run::access::Want;
 use serde_json::{json, Value};
 
 const NS: &str = "ns";

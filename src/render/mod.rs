@@ -16,7 +16,6 @@ pub mod mermaid;
 pub mod picture;
 pub mod progress;
 pub mod report;
-pub mod stored;
 pub mod text;
 pub mod yaml;
 

@@ -7,3 +7,4 @@
 pub mod access;
 pub mod cluster;
 pub mod hooks;
+pub mod status;

@@ -91,7 +91,7 @@ fn header(s: &crate::render::Status) -> String {
     let what = format!(
         "Release {} in namespace {namespace}, {}",
         s.whose.release,
-        crate::render::stored::revision_words(s.release_json)
+        crate::run::status::revision_words(s.release_json)
     );
     let summary = s.summary;
     if summary.rows.iter().all(|r| r.started_at.is_none()) {
