@@ -1,5 +1,5 @@
 //! The deploy driver (`deploy::deploy`, `uninstall`, `recover`, the rollout
-//! loop of `deploy::apply` and the commands of `deploy::action`) against a
+//! loop of `deploy::apply` and the commands of `deploy::install`, `rollback` and `uninstall`) against a
 //! simulated cluster, release store and clock (`deploy::seam`), as
 //! `executor_sim.rs` simulates `run`: the simulation answers the seam's small
 //! steps (apply, get, follow what was applied and wait for it to change,
@@ -15,8 +15,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use helm_hooks::base::time::Millis;
-use helm_hooks::deploy::action::{self, Done, Flags, Refused};
+use helm_hooks::deploy::command::{Done, Flags, Refused};
 use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
+use helm_hooks::deploy::{install, rollback, uninstall};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
 use helm_hooks::exec::progress::{Elapsed, HookEvent};
 use helm_hooks::exec::rollout::State;
@@ -951,7 +952,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     let mut sim = Sim::new();
     sim.forbidden = Some("deployments.apps");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
+    let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
     let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
     assert!(e.is_cluster());
     assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
@@ -971,7 +972,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     sim.forbidden = None;
     for expected in [Operation::Install, Operation::Upgrade] {
         let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-        let done = action::upgrade_install(&mut sim, checked, &[], &flags(), &mut ());
+        let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
         let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }
@@ -985,10 +986,10 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let mut sim = Sim::new();
     let said =
         "release \"nosuch\" not found in namespace \"ns\" (looked for ConfigMaps labelled owner=helm,name=nosuch)";
-    let e = action::rollback_target(&mut sim, "nosuch", None).unwrap_err();
+    let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
     assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
-    let e = action::uninstall_target(&mut sim, "nosuch").unwrap_err();
+    let e = uninstall::target(&mut sim, "nosuch").unwrap_err();
     assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
 }

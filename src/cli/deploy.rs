@@ -13,8 +13,9 @@ use serde_json::Value;
 
 use super::typed::OperationArgs as Args;
 use super::{Exit, Io};
-use crate::deploy::action::{self, Done, Refused};
+use crate::deploy::command::{Done, Refused};
 use crate::deploy::{self, Checked, Ended, Options, Report};
+use crate::deploy::{install, rollback, uninstall};
 use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
@@ -167,7 +168,7 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let mut progress =
         render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
-    let done = action::upgrade_install(&mut env, checked, &crds, &args.flags, &mut progress);
+    let done = install::run(&mut env, checked, &crds, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
 
@@ -210,7 +211,7 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
-    let (current, target) = match action::rollback_target(&mut env, &name, wanted) {
+    let (current, target) = match rollback::target(&mut env, &name, wanted) {
         Ok(t) => t,
         Err(e) => return refused(io, &e),
     };
@@ -220,7 +221,7 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
     };
     let mut progress =
         render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
-    let done = action::rollback(&mut env, checked, current, target.revision, &args.flags, &mut progress);
+    let done = rollback::run(&mut env, checked, current, target.revision, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Rollback)
 }
 
@@ -234,7 +235,7 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut env = deploy::Kube::new(&mut client, driver);
-    let (latest, history) = match action::uninstall_target(&mut env, &name) {
+    let (latest, history) = match uninstall::target(&mut env, &name) {
         Ok(t) => t,
         Err(e) => return refused(io, &e),
     };
@@ -244,6 +245,6 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
     };
     let mut progress =
         render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
-    let done = action::uninstall(&mut env, latest, history, &checked, &args.flags, &mut progress);
+    let done = uninstall::run(&mut env, latest, history, &checked, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Uninstall)
 }

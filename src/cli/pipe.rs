@@ -5,12 +5,12 @@
 //! the pipe's failure, not the input's; and when a release of the
 //! namespace is pending — why Helm refuses an upgrade after an interrupted
 //! one — the way out is printed, as `deploy` prints it when JSON arrives
-//! (`deploy::action::Refused::Pending`). Exit code 2, as for any input that
+//! (`deploy::command::Refused::Pending`). Exit code 2, as for any input that
 //! is not a release (docs/commands.md, deploy).
 
 use std::fmt::Write as _;
 
-use crate::deploy::action::way_out;
+use crate::deploy::command::way_out;
 use crate::kube;
 use crate::release::storage::{self, Driver, Pending};
 

@@ -25,7 +25,6 @@
 //! typed events ([`progress`]).
 
 pub mod access;
-pub mod action;
 pub mod apply;
 pub mod command;
 pub mod crd;
