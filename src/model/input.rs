@@ -188,14 +188,10 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
     check_documents(manifest::count_documents(text))?;
     let mut release = Release::default();
     manifest::split_each(text, "<stdin>", |doc| classify(doc, syntax, &mut release, diags));
-    // Hooks and resources in the order Helm reads templates: by path, then
-    // position in the file (helm template prints resources sorted by kind).
-    // Compared a word at a time: template paths share long beginnings.
-    let by_place = |(a, i): (&str, usize), (b, j): (&str, usize)| {
-        crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
-    };
-    release.hooks.sort_by(|a, b| by_place((&a.source, a.document), (&b.source, b.document)));
-    release.resources.sort_by(|a, b| by_place((&a.source, a.document), (&b.source, b.document)));
+    let hooks = template_order(release.hooks.iter().map(|h| (h.source.as_str(), h.document)).collect());
+    let resources = template_order(release.resources.iter().map(|r| (r.source.as_str(), r.document)).collect());
+    release.hooks = reorder(std::mem::take(&mut release.hooks), &hooks);
+    release.resources = reorder(std::mem::take(&mut release.resources), &resources);
     crate::model::duplicate::check(&release, diags);
     release.chart.name = release
         .hooks
@@ -207,6 +203,27 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         .unwrap_or_default()
         .to_string();
     Ok((Format::Template, release))
+}
+
+/// The order in which Helm reads templates, as indices into `places` (each
+/// a template's path and the position in its file): by path, then position
+/// (`helm template` prints resources sorted by kind). Paths are compared a
+/// word at a time, as they share long beginnings; hooks and resources are
+/// sorted by this one function, as each sort a closure is given is its own
+/// copy in plugin.wasm (about 10 KB).
+fn template_order(places: Vec<(&str, usize)>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..places.len()).collect();
+    order.sort_unstable_by(|&x, &y| {
+        let ((a, i), (b, j)) = (places[x], places[y]);
+        crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j)).then(x.cmp(&y))
+    });
+    order
+}
+
+/// `items` in `order`, which names each index once.
+fn reorder<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order.iter().filter_map(|&i| slots[i].take()).collect()
 }
 
 /// Whether text that starts with `{` is a YAML flow mapping (`{kind:

@@ -1,7 +1,6 @@
 //! `-o json` of every command: the stable schema documented in
 //! docs/commands.md. Fields are only ever added, never renamed or removed.
-//! Each report's document is also a value (`*_value`), which `-o yaml`
-//! writes as YAML.
+//! `-o yaml` reads these documents back and writes them as YAML.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -124,11 +123,6 @@ pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics)
     serde_json::to_string_pretty(&plan_doc(release, format, plan, diags)).expect("plan serialises") + "\n"
 }
 
-/// The document of [`plan`], for the formats that write the same data.
-pub fn plan_value(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> Value {
-    serde_json::to_value(plan_doc(release, format, plan, diags)).expect("plan serialises")
-}
-
 fn plan_doc<'a>(release: &'a Release, format: Format, plan: &'a Plan, diags: &'a Diagnostics) -> PlanJson<'a> {
     PlanJson {
         release: ReleaseJson {
@@ -246,11 +240,6 @@ impl<'a> DiagJson<'a> {
 /// `lint -o json`: every problem, with lint's stricter severities.
 pub fn lint(diags: &Diagnostics) -> String {
     serde_json::to_string_pretty(&lint_doc(diags)).expect("lint serialises") + "\n"
-}
-
-/// The document of [`lint`].
-pub fn lint_value(diags: &Diagnostics) -> Value {
-    serde_json::to_value(lint_doc(diags)).expect("lint serialises")
 }
 
 fn lint_doc(diags: &Diagnostics) -> LintJson<'_> {
