@@ -81,6 +81,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 
 /// `a.cmp(b)`, eight bytes at a time: read big-endian, words order as
 /// their bytes do.
+#[inline(never)]
 pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     let (mut xs, mut ys) = (a.chunks_exact(8), b.chunks_exact(8));
     for (x, y) in (&mut xs).zip(&mut ys) {

@@ -12,39 +12,16 @@
 use serde_json::Value;
 
 use super::typed::OperationArgs as Args;
-use super::{Exit, Io};
+use super::{fail, Exit, Io};
 use crate::deploy::command::{Done, Refused};
 use crate::deploy::{self, Checked, Ended, Options, Report};
 use crate::deploy::{install, rollback, uninstall};
 use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::release::storage::{Driver, StoredRelease};
+use crate::release::storage::StoredRelease;
 use crate::render;
 use crate::render::format::Format;
-
-pub(super) fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
-    let _ = writeln!(io.stderr, "Error: {e}");
-    code
-}
-
-pub(super) fn connect(io: &mut Io, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
-    connect_with(io, None, namespace)
-}
-
-/// [`connect`], taking the client [`ask_while_helm_renders`] opened when there is one.
-fn connect_with(io: &mut Io, early: Option<Client>, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
-    let driver =
-        Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()).map_err(|e| fail(io, &e, Exit::Invalid))?;
-    let mut client = match early {
-        Some(c) => c,
-        None => kube::connect_from_env().map_err(|e| fail(io, &e, Exit::Cluster))?,
-    };
-    if let Some(ns) = namespace.filter(|n| !n.is_empty()) {
-        client.set_namespace(ns);
-    }
-    Ok((client, driver))
-}
 
 /// What every deploy asks the cluster whatever the release says — the
 /// connection itself, discovery, the permission rules of Helm's namespace
@@ -161,7 +138,7 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
         }
     };
     drop(span);
-    let (mut client, driver) = match connect_with(io, early.take(), namespace.as_deref()) {
+    let (mut client, driver) = match super::connect(io, early.take(), namespace.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -206,7 +183,7 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
             return fail(io, &format!("the revision must be a whole number; usage: {USAGE}"), Exit::Invalid)
         }
     };
-    let (mut client, driver) = match connect(io, None) {
+    let (mut client, driver) = match super::connect(io, None, None) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -230,7 +207,7 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Ok(n) => n,
         Err(code) => return code,
     };
-    let (mut client, driver) = match connect(io, None) {
+    let (mut client, driver) = match super::connect(io, None, None) {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -11,10 +11,12 @@ use std::io::{Read, Write};
 
 use typed::{Parsed, PlanArgs};
 
+use crate::kube::{self, Client};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input::{self, Release};
 use crate::model::manifest::Syntax;
 use crate::plan::{self, Plan, Target};
+use crate::release::storage::Driver;
 use crate::render;
 use crate::render::format::Format;
 
@@ -53,6 +55,28 @@ pub struct Io<'a> {
 fn usage_error(io: &mut Io, command: &str, e: &dyn std::fmt::Display) -> Exit {
     let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks {command} --help' for usage.");
     Exit::Invalid
+}
+
+/// Says what went wrong as Helm does, and gives the exit code to return.
+fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
+    let _ = writeln!(io.stderr, "Error: {e}");
+    code
+}
+
+/// The cluster and the release store, for the commands that talk to them:
+/// `early` is a client already open (deploy opens one while Helm renders),
+/// `namespace` Helm's `--namespace` when the command takes one.
+fn connect(io: &mut Io, early: Option<Client>, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
+    let driver =
+        Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()).map_err(|e| fail(io, &e, Exit::Invalid))?;
+    let mut client = match early {
+        Some(c) => c,
+        None => kube::connect_from_env().map_err(|e| fail(io, &e, Exit::Cluster))?,
+    };
+    if let Some(ns) = namespace.filter(|n| !n.is_empty()) {
+        client.set_namespace(ns);
+    }
+    Ok((client, driver))
 }
 
 /// Runs one command and returns its exit code.

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::deploy::fail;
+use super::fail;
 use super::typed::RunArgs;
 use super::{Exit, Io};
 use crate::exec::executor;
@@ -18,7 +18,7 @@ use crate::render;
 use crate::run::hooks;
 
 pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
-    let (mut client, driver) = match super::deploy::connect(io, None) {
+    let (mut client, driver) = match super::connect(io, None, None) {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -6,7 +6,7 @@
 //! the record leaves `Running` after its run stopped is read from the
 //! cluster (one GET each) or said to be abandoned.
 
-use super::deploy::fail;
+use super::fail;
 use super::typed::StatusArgs;
 use super::{Exit, Io};
 use crate::model::diagnostic::Diagnostics;
@@ -16,7 +16,7 @@ use crate::release::storage;
 use crate::render;
 
 pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {
-    let (mut client, driver) = match super::deploy::connect(io, None) {
+    let (mut client, driver) = match super::connect(io, None, None) {
         Ok(c) => c,
         Err(code) => return code,
     };

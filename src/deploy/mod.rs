@@ -45,7 +45,6 @@ pub mod uninstall;
 
 use serde_json::Value;
 
-use crate::base::time::format_duration;
 use crate::exec::executor::Millis;
 use crate::exec::rollout::deletion_batches;
 use crate::exec::run as runner;
@@ -54,6 +53,7 @@ use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
 use crate::model::object::Identity;
+use crate::model::resource::Resource;
 use crate::plan::{self, EventPlan, Plan, Target};
 use crate::release::record::Operation;
 use crate::release::storage::StoredRelease;
@@ -212,23 +212,33 @@ pub fn kept(r: &crate::model::resource::Resource) -> bool {
     r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep")
 }
 
+/// `current`'s resources and their install plan: what an upgrade or a
+/// rollback deletes from, in reverse order of that plan.
+pub(crate) fn stored_plan(current: &StoredRelease) -> Option<(Release, EventPlan)> {
+    let mut diags = Diagnostics::default();
+    let old = input::from_release_value(&current.release, &mut diags).ok()?;
+    let plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
+    let install = plan.events.into_iter().next()?;
+    Some((old, install))
+}
+
+/// Whether a resource of the stored revision is gone from `next` (matched
+/// by identity, as the duplicate check matches).
+pub(crate) fn dropped_by<'a>(next: &'a Release, namespace: &'a str) -> impl Fn(&Resource) -> bool + 'a {
+    let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
+    move |r| !keep.contains(&identity(r, namespace))
+}
+
 /// What `current` had and `next` has not, in deletion order, with their plan
 /// references: what an upgrade or rollback deletes.
-pub fn removed(
-    current: &StoredRelease,
-    next: &Release,
-    namespace: &str,
-) -> Vec<(String, crate::model::resource::Resource)> {
-    let mut diags = Diagnostics::default();
-    let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Vec::new() };
-    let old_plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
-    let Some(old_plan) = old_plan.events.into_iter().next() else { return Vec::new() };
-    let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
+pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, Resource)> {
+    let Some((old, old_plan)) = stored_plan(current) else { return Vec::new() };
+    let dropped = dropped_by(next, namespace);
     deletion_batches(&old_plan)
         .into_iter()
         .flatten()
         .map(|i| (old_plan.items[i].reference.to_string(), &old.resources[old_plan.items[i].index]))
-        .filter(|(_, r)| !keep.contains(&identity(r, namespace)))
+        .filter(|(_, r)| dropped(r))
         .map(|(reference, r)| (reference, r.clone()))
         .collect()
 }
@@ -236,27 +246,4 @@ pub fn removed(
 /// The references of [`removed`] (for `deploy --dry-run`).
 pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
     removed(current, next, namespace).into_iter().map(|(reference, _)| reference).collect()
-}
-
-/// The resources, their batches, states and times.
-pub fn resources_table(r: &Report) -> String {
-    let mut rows: Vec<Vec<String>> =
-        vec![vec!["BATCH".into(), "RESOURCE".into(), "STATE".into(), "APPLIED".into(), "READY AFTER".into()]];
-    for row in &r.resources {
-        rows.push(vec![
-            row.batch.to_string(),
-            row.reference.clone(),
-            format!("{:?}", row.state),
-            row.applied_at.map_or("-".into(), |t| format!("+{}", format_duration((t - r.started_at) / 100 * 100))),
-            match (row.applied_at, row.ready_at) {
-                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
-                _ => "-".into(),
-            },
-        ]);
-    }
-    if r.resources.is_empty() {
-        String::new()
-    } else {
-        crate::base::text::table(&rows, "")
-    }
 }

@@ -9,9 +9,8 @@ use serde_json::Value;
 
 use crate::exec::executor::Millis;
 use crate::exec::rollout;
-use crate::model::diagnostic::Diagnostics;
-use crate::model::input::{self, Release};
-use crate::plan::{self, EventPlan, Target};
+use crate::model::input::Release;
+use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
 use crate::release::status::Status;
 use crate::release::storage::{StorageError, StoredRelease};
@@ -21,7 +20,7 @@ use super::error::Error;
 use super::progress::{DeployEvent, Progress};
 use super::seam::{self, Clock, Cluster, Env, Store};
 use super::steps::{delete_in_order, run_hooks};
-use super::{event_plan, identity, Checked, Ended, Options, Report};
+use super::{event_plan, Checked, Ended, Options, Report};
 
 /// What one operation deploys, over what.
 struct Deploying<'a> {
@@ -254,11 +253,8 @@ fn delete_removed(
     progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
-    let mut diags = Diagnostics::default();
-    let Ok(old) = input::from_release_value(&current.release, &mut diags) else { return Ok(Vec::new()) };
-    let old_plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
-    let Some(old_plan) = old_plan.events.into_iter().next() else { return Ok(Vec::new()) };
-    let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
-    let removed = |i: usize| !keep.contains(&identity(&old.resources[i], namespace));
+    let Some((old, old_plan)) = super::stored_plan(current) else { return Ok(Vec::new()) };
+    let dropped = super::dropped_by(next, namespace);
+    let removed = |i: usize| dropped(&old.resources[i]);
     delete_in_order(env, &old, &old_plan, &removed, deadline, progress, report)
 }

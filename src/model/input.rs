@@ -213,9 +213,9 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
 /// copy in plugin.wasm (about 10 KB).
 fn template_order(places: Vec<(&str, usize)>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..places.len()).collect();
-    order.sort_unstable_by(|&x, &y| {
+    order.sort_by(|&x, &y| {
         let ((a, i), (b, j)) = (places[x], places[y]);
-        crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j)).then(x.cmp(&y))
+        crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
     });
     order
 }

@@ -146,7 +146,7 @@ pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
         DeployEvent::Deleting { resources, at: t } => format!("{} deleting  {}\n", at(t), joined(resources)),
         DeployEvent::Deleted { resources, at: t } => format!("{} deleted   {}\n", at(t), joined(resources)),
         DeployEvent::Failed { report, error } => {
-            let mut text = crate::deploy::resources_table(report);
+            let mut text = super::text::deploy::resources_table(report);
             text.push_str(&format!(
                 "Release {:?} revision {} is {}: {error}\n",
                 report.release, report.revision, report.status

@@ -2,7 +2,7 @@
 //! progress — the resources table and one line of outcome.
 
 use crate::base::time::format_duration;
-use crate::deploy::{resources_table, Ended, Report};
+use crate::deploy::{Ended, Report};
 use crate::release::record::Operation;
 
 /// The closing text: the resources table and one line of outcome. After a
@@ -50,5 +50,28 @@ fn outcome_line(r: &Report) -> String {
             r.revision,
             if r.status.is_empty() { "not stored" } else { &r.status }
         ),
+    }
+}
+
+/// The resources, their batches, states and times.
+pub(in crate::render) fn resources_table(r: &Report) -> String {
+    let mut rows: Vec<Vec<String>> =
+        vec![vec!["BATCH".into(), "RESOURCE".into(), "STATE".into(), "APPLIED".into(), "READY AFTER".into()]];
+    for row in &r.resources {
+        rows.push(vec![
+            row.batch.to_string(),
+            row.reference.clone(),
+            format!("{:?}", row.state),
+            row.applied_at.map_or("-".into(), |t| format!("+{}", format_duration((t - r.started_at) / 100 * 100))),
+            match (row.applied_at, row.ready_at) {
+                (Some(a), Some(b)) => format_duration((b - a) / 100 * 100),
+                _ => "-".into(),
+            },
+        ]);
+    }
+    if r.resources.is_empty() {
+        String::new()
+    } else {
+        crate::base::text::table(&rows, "")
     }
 }
