@@ -190,8 +190,8 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
     manifest::split_each(text, "<stdin>", |doc| classify(doc, syntax, &mut release, diags));
     let hooks = template_order(release.hooks.iter().map(|h| (h.source.as_str(), h.document)).collect());
     let resources = template_order(release.resources.iter().map(|r| (r.source.as_str(), r.document)).collect());
-    release.hooks = reorder(std::mem::take(&mut release.hooks), &hooks);
-    release.resources = reorder(std::mem::take(&mut release.resources), &resources);
+    crate::base::order::permute(&mut release.hooks, &hooks);
+    crate::base::order::permute(&mut release.resources, &resources);
     crate::model::duplicate::check(&release, diags);
     release.chart.name = release
         .hooks
@@ -218,12 +218,6 @@ fn template_order(places: Vec<(&str, usize)>) -> Vec<usize> {
         crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
     });
     order
-}
-
-/// `items` in `order`, which names each index once.
-fn reorder<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
-    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order.iter().filter_map(|&i| slots[i].take()).collect()
 }
 
 /// Whether text that starts with `{` is a YAML flow mapping (`{kind:

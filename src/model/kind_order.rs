@@ -104,7 +104,9 @@ pub fn tier(kind: &str) -> usize {
 /// The distinct kinds among `kinds`, in Helm's install order.
 pub fn tier_kinds<'a>(kinds: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<&str> = kinds.collect();
-    out.sort_by_key(|k| install_rank(k));
+    // By cached key, as plan::build sorts by kind: the two share one copy of
+    // the sort in plugin.wasm (docs/benchmarks.md, "plugin.wasm size").
+    out.sort_by_cached_key(|k| install_rank(k));
     out.dedup();
     out.into_iter().map(str::to_string).collect()
 }

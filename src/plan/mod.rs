@@ -823,7 +823,7 @@ fn report_cycle(plan: &EventPlan, specs: &[Spec], blocked: &[ItemId], diags: &mu
     // thread's stack on a cycle of 10,000 hooks. Sorted by their least
     // node, so that cycles are reported in the order of the input.
     let mut sccs = petgraph::algo::kosaraju_scc(g);
-    sccs.sort_by_key(|c| c.iter().map(|v| v.index()).min());
+    crate::base::order::by_key(&mut sccs, |c| c.iter().map(|v| v.index() as u64).min().unwrap_or(0));
     let mut seen_any = false;
     for scc in sccs.into_iter().filter(|c| c.len() > 1) {
         let cycle = one_cycle(g, &scc);

@@ -417,7 +417,7 @@ fn list_revisions(client: &mut Client, driver: Driver, release: &str) -> Result<
     let version =
         |o: &Value| o.pointer("/metadata/labels/version").and_then(Value::as_str).and_then(|v| v.parse::<u64>().ok());
     let mut items: Vec<(u64, Value)> = list.items.into_iter().filter_map(|o| Some((version(&o)?, o))).collect();
-    items.sort_by_key(|(v, _)| *v);
+    crate::base::order::by_key(&mut items, |(v, _)| *v);
     Ok(items.into_iter().map(|(_, o)| o).collect())
 }
 

@@ -85,7 +85,7 @@ fn lifecycle_rank(target: Target) -> usize {
 
 pub fn picture(plan: &Plan) -> Picture {
     let mut events: Vec<&EventPlan> = plan.events.iter().collect();
-    events.sort_by_key(|e| lifecycle_rank(e.target));
+    crate::base::order::by_key(&mut events, |e| lifecycle_rank(e.target) as u64);
     let mut out: Vec<(String, EventPicture)> = Vec::new();
     for e in events {
         let pic = event(e);

@@ -173,7 +173,7 @@ fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
-    sorted.sort_by_key(|k| crate::model::kind_order::install_rank(k));
+    sorted.sort_by_cached_key(|k| crate::model::kind_order::install_rank(k));
     for k in sorted {
         match kinds.last_mut() {
             Some((last, count)) if *last == k => *count += 1,
