@@ -12,10 +12,8 @@ use std::io::{Read, Write};
 use typed::{Parsed, PlanArgs};
 
 use crate::kube::{self, Client};
-use crate::model::diagnostic::Diagnostics;
-use crate::model::input::{self, Release};
-use crate::model::manifest::Syntax;
-use crate::plan::{self, Plan, Target};
+use crate::model::input;
+use crate::plan::action::{self, Planned};
 use crate::release::storage::Driver;
 use crate::render;
 use crate::render::format::Format;
@@ -137,55 +135,36 @@ fn version(output: Format, io: &mut Io) -> Exit {
     }
 }
 
-/// `plan` and `lint`: read the release, plan it, print the plan or the
-/// problems.
+/// `plan` and `lint`: read the input, call the action, print the plan or
+/// the problems.
 fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
     let command = if lint { "lint" } else { "plan" };
     let bytes = match read_input(args.source.as_deref(), io, command) {
         Ok(b) => b,
         Err(code) => return code,
     };
-    let mut diags = Diagnostics::default();
-    // lint judges every document whole; plan orders them by their heads.
-    let syntax = if lint { Syntax::Whole } else { Syntax::HeadOnly };
-    let span = crate::trace::span(|| format!("read {} bytes", bytes.len()));
-    let parsed = input::parse_as(&bytes, syntax, &mut diags);
-    drop(span);
-    let (format, release) = match parsed {
-        Ok(x) => x,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "Error: {e}");
-            return Exit::Invalid;
-        }
+    let request = action::Request {
+        targets: &args.targets,
+        options: args.options,
+        default_timeout_ms: args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis,
     };
-    let mut plan = planned(&release, args, lint, &mut diags);
+    let planned = if lint { action::lint(&bytes, request) } else { action::plan(&bytes, request) };
+    let planned = match planned {
+        Ok(p) => p,
+        Err(e) => return fail(io, &e, Exit::Invalid),
+    };
     let _span = crate::trace::span(|| "report".into());
-    if !lint && !diags.has_errors() {
-        estimate(&mut plan, &release, args.options);
-    }
+    let Planned { release, format, plan, diags } = &planned;
     if lint {
-        let _ = io.stdout.write_all(render::lint(args.output, &release, &diags).as_bytes());
-        let failed = diags.0.iter().any(|d| d.is_error() || d.lint_error);
-        return if failed { Exit::Invalid } else { Exit::Ok };
+        let _ = io.stdout.write_all(render::lint(args.output, release, diags).as_bytes());
+        return if planned.lint_failed() { Exit::Invalid } else { Exit::Ok };
     }
-    let _ = io.stderr.write_all(render::text::diagnostics(&diags, false).as_bytes());
+    let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
     if diags.has_errors() {
-        let _ = writeln!(io.stderr, "Error: the plan has errors; nothing would run. Fix them and try again.");
-        return Exit::Invalid;
+        return fail(io, &"the plan has errors; nothing would run. Fix them and try again.", Exit::Invalid);
     }
-    let _ = io.stdout.write_all(render::plan(args.output, &release, format, &plan, &diags).as_bytes());
+    let _ = io.stdout.write_all(render::plan(args.output, release, *format, plan, diags).as_bytes());
     Exit::Ok
-}
-
-/// Each event's estimated time and its hints of what would make it shorter.
-fn estimate(plan: &mut Plan, release: &Release, options: plan::Options) {
-    let (n, all) = (options.parallel, options.parallel_all);
-    for e in &mut plan.events {
-        if let Target::Hooks(event) = e.target {
-            e.estimate = crate::plan::estimate::estimate(release, e, n);
-            e.hints.extend(crate::plan::estimate::hint(release, event, e, n, all));
-        }
-    }
 }
 
 /// The input of `plan` and `lint`: the installed release named, or stdin
@@ -210,22 +189,6 @@ fn read_input(source: Option<&str>, io: &mut Io, command: &str) -> Result<Vec<u8
         let _ = writeln!(io.stderr, "Error: {e}");
         code
     })
-}
-
-/// The plan of `release` with what `plan` and `lint` add to it: warnings
-/// of hook timeouts and lint's order bugs.
-fn planned(release: &Release, args: &PlanArgs, lint: bool, diags: &mut Diagnostics) -> Plan {
-    let span = crate::trace::span(|| "plan".into());
-    let plan = plan::build(release, &args.targets, args.options, diags);
-    // lint and plan cannot know the --timeout of the run to come: they warn against Helm's default.
-    let default_ms = args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis;
-    diags.extend(crate::model::hook::timeouts_over(&release.hooks, default_ms, "--timeout's default"));
-    if lint {
-        // Every event and the install are planned: where each object is made.
-        diags.0.extend(plan::order_check::check(release, &plan));
-    }
-    drop(span);
-    plan
 }
 
 /// Why the input could not be read.
