@@ -49,7 +49,7 @@ pub fn wait<E: Cluster + Clock + ?Sized>(
                 env.find(&mut watch, &key)?;
                 pending.push((e.clone(), key));
             }
-            Err(why) => return Ok(Err(format!("helm.sh/depends-on-external {e}: {why}"))),
+            Err(why) => return Ok(Err(format!("{} {e}: {why}", crate::model::annotation::DEPENDS_ON_EXTERNAL))),
         }
     }
     let mut last_progress = env.now_ms();

@@ -310,7 +310,11 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
                     reference: plan.items[i].reference.to_string(),
                     action: if keep { Action::Keep } else { Action::Delete },
                     changes: Vec::new(),
-                    message: if keep { "helm.sh/resource-policy: keep".into() } else { String::new() },
+                    message: if keep {
+                        format!("{}: keep", crate::model::annotation::RESOURCE_POLICY)
+                    } else {
+                        String::new()
+                    },
                 }
             })
             .collect();

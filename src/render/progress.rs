@@ -137,7 +137,7 @@ pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
         }
         DeployEvent::Kept { resource, why, at: t } => {
             let why = match why {
-                Keep::Policy => "helm.sh/resource-policy: keep".to_string(),
+                Keep::Policy => format!("{}: keep", crate::model::annotation::RESOURCE_POLICY),
                 Keep::NotOwned => "not owned by this release".to_string(),
                 Keep::Unverifiable(e) => format!("its ownership could not be verified: {e}"),
             };
