@@ -134,7 +134,7 @@ pub fn pod_completion(pod: &Value) -> Completion {
                     if !why.is_empty() {
                         d.push_str(&format!(": {why}"));
                     }
-                    d.push_str(&format!(", exit code {code}"));
+                    d.push_str(&format!(", {}", exit_code(code)));
                     let msg = text(t, "message").trim();
                     if !msg.is_empty() {
                         d.push_str(&format!(": {msg}"));
@@ -153,6 +153,29 @@ pub fn pod_completion(pod: &Value) -> Completion {
             Completion::Failed { reason, message }
         }
         _ => Completion::InProgress,
+    }
+}
+
+/// `exit code 137 (SIGKILL)`: a process killed by a signal is reported with
+/// 128 plus the signal's number (by runc, as by a shell), and the kubelet's
+/// `Error` for such a kill says no more (docs/limits.md). The common signals
+/// are named; the code alone cannot tell a kill from a process that chose
+/// that code, so the name is what the convention reads, in brackets.
+pub fn exit_code(code: i64) -> String {
+    const NAMES: [(i64, &str); 9] = [
+        (1, "SIGHUP"),
+        (2, "SIGINT"),
+        (3, "SIGQUIT"),
+        (4, "SIGILL"),
+        (6, "SIGABRT"),
+        (7, "SIGBUS"),
+        (9, "SIGKILL"),
+        (11, "SIGSEGV"),
+        (15, "SIGTERM"),
+    ];
+    match NAMES.iter().find(|(n, _)| code == 128 + n) {
+        Some((_, name)) => format!("exit code {code} ({name})"),
+        None => format!("exit code {code}"),
     }
 }
 
@@ -211,6 +234,21 @@ mod tests {
                 message: "pod p failed (Pod was active on the node longer than the specified deadline)".into()
             }
         );
+    }
+
+    /// What the real node reported once for a container killed over its memory
+    /// limit in its first moments (docs/limits.md): the signal is named.
+    #[test]
+    fn a_kill_names_its_signal() {
+        let killed = json!({"metadata":{"name":"hungry"},"status":{"phase":"Failed","containerStatuses":[
+            {"name":"main","state":{"terminated":{"exitCode":137,"reason":"Error"}}}]}});
+        let Completion::Failed { message, .. } = pod_completion(&killed) else { panic!("failed") };
+        assert_eq!(message, "pod hungry failed (container main: Error, exit code 137 (SIGKILL))");
+        assert_eq!(exit_code(143), "exit code 143 (SIGTERM)");
+        assert_eq!(exit_code(139), "exit code 139 (SIGSEGV)");
+        for plain in [1, 3, 128, 130 + 3, 255, -1] {
+            assert_eq!(exit_code(plain), format!("exit code {plain}"), "no signal named for {plain}");
+        }
     }
 
     #[test]

@@ -559,7 +559,8 @@ fn lines_are_printed_as_the_container_writes_them() {
     assert!(last <= end, "every line before the hook's end\n{}", out.shown);
 }
 
-/// A container over its memory limit is OOMKilled by the kernel; the hook fails saying so.
+/// A container over its memory limit is OOMKilled by the kernel; the hook fails saying so,
+/// and names the signal behind exit code 137.
 ///
 /// The container sleeps a second before it allocates. Killed within its first moments,
 /// before containerd's `StartContainer` returns, its OOM event is dropped and the kubelet
@@ -585,6 +586,7 @@ fn a_container_over_its_memory_limit_is_oomkilled() {
     eprintln!("over its memory limit:\n{}", out.stdout);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     assert!(out.all().contains("OOMKilled"), "the reason is named\n{}", out.shown);
+    assert!(out.all().contains("exit code 137 (SIGKILL)"), "and the signal\n{}", out.shown);
 }
 
 /// A Deployment whose container keeps exiting: `deploy` fails with `CrashLoopBackOff` and
