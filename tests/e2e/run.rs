@@ -1805,12 +1805,51 @@ fn wait_ended(case: &Case, what: &str) {
 #[test]
 fn status_after_a_fail_fast_stop_shows_no_hook_running_and_totals_add_up() {
     let case = Case::new("status-ff");
-    // The sibling outlasts the stop by far, even on a loaded machine.
-    case.install(&fail_fast_chart("12s"));
+    // The sibling outlasts the stop even on a loaded machine: how soon `pre` is failed is
+    // the Job controller's, 2 s on a quiet bed, 5-6 s beside another suite, 23-32 s once
+    // (fail_fast_ends_the_run_and_prints_the_output); a 12-s sibling ended first in CI once.
+    case.install(&fail_fast_chart("40s"));
     let out = case.hooks(&["--parallel", "8"]);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     let stored = case.status_phases(RELEASE);
-    assert_eq!(stored["slow"], "Running", "the record keeps what the stopped run stored\n{}", out.shown);
+    // When the cluster said each Job ended, beside when the run saw it: a late `pre` is
+    // the Job controller's or the plugin's.
+    let when = ok(case.kubectl(&[
+        "get",
+        "jobs",
+        "-o",
+        "jsonpath={range .items[*]}{.metadata.name} created {.metadata.creationTimestamp}:{range .status.conditions[*]} {.type} {.lastTransitionTime}{end}\n{end}",
+    ]));
+    eprintln!("the Jobs as the cluster has them:\n{when}");
+    // The run saw `pre` fail soon after the cluster said so: a watch that missed the end
+    // (the host build's bug of session 12, docs/limits.md) fails here, a slow Job
+    // controller does not.
+    let (created, failed) = {
+        let j = ok(case.kubectl(&[
+            "get",
+            "job/pre",
+            "-o",
+            "jsonpath={.metadata.creationTimestamp} {.status.conditions[?(@.type==\"Failed\")].lastTransitionTime}",
+        ]));
+        let t = |s: &str| helm_hooks::base::time::parse_time(s).unwrap_or_else(|| panic!("a time: {j}"));
+        let (c, f) = j.split_once(' ').unwrap_or_else(|| panic!("no Failed condition: {j}"));
+        (t(c), t(f))
+    };
+    let seen_ms = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("failed    Job/pre"))
+        .and_then(|l| l.strip_prefix('[')?.split_once("s]")?.0.trim().parse::<f64>().ok())
+        .map(|s| (s * 1000.0) as u64)
+        .unwrap_or_else(|| panic!("no line for the failure of Job/pre\n{}", out.shown));
+    let cluster_ms = failed.saturating_sub(created);
+    eprintln!("Job/pre failed {cluster_ms} ms after its creation, seen {seen_ms} ms after the start");
+    assert!(
+        seen_ms <= cluster_ms + 15_000,
+        "Job/pre was seen failed {seen_ms} ms after the start, {cluster_ms} ms after its creation by the cluster\n{}\n{when}",
+        out.shown
+    );
+    assert_eq!(stored["slow"], "Running", "the record keeps what the stopped run stored\n{}\n{when}", out.shown);
     wait_ended(&case, "job/slow");
 
     let text = case.plugin(&["status", RELEASE], None);
