@@ -1825,15 +1825,11 @@ fn status_after_a_fail_fast_stop_shows_no_hook_running_and_totals_add_up() {
     // (the host build's bug of session 12, docs/limits.md) fails here, a slow Job
     // controller does not.
     let (created, failed) = {
-        let j = ok(case.kubectl(&[
-            "get",
-            "job/pre",
-            "-o",
-            "jsonpath={.metadata.creationTimestamp} {.status.conditions[?(@.type==\"Failed\")].lastTransitionTime}",
-        ]));
-        let t = |s: &str| helm_hooks::base::time::parse_time(s).unwrap_or_else(|| panic!("a time: {j}"));
-        let (c, f) = j.split_once(' ').unwrap_or_else(|| panic!("no Failed condition: {j}"));
-        (t(c), t(f))
+        let line = when.lines().find(|l| l.starts_with("pre created ")).unwrap_or_else(|| panic!("no Job/pre: {when}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |i: usize| words.get(i).map(|w| w.trim_end_matches(':')).and_then(helm_hooks::base::time::parse_time);
+        let failed = words.iter().position(|w| *w == "Failed").and_then(|i| at(i + 1));
+        at(2).zip(failed).unwrap_or_else(|| panic!("no creation or Failed time: {line}"))
     };
     let seen_ms = out
         .stdout
