@@ -370,7 +370,7 @@ fn a_config_map_in_a_later_resource_group_is_warned_with_the_group_to_use() {
         .replace("  name: web\n", "  name: web\n  annotations:\n    helm.sh/resource-group: app\n");
     let cm = config_map(
         "web-config",
-        "    helm.sh/resource-group: config\n    helm.sh/depends-on/resource-groups: '[\"app\"]'\n",
+        "    helm.sh/resource-group: config\n    helm.sh/depends-on-resource-groups: '[\"app\"]'\n",
     );
     let w = warnings(&[("app/templates/deployment.yaml", &deployment), ("app/templates/config.yaml", &cm)]);
     assert_eq!(w.len(), 1, "{w:?}");
@@ -381,7 +381,7 @@ fn a_config_map_in_a_later_resource_group_is_warned_with_the_group_to_use() {
     );
     assert_eq!(
         w[0].2,
-        "put ConfigMap/web-config in helm.sh/resource-group \"app\", or in a group that \"app\" names in helm.sh/depends-on/resource-groups"
+        "put ConfigMap/web-config in helm.sh/resource-group \"app\", or in a group that \"app\" names in helm.sh/depends-on-resource-groups"
     );
     // The same batch: applied together, as stock Helm applies a release.
     let same = config_map("web-config", "    helm.sh/resource-group: app\n");

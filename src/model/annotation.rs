@@ -26,7 +26,15 @@ pub const HOOK_TIMEOUT: &str = "helm.sh/hook-timeout";
 pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 
 pub const RESOURCE_GROUP: &str = "helm.sh/resource-group";
+/// HIP-0025's key, with two slashes: the API server refuses it, so stock
+/// Helm 4 and `kubectl apply` fail on an object that carries it
+/// (docs/annotations.md, "Portable charts").
 pub const DEPENDS_ON_RESOURCE_GROUPS: &str = "helm.sh/depends-on/resource-groups";
+/// The same dependency under a key the API server accepts (one slash),
+/// read exactly as [`DEPENDS_ON_RESOURCE_GROUPS`]: a chart that declares
+/// its groups' order with it still installs with stock Helm, in Helm's
+/// kind order. helm-hooks' key until Helm has one of its own.
+pub const PORTABLE_DEPENDS_ON_RESOURCE_GROUPS: &str = "helm.sh/depends-on-resource-groups";
 pub const READINESS_SUCCESS: &str = "helm.sh/readiness-success";
 pub const READINESS_FAILURE: &str = "helm.sh/readiness-failure";
 
@@ -68,6 +76,7 @@ pub const KNOWN: &[&str] = &[
     DEPENDS_ON_EXTERNAL,
     RESOURCE_GROUP,
     DEPENDS_ON_RESOURCE_GROUPS,
+    PORTABLE_DEPENDS_ON_RESOURCE_GROUPS,
     READINESS_SUCCESS,
     READINESS_FAILURE,
     DEPENDS_ON_SUBCHARTS,
@@ -100,6 +109,46 @@ pub fn misspelled(key: &str) -> Option<&'static str> {
     let rest = key.strip_prefix(NAMESPACE).filter(|_| !KNOWN.contains(&key))?;
     let near = crate::base::spelling::nearest(rest, KNOWN.iter().map(|k| &k[NAMESPACE.len()..]))?;
     KNOWN.iter().copied().find(|k| k[NAMESPACE.len()..] == *near && *k != key)
+}
+
+/// Why the API server refuses `key` as an annotation key, as Kubernetes'
+/// `ValidateAnnotations` judges it (`IsQualifiedName` of the lowercased
+/// key): an optional DNS-subdomain prefix and `/`, then a name of at most
+/// 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter
+/// or digit. `None`: the key is accepted.
+pub fn key_problem(key: &str) -> Option<&'static str> {
+    // No copy and one pass over the bytes: every key of every object comes
+    // here, and under Helm's Wasm runtime each byte looked at is dear.
+    let key = key.as_bytes();
+    let (prefix, name) = match bytes::find(key, b'/') {
+        None => (None, key),
+        Some(i) if bytes::find(&key[i + 1..], b'/').is_some() => return Some("it holds more than one '/'"),
+        Some(i) => (Some(&key[..i]), &key[i + 1..]),
+    };
+    if let Some(prefix) = prefix {
+        if prefix.is_empty() {
+            return Some("the part before '/' is empty");
+        }
+        let label_ok = |l: &[u8]| {
+            matches!((l.first(), l.last()), (Some(f), Some(e)) if f.is_ascii_alphanumeric() && e.is_ascii_alphanumeric())
+                && l.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        };
+        if prefix.len() > 253 || !prefix.split(|&b| b == b'.').all(label_ok) {
+            return Some("the part before '/' is not a DNS subdomain");
+        }
+    }
+    let edge_ok = matches!((name.first(), name.last()), (Some(f), Some(e)) if f.is_ascii_alphanumeric() && e.is_ascii_alphanumeric());
+    if name.is_empty() {
+        Some("the name part is empty")
+    } else if name.len() > 63 {
+        Some("the name part is longer than 63 characters")
+    } else if !edge_ok {
+        Some("the name part does not start and end with a letter or digit")
+    } else if !name.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+        Some("the name part holds a character other than letters, digits, '-', '_' and '.'")
+    } else {
+        None
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -235,6 +284,25 @@ mod tests {
         for key in ["helm.sh/foo", "helm.sh/chart", "helm.sh/owner-team", "meta.helm.sh/release-name", "hook-paralel"] {
             assert_eq!(misspelled(key), None, "{key}");
         }
+    }
+
+    /// Kubernetes' qualified names, as the API server checks annotation keys.
+    #[test]
+    fn keys_the_api_server_refuses() {
+        for ok in [
+            "helm.sh/hook",
+            PORTABLE_DEPENDS_ON_RESOURCE_GROUPS,
+            "a",
+            "Example.COM/My_Key.v1",
+            "kubectl.kubernetes.io/last-applied-configuration",
+        ] {
+            assert_eq!(key_problem(ok), None, "{ok}");
+        }
+        assert_eq!(key_problem(DEPENDS_ON_RESOURCE_GROUPS), Some("it holds more than one '/'"));
+        for bad in ["/a", "a/", "-a", "a-", "a b", "ex_ample.com/a", "a..b/c", &"k".repeat(64)] {
+            assert!(key_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(key_problem(&format!("{}/k", "a".repeat(254))), Some("the part before '/' is not a DNS subdomain"));
     }
 
     #[test]

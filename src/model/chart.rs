@@ -23,6 +23,13 @@ pub struct Dependency {
     pub alias: Option<String>,
     #[serde(default, rename = "depends-on")]
     pub depends_on: Vec<String>,
+    /// Set by Helm's `ProcessDependencies` on every dependency that its
+    /// condition and tags left enabled; it drops the others from the
+    /// metadata it stores, and replaces `name` by the alias. A stored
+    /// release's metadata therefore lists exactly the subcharts the release
+    /// was rendered with, whether or not they rendered anything.
+    #[serde(default)]
+    pub enabled: bool,
 }
 
 impl Dependency {

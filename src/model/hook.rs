@@ -118,7 +118,7 @@ impl Hook {
     pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
-        misspelled_keys(ann, &loc, diags);
+        check_keys(ann, &loc, diags);
         let events = match parse_events(a::get(ann, a::HOOK).map_or("", String::as_str)) {
             Ok(events) => events,
             Err(e) => {
@@ -256,7 +256,13 @@ fn warn_ineffective(
     loc: &Location,
     diags: &mut Diagnostics,
 ) {
-    for key in [a::RESOURCE_GROUP, a::DEPENDS_ON_RESOURCE_GROUPS, a::READINESS_SUCCESS, a::READINESS_FAILURE] {
+    for key in [
+        a::RESOURCE_GROUP,
+        a::DEPENDS_ON_RESOURCE_GROUPS,
+        a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS,
+        a::READINESS_SUCCESS,
+        a::READINESS_FAILURE,
+    ] {
         if a::has(&head.annotations, key) {
             diags.push(
                 Diagnostic::warning(loc.clone(), "is ignored on hooks: HIP-0025 sequencing applies to resources only")
@@ -353,14 +359,13 @@ pub(crate) fn depends_on(
         .collect()
 }
 
-/// A warning for each `helm.sh/` key that is a typo of a known one
-/// ([`a::misspelled`]): Helm and helm-hooks pass over it in silence, so the
-/// hook would run as if it were not there.
-pub(crate) fn misspelled_keys(
-    ann: &std::collections::BTreeMap<String, String>,
-    loc: &Location,
-    diags: &mut Diagnostics,
-) {
+/// A warning for each annotation key that does not do what its author
+/// meant: a `helm.sh/` key a typo away from a known one ([`a::misspelled`]),
+/// which Helm and helm-hooks pass over in silence; and a key the API server
+/// refuses ([`a::key_problem`]), which makes stock `helm install` and
+/// `kubectl apply` fail on the object (docs/annotations.md, "Portable
+/// charts").
+pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
     for key in ann.keys() {
         if let Some(known) = a::misspelled(key) {
             diags.push(
@@ -372,6 +377,35 @@ pub(crate) fn misspelled_keys(
                 .help(format!("rename it to {known}")),
             );
         }
+        let Some(problem) = a::key_problem(key) else { continue };
+        diags.push(if key == a::DEPENDS_ON_RESOURCE_GROUPS {
+            Diagnostic::warning(
+                loc.clone(),
+                format!(
+                    "is not a valid Kubernetes annotation key ({problem}): stock `helm install` and \
+                     `helm template | kubectl apply` fail on this object; only helm hooks deploy (and a future \
+                     Helm with HIP-0025) remove it before applying"
+                ),
+            )
+            .on(key)
+            .help(format!(
+                "rename it to {}: the same value, read the same way by helm hooks, and a key every Helm accepts",
+                a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS
+            ))
+        } else {
+            Diagnostic::warning(
+                loc.clone(),
+                format!(
+                    "is not a valid Kubernetes annotation key ({problem}): the API server refuses this object, \
+                     from stock Helm and helm hooks alike"
+                ),
+            )
+            .on(key)
+            .help(
+                "write an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', \
+                 starting and ending with a letter or digit",
+            )
+        });
     }
 }
 

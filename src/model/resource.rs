@@ -4,7 +4,7 @@
 use crate::model::annotation as a;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::external::{self, External};
-use crate::model::hook::{depends_on, misspelled_keys};
+use crate::model::hook::{check_keys, depends_on};
 use crate::model::manifest::{Document, Head};
 use crate::model::readiness::Readiness;
 use crate::model::reference::ObjectRef;
@@ -18,9 +18,13 @@ pub struct Resource {
     pub depends_on: Vec<ObjectRef>,
     /// `helm.sh/resource-group`; an empty value means no group (HIP-0025).
     pub group: Option<String>,
+    /// `helm.sh/depends-on-resource-groups` or HIP-0025's
     /// `helm.sh/depends-on/resource-groups`: `Err` holds the invalid text,
     /// which demotes this manifest to the unsequenced batch.
     pub group_depends_on: Result<Vec<String>, String>,
+    /// Which of the two keys [`Resource::group_depends_on`] was read from,
+    /// for messages.
+    pub group_depends_on_key: &'static str,
     pub readiness: Option<Readiness>,
     /// `helm.sh/depends-on-external`: objects outside the release awaited
     /// before this one is applied.
@@ -31,14 +35,11 @@ impl Resource {
     pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
-        misspelled_keys(ann, &loc, diags);
+        check_keys(ann, &loc, diags);
         let depends_on = depends_on(ann, &loc, diags);
         let group = a::get(ann, a::RESOURCE_GROUP).map(|g| g.trim().to_string()).filter(|g| !g.is_empty());
-        let group_depends_on = match a::get(ann, a::DEPENDS_ON_RESOURCE_GROUPS) {
-            None => Ok(Vec::new()),
-            Some(v) => a::parse_string_array(v).map_err(|_| v.clone()),
-        };
-        if group.is_none() && a::has(ann, a::DEPENDS_ON_RESOURCE_GROUPS) {
+        let (group_depends_on_key, group_depends_on) = group_dependencies(ann, &loc, diags);
+        if group.is_none() && a::has(ann, group_depends_on_key) {
             // HIP-0025 orders groups, not resources: outside one, the
             // dependency orders nothing, and its author expected it to.
             diags.push(
@@ -49,7 +50,7 @@ impl Resource {
                         a::RESOURCE_GROUP
                     ),
                 )
-                .on(a::DEPENDS_ON_RESOURCE_GROUPS)
+                .on(group_depends_on_key)
                 .help(format!("add {}: <group> to this resource, or remove the dependency", a::RESOURCE_GROUP)),
             );
         }
@@ -90,6 +91,7 @@ impl Resource {
             depends_on,
             group,
             group_depends_on,
+            group_depends_on_key,
             readiness,
             external,
         }
@@ -112,6 +114,46 @@ impl Resource {
             self.head.namespace.as_deref().unwrap_or(""),
             self.head.name
         )
+    }
+}
+
+/// The groups a resource's group waits for, and the key they were read
+/// from. The portable key and HIP-0025's are read alike; where an object
+/// carries both (a chart on its way from one to the other) they must say
+/// the same, and the portable one is read.
+fn group_dependencies(
+    ann: &std::collections::BTreeMap<String, String>,
+    loc: &Location,
+    diags: &mut Diagnostics,
+) -> (&'static str, Result<Vec<String>, String>) {
+    let read = |v: &String| a::parse_string_array(v).map_err(|_| v.clone());
+    match (a::get(ann, a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS), a::get(ann, a::DEPENDS_ON_RESOURCE_GROUPS)) {
+        (None, None) => (a::DEPENDS_ON_RESOURCE_GROUPS, Ok(Vec::new())),
+        (None, Some(hip)) => (a::DEPENDS_ON_RESOURCE_GROUPS, read(hip)),
+        (Some(portable), hip) => {
+            let value = read(portable);
+            let sorted = |r: &Result<Vec<String>, String>| {
+                r.clone().map(|mut v| {
+                    v.sort();
+                    v.dedup();
+                    v
+                })
+            };
+            if let Some(hip) = hip.filter(|hip| sorted(&read(hip)) != sorted(&value)) {
+                diags.push(
+                    Diagnostic::error(
+                        loc.clone(),
+                        format!(
+                            "says {portable:?} and {} says {hip:?}: one object, two orders",
+                            a::DEPENDS_ON_RESOURCE_GROUPS
+                        ),
+                    )
+                    .on(a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS)
+                    .help(format!("keep {} alone", a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS)),
+                );
+            }
+            (a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS, value)
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::base::dag::{self, DagError};
-use crate::model::annotation::{DEPENDS_ON_RESOURCE_GROUPS, RESOURCE_GROUP};
+use crate::model::annotation::RESOURCE_GROUP;
 use crate::model::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::object::ObjectKey;
 use crate::model::resource::Resource;
@@ -90,7 +90,7 @@ fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnost
                         r.location(),
                         format!("invalid JSON {text:?}; this resource moves to the unsequenced batch"),
                     )
-                    .on(DEPENDS_ON_RESOURCE_GROUPS)
+                    .on(r.group_depends_on_key)
                     .help("write a JSON array of group names, e.g. '[\"databases\"]'"),
                 );
                 ungrouped.push(i);
@@ -173,7 +173,7 @@ fn demote_missing(
                 resources[g.members[id][0]].location(),
                 format!("group {name:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
             )
-            .on(DEPENDS_ON_RESOURCE_GROUPS)
+            .on(resources[g.members[id][0]].group_depends_on_key)
             .help(format!(
                 "add a resource with helm.sh/resource-group: {missing} to {chart_path}, or drop the dependency"
             )),
@@ -261,7 +261,7 @@ fn batches(
                     resources[*declaring].location(),
                     format!("resource-group circular dependency detected in {chart_path}: {e}"),
                 )
-                .on(DEPENDS_ON_RESOURCE_GROUPS)
+                .on(resources[*declaring].group_depends_on_key)
                 .help(help),
             );
             return None;

@@ -58,6 +58,15 @@ fn allowed_alias_ratio(decoded: u64) -> f64 {
     }
 }
 
+/// goyaml's check, made after every node it decodes: `aliased` of the
+/// `decoded` nodes so far came through an alias.
+fn check_aliasing(aliased: u64, decoded: u64) -> Result<(), YamlError> {
+    if aliased > 100 && decoded > 1000 && aliased as f64 / decoded as f64 > allowed_alias_ratio(decoded) {
+        return Err(YamlError::ExcessiveAliasing { aliased, decoded });
+    }
+    Ok(())
+}
+
 /// How many times its own size a document's aliases may add in text. goyaml
 /// counts nodes, and a Go string shares its bytes when aliased; a Rust
 /// string is copied, so one megabyte-long scalar aliased a thousand times
@@ -139,13 +148,84 @@ pub fn check_depth(text: &str) -> Result<(), YamlError> {
 /// Scans all of `text` for YAML syntax errors, building nothing: for a
 /// document whose head alone was read, the rest must still be YAML, as Helm
 /// converts all of it to JSON before anything is installed.
+///
+/// Its aliases are counted as goyaml counts them ([`allowed_alias_ratio`]),
+/// without expanding any: Helm refuses an alias bomb anywhere in a document
+/// (`yaml: document contains excessive aliasing`), under a pod template as
+/// well as in the head.
 pub fn check_syntax(text: &str) -> Result<(), YamlError> {
     check_depth(text)?;
     let mut parser = Parser::new_from_str(text);
+    let mut count = AliasCount::default();
     while let Some(event) = parser.next_event() {
-        event.map_err(YamlError::Scan)?;
+        count.event(&event.map_err(YamlError::Scan)?.0)?;
     }
     Ok(())
+}
+
+/// The nodes goyaml would decode from a stream of events, aliases counted
+/// by the size of what they name, as [`Reader`] counts them while it
+/// builds: a pass that builds nothing.
+#[derive(Default)]
+struct AliasCount {
+    decoded: u64,
+    aliased: u64,
+    /// Collections open around the current event.
+    depth: usize,
+    /// The anchored collections among them: depth, anchor, `decoded` at their start.
+    open: Vec<(usize, usize, u64)>,
+    /// Nodes each anchor's node decodes to, aliases in it expanded.
+    anchors: HashMap<usize, u64>,
+}
+
+impl AliasCount {
+    fn event(&mut self, event: &Event) -> Result<(), YamlError> {
+        match *event {
+            Event::DocumentStart(_) => {
+                // goyaml decodes each document afresh, the document node counted.
+                *self = AliasCount { decoded: 1, ..AliasCount::default() };
+            }
+            Event::Scalar(_, _, anchor, _) => {
+                self.node()?;
+                if anchor > 0 {
+                    self.anchors.insert(anchor, 1);
+                }
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                self.node()?;
+                self.depth += 1;
+                if anchor > 0 {
+                    self.open.push((self.depth, anchor, self.decoded));
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(&(depth, anchor, start)) = self.open.last().filter(|o| o.0 == self.depth) {
+                    self.open.pop();
+                    debug_assert_eq!(depth, self.depth);
+                    self.anchors.insert(anchor, self.decoded - start + 1);
+                }
+                self.depth = self.depth.saturating_sub(1);
+            }
+            Event::Alias(id) => {
+                self.node()?;
+                let nodes = *self.anchors.get(&id).ok_or(YamlError::UnknownAnchor)?;
+                self.decoded += nodes;
+                self.aliased += nodes;
+                self.check()?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn node(&mut self) -> Result<(), YamlError> {
+        self.decoded += 1;
+        self.check()
+    }
+
+    fn check(&self) -> Result<(), YamlError> {
+        check_aliasing(self.aliased, self.decoded)
+    }
 }
 
 /// The first document of `text` as JSON, with Kubernetes' YAML rules.
@@ -244,11 +324,7 @@ impl<'a> Reader<'a> {
     /// allowed share only falls, so checking at its end refuses exactly the
     /// documents goyaml refuses somewhere inside it.
     fn check_aliasing(&self) -> Result<(), YamlError> {
-        let (aliased, decoded) = (self.aliased, self.decoded);
-        if aliased > 100 && decoded > 1000 && aliased as f64 / decoded as f64 > allowed_alias_ratio(decoded) {
-            return Err(YamlError::ExcessiveAliasing { aliased, decoded });
-        }
-        Ok(())
+        check_aliasing(self.aliased, self.decoded)
     }
 
     fn next(&mut self) -> Result<Event<'a>, YamlError> {
@@ -627,6 +703,32 @@ mod tests {
         assert!(to_json(&list(20)).is_ok());
         let e = to_json(&list(200)).unwrap_err();
         assert!(matches!(e, YamlError::ExcessiveAliasing { .. }), "{e}");
+    }
+
+    /// Issue 39: the pass that builds nothing counts aliases as the reader
+    /// that builds does, so a bomb in a body is refused where Helm refuses
+    /// it, and a document Helm reads is not.
+    #[test]
+    fn the_syntax_pass_counts_aliases_as_the_reader_does() {
+        let list = |n| format!("x: &x [{}]\nl: [{}]\n", vec!["1"; 1_000].join(","), vec!["*x"; n].join(","));
+        let nested =
+            "spec:\n  template:\n    metadata:\n      annotations:\n        a: &a {k: [1, 2, &b [3, *x]], m: *x}\n";
+        for (text, refused) in [
+            (alias_bomb(""), true),
+            (alias_bomb("  "), true),
+            (format!("spec:\n  nodeSelector:\n{}", alias_bomb("    ")), true),
+            (list(20), false),
+            (list(200), true),
+            (format!("x: &x 1\nl: [{}]\n", vec!["*x"; 2_000].join(",")), false),
+            (format!("x: &x 1\n{nested}        c: [*a, *b, *a]\n"), false),
+        ] {
+            let built = matches!(to_json_whole(&text), Err(YamlError::ExcessiveAliasing { .. }));
+            let counted = matches!(check_syntax(&text), Err(YamlError::ExcessiveAliasing { .. }));
+            assert_eq!((built, counted), (refused, refused), "{}", &text[..text.len().min(120)]);
+        }
+        let start = std::time::Instant::now();
+        assert!(check_syntax(&format!("spec:\n  nodeSelector:\n{}", alias_bomb("    "))).is_err());
+        assert!(start.elapsed() < std::time::Duration::from_secs(1), "{:?}", start.elapsed());
     }
 
     /// goyaml counts nodes; a long scalar aliased often is bounded by size.

@@ -195,6 +195,10 @@ pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mu
         );
         if !release.resources.is_empty() {
             wanted.push(Target::Install);
+        } else if release.chart.known {
+            // A chart whose resources all stayed unrendered still declares
+            // its subchart order, and HIP-0025 checks it all the same.
+            layout::plan(&release.chart, &release.resources, diags);
         }
     }
     let n = options.parallel.max(1);
@@ -573,7 +577,7 @@ fn later(r: &ObjectRef, target: Target, theirs: i64, own: i64, batches: &[Batch]
                     describe(theirs),
                     describe(own)
                 ),
-                "put both in one helm.sh/resource-group, or give this resource a group that lists the dependency's in helm.sh/depends-on/resource-groups (subcharts: order them the other way), or drop the dependency".to_string(),
+                "put both in one helm.sh/resource-group, or give this resource a group that lists the dependency's in helm.sh/depends-on-resource-groups (subcharts: order them the other way), or drop the dependency".to_string(),
             )
         }
         Target::Hooks(_) => (

@@ -294,7 +294,7 @@ fn fix(target: &str, gap: &Gap, moment: Moment, group: Option<&str>) -> String {
         Gap::LaterBatch { .. } => match group {
             Some(g) => format!(
                 "put {target} in helm.sh/resource-group {g:?}, or in a group that {g:?} names in \
-                 helm.sh/depends-on/resource-groups"
+                 helm.sh/depends-on-resource-groups"
             ),
             None => format!("put {target} in an earlier helm.sh/resource-group"),
         },

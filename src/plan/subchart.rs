@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::base::bytes;
 use crate::base::dag::{self, DagError};
-use crate::model::annotation::{self as a, DEPENDS_ON_RESOURCE_GROUPS, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
-use crate::model::chart::{ChartMeta, Dependency};
+use crate::model::annotation::{self as a, DEPENDS_ON_SUBCHARTS, SUBCHART_DEPENDS_ON};
+use crate::model::chart::ChartMeta;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::resource::Resource;
 use crate::model::resource_group;
@@ -41,7 +41,7 @@ struct Node {
 /// `helm.sh/depends-on` between resources does not count: it orders
 /// resources inside a batch.
 pub fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
-    resources.iter().any(|r| r.group.is_some() || r.head.annotations.contains_key(DEPENDS_ON_RESOURCE_GROUPS))
+    resources.iter().any(|r| r.group.is_some() || a::has(&r.head.annotations, r.group_depends_on_key))
         || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
         || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)
         || chart.dependencies.iter().any(|d| !d.depends_on.is_empty())
@@ -99,23 +99,34 @@ fn has_siblings(node: &Node) -> bool {
 /// Subchart path (relative to the top chart, `/`-joined) → siblings it waits for.
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
+/// The dependency `reference` names, by its name or its alias, as HIP-0025
+/// resolves references (`resolveDependsOnReferences`): `Ok(None)` when it
+/// names none, an error when it names several (a chart pulled in twice
+/// under two aliases, named by its chart name).
+fn resolve<'c>(chart: &'c ChartMeta, reference: &str) -> Result<Option<&'c str>, ()> {
+    let mut found: Option<&str> = None;
+    for d in &chart.dependencies {
+        if d.name == reference || d.alias.as_deref() == Some(reference) {
+            match found {
+                Some(other) if other != d.effective_name() => return Err(()),
+                _ => found = Some(d.effective_name()),
+            }
+        }
+    }
+    Ok(found)
+}
+
 fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
     let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
     let mut graph: Graph = BTreeMap::new();
     for d in &chart.dependencies {
         let entry = graph.entry(d.effective_name().to_string()).or_default();
         for target in &d.depends_on {
-            // Chart.yaml names the dependency; aliases rename it (HIP-0025 ProcessDependencies).
-            let matches: Vec<&Dependency> =
-                chart.dependencies.iter().filter(|x| x.name == *target || x.alias.as_deref() == Some(target)).collect();
-            match matches.as_slice() {
-                [one] => {
-                    entry.insert(one.effective_name().to_string());
+            match resolve(chart, target) {
+                Ok(found) => {
+                    entry.insert(found.unwrap_or(target).to_string());
                 }
-                [] => {
-                    entry.insert(target.clone());
-                }
-                _ => diags.push(
+                Err(()) => diags.push(
                     Diagnostic::error(
                         loc.clone(),
                         format!("subchart {:?} depends-on {target:?}, which is ambiguous", d.effective_name()),
@@ -139,26 +150,61 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
             ),
         }
     }
-    if let Some(value) = chart.annotations.get(DEPENDS_ON_SUBCHARTS) {
-        match a::parse_string_array(value) {
-            Ok(names) => {
-                let known: BTreeSet<&str> = chart.dependencies.iter().map(Dependency::effective_name).collect();
-                for n in names.iter().filter(|n| chart.known && !known.contains(n.as_str())) {
-                    diags.push(
-                        Diagnostic::error(loc.clone(), format!("names {n:?}, which is not a dependency of this chart"))
-                            .on(DEPENDS_ON_SUBCHARTS),
-                    );
-                }
-            }
-            Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(DEPENDS_ON_SUBCHARTS).help(e.help())),
-        }
-    }
     graph
 }
 
-/// The declared subcharts of the level `rel` (`""` for the top chart)
-/// among those rendered, and their edges; an edge to a subchart not
-/// rendered is an error, an order that names one not rendered a warning.
+/// The subcharts the top chart was rendered with, as HIP-0025's reference
+/// builds its subchart DAG from a stored chart: every dependency Helm left
+/// enabled, whether or not it rendered a resource (one that renders only
+/// hooks, or nothing, is still a node, with an empty batch), and every
+/// declared one that rendered (release JSON written without `enabled`).
+fn top_nodes(chart: &ChartMeta, rendered: &BTreeSet<String>) -> BTreeSet<String> {
+    chart
+        .dependencies
+        .iter()
+        .filter(|d| d.enabled || rendered.contains(d.effective_name()))
+        .map(|d| d.effective_name().to_string())
+        .collect()
+}
+
+/// `helm.sh/depends-on/subcharts`: the subcharts the top chart's own
+/// resources wait for. The walk puts every subchart before its parent
+/// anyway, so the annotation is only checked, as the reference checks it.
+fn check_parent_order(chart: &ChartMeta, nodes: &BTreeSet<String>, diags: &mut Diagnostics) {
+    let Some(value) = chart.annotations.get(DEPENDS_ON_SUBCHARTS).filter(|v| !v.trim().is_empty()) else {
+        return;
+    };
+    let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
+    match a::parse_string_array(value) {
+        Ok(names) => {
+            for n in &names {
+                let message = match resolve(chart, n) {
+                    Err(()) => format!("references ambiguous subchart {n:?}"),
+                    Ok(found) if nodes.contains(found.unwrap_or(n)) => continue,
+                    Ok(_) => format!("references unknown or disabled subchart {n:?}"),
+                };
+                diags.push(Diagnostic::error(loc.clone(), message).on(DEPENDS_ON_SUBCHARTS).help(one_of(nodes)));
+            }
+        }
+        Err(e) => diags.push(Diagnostic::error(loc, e.to_string()).on(DEPENDS_ON_SUBCHARTS).help(e.help())),
+    }
+}
+
+fn one_of(nodes: &BTreeSet<String>) -> String {
+    match nodes.is_empty() {
+        true => "this chart has no enabled subchart: remove the reference".to_string(),
+        false => format!("name one of its enabled subcharts: {}", nodes.iter().cloned().collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// The nodes of the level `rel` (`""` for the top chart) and their edges.
+/// At the top of a release whose chart metadata is known, the nodes are
+/// [`top_nodes`] and a dependency on anything else is an error, as in the
+/// reference. Below it, and for `helm template` input, the metadata is
+/// not there: the nodes are the subcharts that rendered resources, and a
+/// dependency on one that did not orders nothing, with a warning (it may
+/// be disabled or render only hooks, which the input cannot tell from a
+/// typo).
 fn level_edges(
     rel: &str,
     rendered: &BTreeSet<String>,
@@ -173,23 +219,34 @@ fn level_edges(
             format!("{rel}/{name}")
         }
     };
-    let mut declared: BTreeSet<String> = BTreeSet::new();
-    let mut deps: Graph = BTreeMap::new();
-    if rel.is_empty() {
-        declared
-            .extend(chart.dependencies.iter().map(|d| d.effective_name().to_string()).filter(|n| rendered.contains(n)));
+    let top_known = rel.is_empty() && chart.known;
+    let mut declared = if top_known { top_nodes(chart, rendered) } else { BTreeSet::new() };
+    if top_known {
+        check_parent_order(chart, &declared, diags);
     }
+    // Below the top, the order's own keys declare subcharts too: one that
+    // rendered nothing still orders its siblings, and closes a cycle.
+    let nodes = if top_known {
+        declared.clone()
+    } else {
+        let keys = graph.keys().map(|p| p.rsplit_once('/').unwrap_or(("", p)));
+        rendered.iter().cloned().chain(keys.filter(|(parent, _)| *parent == rel).map(|(_, n)| n.to_string())).collect()
+    };
+    let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
+    let mut deps: Graph = BTreeMap::new();
     for (path, ds) in graph {
         let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
         if parent != rel {
             continue;
         }
-        let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
-        if !rendered.contains(name) {
-            if !ds.is_empty() && chart.known && !chart.dependencies.iter().any(|d| d.effective_name() == name) {
+        if !nodes.contains(name) {
+            // A disabled dependency orders nothing; a name that is no
+            // dependency at all is a mistake in the order.
+            let is_dependency = rel.is_empty() && chart.dependencies.iter().any(|d| d.effective_name() == name);
+            if !ds.is_empty() && chart.known && !is_dependency {
                 diags.push(
                     Diagnostic::warning(
-                        loc,
+                        loc.clone(),
                         format!("subchart {path:?} is declared in the order but was not rendered"),
                     )
                     .on(SUBCHART_DEPENDS_ON),
@@ -200,18 +257,30 @@ fn level_edges(
         declared.insert(name.to_string());
         let entry = deps.entry(name.to_string()).or_default();
         for d in ds {
-            if rendered.contains(d) {
+            if nodes.contains(d) {
                 declared.insert(d.clone());
                 entry.insert(d.clone());
-            } else {
+            } else if top_known {
                 diags.push(
                     Diagnostic::error(
                         loc.clone(),
                         format!("subchart {:?} depends-on unknown or disabled subchart {:?}", key(name), d),
                     )
                     .on(SUBCHART_DEPENDS_ON)
+                    .help(one_of(&nodes)),
+                );
+            } else {
+                diags.push(
+                    Diagnostic::warning(
+                        loc.clone(),
+                        format!(
+                            "subchart {:?} depends-on {d:?}, which rendered no resource beside it: the dependency orders nothing",
+                            key(name)
+                        ),
+                    )
+                    .on(SUBCHART_DEPENDS_ON)
                     .help(format!(
-                        "name a sibling of {name}: {}",
+                        "check the name (a typo, a disabled subchart and one with only hooks look alike here); its siblings that rendered: {}",
                         rendered.iter().cloned().collect::<Vec<_>>().join(", ")
                     )),
                 );
@@ -264,6 +333,25 @@ fn walk(
         }
     };
     let undeclared: Vec<&String> = rendered.iter().filter(|s| !declared.contains(*s)).collect();
+    if chart.known && !rel.is_empty() && rendered.len() >= 2 && deps.values().all(BTreeSet::is_empty) {
+        // The reference warns alike when it walks a stored chart's nested level.
+        diags.push(
+            Diagnostic::warning(
+                Location::chart(format!("{}/Chart.yaml", chart.name)),
+                format!(
+                    "the release carries only the top chart's Chart.yaml: the subcharts of {chart_path} ({}) deploy in name order",
+                    rendered.iter().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .on(SUBCHART_DEPENDS_ON)
+            .help(format!(
+                "declare their order in the top chart's {SUBCHART_DEPENDS_ON}, e.g. '{{\"{rel}/{}\": [\"{}\"]}}'",
+                rendered.iter().nth(1).map_or("", String::as_str),
+                rendered.iter().next().map_or("", String::as_str)
+            ))
+            .advice(),
+        );
+    }
     if chart.known && rel.is_empty() {
         for s in &undeclared {
             if !chart.dependencies.iter().any(|d| d.effective_name() == s.as_str()) {
@@ -274,7 +362,9 @@ fn walk(
             }
         }
     }
-    for name in order.iter().flatten().chain(undeclared) {
+    // A declared subchart that rendered no resource is a node with an
+    // empty batch: it orders its dependents and deploys nothing.
+    for name in order.iter().flatten().filter(|n| rendered.contains(*n)).chain(undeclared) {
         let sub = &node.subcharts[name];
         walk(
             &format!("{display}/{name}"),

@@ -1060,6 +1060,59 @@ fn rollback_and_uninstall_dry_runs_change_nothing() {
     assert_eq!(out.code, 0, "{}", out.shown);
 }
 
+/// Issue 39: a chart that declares its groups' order under the portable key installs
+/// everywhere — stock `helm install` (in Helm's kind order, the key left on the objects),
+/// `helm template | kubectl apply` (how Argo CD and Flux apply a chart) and `helm hooks
+/// deploy`, in its declared order. Under HIP-0025's two-slash key stock Helm fails on the
+/// same chart, and `helm hooks lint` says so, naming the portable key.
+#[test]
+fn a_chart_with_the_portable_key_installs_everywhere() {
+    let objects = json!([
+        {"name": "db", "kind": "Deployment", "group": "db"},
+        {"name": "app-config", "group": "app", "after": ["db"]},
+        {"name": "web-config", "group": "web", "after": ["app"]},
+    ]);
+    let portable = json!({"portableKeys": true, "objects": objects});
+    let key = "helm.sh/depends-on-resource-groups";
+
+    let stock = Case::new("portable-stock");
+    let out = stock.helm_chart(&["install"], &portable, &["--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "stock helm install: {}", out.shown);
+    let app = stock.get("configmap/app-config").expect("app-config installed");
+    assert_eq!(app["metadata"]["annotations"][key], "[\"db\"]", "{app:#}");
+    assert!(stock.exists("deployment/db") && stock.exists("configmap/web-config"));
+
+    let applied = Case::new("portable-apply");
+    let template = applied.helm_chart(&["template"], &portable, &[]);
+    assert_eq!(template.code, 0, "{}", template.shown);
+    let out = run(applied.kubectl(&["apply", "-f", "-"]), Some(&template.stdout));
+    assert_eq!(out.code, 0, "kubectl apply: {}", out.shown);
+    assert!(applied.exists("configmap/web-config"), "{}", out.shown);
+
+    let ordered = Case::new("portable-deploy");
+    let report = ordered.deploy_ok(&portable);
+    assert_eq!(
+        report.batch_sets(),
+        vec![sorted(&["Deployment/db"]), sorted(&["ConfigMap/app-config"]), sorted(&["ConfigMap/web-config"])],
+        "{:#}",
+        report.0
+    );
+    assert!(report.time("Deployment/db", "ready_at") <= report.time("ConfigMap/app-config", "applied_at"));
+    assert!(report.time("ConfigMap/app-config", "ready_at") <= report.time("ConfigMap/web-config", "applied_at"));
+
+    let hip = json!({"portableKeys": false, "objects": objects});
+    let broken = Case::new("portable-hip");
+    let out = broken.helm_chart(&["install"], &hip, &["--timeout", "1m"]);
+    assert_ne!(out.code, 0, "stock Helm applied a two-slash key: {}", out.shown);
+    assert!(out.stderr.contains("helm.sh/depends-on/resource-groups"), "{}", out.shown);
+    let template = broken.helm_chart(&["template"], &hip, &[]);
+    let lint = broken.plugin(&["lint", "-"], Some(&template.stdout));
+    assert_eq!(lint.code, 0, "{}", lint.shown);
+    let said = lint.all();
+    assert!(said.contains("helm.sh/depends-on/resource-groups: is not a valid Kubernetes annotation key"), "{said}");
+    assert!(said.contains(&format!("rename it to {key}")), "{said}");
+}
+
 /// A release the plugin installed (chart rendered without the two-slash key) is an
 /// ordinary release to stock Helm: list, status, get manifest, history, upgrade, rollback
 /// and uninstall all work on it.

@@ -242,6 +242,108 @@ fn umbrella_subchart_order_from_release_json() {
     }
 }
 
+/// Issue 39: kube-prometheus-stack's subchart layout, ordered as HIP-0025's reference orders
+/// it. Its `crds` subchart renders only hooks (the CRD upgrade Job) or nothing, and its
+/// Windows exporter is disabled by a condition; a copy of the chart declares an order between
+/// them, as an adopter would, in `helm.sh/subchart-depends-on`. The subchart that renders only
+/// hooks is a node with an empty batch that orders its dependents (it was refused as
+/// "unknown or disabled"); a dependency on the disabled one is refused as the reference
+/// refuses it, whatever renders.
+#[test]
+fn kube_prometheus_stack_subchart_layout_as_the_reference_orders_it() {
+    let helm = Helm::new("kps-layout");
+    let order = |extra: &str| {
+        format!(
+            "{{\"kube-state-metrics\": [\"crds\"], \"prometheus-node-exporter\": [\"crds\"], \
+             \"grafana\": [\"kube-state-metrics\", \"prometheus-node-exporter\"{extra}]}}"
+        )
+    };
+    let release = |order: &str| {
+        let dir = helm.0.tmp.0.join(format!("kps-{}", order.len()));
+        let copy = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(chart_dir("real/kube-prometheus-stack"))
+            .arg(&dir)
+            .status()
+            .expect("cp");
+        assert!(copy.success());
+        let chart_yaml = dir.join("Chart.yaml");
+        let text = std::fs::read_to_string(&chart_yaml).unwrap();
+        let with =
+            text.replacen("annotations:\n", &format!("annotations:\n  helm.sh/subchart-depends-on: '{order}'\n"), 1);
+        std::fs::write(&chart_yaml, with).unwrap();
+        let args = [
+            "install",
+            RELEASE,
+            dir.to_str().unwrap(),
+            "--namespace",
+            NAMESPACE,
+            "--dry-run=client",
+            "-o",
+            "json",
+            "--set",
+            "crds.upgradeJob.enabled=true",
+        ];
+        let out = helm.run(&args, None);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+
+    let json = release(&order(""));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let deps: Vec<String> = doc["chart"]["metadata"]["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}:{}", d["name"].as_str().unwrap(), d["enabled"]))
+        .collect();
+    // What the plugin relies on: Helm stores the enabled dependencies, marked so, and drops the rest.
+    assert_eq!(deps, ["crds:true", "kube-state-metrics:true", "prometheus-node-exporter:true", "grafana:true"]);
+    let hooks_of_crds = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["path"].as_str().unwrap().starts_with("kube-prometheus-stack/charts/crds/"));
+    assert!(hooks_of_crds.count() >= 1, "the crds subchart renders its upgrade Job as hooks");
+
+    let out = helm.hooks(&["plan", "-", "--event", "install", "-o", "json"], &json);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (_, resources) = install_of(&out.stdout);
+    let batch_of = |sub: &str| -> Vec<u64> {
+        let mut b: Vec<u64> = resources
+            .iter()
+            .filter(|(_, source, _)| source.starts_with(&format!("kube-prometheus-stack/charts/{sub}/")))
+            .map(|r| r.2)
+            .collect();
+        b.sort_unstable();
+        b.dedup();
+        b
+    };
+    assert_eq!(batch_of("crds"), Vec::<u64>::new(), "the crds subchart renders no resource");
+    assert_eq!(batch_of("prometheus-windows-exporter"), Vec::<u64>::new());
+    let (ksm, exporter, grafana) =
+        (batch_of("kube-state-metrics"), batch_of("prometheus-node-exporter"), batch_of("grafana"));
+    assert!(!ksm.is_empty() && !exporter.is_empty() && !grafana.is_empty(), "{}", out.stdout);
+    assert!(ksm.iter().max() < grafana.iter().min() && exporter.iter().max() < grafana.iter().min(), "{}", out.stdout);
+    let own = resources.iter().filter(|(_, s, _)| !s.contains("/charts/")).map(|r| r.2).min().unwrap();
+    assert!(grafana.iter().max() < Some(&own), "the parent's own resources come after its subcharts");
+
+    // A dependency on the subchart its condition disabled: refused, with the enabled ones named.
+    let json = release(&order(", \"prometheus-windows-exporter\""));
+    for args in [&["plan", "-"][..], &["lint", "-"]] {
+        let out = helm.hooks(args, &json);
+        assert_ne!(out.code, 0, "{}", out.stdout);
+        let said = out.all();
+        assert!(
+            said.contains(
+                "subchart \"grafana\" depends-on unknown or disabled subchart \"prometheus-windows-exporter\""
+            ),
+            "{said}"
+        );
+        assert!(said.contains("crds, grafana, kube-state-metrics, prometheus-node-exporter"), "{said}");
+    }
+}
+
 /// The install plan of one `plan -o json` output: (role of each batch, each resource's
 /// kind, source and batch).
 fn install_of(json: &str) -> (Vec<String>, Vec<(String, String, u64)>) {
