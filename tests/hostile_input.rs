@@ -276,7 +276,7 @@ fn broken_input_is_said_to_be_broken() {
 /// clean (issue 33): each is now one message naming the template, the
 /// object, the annotation, what is wrong and how to fix it.
 #[test]
-fn readiness_rules_that_can_never_hold_are_lint_errors() {
+fn readiness_rules_that_can_never_hold_are_errors() {
     let rules = [
         ("{.x} === 1", "\"===\" is no operator"),
         ("{.x} > NaN", "compares with NaN"),

@@ -233,7 +233,7 @@ fn exercise(bytes: &[u8]) {
             let _ = helm_hooks::model::yaml::to_json(manifest);
         }
         let p = plan::build(&release, &[], options, &mut diags);
-        let _ = render::json::lint(&diags);
+        let _ = render::json::lint(&diags, true);
         let _ = render::text::diagnostics(&diags, true);
         // The renderers must cope with whatever the plan holds, errors or not.
         let _ = render::text::plan(&release, &p);

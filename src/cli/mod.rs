@@ -156,8 +156,8 @@ fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
     let _span = crate::trace::span(|| "report".into());
     let Planned { release, format, plan, diags } = &planned;
     if lint {
-        let _ = io.stdout.write_all(render::lint(args.output, release, diags).as_bytes());
-        return if planned.lint_failed() { Exit::Invalid } else { Exit::Ok };
+        let _ = io.stdout.write_all(render::lint(args.output, release, diags, args.strict).as_bytes());
+        return if planned.lint_failed(args.strict) { Exit::Invalid } else { Exit::Ok };
     }
     let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
     if diags.has_errors() {

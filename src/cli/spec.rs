@@ -117,7 +117,10 @@ const PLAN_FLAGS: &[Flag] = &[
     PARALLEL_RESOURCES,
 ];
 
-const LINT_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json, Format::Yaml], "")];
+const LINT_FLAGS: &[Flag] = &[
+    output(&[Format::Text, Format::Json, Format::Yaml], ""),
+    flag("strict", Takes::Bool, "fail (exit 2) on warnings too, as helm lint --strict: for CI"),
+];
 
 const RUN_FLAGS: &[Flag] = &[
     output(
@@ -256,9 +259,10 @@ pub const COMMANDS: &[Command] = &[
         name: "lint",
         operands: "[- | RELEASE]",
         max_operands: 1,
-        summary: "list every problem in the annotations; exit 2 on errors",
+        summary: "list every problem in the annotations; exit 2 on errors (--strict: on warnings too)",
         about: "Lint a release's annotations: every problem, errors first, each with its template path, \
-                object, annotation and how to fix it; exit 2 when there are errors. Also warns of order bugs: \
+                object, annotation and how to fix it, as plan and deploy give them; exit 2 when there are \
+                errors, or with --strict any warning. Also warns of order bugs: \
                 a workload whose pods name (envFrom, env valueFrom, volumes, serviceAccountName, \
                 imagePullSecrets) a ConfigMap, Secret, ServiceAccount or PVC of the release that is created \
                 after it starts (a post-install hook, a later weight, group or subchart) or deleted before \

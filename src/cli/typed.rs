@@ -35,6 +35,7 @@ pub fn read(args: &Args) -> Result<Parsed, ArgError> {
             targets: Vec::new(),
             options: Options::default(),
             output: args.format(),
+            strict: args.bool("strict"),
         }),
         "run" => Parsed::Run(run(args)?),
         "deploy" => Parsed::Deploy(operation(args)?),
@@ -54,6 +55,8 @@ pub struct PlanArgs {
     pub targets: Vec<Target>,
     pub options: Options,
     pub output: Format,
+    /// `lint --strict`: warnings fail too.
+    pub strict: bool,
 }
 
 fn source(args: &Args) -> Option<String> {
@@ -85,7 +88,7 @@ fn plan(args: &Args) -> Result<PlanArgs, ArgError> {
         parallel_all: args.bool("parallel-all"),
         parallel_resources: args.parallel_resources()?,
     };
-    Ok(PlanArgs { source: source(args), targets, options, output: args.format() })
+    Ok(PlanArgs { source: source(args), targets, options, output: args.format(), strict: false })
 }
 
 /// `--event` of `run` and `status`: default `test`, as `helm test` and `helm status`.

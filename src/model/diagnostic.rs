@@ -63,10 +63,6 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
-    /// A warning for `plan` and `run` (they go on, as Helm's reference
-    /// implementation does) that `lint` reports as an error.
-    #[serde(skip)]
-    pub lint_error: bool,
     /// About the chart's design, not about what a command is doing (an
     /// isolated resource group): `lint` and `plan` print it, the commands
     /// that act do not repeat it each time.
@@ -82,14 +78,8 @@ impl Diagnostic {
             annotation: None,
             message: message.into(),
             help: None,
-            lint_error: false,
             advice: false,
         }
-    }
-
-    /// A problem HIP-0025 tolerates at install time but `helm lint` rejects.
-    pub fn lint_error(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic { lint_error: true, ..Self::warning(location, message) }
     }
 
     pub fn warning(location: Location, message: impl Into<String>) -> Self {

@@ -102,24 +102,14 @@ impl ExprError {
             _ => "write \"{.succeeded} >= 1\" or \"{.conditions[?(@.type==\\\"Ready\\\")].status} == True\"",
         }
     }
-
-    /// Whether the expression reads but can never hold (a lint error and a
-    /// plan warning, as HIP-0025 treats an ordering on text), rather than
-    /// not read at all (an error everywhere).
-    pub fn never_holds(&self) -> bool {
-        matches!(
-            self,
-            ExprError::OrderingOnText(_)
-                | ExprError::UnknownOperator(..)
-                | ExprError::TwoOperators(..)
-                | ExprError::NaN(..)
-        )
-    }
 }
 
 impl Readiness {
     /// Reads both annotations. Only one of them present falls back to the
-    /// kind's own readiness rules, with a warning (an error for `lint`).
+    /// kind's own readiness rules, with a warning, as the reference
+    /// implementation warns at install time (its `helm lint` calls it an
+    /// error; here every command gives one verdict, and `lint --strict`
+    /// fails on the warning).
     pub fn from_annotations(
         ann: &BTreeMap<String, String>,
         loc: &Location,
@@ -136,7 +126,7 @@ impl Readiness {
                     (READINESS_FAILURE, READINESS_SUCCESS)
                 };
                 diags.push(
-                    Diagnostic::lint_error(
+                    Diagnostic::warning(
                         loc.clone(),
                         format!("is set without {lacks}; the kind's own readiness rules apply instead"),
                     )
@@ -160,9 +150,8 @@ impl Readiness {
             for item in items {
                 match Expr::parse(&item) {
                     Ok(e) => exprs.push(e),
-                    Err(e) if e.never_holds() => {
-                        diags.push(Diagnostic::lint_error(loc.clone(), e.to_string()).on(key).help(e.help()))
-                    }
+                    // One that can never hold too: the reference evaluates it as
+                    // never met, so a deploy would wait out its time for nothing.
                     Err(e) => diags.push(Diagnostic::error(loc.clone(), e.to_string()).on(key).help(e.help())),
                 }
             }
@@ -464,12 +453,12 @@ mod tests {
     }
 
     #[test]
-    fn one_side_only_falls_back_with_a_lint_error() {
+    fn one_side_only_falls_back_with_a_warning() {
         let mut ann = BTreeMap::new();
         ann.insert(READINESS_SUCCESS.to_string(), r#"["{.a} == 1"]"#.to_string());
         let mut d = Diagnostics::default();
         assert!(Readiness::from_annotations(&ann, &Location::default(), &mut d).is_none());
-        assert!(d.0[0].lint_error);
+        assert!(!d.0[0].is_error(), "a warning, as every command gives it");
     }
 
     #[test]

@@ -86,7 +86,7 @@ fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnost
         let ds = match &r.group_depends_on {
             Err(text) => {
                 diags.push(
-                    Diagnostic::lint_error(
+                    Diagnostic::warning(
                         r.location(),
                         format!("invalid JSON {text:?}; this resource moves to the unsequenced batch"),
                     )
@@ -169,7 +169,7 @@ fn demote_missing(
         let Some(missing) = resolved[id].iter().position(|d| d.is_none_or(|d| demoted[d])) else { continue };
         let (name, missing) = (g.names[id], g.deps[id][missing]);
         diags.push(
-            Diagnostic::lint_error(
+            Diagnostic::warning(
                 resources[g.members[id][0]].location(),
                 format!("group {name:?} depends-on non-existent group {missing:?}; moving group to unsequenced batch"),
             )

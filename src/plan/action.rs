@@ -33,9 +33,10 @@ pub struct Planned {
 }
 
 impl Planned {
-    /// Whether `lint` fails: an error, or a warning lint holds as one.
-    pub fn lint_failed(&self) -> bool {
-        self.diags.0.iter().any(|d| d.is_error() || d.lint_error)
+    /// Whether `lint` fails: an error, or with `--strict` (as `helm lint
+    /// --strict`) a warning.
+    pub fn lint_failed(&self, strict: bool) -> bool {
+        self.diags.has_errors() || (strict && !self.diags.0.is_empty())
     }
 }
 

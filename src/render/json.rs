@@ -225,10 +225,10 @@ struct DiagJson<'a> {
 }
 
 impl<'a> DiagJson<'a> {
-    /// `strict`: lint's severities (some HIP-0025 warnings are lint errors).
+    /// `strict` (`lint --strict`): a warning is an error.
     fn new(d: &'a Diagnostic, strict: bool) -> Self {
         DiagJson {
-            severity: if d.is_error() || (strict && d.lint_error) { Severity::Error } else { d.severity },
+            severity: if d.is_error() || strict { Severity::Error } else { d.severity },
             location: &d.location,
             annotation: d.annotation.as_deref(),
             message: &d.message,
@@ -237,16 +237,16 @@ impl<'a> DiagJson<'a> {
     }
 }
 
-/// `lint -o json`: every problem, with lint's stricter severities.
-pub fn lint(diags: &Diagnostics) -> String {
-    serde_json::to_string_pretty(&lint_doc(diags)).expect("lint serialises") + "\n"
+/// `lint -o json`: every problem; with `strict`, every warning an error.
+pub fn lint(diags: &Diagnostics, strict: bool) -> String {
+    serde_json::to_string_pretty(&lint_doc(diags, strict)).expect("lint serialises") + "\n"
 }
 
-fn lint_doc(diags: &Diagnostics) -> LintJson<'_> {
-    let strict = |d: &Diagnostic| d.is_error() || d.lint_error;
+fn lint_doc(diags: &Diagnostics, strict: bool) -> LintJson<'_> {
+    let fails = |d: &Diagnostic| d.is_error() || strict;
     LintJson {
-        errors: diags.0.iter().filter(|d| strict(d)).map(|d| DiagJson::new(d, true)).collect(),
-        warnings: diags.0.iter().filter(|d| !strict(d)).map(|d| DiagJson::new(d, true)).collect(),
+        errors: diags.0.iter().filter(|d| fails(d)).map(|d| DiagJson::new(d, strict)).collect(),
+        warnings: diags.0.iter().filter(|d| !fails(d)).map(|d| DiagJson::new(d, strict)).collect(),
     }
 }
 

@@ -45,12 +45,13 @@ pub fn plan(output: Format, release: &Release, input: input::Format, plan: &Plan
     }
 }
 
-/// `lint`: every problem, with lint's severities.
-pub fn lint(output: Format, release: &Release, diags: &Diagnostics) -> String {
+/// `lint`: every problem, as every command gives it; `strict` (`lint
+/// --strict`): warnings shown as the errors they then are.
+pub fn lint(output: Format, release: &Release, diags: &Diagnostics, strict: bool) -> String {
     match output {
-        Format::Json => json::lint(diags),
-        Format::Yaml => yaml::lint(diags),
-        _ => text::lint(release, diags),
+        Format::Json => json::lint(diags, strict),
+        Format::Yaml => yaml::lint(diags, strict),
+        _ => text::lint(release, diags, strict),
     }
 }
 

@@ -22,8 +22,8 @@ pub fn plan(release: &Release, input: Format, plan: &Plan, diags: &Diagnostics) 
     from_json(&json::plan(release, input, plan, diags))
 }
 
-pub fn lint(diags: &Diagnostics) -> String {
-    from_json(&json::lint(diags))
+pub fn lint(diags: &Diagnostics, strict: bool) -> String {
+    from_json(&json::lint(diags, strict))
 }
 
 /// `run` and `status`.
@@ -193,8 +193,8 @@ mod tests {
         let yaml = plan(&release, input, &planned, &diags);
         assert_eq!(to_json(&yaml).unwrap(), json, "{yaml}");
         assert!(!diags.0.is_empty(), "a warning to write");
-        let json: Value = serde_json::from_str(&json::lint(&diags)).unwrap();
-        assert_eq!(to_json(&lint(&diags)).unwrap(), json, "{}", lint(&diags));
+        let json: Value = serde_json::from_str(&json::lint(&diags, false)).unwrap();
+        assert_eq!(to_json(&lint(&diags, false)).unwrap(), json, "{}", lint(&diags, false));
     }
 
     #[test]

@@ -575,16 +575,22 @@ const EXPECTED_ERRORS: &[(&str, &[&str])] = &[
         "resource in two groups",
         &["Secret/twice", "helm.sh/resource-group", "multiple resource groups", "ring-x", "ring-y"],
     ),
-    ("group depends on a missing group", &["ConfigMap/orphan", "non-existent group \"nonexistent\""]),
-    (
-        "invalid JSON in resource-group dependencies",
-        &["ConfigMap/group-bad-json", "helm.sh/depends-on/resource-groups", "invalid JSON"],
-    ),
     (
         "malformed readiness expression",
         &["StatefulSet/bad-readiness", "helm.sh/readiness-success", ".readyReplicas >= 1"],
     ),
     ("ordering operator on text", &["Pod/text-ordering", "helm.sh/readiness-success", "non-number"]),
+];
+
+/// What HIP-0025's reference demotes with a warning when it installs: a warning from
+/// `lint` as from `plan` and `deploy` (one input, one verdict), an error under
+/// `lint --strict`.
+const EXPECTED_STRICT: &[(&str, &[&str])] = &[
+    ("group depends on a missing group", &["ConfigMap/orphan", "non-existent group \"nonexistent\""]),
+    (
+        "invalid JSON in resource-group dependencies",
+        &["ConfigMap/group-bad-json", "helm.sh/depends-on/resource-groups", "invalid JSON"],
+    ),
     (
         "missing readiness side",
         &["Deployment/half-readiness", "helm.sh/readiness-success", "without helm.sh/readiness-failure"],
@@ -652,6 +658,13 @@ fn errors() {
         }
         expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "error: ", EXPECTED_ERRORS);
         expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_WARNINGS);
+        expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_STRICT);
+        let strict = helm.hooks(&["lint", "-", "--strict"], &text);
+        expect_lines(&mut g, &format!("lint --strict ({p})"), &strict.stdout, "error: ", EXPECTED_STRICT);
+        expect_lines(&mut g, &format!("lint --strict ({p})"), &strict.stdout, "error: ", EXPECTED_WARNINGS);
+        if strict.stdout.lines().any(|l| l.starts_with("warning: ")) || !strict.stderr.contains("[exit code 2]") {
+            g.fail(format!("lint --strict ({p}) left a warning or passed:\n{}", strict.shown));
+        }
         if let Input::Release = input {
             expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "error: ", EXPECTED_CHART_ERRORS);
             expect_lines(&mut g, &format!("lint ({p})"), &lint.stdout, "warning: ", EXPECTED_RELEASE_WARNINGS);
@@ -757,6 +770,36 @@ fn exit_codes_through_helm() {
         .run(&["install", RELEASE, chart_dir("preflight").to_str().unwrap(), "--dry-run=client", "-o", "yaml"], None);
     let out = helm.hooks(&["plan", "-"], &yaml.stdout);
     assert!(out.stderr.contains("-o json") && !out.stderr.contains("has no kind"), "{}", out.stderr);
+}
+
+/// Issue 39: an alias bomb under a pod template's annotations, past the head the planner
+/// reads, is refused as Helm refuses it (goyaml's alias rule: `document contains excessive
+/// aliasing`), exit code 2, counted without expanding it: in about the time of a harmless
+/// input of the same shape.
+#[test]
+fn an_alias_bomb_in_a_body_is_refused_as_helm_refuses_it() {
+    let helm = Helm::new("alias-bomb");
+    let mut bomb = String::from("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
+        bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(", ")));
+    }
+    let deployment = |annotations: &str| {
+        let indented: String = annotations.lines().map(|l| format!("        {l}\n")).collect();
+        format!(
+            "---\n# Source: c/templates/web.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n\
+             spec:\n  selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n      labels: {{app: web}}\n\
+             \x20     annotations:\n{indented}    spec:\n      containers: [{{name: main, image: nginx}}]\n"
+        )
+    };
+    let harmless = helm.hooks(&["lint", "-"], &deployment("a: [lol]\nb: [lol]\n"));
+    assert_eq!(harmless.code, 0, "{}", harmless.shown);
+    let out = helm.hooks(&["lint", "-"], &deployment(&bomb));
+    assert_eq!(out.code, 1, "{}", out.shown);
+    let said = out.all();
+    assert!(said.contains("[exit code 2]"), "{said}");
+    assert!(said.contains("c/templates/web.yaml") && said.contains("document contains excessive aliasing"), "{said}");
+    eprintln!("harmless {:?}, bomb {:?}", harmless.wall, out.wall);
+    assert!(out.wall < harmless.wall + std::time::Duration::from_secs(1), "{:?} vs {:?}", out.wall, harmless.wall);
 }
 
 /// The command line through Helm (issue 20): each command's own help, `helm help hooks`

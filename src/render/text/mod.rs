@@ -265,10 +265,10 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Diagnostics for a terminal, one block per problem, errors first, then a
-/// count. `strict` applies lint's severities.
+/// count. `strict` (`lint --strict`): every warning is an error.
 pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
     let mut out = String::new();
-    let is_error = |d: &crate::model::diagnostic::Diagnostic| d.is_error() || (strict && d.lint_error);
+    let is_error = |d: &crate::model::diagnostic::Diagnostic| d.is_error() || strict;
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.0.iter().partition(|d| is_error(d));
     for d in errors.iter().chain(&warnings) {
         let mut d = (*d).clone();
@@ -290,9 +290,9 @@ pub fn diagnostics(diags: &Diagnostics, strict: bool) -> String {
     out
 }
 
-/// `lint -o text`: every problem with lint's severities, or that there is none.
-pub fn lint(release: &Release, diags: &Diagnostics) -> String {
-    let text = diagnostics(diags, true);
+/// `lint -o text`: every problem, or that there is none.
+pub fn lint(release: &Release, diags: &Diagnostics, strict: bool) -> String {
+    let text = diagnostics(diags, strict);
     if !text.is_empty() {
         return text;
     }
