@@ -92,7 +92,7 @@ fn dangling_references_and_demotion_chains_are_linear() {
     assert_eq!(out.matches("Pod/missing").count(), 10_000, "{}", &out[..500]);
     assert!(took < std::time::Duration::from_secs(10), "10,000 dangling references: {took:?}");
     let (took, code, out) = timed(&group_chain(20_000), "lint");
-    assert_eq!(code, Exit::Invalid);
+    assert_eq!(code, Exit::Ok, "demotions are warnings (lint --strict fails on them)");
     assert_eq!(out.matches("moving group to unsequenced batch").count(), 20_000);
     assert!(out.contains("group \"g19999\" depends-on non-existent group \"none\""), "{}", &out[..500]);
     assert!(out.contains("group \"g00000\" depends-on non-existent group \"g00001\""));
