@@ -1113,6 +1113,122 @@ fn a_chart_with_the_portable_key_installs_everywhere() {
     assert!(said.contains(&format!("rename it to {key}")), "{said}");
 }
 
+/// Issue 39, on the bed: kube-prometheus-stack's subchart layout deploys as HIP-0025's
+/// reference orders it. Its `crds` subchart renders only hooks (the CRD upgrade Job) and
+/// its Windows exporter is disabled by a condition; a copy of the chart declares
+/// kube-state-metrics and the node exporter after `crds`, and Grafana after both, in
+/// `helm.sh/subchart-depends-on`. The hooks of `crds` run with the other pre-install hooks;
+/// the batches are the reference's subchart DAG with the empty `crds` batch skipped; the
+/// parent's own resources come last. The chart's CRDs (from `crds`' `crds/` folder, which
+/// Helm's dry run cannot install) are applied first, as docs/limits.md says.
+#[test]
+fn kube_prometheus_stack_deploys_in_its_declared_subchart_order() {
+    let case = Case::new("kps");
+    let release = "kps";
+    let dir = case.tmp.0.join("kube-prometheus-stack");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(repo().join("testdata/charts/real/kube-prometheus-stack"))
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let chart_yaml = dir.join("Chart.yaml");
+    let order = r#"{"kube-state-metrics": ["crds"], "prometheus-node-exporter": ["crds"], "grafana": ["kube-state-metrics", "prometheus-node-exporter"]}"#;
+    let text = std::fs::read_to_string(&chart_yaml).unwrap();
+    std::fs::write(
+        &chart_yaml,
+        text.replacen("annotations:\n", &format!("annotations:\n  helm.sh/subchart-depends-on: '{order}'\n"), 1),
+    )
+    .unwrap();
+    let crds = dir.join("charts/crds/crds");
+    struct Cleanup<'a>(&'a Case, &'a std::path::Path);
+    impl Drop for Cleanup<'_> {
+        fn drop(&mut self) {
+            if !keep() {
+                let _ = self.0.helm(&["uninstall", "kps", "--timeout", "1m"]);
+                let _ = self
+                    .0
+                    .kubectl(&["delete", "--ignore-not-found", "--wait=false", "-f", self.1.to_str().unwrap()])
+                    .output();
+            }
+        }
+    }
+    let _cleanup = Cleanup(&case, &crds);
+    ok(case.kubectl(&["apply", "--server-side", "-f", crds.to_str().unwrap()]));
+    ok(case.kubectl(&["wait", "--for", "condition=established", "crd", "--all", "--timeout", "60s"]));
+
+    let rendered = case.helm(&[
+        "upgrade",
+        "--install",
+        release,
+        dir.to_str().unwrap(),
+        DRY_RUN,
+        "-o",
+        "json",
+        "--set",
+        "crds.upgradeJob.enabled=true",
+    ]);
+    assert_eq!(rendered.code, 0, "{}", rendered.shown);
+    let plan = case.plugin(&["plan", "-", "--event", "install", "-o", "json"], Some(&rendered.stdout));
+    assert_eq!(plan.code, 0, "{}", plan.shown);
+    let plan = parse_json(&plan.stdout, "plan -o json");
+    let planned = plan["events"][0]["resources"].as_array().unwrap().clone();
+    let batch_of = |sub: &str| -> Vec<u64> {
+        let mut b: Vec<u64> = planned
+            .iter()
+            .filter(|r| r["source"].as_str().unwrap().starts_with(&format!("kube-prometheus-stack/charts/{sub}/")))
+            .map(|r| r["batch"].as_u64().unwrap())
+            .collect();
+        b.sort_unstable();
+        b.dedup();
+        b
+    };
+    assert_eq!(batch_of("crds"), Vec::<u64>::new(), "the crds subchart renders hooks only");
+    assert_eq!(batch_of("prometheus-windows-exporter"), Vec::<u64>::new(), "disabled by its condition");
+    assert_eq!(
+        (batch_of("kube-state-metrics"), batch_of("prometheus-node-exporter"), batch_of("grafana")),
+        (vec![1], vec![2], vec![3]),
+        "{:#}",
+        plan["events"][0]["batches"]
+    );
+    let own: Vec<u64> = planned
+        .iter()
+        .filter(|r| !r["source"].as_str().unwrap().contains("/charts/"))
+        .map(|r| r["batch"].as_u64().unwrap())
+        .collect();
+    assert!(!own.is_empty() && own.iter().all(|&b| b == 4), "the parent's own resources last");
+
+    let out = case.plugin(&["deploy", "-", "--timeout", "4m", "-o", "json"], Some(&rendered.stdout));
+    assert_eq!(out.code, 0, "{}", out.shown);
+    eprintln!("kube-prometheus-stack: helm hooks deploy took {:.1?}", out.wall);
+    let report = Report::of(&out);
+    assert_eq!(report.0["status"], "deployed", "{}", out.shown);
+    // Each event's hooks, as `run -o json` reports them.
+    let hook_refs: Vec<&str> = report.0["hooks"]
+        .as_array()
+        .expect("hooks")
+        .iter()
+        .flat_map(|event| event["hooks"].as_array().into_iter().flatten())
+        .filter_map(|h| h["ref"].as_str())
+        .collect();
+    assert!(hook_refs.iter().any(|r| r.starts_with("Job/") && r.ends_with("/kps-crds-upgrade")), "{hook_refs:?}");
+    // Each batch as planned, and ready before the next is applied.
+    let sizes = |b: u64| planned.iter().filter(|r| r["batch"].as_u64() == Some(b)).count();
+    let rows = report.batches();
+    for b in 1..=4u64 {
+        assert_eq!(rows.iter().filter(|r| r.1 == b as u64).count(), sizes(b), "batch {b}: {:#}", report.0["resources"]);
+    }
+    let times = |b: u64, field: &str| -> Vec<u64> {
+        report.rows().iter().filter(|r| r["batch"].as_u64() == Some(b)).filter_map(|r| r[field].as_u64()).collect()
+    };
+    for b in 1..4u64 {
+        let ready = times(b, "ready_at").into_iter().max().unwrap();
+        let next = times(b + 1, "applied_at").into_iter().min().unwrap();
+        assert!(ready <= next, "batch {} applied before batch {b} was ready", b + 1);
+    }
+}
+
 /// A release the plugin installed (chart rendered without the two-slash key) is an
 /// ordinary release to stock Helm: list, status, get manifest, history, upgrade, rollback
 /// and uninstall all work on it.
