@@ -329,17 +329,6 @@ impl Outcome {
         self
     }
 
-    /// What the reference's lint calls an error but its install only warns of (a demotion,
-    /// one readiness annotation without the other). Differs on purpose: one input, one
-    /// verdict (issue 41) — `lint` says warning, as `plan` and `deploy` do and as the
-    /// reference's install does, and `lint --strict` fails on it.
-    #[track_caller]
-    fn strict_lint_error(&self, parts: &[&str]) -> &Self {
-        let found = self.matching(parts).any(|d| !d.is_error());
-        assert!(found, "a warning with {parts:?} expected (an error under lint --strict):\n{}", self.said());
-        self
-    }
-
     /// A warning that `lint` does not fail on: HIP-0025's lint WarningSev.
     #[track_caller]
     fn lint_warning(&self, parts: &[&str]) -> &Self {
@@ -1649,9 +1638,10 @@ struct LintCase {
     docs: Vec<Doc>,
     /// What the lint error contains, in helm-hooks' words where they differ.
     error: &'static [&'static str],
-    /// The reference's install warns of it (a demotion, one readiness annotation alone):
-    /// here a warning from every command, an error under `lint --strict`
-    /// ([`Outcome::strict_lint_error`]).
+    /// The reference's lint calls it an error but its install only warns of it (a
+    /// demotion, one readiness annotation alone). Differs on purpose: one input, one
+    /// verdict (issue 41) — a warning from `lint` as from `plan` and `deploy`, an error
+    /// under `lint --strict`.
     strict_only: bool,
 }
 

@@ -1217,7 +1217,7 @@ fn kube_prometheus_stack_deploys_in_its_declared_subchart_order() {
     let sizes = |b: u64| planned.iter().filter(|r| r["batch"].as_u64() == Some(b)).count();
     let rows = report.batches();
     for b in 1..=4u64 {
-        assert_eq!(rows.iter().filter(|r| r.1 == b as u64).count(), sizes(b), "batch {b}: {:#}", report.0["resources"]);
+        assert_eq!(rows.iter().filter(|r| r.1 == b).count(), sizes(b), "batch {b}: {:#}", report.0["resources"]);
     }
     let times = |b: u64, field: &str| -> Vec<u64> {
         report.rows().iter().filter(|r| r["batch"].as_u64() == Some(b)).filter_map(|r| r[field].as_u64()).collect()
