@@ -1765,3 +1765,22 @@ fn the_two_slash_key_is_warned_and_the_portable_key_reads_alike() {
     assert_eq!(o.groups, hip);
     assert_eq!(o.groups, owned(&[&["cache", "database", "queue"], &["api", "worker"], &["frontend"]]));
 }
+
+// Not a reference case: what a Helm with HIP-0025 hands over (issue 39). Its `helm template`
+// strips the two-slash key; a chart that writes the portable key beside it (or alone) keeps
+// the same batches whichever input reaches the plugin; the two keys disagreeing is an error.
+#[test]
+fn the_portable_key_survives_a_hip0025_helm_template() {
+    let both =
+        |deps: &str, hip_deps: &str| cm("chart", "x", &[(GROUP, "app"), (PORTABLE, deps), (GROUP_DEPS, hip_deps)]);
+    let db = g("chart", "db", "db", &[]);
+    let written = install_stream(&[db.clone(), both(r#"["db"]"#, r#"["db"]"#)]);
+    written.no_errors();
+    let stripped = install_stream(&[db.clone(), cm("chart", "x", &[(GROUP, "app"), (PORTABLE, r#"["db"]"#)])]);
+    stripped.quiet();
+    assert_eq!(written.groups, stripped.groups);
+    assert_eq!(stripped.groups, owned(&[&["db"], &["app"]]));
+    let only_hip = install_stream(&[db.clone(), g("chart", "x", "app", &["db"])]);
+    assert_eq!(only_hip.groups, stripped.groups, "HIP-0025's key alone, as today's Helm hands it over");
+    install_stream(&[db, both(r#"["db"]"#, r#"["cache"]"#)]).error(&[PORTABLE, "two orders"]);
+}
