@@ -142,9 +142,11 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = install::run(&mut env, checked, &crds, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
@@ -187,6 +189,7 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let (current, target) = match rollback::target(&mut env, &name, wanted) {
         Ok(t) => t,
@@ -197,7 +200,8 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = rollback::run(&mut env, checked, current, target.revision, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Rollback)
 }
@@ -211,6 +215,7 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver);
     let (latest, history) = match uninstall::target(&mut env, &name) {
         Ok(t) => t,
@@ -221,7 +226,8 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = uninstall::run(&mut env, latest, history, &checked, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Uninstall)
 }

@@ -50,7 +50,7 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     };
     let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
-    let mut progress = render::progress::Text::new(progress);
+    let mut progress = render::progress::Text::new(progress).within(&stored.namespace);
     let summary = hooks::perform(&mut client, &mut stored, (&release, event_plan), exec_options, &mut progress);
     let whose =
         render::Whose { release: &args.release, namespace: Some(&stored.namespace), revision: release.revision };

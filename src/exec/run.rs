@@ -438,12 +438,23 @@ fn look(
 /// A hook's logs as one block, never interleaved with other output. With
 /// more than one container, each gets a `--- pod/container` line.
 pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
+    output_block_after(kind, name, logs, &[])
+}
+
+/// [`output_block`] after the first `shown[i]` lines of `logs[i]` were
+/// printed as they came (`run --logs`): those are counted, `(2 lines shown
+/// above)`, not printed again.
+pub fn output_block_after(kind: &str, name: &str, logs: &[ContainerLog], shown: &[usize]) -> String {
     let mut s = format!("{kind} {name} output:\n");
-    for l in logs {
+    for (i, l) in logs.iter().enumerate() {
         if logs.len() > 1 {
             s.push_str(&format!("  --- {}/{}\n", l.pod, l.container));
         }
-        for line in l.text.lines() {
+        let n = shown.get(i).copied().unwrap_or(0);
+        if n > 0 {
+            s.push_str(&format!("  {}\n", shown_above(n)));
+        }
+        for line in l.text.lines().skip(n) {
             s.push_str("  ");
             s.push_str(line);
             s.push('\n');
@@ -453,6 +464,11 @@ pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
         s.push_str("  (no output)\n");
     }
     s
+}
+
+/// `(2 lines shown above)`: where a block leaves out lines printed before it.
+pub fn shown_above(lines: usize) -> String {
+    format!("({} shown above)", crate::base::text::count(lines, "line"))
 }
 
 /// How many hooks of a summary ended each way; every hook is counted

@@ -710,7 +710,10 @@ fn fail_fast_with_show_output_prints_one_block() {
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     assert!(out.stdout.contains("Fail-fast job failed: pre\n"), "{}", out.shown);
     assert_eq!(out.stdout.matches("Job pre output:").count(), 1, "{}", out.shown);
-    assert!(out.stdout.contains("  preflight: database unreachable\n  second line\n"), "{}", out.shown);
+    // Each line once: streamed as it came, or in the block (issue 41).
+    for line in ["preflight: database unreachable", "second line"] {
+        assert_eq!(out.stdout.matches(line).count(), 1, "{line:?}\n{}", out.shown);
+    }
 }
 
 /// --ignore-fail-fast: the failure is a warning, the run goes on (later runs).
@@ -1305,7 +1308,8 @@ fn helm_status_shows_the_recorded_phases() {
 
 /// --filter as `helm test --filter` (exclude first, then include) and --logs in
 /// `helm test --logs`' format (`POD LOGS: <pod> (<container>)`, Pod hooks only), compared
-/// with stock Helm on an identical release.
+/// with stock Helm on an identical release: the same blocks, in the same order, and every
+/// line once, streamed or in its block (issue 41).
 #[test]
 fn filter_and_logs_as_helm_test() {
     let hooks = vec![
@@ -1324,23 +1328,38 @@ fn filter_and_logs_as_helm_test() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert_eq!(seen.created("skipped"), None, "{}", seen.dump());
     assert!(seen.created("p1").is_some() && seen.created("j3").is_some(), "{}", seen.dump());
-    for block in ["POD LOGS: p1 (main)\none\n", "POD LOGS: p2 (a)\ntwo\nlines\n", "POD LOGS: p2 (b)\ntwo\nlines\n"] {
-        assert!(out.stdout.contains(block), "missing {block:?}\n{}", out.shown);
+    // Each line of every container printed once (issue 41): streamed as it came or in its
+    // `POD LOGS:` block, which counts the lines shown above.
+    let containers = [("p1", "main", &["one"][..]), ("p2", "a", &["two", "lines"]), ("p2", "b", &["two", "lines"])];
+    for (pod, container, lines) in containers {
+        let (mut streamed_here, mut said_above) = (0, 0);
+        for line in lines {
+            let (streamed, block) = printed(&out.stdout, pod, container, line);
+            let (in_block, above) =
+                block.unwrap_or_else(|| panic!("no POD LOGS: {pod} ({container}) block\n{}", out.shown));
+            assert_eq!(streamed + in_block, 1, "{pod} ({container}) {line:?} printed once\n{}", out.shown);
+            (streamed_here, said_above) = (streamed_here + streamed, above);
+        }
+        assert_eq!(said_above, streamed_here, "{pod} ({container}) counts the lines shown above\n{}", out.shown);
     }
     assert!(!out.stdout.contains("POD LOGS: j3"), "--logs is for Pod hooks only\n{}", out.shown);
     // (Stock Helm 4.2.4's --logs reads a pod named after every test hook, so a Job hook
     // makes it fail with "unable to get pod j3": it runs without j3.)
     let stock = helm.helm(&["test", RELEASE, "--filter", "!name=skipped", "--filter", "!name=j3", "--logs"]);
     assert_eq!(stock.code, 0, "{}", stock.shown);
-    let pod_logs = |s: &str| -> String {
-        s.split("POD LOGS: ").skip(1).map(|b| format!("POD LOGS: {}", b.split("\n\n").next().unwrap())).collect()
-    };
-    let (ours, theirs) = (pod_logs(&out.stdout), pod_logs(&stock.stdout));
+    // Stock Helm's blocks, in its order and words; their lines are the ones checked above.
+    let headers = |s: &str| s.lines().filter(|l| l.starts_with("POD LOGS: ")).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(
-        ours, theirs,
-        "--logs differs from helm test --logs\n--- ours\n{}\n--- helm\n{}",
-        out.stdout, stock.stdout
+        headers(&out.stdout),
+        headers(&stock.stdout),
+        "--logs' blocks differ from helm test --logs'\n--- ours\n{}\n--- helm\n{}",
+        out.stdout,
+        stock.stdout
     );
+    for (pod, container, lines) in containers {
+        let block = format!("POD LOGS: {pod} ({container})\n{}\n", lines.join("\n"));
+        assert!(stock.stdout.contains(&block), "helm test --logs printed no {block:?}\n{}", stock.shown);
+    }
 
     // name=X runs only X; the others keep their old records.
     let only = plugin.hooks(&["--filter", "name=j3", "-o", "json"]);
