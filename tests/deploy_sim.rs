@@ -372,6 +372,7 @@ impl Cluster for Sim {
             failed_fast: None,
             api_requests: None,
             annotate: false,
+            left_running: Vec::new(),
         }
     }
 

@@ -7,10 +7,11 @@
 //! cluster with a virtual clock.
 
 use crate::base::cause::Cause;
-use crate::exec::executor::{Action, ContainerLog, Executor, Input, Millis, Options, Phase, Report};
+use crate::exec::executor::{Action, ContainerLog, Executor, Input, LeftRunning, Millis, Options, Phase, Report};
 use crate::exec::pod_state::HookState;
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
 use crate::model::hook::Hook;
+use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, ItemId};
 
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
@@ -172,6 +173,9 @@ pub struct Summary {
     /// Print each row's message under the text table: `status`, whose rows
     /// say why a hook is shown as it is (a live run prints them as progress).
     pub annotate: bool,
+    /// The hooks the run leaves running in the cluster, and why, in start
+    /// order ([`Executor::left_running`]): named with how to remove them.
+    pub left_running: Vec<(ObjectRef, LeftRunning)>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -393,6 +397,7 @@ fn summarise(
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
         api_requests: None,
         annotate: false,
+        left_running: exec.left_running().into_iter().map(|(h, why)| (plan.items[h].reference.clone(), why)).collect(),
     }
 }
 
