@@ -28,7 +28,7 @@ use helm_hooks::model::external::External;
 use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
-use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
+use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
 use helm_hooks::render::progress::Text;
 use helm_hooks::run::access::Want;
 use serde_json::{json, Value};
@@ -68,6 +68,8 @@ struct Sim {
     /// Objects no release applies (by `Kind/name`), created by someone else
     /// at the time given: external dependencies.
     appears: BTreeMap<String, (Millis, Value)>,
+    /// Where else a release of the name is stored, as the cluster would answer.
+    elsewhere: Elsewhere,
 }
 
 impl Sim {
@@ -86,6 +88,7 @@ impl Sim {
             asked: Vec::new(),
             at_once: false,
             appears: BTreeMap::new(),
+            elsewhere: Elsewhere::NotAsked,
         }
     }
 
@@ -421,8 +424,8 @@ impl Store for Sim {
         Ok(self.records.keys().map(|&r| self.stored(r)).collect())
     }
 
-    fn not_found(&self, release: &str) -> StorageError {
-        storage::not_found(Driver::ConfigMap, NS, release)
+    fn not_found(&mut self, release: &str) -> StorageError {
+        storage::not_found_with(Driver::ConfigMap, NS, release, self.elsewhere.clone())
     }
 
     fn history_where(
@@ -981,18 +984,28 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
 
 /// Issue 32: `rollback nosuch` and `uninstall nosuch` said `release: not
 /// found: "nosuch"` as a failed hook (exit 1); they say what `run` says,
-/// naming the namespace and what was looked for, as a cluster error (exit 3).
+/// naming the namespace and what was looked for. Issue 41: as a release not
+/// found (exit 4), not a cluster error, naming the namespaces that hold one.
 #[test]
 fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let mut sim = Sim::new();
     let said =
         "release \"nosuch\" not found in namespace \"ns\" (looked for ConfigMaps labelled owner=helm,name=nosuch)";
     let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
-    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
     let e = uninstall::target(&mut sim, "nosuch").unwrap_err();
-    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
+    sim.elsewhere = Elsewhere::Searched { namespaces: vec!["other".into()], any_release: true };
+    let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
+    assert_eq!(e.to_string(), format!("{said}; a release \"nosuch\" is in namespace \"other\": add -n other"));
+    // A revision the history lacks is a not-found too.
+    let mut deployed = release(1);
+    deployed["info"] = json!({"status": "deployed"});
+    sim.records.insert(1, deployed);
+    let e = rollback::target(&mut sim, "app", Some(7)).unwrap_err();
+    assert!(matches!(e, Refused::NoRevision(7)) && e.is_not_found(), "{e:?}");
 }
 
 /// A release whose web Deployment waits for a Secret someone else writes

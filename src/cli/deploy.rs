@@ -49,7 +49,14 @@ fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
 
 /// A command that stopped before acting: its reason, and the exit code.
 fn refused(io: &mut Io, e: &Refused) -> Exit {
-    fail(io, e, if e.is_cluster() { Exit::Cluster } else { Exit::Failed })
+    let code = if e.is_not_found() {
+        Exit::NotFound
+    } else if e.is_cluster() {
+        Exit::Cluster
+    } else {
+        Exit::Failed
+    };
+    fail(io, e, code)
 }
 
 /// Prints what the command did in the chosen output: the closing report,

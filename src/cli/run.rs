@@ -24,7 +24,7 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     };
     let mut stored = match storage::read_latest(&mut client, driver, &args.release) {
         Ok(s) => s,
-        Err(e) => return fail(io, &e, Exit::Cluster),
+        Err(e) => return fail(io, &e, Exit::of_storage(&e)),
     };
     let (release, plan) = match checked(args, &stored, io) {
         Ok(p) => p,

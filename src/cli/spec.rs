@@ -491,7 +491,9 @@ Exit codes:
   1   a hook or resource failed
   2   invalid input, annotations or arguments (nothing was applied); nothing on the
       pipe from a `helm` that failed before it
-  3   cluster or permission error; a release or revision not found
+  3   cluster or permission error
+  4   the release, or the revision asked for, is not stored in the namespace (the
+      message names the namespaces that hold one: -n)
 Stock Helm 4 exits 1 on any plugin failure: the code is the last words of the
 message, `[exit code N]` (docs/commands.md, section Exit codes).
 
@@ -567,7 +569,12 @@ mod tests {
     #[test]
     fn help_tells_the_exit_codes() {
         let help = root_help();
-        for row in ["  0   success\n", "  1   a hook or resource failed\n", "  3   cluster or permission error"] {
+        for row in [
+            "  0   success\n",
+            "  1   a hook or resource failed\n",
+            "  3   cluster or permission error\n",
+            "  4   the release, or the revision asked for, is not stored",
+        ] {
             assert!(help.contains(row), "{help}");
         }
         assert!(!help.contains("README"), "{help}");

@@ -1922,8 +1922,8 @@ fn status_reads_what_stock_helm_test_recorded() {
 /// A `pre-install,pre-upgrade` hook has one `last_run` and Helm keeps no event in it: after
 /// stock `helm install` and `helm upgrade`, `status` credits the upgrade revision's run to
 /// pre-upgrade and shows the hook not run for pre-install there, while revision 1 keeps its
-/// pre-install run. A revision or release that is not stored is exit 3 naming the
-/// namespace and what was looked for (issue 32).
+/// pre-install run. A revision or release that is not stored is exit 4 (issue 41) naming
+/// the namespace and what was looked for (issue 32).
 #[test]
 fn status_credits_a_run_to_the_event_its_revision_ran() {
     let case = Case::new("status-event");
@@ -1945,19 +1945,54 @@ fn status_credits_a_run_to_the_event_its_revision_ran() {
     assert_eq!(phase(&["--event", "pre-install", "--revision", "1"]).0, "Succeeded");
 
     let out = case.plugin(&["status", RELEASE, "--revision", "7"], None);
-    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
     let want = format!("release \"{RELEASE}\" has no revision 7 in namespace \"{}\" (looked for ", case.ns);
     assert!(out.stderr.contains(&want) && out.stderr.contains("; stored revisions: 1, 2)"), "{}", out.shown);
     // The stock build reads the Secrets itself; the host-functions build asks Helm's storage.
     let looked_for = format!("looked for Secret sh.helm.release.v1.{RELEASE}.v7;");
     assert!(host_functions() || out.stderr.contains(&looked_for), "{}", out.shown);
     let out = case.plugin(&["status", "nosuch", "--revision", "1"], None);
-    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
     assert!(
         out.stderr.contains(&format!("release \"nosuch\" not found in namespace \"{}\"", case.ns)),
         "{}",
         out.shown
     );
+}
+
+/// Issue 41: `helm hooks run NAME` of a release that is in another namespace is "not found"
+/// (exit 4, not a cluster error), naming the namespace searched and the one that holds it,
+/// with `-n`; `status`, `rollback` and `uninstall` say the same and change nothing. A name no
+/// namespace holds says so, without the storage hint (Secrets hold Helm releases here).
+#[test]
+fn a_release_in_another_namespace_is_named_with_its_namespace() {
+    let case = Case::new("nf-here");
+    // Named after its namespace: no other test's release has the name.
+    let name = case.ns.to_string();
+    case.install_as(&name, "", &[pod("t")]);
+    let before = case.helm_history(&name);
+    let elsewhere = Case::new("nf-elsewhere");
+    for command in ["run", "status", "rollback", "uninstall"] {
+        let out = elsewhere.plugin(&[command, &name], None);
+        assert_eq!(out.plugin_code(), Some(4), "{command}: {}", out.shown);
+        for want in [
+            format!("release \"{name}\" not found in namespace \"{}\"", elsewhere.ns),
+            format!("a release \"{name}\" is in namespace \"{}\": add -n {}", case.ns, case.ns),
+        ] {
+            assert!(out.stderr.contains(&want), "{command}: {want:?}\n{}", out.shown);
+        }
+        assert!(!out.stderr.contains("HELM_DRIVER"), "{command}: {}", out.shown);
+        assert!(!out.stderr.contains("cluster or permission error"), "{command}: {}", out.shown);
+    }
+    assert_eq!(case.helm_history(&name), before, "nothing changed");
+    assert_eq!(case.hook_objects(), Vec::<String>::new(), "no hook ran");
+    let nowhere = format!("{name}-x");
+    let out = elsewhere.plugin(&["run", &nowhere], None);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
+    assert!(out.stderr.contains(&format!("no other namespace holds a release \"{nowhere}\" either")), "{}", out.shown);
+    // As the message says: with -n, it runs.
+    let out = case.hooks_at(&bed().server, &bed().token, &name, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -205,7 +205,9 @@ pub fn printed(stdout: &str, pod: &str, container: &str, line: &str) -> (usize, 
     let streamed = stdout
         .lines()
         .filter(|l| {
-            l.starts_with('[') && (l.ends_with(&format!(" {pod}/{container}] {line}")) || *l == format!("[Pod/{pod}/{container}] {line}"))
+            l.starts_with('[')
+                && (l.ends_with(&format!(" {pod}/{container}] {line}"))
+                    || *l == format!("[Pod/{pod}/{container}] {line}"))
         })
         .count();
     let header = format!("POD LOGS: {pod} ({container})\n");
