@@ -120,6 +120,10 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     }
     drop(span);
     let namespace = value.get("namespace").and_then(Value::as_str).map(str::to_string);
+    let named = std::env::var("HELM_NAMESPACE").ok();
+    if let Err(e) = super::pipe::check_namespace(&name, namespace.as_deref(), named.as_deref()) {
+        return fail(io, &e, Exit::Invalid);
+    }
     let span = crate::trace::span(|| "check and plan".into());
     // Validate, then act: install and upgrade hooks and every resource are
     // planned before the cluster is touched.

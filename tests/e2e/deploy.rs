@@ -2082,3 +2082,46 @@ fn markdown_reports_of_deploy_rollback_and_uninstall() {
     let sections = gantt_sections(&out.stdout);
     assert!(sections.len() >= 3 && sections.iter().all(|s| s.starts_with("deletion ")), "{}", out.stdout);
 }
+
+/// Issue 41, item 1, through the README's pipe: `helm upgrade --install … -o json | helm hooks
+/// deploy - -n OTHER` with the release rendered for namespace `default` (no `-n` before the
+/// pipe) exits 2 saying where `-n` goes, and creates nothing in either namespace; with `-n`
+/// on both sides it deploys.
+#[test]
+fn a_namespace_after_the_pipe_that_is_not_the_releases_is_refused() {
+    let case = Case::new("ns-after-pipe");
+    // Names no other test uses, as `default` is shared.
+    let name = case.ns.to_string();
+    let file = case.values_file(&json!({"objects": [{"name": name}]}));
+    let chart = repo().join(CHART);
+    let mut render = case.helm_cmd();
+    render.args(["upgrade", "--install", &name, chart.to_str().unwrap(), "-f", file.to_str().unwrap()]);
+    render.args([DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    let rendered = run(render, None);
+    assert_eq!(rendered.code, 0, "{}", rendered.shown);
+    assert_eq!(parse_json(&rendered.stdout, "the release")["namespace"], "default", "{}", rendered.shown);
+
+    let out = case.plugin(&["deploy", "-"], Some(&rendered.stdout));
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    for want in [
+        format!("helm hooks deploy was given namespace \"{}\"", case.ns),
+        format!("Helm rendered release \"{name}\" for namespace \"default\""),
+        "nothing was applied or stored".to_string(),
+        format!("helm upgrade --install {name} CHART -n {} --dry-run=server", case.ns),
+    ] {
+        assert!(out.stderr.contains(&want), "{want:?}\n{}", out.shown);
+    }
+    // Nothing stored or applied, here or in default.
+    assert!(case.release_secrets().is_empty(), "{:?}", case.release_secrets());
+    assert!(case.objects("configmaps,jobs").is_empty(), "{:?}", case.objects("configmaps,jobs"));
+    let stored = ok(kubectl_in("default", &["get", "secrets", "-l", &format!("owner=helm,name={name}"), "-o", "name"]));
+    assert!(stored.trim().is_empty(), "{stored}");
+    let made = ok(kubectl_in("default", &["get", "configmap", &name, "--ignore-not-found", "-o", "name"]));
+    assert!(made.trim().is_empty(), "{made}");
+
+    // -n on both sides: deployed where asked.
+    let report = case.deploy_ok(&json!({"objects": [{"name": "settings"}]}));
+    assert_eq!(report.0["namespace"], case.ns.as_str());
+    assert!(case.exists("configmap/settings"));
+}
+
