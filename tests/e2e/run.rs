@@ -1960,6 +1960,30 @@ fn status_credits_a_run_to_the_event_its_revision_ran() {
     );
 }
 
+/// Issue 41: `run --logs` of a `helm.sh/show-output` Pod hook prints each container line
+/// once — streamed as it came, or in the first block that closes the hook — while the
+/// proposal's `Pod <name> output:` block and `helm test --logs`' `POD LOGS:` block keep
+/// their headers, a block counting the lines shown above it.
+#[test]
+fn run_logs_of_a_show_output_hook_prints_each_line_once() {
+    let case = Case::new("logs-once");
+    case.install(&[pod("smoke").ann("helm.sh/show-output", "true").log("smoke test ok\nall good")]);
+    let out = case.hooks(&["--logs"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for line in ["smoke test ok", "all good"] {
+        assert_eq!(out.stdout.matches(line).count(), 1, "{line:?} printed once\n{}", out.shown);
+    }
+    assert_eq!(out.stdout.matches("Pod smoke output:\n").count(), 1, "{}", out.shown);
+    assert_eq!(out.stdout.matches("POD LOGS: smoke (main)\n").count(), 1, "{}", out.shown);
+    // The POD LOGS block comes last: every line was printed before it, and it says so.
+    let (_, block) = printed(&out.stdout, "smoke", "main", "all good");
+    assert_eq!(block, Some((0, 2)), "{}", out.shown);
+    // The report keeps the whole output.
+    let json = case.hooks(&["--logs", "-o", "json"]);
+    assert_eq!(json.code, 0, "{}", json.shown);
+    assert!(json.stdout.contains("smoke test ok\\nall good"), "{}", json.shown);
+}
+
 /// Issue 41: `helm hooks run NAME` of a release that is in another namespace is "not found"
 /// (exit 4, not a cluster error), naming the namespace searched and the one that holds it,
 /// with `-n`; `status`, `rollback` and `uninstall` say the same and change nothing. A name no
