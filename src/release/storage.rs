@@ -150,7 +150,7 @@ pub enum Elsewhere {
     Searched { namespaces: Vec<String>, any_release: bool },
     /// The list across namespaces was refused (a Role of one namespace
     /// may not list cluster-wide) or failed.
-    Unsearched(KubeError),
+    Unsearched(Box<KubeError>),
 }
 
 impl Elsewhere {
@@ -551,7 +551,7 @@ pub fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Els
         let any_release = !namespaces.is_empty() || client.any(&res, None, &Selector::labels("owner=helm"))?;
         Ok(Elsewhere::Searched { namespaces, any_release })
     };
-    search().unwrap_or_else(Elsewhere::Unsearched)
+    search().unwrap_or_else(|e| Elsewhere::Unsearched(Box::new(e)))
 }
 
 /// A release whose latest stored revision holds Helm's lock.
