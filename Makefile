@@ -20,11 +20,12 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real fuzz clean check-mermaid
+.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real fuzz clean check-mermaid
 
 help:
-	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml, and"
-	@echo "           plugin-host.wasm (--features host-functions, for a Helm with testbed/helm-patches)"
+	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml: what"
+	@echo "           install installs"
+	@echo "build-host plugin-host.wasm (--features host-functions, for a Helm with testbed/helm-patches)"
 	@echo "install    helm plugin install the built plugin into \$$(HELM) ($(HELM))"
 	@echo "package    dist/hooks-$(VERSION).tgz for helm plugin install (SIGN=1 KEY=... to sign), and"
 	@echo "           dist/host/hooks-$(VERSION).tgz, the host-functions build"
@@ -53,7 +54,11 @@ $(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
 plugin.wasm: $(WASM)
 	cp $(WASM) plugin.wasm
 
-build: plugin.wasm plugin-host.wasm
+# `install` needs plugin.wasm only; the host-functions build is a second release build
+# (about as long again), made by `build-host` or by what needs it (dist/hooks-host).
+build: plugin.wasm
+
+build-host: plugin-host.wasm
 
 # The plugin directory Helm installs: plugin.yaml, plugin.wasm, the shell completion and the licence.
 dist/hooks: plugin.wasm plugin.yaml completion.yaml LICENSE
@@ -84,8 +89,9 @@ dist/hooks-host: plugin-host.wasm plugin-host.yaml completion.yaml LICENSE
 # (tests/e2e/common kube_args; scripts/e2e.sh).
 # ------------------------------------------------------------------------------------------
 
+# A fresh Helm home has no plugin to uninstall: not an error, and make says nothing of it.
 install: dist/hooks
-	-$(HELM) plugin uninstall hooks >/dev/null 2>&1
+	@$(HELM) plugin uninstall hooks >/dev/null 2>&1 || true
 	$(HELM) plugin install dist/hooks
 
 package: dist/hooks dist/hooks-host

@@ -35,6 +35,7 @@ pub fn helm_plugin_main(Json(input): Json<Input>) -> FnResult<Json<serde_json::V
         Exit::Failed => "a hook or resource failed",
         Exit::Invalid => "invalid input or arguments (see above)",
         Exit::Cluster => "cluster or permission error (see above)",
+        Exit::NotFound => "release not found (see above)",
     };
     Err(WithReturnCode::new(Error::msg(format!("{what} [exit code {}]", code as i32)), code as i32))
 }

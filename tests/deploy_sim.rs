@@ -28,7 +28,7 @@ use helm_hooks::model::external::External;
 use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
-use helm_hooks::release::storage::{self, Driver, StorageError, StoredRelease};
+use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
 use helm_hooks::render::progress::Text;
 use helm_hooks::run::access::Want;
 use serde_json::{json, Value};
@@ -68,6 +68,10 @@ struct Sim {
     /// Objects no release applies (by `Kind/name`), created by someone else
     /// at the time given: external dependencies.
     appears: BTreeMap<String, (Millis, Value)>,
+    /// Where else a release of the name is stored, as the cluster would answer.
+    elsewhere: Elsewhere,
+    /// The API server rejects the object of this name (422), as an invalid one.
+    rejects: Option<String>,
 }
 
 impl Sim {
@@ -86,6 +90,8 @@ impl Sim {
             asked: Vec::new(),
             at_once: false,
             appears: BTreeMap::new(),
+            elsewhere: Elsewhere::NotAsked,
+            rejects: None,
         }
     }
 
@@ -199,6 +205,16 @@ impl Cluster for Sim {
                     message: "the API server is shutting down".into(),
                 }));
                 break;
+            }
+            if self.rejects.as_deref() == o["metadata"]["name"].as_str() {
+                self.log.push(format!("rejected {}", name_of(o)));
+                answers.push(Err(KubeError::Invalid {
+                    resource: "deployments.apps".into(),
+                    namespace: Some(NS.into()),
+                    name: name_of(o),
+                    message: "spec.replicas: Invalid value: -1".into(),
+                }));
+                continue;
             }
             answers.push(Ok(self.admit(o, labels)));
         }
@@ -372,6 +388,7 @@ impl Cluster for Sim {
             failed_fast: None,
             api_requests: None,
             annotate: false,
+            left_running: Vec::new(),
         }
     }
 
@@ -420,8 +437,8 @@ impl Store for Sim {
         Ok(self.records.keys().map(|&r| self.stored(r)).collect())
     }
 
-    fn not_found(&self, release: &str) -> StorageError {
-        storage::not_found(Driver::ConfigMap, NS, release)
+    fn not_found(&mut self, release: &str) -> StorageError {
+        storage::not_found_with(Driver::ConfigMap, NS, release, self.elsewhere.clone())
     }
 
     fn history_where(
@@ -980,18 +997,28 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
 
 /// Issue 32: `rollback nosuch` and `uninstall nosuch` said `release: not
 /// found: "nosuch"` as a failed hook (exit 1); they say what `run` says,
-/// naming the namespace and what was looked for, as a cluster error (exit 3).
+/// naming the namespace and what was looked for. Issue 41: as a release not
+/// found (exit 4), not a cluster error, naming the namespaces that hold one.
 #[test]
 fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let mut sim = Sim::new();
     let said =
         "release \"nosuch\" not found in namespace \"ns\" (looked for ConfigMaps labelled owner=helm,name=nosuch)";
     let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
-    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
     let e = uninstall::target(&mut sim, "nosuch").unwrap_err();
-    assert!(matches!(e, Refused::NotFound(_)) && e.is_cluster(), "{e:?}");
+    assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
+    sim.elsewhere = Elsewhere::Searched { namespaces: vec!["other".into()], any_release: true };
+    let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
+    assert_eq!(e.to_string(), format!("{said}; a release \"nosuch\" is in namespace \"other\": add -n other"));
+    // A revision the history lacks is a not-found too.
+    let mut deployed = release(1);
+    deployed["info"] = json!({"status": "deployed"});
+    sim.records.insert(1, deployed);
+    let e = rollback::target(&mut sim, "app", Some(7)).unwrap_err();
+    assert!(matches!(e, Refused::NoRevision(7)) && e.is_not_found(), "{e:?}");
 }
 
 /// A release whose web Deployment waits for a Secret someone else writes
@@ -1040,4 +1067,58 @@ fn an_external_dependency_that_never_comes_fails_what_names_it_unapplied() {
     let web = &r.resources[0];
     assert_eq!((web.state, web.applied_at, web.failed_at.map(|t| t - T0)), (State::Failed, None, Some(60_000)));
     assert_eq!(sim.statuses(), [(1, "failed".into())]);
+}
+
+/// Issue 41, item 3: a deploy cut off (Helm killed by SIGPIPE: `| head -4`) leaves revision 2
+/// `pending-upgrade`; `helm hooks rollback`, the way out the next deploy names, leaves every
+/// revision as stock `helm rollback` does (pkg/action/rollback.go, Helm 4.3.1): the deployed
+/// revisions superseded (`DeployedAll`), the new one deployed, and the pending one as it
+/// was — Helm's rollback never writes the revision it replaces on success. When the API
+/// server rejects the rollback's apply, Helm marks the replaced revision superseded and the
+/// new one failed (`Rollback "app" failed`), leaving the deployed one deployed.
+#[test]
+fn a_rollback_out_of_a_cut_upgrade_leaves_the_records_as_helms_rollback() {
+    let cut = |sim: &mut Sim| {
+        deploy(sim, release(1), false);
+        let mut pending = release(2);
+        pending["version"] = json!(2);
+        pending["info"] = json!({"status": "pending-upgrade", "description": "Preparing upgrade"});
+        sim.records.insert(2, pending);
+        sim.log.clear();
+    };
+    let back = |sim: &mut Sim| {
+        let (current, target) = rollback::target(sim, "app", None).unwrap();
+        assert_eq!((current.revision, target.revision), (2, 1));
+        let (checked, _) =
+            deploy::check(target.release.clone(), &[Event::PreRollback, Event::PostRollback], &options()).unwrap();
+        let done = rollback::run(sim, checked, current, target.revision, &flags(), &mut ()).unwrap();
+        let Done::Report(r) = done else { panic!("{done:?}") };
+        r
+    };
+    let description = |sim: &Sim, rev: u64| sim.records[&rev]["info"]["description"].as_str().unwrap().to_string();
+
+    let mut sim = Sim::new();
+    cut(&mut sim);
+    let r = back(&mut sim);
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+    assert_eq!(sim.statuses(), [(1, "superseded".into()), (2, "pending-upgrade".into()), (3, "deployed".into())]);
+    assert_eq!(sim.only(&["save", "create"]), ["create 3 pending-rollback", "save 1 superseded", "save 3 deployed"]);
+    assert_eq!((description(&sim, 1), description(&sim, 3)), ("Install complete".into(), "Rollback to 1".into()));
+    // The next deploy is an upgrade of revision 3, which it supersedes; 2 stays as Helm leaves it.
+    sim.log.clear();
+    let r = deploy(&mut sim, release(2), false);
+    assert_eq!((r.operation, r.revision, r.status.as_str()), (Operation::Upgrade, 4, "deployed"));
+    assert_eq!(
+        sim.statuses(),
+        [(1, "superseded".into()), (2, "pending-upgrade".into()), (3, "superseded".into()), (4, "deployed".into())]
+    );
+
+    let mut sim = Sim::new();
+    cut(&mut sim);
+    sim.rejects = Some("web".into());
+    let r = back(&mut sim);
+    assert!(matches!(r.ended, Ended::Failed(_)), "{:?}", r.ended);
+    assert_eq!(sim.statuses(), [(1, "deployed".into()), (2, "superseded".into()), (3, "failed".into())]);
+    assert!(description(&sim, 3).starts_with("Rollback \"app\" failed: "), "{}", description(&sim, 3));
+    assert_eq!(description(&sim, 2), "Preparing upgrade", "superseded, its description kept");
 }

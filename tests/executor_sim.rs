@@ -372,13 +372,34 @@ struct SimCluster {
     records: usize,
     /// Storage refuses writes (a token that may not update Secrets).
     refuse_records: bool,
+    /// How long past its deadline a wait with nothing to report returns (a look the
+    /// API server holds on a quiet cluster).
+    late_ms: u64,
+    /// The hooks deleted, by name, and when, in order.
+    deleted: Vec<(String, u64)>,
+    /// What every hook's container writes, a line a look while it runs, when set (else
+    /// `follow` and `logs` say what they always said).
+    script: Option<Vec<String>>,
+    /// How many lines of the script each hook's stream has given.
+    streamed: BTreeMap<ItemId, usize>,
 }
 
 impl SimCluster {
     /// The cluster of `plan`'s hooks at virtual time `now`, each behaving as `behaviour` says.
     fn new(plan: &helm_hooks::plan::EventPlan, now: u64, behaviour: fn(&str) -> Behaviour) -> Self {
         let names = plan.items.iter().map(|it| it.reference.name.clone()).collect();
-        SimCluster { now, names, behaviour, running: BTreeMap::new(), records: 0, refuse_records: false }
+        SimCluster {
+            now,
+            names,
+            behaviour,
+            running: BTreeMap::new(),
+            records: 0,
+            refuse_records: false,
+            late_ms: 0,
+            deleted: Vec::new(),
+            script: None,
+            streamed: BTreeMap::new(),
+        }
     }
 
     fn refusing_records(self) -> Self {
@@ -390,7 +411,8 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
     }
-    fn delete(&mut self, _: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
+    fn delete(&mut self, hooks: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
+        self.deleted.extend(hooks.iter().map(|h| (self.names[h.0].clone(), self.now)));
         Ok(())
     }
     fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::run::ClusterError> {
@@ -410,7 +432,7 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
         deadline: u64,
     ) -> Result<Vec<helm_hooks::exec::run::Finished>, helm_hooks::exec::run::ClusterError> {
         let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
-        self.now = next.min(deadline).max(self.now);
+        self.now = if next <= deadline { next } else { deadline + self.late_ms }.max(self.now);
         let now = self.now;
         let done: Vec<ItemId> =
             hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
@@ -431,7 +453,10 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
         &mut self,
         hook: ItemId,
     ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::run::ClusterError> {
-        let text = format!("checking {}\nline two", self.names[hook.0]);
+        let text = match &self.script {
+            Some(lines) => lines.join("\n"),
+            None => format!("checking {}\nline two", self.names[hook.0]),
+        };
         Ok(vec![helm_hooks::exec::executor::ContainerLog {
             pod: self.names[hook.0].clone(),
             container: "main".into(),
@@ -449,7 +474,15 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
         if !self.running.contains_key(&hook) {
             return Vec::new();
         }
-        let text = format!("{} says {}", self.names[hook.0], self.now % 100_000);
+        let text = match &self.script {
+            Some(lines) => {
+                let n = self.streamed.entry(hook).or_default();
+                let Some(line) = lines.get(*n) else { return Vec::new() };
+                *n += 1;
+                line.clone()
+            }
+            None => format!("{} says {}", self.names[hook.0], self.now % 100_000),
+        };
         vec![helm_hooks::exec::executor::ContainerLog {
             pod: self.names[hook.0].clone(),
             container: "main".into(),
@@ -615,4 +648,106 @@ fn a_refused_record_reports_no_start() {
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");
     assert!(!out.contains("started"), "{out}");
+}
+
+/// Issue 41: a hook whose time runs out ends when its time ran out, though the run noticed
+/// it later (here 1.7 s, a look held on a quiet cluster): the table's duration is the time
+/// its message names. It is then a failed hook for its delete policy: `hook-failed` deletes
+/// it; without that policy it is left running, and the summary names it with the command
+/// that removes it.
+#[test]
+fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
+    let run = |policy: &[(&str, &str)]| {
+        let mut annotations = vec![("helm.sh/hook-timeout", "4s")];
+        annotations.extend_from_slice(policy);
+        let r = release(&[hook("Pod", "slow", &annotations)]);
+        let mut d = Diagnostics::default();
+        let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+        let mut cluster = SimCluster::new(&p.events[0], 1_000_000, |_| Behaviour { ms: 60_000, ok: true });
+        cluster.late_ms = 1_700;
+        let mut out = Vec::new();
+        let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+        (s, String::from_utf8(out).unwrap(), cluster.deleted)
+    };
+    let (s, progress, deleted) = run(&[]);
+    let row = &s.rows[0];
+    let said =
+        "timed out after 4s (helm.sh/hook-timeout): Pod/slow (Pending): container main waiting: ImagePullBackOff";
+    assert_eq!(row.message, said);
+    assert_eq!(row.completed_at.unwrap() - row.started_at.unwrap(), 4_000);
+    assert!(s.ended_at - s.started_at >= 5_700, "noticed late: {}", s.ended_at - s.started_at);
+    assert!(progress.contains(&format!("[     4s] failed    Pod/slow: {said}\n")), "{progress}");
+    // Helm's default policy, before-hook-creation, deletes an old copy at the start only.
+    assert_eq!(deleted, [("slow".to_string(), 1_000_000)]);
+    let table = helm_hooks::render::text::run::summary_in(&s, Some("demo"));
+    let slow = table.lines().find(|l| l.starts_with("Pod/slow")).unwrap();
+    assert!(slow.ends_with(" 4s"), "{table}");
+    assert!(
+        table.ends_with(
+            "Left running: Pod/slow (timed out, no hook-failed delete policy); remove with:\n  \
+             kubectl delete -n demo pod/slow\n"
+        ),
+        "{table}"
+    );
+
+    let (s, _, deleted) = run(&[("helm.sh/hook-delete-policy", "hook-failed")]);
+    assert_eq!(deleted, [("slow".to_string(), 1_005_700)], "deleted once noticed failed");
+    assert!(s.left_running.is_empty(), "{:?}", s.left_running);
+    assert!(!helm_hooks::render::text::run::summary(&s).contains("Left running"));
+}
+
+/// A fail-fast stop leaves its running siblings unawaited: named, with the command that
+/// removes them, each in its own namespace.
+#[test]
+fn hooks_a_fail_fast_stop_leaves_running_are_named() {
+    let par = ("helm.sh/hook-parallel", "true");
+    let r = release(&[
+        hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true")]),
+        hook("Job", "slow", &[par]),
+        "kind: Pod\nmetadata:\n  name: elsewhere\n  namespace: other\n  annotations:\n    helm.sh/hook: test\n    \
+         helm.sh/hook-parallel: \"true\"\n"
+            .to_string(),
+    ]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour {
+        ms: if n == "preflight" { 1_000 } else { 30_000 },
+        ok: n != "preflight",
+    });
+    let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, opts(8), &mut cluster, &mut ());
+    let table = helm_hooks::render::text::run::summary_in(&s, Some("demo"));
+    assert!(
+        table.ends_with(
+            "Left running: Pod/other/elsewhere (not awaited after the fail-fast stop), Job/slow (not awaited after \
+             the fail-fast stop); remove with:\n  kubectl delete -n other pod/elsewhere\n  kubectl delete -n demo job/slow\n"
+        ),
+        "{table}"
+    );
+}
+
+/// Issue 41: `run --logs` of a `helm.sh/show-output` Pod hook prints each of its container's
+/// lines once: as they come, then in the proposal's `Pod <name> output:` block only the lines
+/// the stream had not given yet, and `helm test --logs`' `POD LOGS:` block only its header and
+/// how many lines were shown above.
+#[test]
+fn run_logs_of_a_show_output_hook_prints_each_line_once() {
+    let r = release(&[hook("Pod", "smoke", &[("helm.sh/show-output", "true")])]);
+    let mut d = Diagnostics::default();
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let mut cluster = SimCluster::new(&p.events[0], 0, |_| Behaviour { ms: 3_500, ok: true });
+    let script: Vec<String> = (1..=5).map(|i| format!("check {i} ok")).collect();
+    cluster.script = Some(script.clone());
+    let mut out = Vec::new();
+    let options = Options { pod_logs: true, ..opts(1) };
+    let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
+    let out = String::from_utf8(out).unwrap();
+    for line in &script {
+        assert_eq!(out.matches(line.as_str()).count(), 1, "{line:?}:\n{out}");
+    }
+    assert!(out.contains("[Pod/smoke/main] check 1 ok\n"), "{out}");
+    // Streamed at each second's look; the last two came after the last look.
+    assert!(out.contains("Pod smoke output:\n  (3 lines shown above)\n  check 4 ok\n  check 5 ok\n"), "{out}");
+    assert!(out.contains("POD LOGS: smoke (main)\n(5 lines shown above)\n"), "{out}");
+    // The report keeps the whole output: it is no progress line.
+    assert_eq!(s.rows[0].output.as_deref(), Some(script.join("\n").as_str()));
 }

@@ -453,6 +453,25 @@ fn a_failed_deploy_and_its_recovery() {
     }
 }
 
+/// The chart's title says what the report is of once, as the heading does: an
+/// uninstall's read `uninstall uninstall of shop` (issue 41).
+#[test]
+fn the_chart_title_names_the_operation_once() {
+    let title = |md: &str| md.lines().find_map(|l| l.strip_prefix("  title ")).unwrap_or_default().to_string();
+    for (operation, command, want) in [
+        (Operation::Upgrade, Command::Deploy, "upgrade of shop"),
+        (Operation::Install, Command::Deploy, "install of shop"),
+        (Operation::Rollback { to: 6 }, Command::Rollback, "rollback of shop"),
+        (Operation::Uninstall, Command::Uninstall, "uninstall of shop"),
+    ] {
+        let mut r = deploy_report();
+        r.operation = operation;
+        assert_eq!(title(&markdown::render(&report::from_deploy(command, &r))), want);
+    }
+    let run = markdown::render(&report::from_run(Command::Run, &passing_run(), "shop", Some("shop"), Some(6)));
+    assert_eq!(title(&run), "test hooks of shop");
+}
+
 /// A resource ready the moment it was applied is a visible bar, a hundredth
 /// of the chart long, its label keeping the observed `0s` (issue 32).
 #[test]

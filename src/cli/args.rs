@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::spec::{Command, Flag, Takes};
+use super::spec::{Command, Flag, HelmSide, Takes};
 use crate::render::format::Format;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -30,6 +30,19 @@ pub enum ArgError {
     Invalid(String),
     #[error("unexpected argument {0:?}")]
     Extra(String),
+    /// One of `helm upgrade --install`'s flags, given after `deploy`'s pipe.
+    #[error(
+        "{flag} changes what Helm renders: it belongs to the helm before the pipe, which renders the release, \
+         not to helm hooks deploy after it:\n  helm upgrade --install NAME CHART {flag} … --dry-run=server \
+         --disable-openapi-validation -o json | helm hooks deploy -"
+    )]
+    BeforeThePipe { flag: String },
+    /// Helm's `--wait`, which the plugin's commands always do.
+    #[error(
+        "{flag} is not needed: helm hooks {command} always waits, each batch ready (or gone) before the next \
+         (Jobs complete with --wait-for-jobs, where the command takes it)"
+    )]
+    AlwaysWaits { flag: String, command: &'static str },
 }
 
 fn did_you_mean(meant: &Option<&str>) -> String {
@@ -98,6 +111,14 @@ pub fn parse(command: &'static Command, args: &[String]) -> Result<Args, ArgErro
             continue;
         }
         let Some(flag) = command.flag(&name) else {
+            let given = if arg.starts_with("--") { format!("--{name}") } else { format!("-{name}") };
+            match super::spec::helm_side(command, &name) {
+                Some(HelmSide::BeforeThePipe) => return Err(ArgError::BeforeThePipe { flag: given }),
+                Some(HelmSide::AlwaysWaits) => {
+                    return Err(ArgError::AlwaysWaits { flag: given, command: command.name });
+                }
+                None => {}
+            }
             let others = command.others_with(&name);
             // Another command's flag is no typo; a short flag is one letter, as far from every other.
             let meant = (others.is_empty() && arg.starts_with("--")).then(|| command.meant(&name)).flatten();
@@ -304,6 +325,34 @@ mod tests {
         assert!(e.to_string().starts_with("unknown flag --parallel for helm hooks lint (only "), "{e}");
         let e = parse_for("plan", &["--nope"]).unwrap_err();
         assert_eq!(e.to_string(), "unknown flag --nope for helm hooks plan");
+    }
+
+    /// Issue 41: a flag of `helm upgrade --install` given to `deploy`, after the pipe, is
+    /// refused with where it goes; Helm's `--wait` with why it is not needed. Other
+    /// commands' unknown flags are refused as before.
+    #[test]
+    fn helms_flags_on_the_plugins_side_are_refused_with_the_fix() {
+        for args in
+            [&["-", "--set", "a=b"][..], &["-", "--set=a=b"], &["-", "-f", "v.yaml"], &["-", "--values", "v.yaml"]]
+        {
+            let e = parse_for("deploy", args).unwrap_err();
+            assert!(matches!(&e, ArgError::BeforeThePipe { .. }), "{args:?}: {e:?}");
+            let m = e.to_string();
+            assert!(m.contains("it belongs to the helm before the pipe"), "{m}");
+            assert!(m.contains("helm upgrade --install NAME CHART"), "{m}");
+        }
+        assert!(parse_for("deploy", &["-", "--version", "1.2.3"])
+            .unwrap_err()
+            .to_string()
+            .starts_with("--version changes what Helm renders"));
+        let e = parse_for("rollback", &["r", "--wait"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--wait is not needed: helm hooks rollback always waits, each batch ready (or gone) before the next \
+             (Jobs complete with --wait-for-jobs, where the command takes it)"
+        );
+        // Not Helm's render flags elsewhere: run has no pipe.
+        assert!(matches!(parse_for("run", &["r", "--set", "x"]).unwrap_err(), ArgError::Unknown { .. }));
     }
 
     /// Issue 32: a typo of a flag or an output names the one meant.

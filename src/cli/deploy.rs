@@ -49,7 +49,14 @@ fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
 
 /// A command that stopped before acting: its reason, and the exit code.
 fn refused(io: &mut Io, e: &Refused) -> Exit {
-    fail(io, e, if e.is_cluster() { Exit::Cluster } else { Exit::Failed })
+    let code = if e.is_not_found() {
+        Exit::NotFound
+    } else if e.is_cluster() {
+        Exit::Cluster
+    } else {
+        Exit::Failed
+    };
+    fail(io, e, code)
 }
 
 /// Prints what the command did in the chosen output: the closing report,
@@ -113,6 +120,10 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     }
     drop(span);
     let namespace = value.get("namespace").and_then(Value::as_str).map(str::to_string);
+    let named = std::env::var("HELM_NAMESPACE").ok();
+    if let Err(e) = super::pipe::check_namespace(&name, namespace.as_deref(), named.as_deref()) {
+        return fail(io, &e, Exit::Invalid);
+    }
     let span = crate::trace::span(|| "check and plan".into());
     // Validate, then act: install and upgrade hooks and every resource are
     // planned before the cluster is touched.
@@ -142,9 +153,11 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = install::run(&mut env, checked, &crds, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
@@ -187,6 +200,7 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let (current, target) = match rollback::target(&mut env, &name, wanted) {
         Ok(t) => t,
@@ -197,7 +211,8 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = rollback::run(&mut env, checked, current, target.revision, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Rollback)
 }
@@ -211,6 +226,7 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let namespace = client.namespace().to_string();
     let mut env = deploy::Kube::new(&mut client, driver);
     let (latest, history) = match uninstall::target(&mut env, &name) {
         Ok(t) => t,
@@ -221,7 +237,8 @@ pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
         Err(code) => return code,
     };
     let mut progress =
-        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
+        render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
+            .within(&namespace);
     let done = uninstall::run(&mut env, latest, history, &checked, &args.flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Uninstall)
 }

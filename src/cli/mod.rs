@@ -36,6 +36,20 @@ pub enum Exit {
     Invalid = 2,
     /// The cluster refused or could not be reached.
     Cluster = 3,
+    /// The release, or the revision asked for, is not stored in the
+    /// namespace: no fault of the cluster's, a name or namespace to fix.
+    NotFound = 4,
+}
+
+impl Exit {
+    /// A storage error's exit code: a release not found is its own class.
+    fn of_storage(e: &crate::release::storage::StorageError) -> Exit {
+        if e.is_not_found() {
+            Exit::NotFound
+        } else {
+            Exit::Cluster
+        }
+    }
 }
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -240,8 +254,8 @@ fn read_release(name: &str) -> Result<Vec<u8>, (Exit, String)> {
     let driver = crate::release::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
         .map_err(|e| (Exit::Invalid, e.to_string()))?;
     let mut client = crate::kube::connect_from_env().map_err(|e| (Exit::Cluster, e.to_string()))?;
-    let stored =
-        crate::release::storage::read_latest(&mut client, driver, name).map_err(|e| (Exit::Cluster, e.to_string()))?;
+    let stored = crate::release::storage::read_latest(&mut client, driver, name)
+        .map_err(|e| (Exit::of_storage(&e), e.to_string()))?;
     Ok(stored.json())
 }
 

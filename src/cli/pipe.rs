@@ -51,6 +51,45 @@ impl PipeError {
     }
 }
 
+/// A namespace given to `helm hooks deploy -` that is not the one of the
+/// release Helm rendered. Helm consumes `-n` itself and passes the namespace
+/// it resolved as `HELM_NAMESPACE` (docs/design.md §5): from `-n`, else the
+/// kubeconfig context's, else `default`. The release on stdin already names
+/// its namespace, where Helm rendered it (its `lookup`s, its objects'
+/// `{{ .Release.Namespace }}`): a `-n` after the pipe cannot move it, and
+/// deploying it elsewhere than asked would make a second copy of the release
+/// (issue 41).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "helm hooks deploy was given namespace {named:?} (by -n after the pipe, or the kubeconfig context's), but \
+     Helm rendered release {release:?} for namespace {rendered:?}, which the release on stdin names; nothing was \
+     applied or stored.\n-n belongs to the helm before the pipe, which renders the release for that namespace:\n  \
+     helm upgrade --install {release} CHART -n {named} --dry-run=server --disable-openapi-validation -o json | \
+     helm hooks deploy -\nor, to deploy into {rendered:?} as rendered, leave -n out after the pipe (or give -n \
+     {rendered} there too)"
+)]
+pub struct NamespaceAfterPipe {
+    pub release: String,
+    pub rendered: String,
+    pub named: String,
+}
+
+/// Refuses a namespace named after the pipe (`named`: `HELM_NAMESPACE`)
+/// that differs from the one the release was rendered for. `default` is
+/// what Helm passes when no namespace was named anywhere, so it is accepted
+/// silently, as is a release that names none (it goes where `-n` says).
+pub fn check_namespace(release: &str, rendered: Option<&str>, named: Option<&str>) -> Result<(), NamespaceAfterPipe> {
+    let named = named.map(str::trim).filter(|n| !n.is_empty() && *n != "default");
+    match (rendered.filter(|r| !r.is_empty()), named) {
+        (Some(rendered), Some(named)) if rendered != named => Err(NamespaceAfterPipe {
+            release: release.to_string(),
+            rendered: rendered.to_string(),
+            named: named.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The whole message: why, each pending release's way out, then the usage.
 pub fn message(e: &PipeError, pending: &[Pending]) -> String {
     let mut m = e.to_string();
@@ -120,5 +159,32 @@ mod tests {
         assert_eq!(records(None), Some(Driver::Secret));
         assert_eq!(records(Some("configmaps")), Some(Driver::ConfigMap));
         assert_eq!(records(Some("sql")), None);
+    }
+
+    /// Issue 41: `-n` after the pipe that names another namespace than the release was
+    /// rendered for is refused with where `-n` goes; the same namespace, none (Helm's
+    /// `default`) or a release that names none is accepted silently.
+    #[test]
+    fn a_namespace_after_the_pipe_must_be_the_releases() {
+        assert_eq!(check_namespace("m", Some("mine"), Some("mine")), Ok(()));
+        assert_eq!(check_namespace("m", Some("mine"), Some("default")), Ok(()));
+        assert_eq!(check_namespace("m", Some("mine"), None), Ok(()));
+        assert_eq!(check_namespace("m", Some("mine"), Some("")), Ok(()));
+        assert_eq!(check_namespace("m", None, Some("other")), Ok(()));
+        let e = check_namespace("m", Some("default"), Some("mine")).unwrap_err();
+        assert_eq!(e, NamespaceAfterPipe { release: "m".into(), rendered: "default".into(), named: "mine".into() });
+        let m = e.to_string();
+        assert!(
+            m.starts_with(
+                "helm hooks deploy was given namespace \"mine\" (by -n after the pipe, or the kubeconfig context's), \
+                 but Helm rendered release \"m\" for namespace \"default\""
+            ),
+            "{m}"
+        );
+        assert!(m.contains("nothing was applied or stored"), "{m}");
+        assert!(
+            m.contains("\n  helm upgrade --install m CHART -n mine --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -\n"),
+            "{m}"
+        );
     }
 }

@@ -24,7 +24,7 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     };
     let mut stored = match storage::read_latest(&mut client, driver, &args.release) {
         Ok(s) => s,
-        Err(e) => return fail(io, &e, Exit::Cluster),
+        Err(e) => return fail(io, &e, Exit::of_storage(&e)),
     };
     let (release, plan) = match checked(args, &stored, io) {
         Ok(p) => p,
@@ -50,7 +50,7 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     };
     let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
-    let mut progress = render::progress::Text::new(progress);
+    let mut progress = render::progress::Text::new(progress).within(&stored.namespace);
     let summary = hooks::perform(&mut client, &mut stored, (&release, event_plan), exec_options, &mut progress);
     let whose =
         render::Whose { release: &args.release, namespace: Some(&stored.namespace), revision: release.revision };

@@ -329,6 +329,67 @@ pub const COMMANDS: &[Command] = &[
     },
 ];
 
+/// A flag of Helm's own command that a `helm hooks` command does not take,
+/// and where it belongs instead: refused with that (issue 41), as a flag
+/// given to the wrong side of a pipe would otherwise cost a user a failed
+/// guess at what went wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelmSide {
+    /// `helm upgrade --install`'s: it changes what Helm renders, so it goes
+    /// to the `helm` before `deploy`'s pipe.
+    BeforeThePipe,
+    /// Helm's `--wait`: the plugin's commands always wait, batch by batch.
+    AlwaysWaits,
+}
+
+/// The flags of `helm upgrade --install` that shape the release Helm
+/// renders (chart, values, naming, rendering checks): long names, and `-f`.
+const RENDER_FLAGS: &[&str] = &[
+    "set",
+    "set-string",
+    "set-file",
+    "set-json",
+    "set-literal",
+    "values",
+    "version",
+    "devel",
+    "repo",
+    "username",
+    "password",
+    "keyring",
+    "verify",
+    "ca-file",
+    "cert-file",
+    "key-file",
+    "insecure-skip-tls-verify",
+    "plain-http",
+    "pass-credentials",
+    "dependency-update",
+    "description",
+    "labels",
+    "post-renderer",
+    "post-renderer-args",
+    "reuse-values",
+    "reset-values",
+    "reset-then-reuse-values",
+    "render-subchart-notes",
+    "skip-schema-validation",
+    "enable-dns",
+    "disable-openapi-validation",
+    "install",
+    "take-ownership",
+];
+
+/// Where `name` (a long name, or one letter), a flag `command` does not
+/// take, belongs when it is one of Helm's.
+pub fn helm_side(command: &Command, name: &str) -> Option<HelmSide> {
+    match command.name {
+        "deploy" if RENDER_FLAGS.contains(&name) || name == "f" => Some(HelmSide::BeforeThePipe),
+        "deploy" | "rollback" | "uninstall" if name == "wait" => Some(HelmSide::AlwaysWaits),
+        _ => None,
+    }
+}
+
 /// The events `--event` names, for messages.
 pub fn events() -> &'static str {
     EVENTS
@@ -495,7 +556,9 @@ Exit codes:
   1   a hook or resource failed
   2   invalid input, annotations or arguments (nothing was applied); nothing on the
       pipe from a `helm` that failed before it
-  3   cluster or permission error; a release or revision not found
+  3   cluster or permission error
+  4   the release, or the revision asked for, is not stored in the namespace (the
+      message names the namespaces that hold one: -n)
 Stock Helm 4 exits 1 on any plugin failure: the code is the last words of the
 message, `[exit code N]` (docs/commands.md, section Exit codes).
 
@@ -571,7 +634,12 @@ mod tests {
     #[test]
     fn help_tells_the_exit_codes() {
         let help = root_help();
-        for row in ["  0   success\n", "  1   a hook or resource failed\n", "  3   cluster or permission error"] {
+        for row in [
+            "  0   success\n",
+            "  1   a hook or resource failed\n",
+            "  3   cluster or permission error\n",
+            "  4   the release, or the revision asked for, is not stored",
+        ] {
             assert!(help.contains(row), "{help}");
         }
         assert!(!help.contains("README"), "{help}");

@@ -26,7 +26,7 @@ pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {
     };
     let stored = match stored {
         Ok(s) => s,
-        Err(e) => return fail(io, &e, Exit::Cluster),
+        Err(e) => return fail(io, &e, Exit::of_storage(&e)),
     };
     let mut diags = Diagnostics::default();
     let release = match input::parse_as(&stored.json(), crate::model::manifest::Syntax::HeadOnly, &mut diags) {

@@ -76,7 +76,8 @@ pub enum Refused {
     #[error(transparent)]
     Preview(KubeError),
     /// `rollback` or `uninstall` of a release with no history: said as
-    /// `run` says it, naming where the store looked (exit 3, as `run`'s).
+    /// `run` says it, naming where the store looked and where else one of
+    /// that name is (exit 4, as `run`'s).
     #[error(transparent)]
     NotFound(StorageError),
     /// `rollback` to a revision the history lacks.
@@ -87,18 +88,24 @@ pub enum Refused {
 }
 
 impl Refused {
+    /// The release, or the revision asked for, is not stored (exit 4).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Refused::NotFound(_) | Refused::NoRevision(_))
+    }
+
     /// The cluster failed us (exit 3), rather than the request (exit 1).
     pub fn is_cluster(&self) -> bool {
         match self {
             Refused::History(_)
-            | Refused::NotFound(_)
             | Refused::Access(_)
             | Refused::NoNamespace(_)
             | Refused::Namespace(_)
             | Refused::NamespaceNotCreated { .. }
             | Refused::Preview(_) => true,
             Refused::Crds(e) => e.is_cluster(),
-            Refused::Pending { .. } | Refused::NoRevision(_) | Refused::AlreadyDeleted(_) => false,
+            Refused::NotFound(_) | Refused::Pending { .. } | Refused::NoRevision(_) | Refused::AlreadyDeleted(_) => {
+                false
+            }
         }
     }
 }

@@ -152,8 +152,9 @@ pub trait Store {
     /// Every revision of `release`, oldest first.
     fn history(&mut self, release: &str) -> Result<Vec<StoredRelease>, StorageError>;
     /// Why a command that needs `release` stored cannot go on when its
-    /// history is empty: where the store looked ([`storage::not_found`]).
-    fn not_found(&self, release: &str) -> StorageError;
+    /// history is empty: where the store looked, and where else a release of
+    /// that name is ([`storage::not_found`]).
+    fn not_found(&mut self, release: &str) -> StorageError;
     /// The revisions `wanted` picks by revision and status label, oldest first
     /// ([`storage::history_where`]).
     fn history_where(
@@ -343,8 +344,9 @@ impl Store for Kube<'_> {
         storage::history(self.client, self.driver, release)
     }
 
-    fn not_found(&self, release: &str) -> StorageError {
-        storage::not_found(self.driver, self.client.namespace(), release)
+    fn not_found(&mut self, release: &str) -> StorageError {
+        let namespace = self.client.namespace().to_string();
+        storage::not_found(self.client, self.driver, &namespace, release)
     }
 
     fn history_where(

@@ -154,6 +154,16 @@ pub enum LogPurpose {
     TestLogs,
 }
 
+/// Why a hook is left running when the run ends ([`Executor::left_running`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeftRunning {
+    /// Its time ran out and no `hook-failed` policy deleted it.
+    TimedOut,
+    /// A fail-fast hook stopped the run while it ran.
+    NotAwaited,
+}
+
 /// The log of one container of one of a hook's pods.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContainerLog {
@@ -215,6 +225,8 @@ struct HookState {
     wait_ms: Millis,
     /// The wait is the hook's own `helm.sh/hook-timeout`, so its message names that.
     own_timeout: bool,
+    /// Its time ran out: it failed then, and was still running.
+    timed_out: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,6 +287,7 @@ impl<'p> Executor<'p> {
                     waiting: None,
                     wait_ms: h.wait_ms(options.timeout_ms),
                     own_timeout: h.timeout_ms.is_some_and(|t| t <= options.timeout_ms),
+                    timed_out: false,
                 }
             })
             .collect();
@@ -477,6 +490,9 @@ impl<'p> Executor<'p> {
 
     /// Hooks past their deadline fail as timed out, exactly as a hook that
     /// failed (fail-fast, delete and output-log policies, the stored phase).
+    /// Each ends when its time ran out, not when the driver next looked
+    /// (a look may hold for seconds on a quiet cluster): its duration is the
+    /// time it was given, as its message says (issue 41).
     fn expire(&mut self) {
         for h in self.expiring(self.now) {
             let s = &mut self.hooks[h.0];
@@ -484,12 +500,36 @@ impl<'p> Executor<'p> {
             let whose =
                 if s.own_timeout { format!(" ({})", crate::model::annotation::HOOK_TIMEOUT) } else { String::new() };
             let message = format!("timed out after {}{whose}{why}", format_duration(s.wait_ms));
-            self.finish_hook(h, false, message);
+            s.timed_out = true;
+            let at = s.started_at.map_or(self.now, |t| (t + s.wait_ms).min(self.now));
+            self.finish_hook_at(h, false, message, at);
         }
     }
 
+    /// The hooks the run leaves running in the cluster: those its time ran
+    /// out on that no `hook-failed` policy deletes, and those a fail-fast
+    /// stop did not await. In start order.
+    pub fn left_running(&self) -> Vec<(ItemId, LeftRunning)> {
+        self.start_order
+            .iter()
+            .filter_map(|&h| {
+                let s = &self.hooks[h.0];
+                if s.phase == Phase::Running {
+                    Some((h, LeftRunning::NotAwaited))
+                } else if s.timed_out && !self.has_policy(h, &DeletePolicy::HookFailed) {
+                    Some((h, LeftRunning::TimedOut))
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     fn finish_hook(&mut self, hook: ItemId, succeeded: bool, message: String) {
-        let now = self.now;
+        self.finish_hook_at(hook, succeeded, message, self.now);
+    }
+
+    fn finish_hook_at(&mut self, hook: ItemId, succeeded: bool, message: String, now: Millis) {
         self.running.retain(|&h| h != hook);
         let s = &mut self.hooks[hook.0];
         s.phase = if succeeded { Phase::Succeeded } else { Phase::Failed };

@@ -7,10 +7,11 @@
 //! cluster with a virtual clock.
 
 use crate::base::cause::Cause;
-use crate::exec::executor::{Action, ContainerLog, Executor, Input, Millis, Options, Phase, Report};
+use crate::exec::executor::{Action, ContainerLog, Executor, Input, LeftRunning, Millis, Options, Phase, Report};
 use crate::exec::pod_state::HookState;
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
 use crate::model::hook::Hook;
+use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, ItemId};
 
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
@@ -172,6 +173,9 @@ pub struct Summary {
     /// Print each row's message under the text table: `status`, whose rows
     /// say why a hook is shown as it is (a live run prints them as progress).
     pub annotate: bool,
+    /// The hooks the run leaves running in the cluster, and why, in start
+    /// order ([`Executor::left_running`]): named with how to remove them.
+    pub left_running: Vec<(ObjectRef, LeftRunning)>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -393,6 +397,7 @@ fn summarise(
         failed_fast: exec.failed_fast().map(|h| plan.items[h].reference.to_string()),
         api_requests: None,
         annotate: false,
+        left_running: exec.left_running().into_iter().map(|(h, why)| (plan.items[h].reference.clone(), why)).collect(),
     }
 }
 
@@ -438,12 +443,23 @@ fn look(
 /// A hook's logs as one block, never interleaved with other output. With
 /// more than one container, each gets a `--- pod/container` line.
 pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
+    output_block_after(kind, name, logs, &[])
+}
+
+/// [`output_block`] after the first `shown[i]` lines of `logs[i]` were
+/// printed as they came (`run --logs`): those are counted, `(2 lines shown
+/// above)`, not printed again.
+pub fn output_block_after(kind: &str, name: &str, logs: &[ContainerLog], shown: &[usize]) -> String {
     let mut s = format!("{kind} {name} output:\n");
-    for l in logs {
+    for (i, l) in logs.iter().enumerate() {
         if logs.len() > 1 {
             s.push_str(&format!("  --- {}/{}\n", l.pod, l.container));
         }
-        for line in l.text.lines() {
+        let n = shown.get(i).copied().unwrap_or(0);
+        if n > 0 {
+            s.push_str(&format!("  {}\n", shown_above(n)));
+        }
+        for line in l.text.lines().skip(n) {
             s.push_str("  ");
             s.push_str(line);
             s.push('\n');
@@ -453,6 +469,11 @@ pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
         s.push_str("  (no output)\n");
     }
     s
+}
+
+/// `(2 lines shown above)`: where a block leaves out lines printed before it.
+pub fn shown_above(lines: usize) -> String {
+    format!("({} shown above)", crate::base::text::count(lines, "line"))
 }
 
 /// How many hooks of a summary ended each way; every hook is counted

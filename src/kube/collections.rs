@@ -84,6 +84,15 @@ impl Client {
         }
     }
 
+    /// Whether any object of a resource in a namespace (`None`: all of them)
+    /// matches `selector`: one page of one object, however many there are.
+    pub fn any(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<bool, KubeError> {
+        let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
+        let call = request::list_page(res, ns, selector, 1, Page::First);
+        let page = self.call(&call, &doing).and_then(|bytes| Self::decode(&call, &bytes))?;
+        Ok(page.get("items").and_then(Value::as_array).is_some_and(|items| !items.is_empty()))
+    }
+
     /// [`Client::list`] as of `resource_version` or later
     /// (`resourceVersionMatch=NotOlderThan`): a long poll, not a watch. An
     /// API server answers it from its watch cache once the cache has seen

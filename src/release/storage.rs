@@ -96,9 +96,9 @@ impl Driver {
 pub enum StorageError {
     #[error(transparent)]
     Kube(#[from] KubeError),
-    #[error("release {release:?} not found in namespace {namespace:?} (looked for {kind}s labelled owner=helm,name={release}{})",
-        if *kind == "Secret" { "; set HELM_DRIVER=configmap if Helm stores it in ConfigMaps" } else { "" })]
-    NotFound { release: String, namespace: String, kind: &'static str },
+    #[error("release {release:?} not found in namespace {namespace:?} (looked for {kind}s labelled \
+             owner=helm,name={release}){}", elsewhere.said(release, namespace, kind))]
+    NotFound { release: String, namespace: String, kind: &'static str, elsewhere: Elsewhere },
     /// The release is stored, but not that revision.
     #[error("release {release:?} has no revision {revision} in namespace {namespace:?} (looked for {looked_for}; \
              stored revisions: {})", stored.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))]
@@ -113,8 +113,9 @@ pub enum StorageError {
     },
     #[error("release {name}: the API server kept changing it (conflicts on every retry)")]
     Conflicts { name: String },
-    #[error("release {release:?} not found in namespace {namespace:?} (Helm's {driver} storage)")]
-    NotStored { release: String, namespace: String, driver: String },
+    #[error("release {release:?} not found in namespace {namespace:?} (Helm's {driver} storage){}",
+        elsewhere.said(release, namespace, driver))]
+    NotStored { release: String, namespace: String, driver: String, elsewhere: Elsewhere },
     #[error(transparent)]
     Helm(#[from] HelmStorageError),
 }
@@ -135,7 +136,64 @@ pub enum RecordError {
     NotObject,
 }
 
+/// Where else a release of the name is stored, when it is not in the
+/// namespace looked in: asked with one list of Helm's records across
+/// namespaces (label selector `owner=helm,name=<release>`), and, when none
+/// holds it, one of a single record of any release, for the storage hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elsewhere {
+    /// Not asked: a store that is no Secrets or ConfigMaps the plugin can
+    /// list (Helm's sql or memory driver, a test's).
+    NotAsked,
+    /// The other namespaces holding a revision of it, sorted; when there
+    /// are none, whether the records' kind holds any Helm release at all.
+    Searched { namespaces: Vec<String>, any_release: bool },
+    /// The list across namespaces was refused (a Role of one namespace
+    /// may not list cluster-wide) or failed.
+    Unsearched(Box<KubeError>),
+}
+
+impl Elsewhere {
+    /// What the not-found message adds: the namespaces to name with `-n`,
+    /// or why none was named.
+    fn said(&self, release: &str, namespace: &str, kind: &str) -> String {
+        match self {
+            Elsewhere::NotAsked => String::new(),
+            Elsewhere::Searched { namespaces, .. } if namespaces.len() == 1 => {
+                format!("; a release {release:?} is in namespace {:?}: add -n {}", namespaces[0], namespaces[0])
+            }
+            Elsewhere::Searched { namespaces, .. } if !namespaces.is_empty() => {
+                let list = namespaces.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ");
+                format!(
+                    "; releases named {release:?} are in namespaces {list}: add -n with one of them (-n {})",
+                    namespaces[0]
+                )
+            }
+            Elsewhere::Searched { any_release: true, .. } => {
+                format!("; no other namespace holds a release {release:?} either")
+            }
+            // No Helm release at all in this driver's records: the releases are elsewhere.
+            Elsewhere::Searched { any_release: false, .. } => match kind {
+                "Secret" => "; no Secret in any namespace holds a Helm release: set HELM_DRIVER=configmap if \
+                             Helm stores releases in ConfigMaps"
+                    .to_string(),
+                "ConfigMap" => "; no ConfigMap in any namespace holds a Helm release: unset HELM_DRIVER if Helm \
+                                stores releases in Secrets (its default)"
+                    .to_string(),
+                _ => format!("; no namespace holds a release {release:?} either"),
+            },
+            Elsewhere::Unsearched(e) => format!("; other namespaces than {namespace:?} were not searched: {e}"),
+        }
+    }
+}
+
 impl StorageError {
+    /// The release, or the revision asked for, is not stored (exit code 4):
+    /// no cluster or permission error.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, StorageError::NotFound { .. } | StorageError::NotStored { .. } | StorageError::NoRevision { .. })
+    }
+
     /// A `create` refused because the revision exists: another command
     /// stored it first.
     pub fn is_exists(&self) -> bool {
@@ -428,25 +486,72 @@ pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result
     if driver == Driver::Helm {
         let (namespace, storage, mut all) =
             history_through_helm(release).map_err(|e| unreachable_cluster(client, e))?;
-        return all.pop().ok_or(StorageError::NotStored { release: release.to_string(), namespace, driver: storage });
+        if let Some(latest) = all.pop() {
+            return Ok(latest);
+        }
+        let elsewhere = look_elsewhere(client, driver, release);
+        return Err(StorageError::NotStored { release: release.to_string(), namespace, driver: storage, elsewhere });
     }
     let ns = client.namespace().to_string();
-    let latest = list_revisions(client, driver, release)?.pop().ok_or_else(|| not_found(driver, &ns, release))?;
-    read_object(driver, release, latest)
+    match list_revisions(client, driver, release)?.pop() {
+        Some(latest) => read_object(driver, release, latest),
+        None => Err(not_found(client, driver, &ns, release)),
+    }
 }
 
 /// A release with no revision stored in `namespace`, said the same way by
 /// every command that needs one (`run`, `status`, `rollback`, `uninstall`):
-/// its name, the namespace, and what was looked for there.
-pub fn not_found(driver: Driver, namespace: &str, release: &str) -> StorageError {
+/// its name, the namespace, what was looked for there, and where else a
+/// release of that name is ([`look_elsewhere`]).
+pub fn not_found(client: &mut Client, driver: Driver, namespace: &str, release: &str) -> StorageError {
+    let elsewhere = look_elsewhere(client, driver, release);
+    not_found_with(driver, namespace, release, elsewhere)
+}
+
+/// [`not_found`] with what is known of where else it is.
+pub fn not_found_with(driver: Driver, namespace: &str, release: &str, elsewhere: Elsewhere) -> StorageError {
     let (release, namespace) = (release.to_string(), namespace.to_string());
     match driver {
-        Driver::Secret | Driver::ConfigMap => StorageError::NotFound { release, namespace, kind: driver.kind() },
+        Driver::Secret | Driver::ConfigMap => {
+            StorageError::NotFound { release, namespace, kind: driver.kind(), elsewhere }
+        }
         Driver::Helm => {
             let driver = helm::driver_name().unwrap_or("configured").to_string();
-            StorageError::NotStored { release, namespace, driver }
+            StorageError::NotStored { release, namespace, driver, elsewhere }
         }
     }
+}
+
+/// The other namespaces holding a release named `release`: one list of
+/// Helm's records across namespaces; when it finds none, one record of
+/// any release, so that the storage hint comes only when this driver's
+/// kind holds no Helm release at all. Through Helm's own storage, only
+/// when Helm answered from Secrets or ConfigMaps (which the plugin's
+/// client can list too); sql and memory are not asked.
+pub fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhere {
+    let kind = match (driver, driver.resource()) {
+        (Driver::Secret | Driver::ConfigMap, _) => driver.kind(),
+        (Driver::Helm, Some("secrets")) => "Secret",
+        (Driver::Helm, Some("configmaps")) => "ConfigMap",
+        (Driver::Helm, _) => return Elsewhere::NotAsked,
+    };
+    let here = client.namespace().to_string();
+    let mut search = || -> Result<Elsewhere, KubeError> {
+        let res = client.resource("v1", kind)?;
+        let list = client.list(&res, None, &Selector::labels(&format!("owner=helm,name={release}")))?;
+        let mut namespaces: Vec<String> = list
+            .items
+            .iter()
+            .filter_map(|o| o.pointer("/metadata/namespace").and_then(Value::as_str))
+            .filter(|n| *n != here)
+            .map(str::to_string)
+            .collect();
+        namespaces.sort();
+        namespaces.dedup();
+        let any_release = !namespaces.is_empty() || client.any(&res, None, &Selector::labels("owner=helm"))?;
+        Ok(Elsewhere::Searched { namespaces, any_release })
+    };
+    search().unwrap_or_else(|e| Elsewhere::Unsearched(Box::new(e)))
 }
 
 /// A release whose latest stored revision holds Helm's lock.
@@ -504,7 +609,7 @@ pub fn read_revision(
     let all = history(client, driver, release)?;
     let namespace = all.first().map(|s| s.namespace.clone()).unwrap_or_else(|| client.namespace().to_string());
     if all.is_empty() {
-        return Err(not_found(driver, &namespace, release));
+        return Err(not_found(client, driver, &namespace, release));
     }
     let stored: Vec<u64> = all.iter().map(|s| s.revision).collect();
     all.into_iter().find(|s| s.revision == revision).ok_or_else(|| StorageError::NoRevision {
@@ -701,13 +806,63 @@ mod tests {
         assert_eq!(written["hooks"][0]["delete_policies"], serde_json::json!(["before-hook-creation"]));
     }
 
+    /// Issue 41: a release not stored in the namespace names the namespace, what was
+    /// looked for, and, from one list across namespaces, the namespaces that hold one; the
+    /// storage hint only when no Secret anywhere holds a Helm release; a list refused is said.
     #[test]
-    fn missing_release_says_where_it_looked() {
+    fn missing_release_says_where_it_looked_and_where_it_is() {
         let core = r#"{"resources":[{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
-        let (mut c, _) = client(None, vec![respond(200, core), respond(200, r#"{"metadata":{},"items":[]}"#)]);
+        let empty = r#"{"metadata":{},"items":[]}"#;
+        let record = |ns: &str| {
+            serde_json::json!({"metadata": {"name": "sh.helm.release.v1.nope.v1", "namespace": ns,
+                "labels": {"owner": "helm", "name": "nope", "version": "1"}}})
+        };
+        let elsewhere = serde_json::json!({"metadata": {}, "items": [record("b"), record("a"), record("b")]});
+        let looked =
+            "release \"nope\" not found in namespace \"rel\" (looked for Secrets labelled owner=helm,name=nope)";
+
+        let (mut c, script) =
+            client(None, vec![respond(200, core), respond(200, empty), respond(200, &elsewhere.to_string())]);
+        let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err();
+        assert!(e.is_not_found(), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!("{looked}; releases named \"nope\" are in namespaces \"a\", \"b\": add -n with one of them (-n a)")
+        );
+        let urls: Vec<String> = script.seen.borrow().iter().map(|r| r.url.clone()).collect();
+        assert!(
+            urls[2].contains("/api/v1/secrets?") && urls[2].contains("labelSelector=owner%3Dhelm%2Cname%3Dnope"),
+            "{urls:?}"
+        );
+        assert_eq!(urls.len(), 3, "one list across namespaces: {urls:?}");
+
+        // No release of the name anywhere, but Secrets hold other releases: no storage hint.
+        let other = serde_json::json!({"metadata": {}, "items": [record("x")]});
+        let (mut c, script) = client(
+            None,
+            vec![respond(200, core), respond(200, empty), respond(200, empty), respond(200, &other.to_string())],
+        );
         let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err().to_string();
-        assert!(e.contains("release \"nope\" not found in namespace \"rel\""), "{e}");
-        assert!(e.contains("HELM_DRIVER=configmap"), "{e}");
+        assert_eq!(e, format!("{looked}; no other namespace holds a release \"nope\" either"));
+        assert!(script.seen.borrow()[3].url.contains("limit=1"), "one record is enough");
+        // No Secret holds any Helm release: the releases are in ConfigMaps, perhaps.
+        let (mut c, _) =
+            client(None, vec![respond(200, core), respond(200, empty), respond(200, empty), respond(200, empty)]);
+        let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err().to_string();
+        assert!(e.ends_with("no Secret in any namespace holds a Helm release: set HELM_DRIVER=configmap if Helm stores releases in ConfigMaps"), "{e}");
+
+        // Credentials of one namespace: the list across namespaces is refused, and said.
+        let forbidden = r#"{"kind":"Status","message":"secrets is forbidden: User \"u\" cannot list resource \"secrets\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}"#;
+        let (mut c, _) = client(None, vec![respond(200, core), respond(200, empty), respond(403, forbidden)]);
+        let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err();
+        assert!(e.is_not_found(), "{e:?}");
+        let e = e.to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{looked}; other namespaces than \"rel\" were not searched: forbidden: cannot list"
+            )),
+            "{e}"
+        );
     }
 
     /// `status --revision N` of a revision that is not stored names the

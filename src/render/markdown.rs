@@ -91,6 +91,17 @@ fn report(out: &mut String, t: &Timeline, depth: usize) {
     }
 }
 
+/// What the report is of, as the heading and the chart's title name it:
+/// `test hooks`, `upgrade` (the command is said beside it, never in it, so
+/// an uninstall is not `uninstall uninstall`).
+fn what(t: &Timeline) -> String {
+    match t.command {
+        Command::Run => format!("{} hooks", t.subject),
+        Command::Status => format!("last run of the {} hooks", t.subject),
+        _ => t.subject.clone(),
+    }
+}
+
 fn heading(out: &mut String, t: &Timeline, depth: usize) {
     let (mark, outcome) = match t.verdict {
         Verdict::Succeeded => ("✅", "succeeded".to_string()),
@@ -99,11 +110,7 @@ fn heading(out: &mut String, t: &Timeline, depth: usize) {
         Verdict::ClusterError => ("⚠️", "cluster error".to_string()),
         Verdict::NeverRun => ("➖", "never run".to_string()),
     };
-    let what = match t.command {
-        Command::Run => format!("{} hooks", t.subject),
-        Command::Status => format!("last run of the {} hooks", t.subject),
-        _ => t.subject.clone(),
-    };
+    let what = what(t);
     let _ = writeln!(
         out,
         "{} {mark} helm hooks {}: {} of {} {outcome}\n",
@@ -331,7 +338,7 @@ fn merge_quiet(t: &Timeline, sections: Vec<Section>, path: &std::collections::BT
 
 fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) {
     let sections = sections(t, path);
-    let title = format!("{} {} of {}", t.command.name(), t.subject, t.release);
+    let title = format!("{} of {}", what(t), t.release);
     // Section titles are drawn left of the chart in a fixed margin (75 px by
     // default): widened to the longest title, at about 7 px a character.
     let widest = sections.iter().map(|s| mermaid(&s.title).chars().count()).max().unwrap_or(0);

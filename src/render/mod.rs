@@ -73,7 +73,7 @@ pub fn run(output: Format, whose: Whose, summary: &Summary) -> String {
             let t = report::from_run(report::Command::Run, summary, whose.release, whose.namespace, whose.revision);
             markdown::render(&t)
         }
-        Format::Text | Format::Dot | Format::Mermaid => text::run::summary(summary),
+        Format::Text | Format::Dot | Format::Mermaid => text::run::summary_in(summary, whose.namespace),
     }
 }
 

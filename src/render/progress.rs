@@ -3,41 +3,125 @@
 //! ([`crate::exec::progress`], [`crate::deploy::progress`]). Each timed line
 //! starts with its time on the command's clock (`[   2.1s]`), the verb
 //! padded so that the references line up.
+//!
+//! Objects in the release's namespace are named `Kind/name`, the namespace
+//! said once by the command's header; only an object of another namespace
+//! carries its own (`Job/other/migrate`). The references of `-o json` and
+//! `plan` stay as the manifest sets them (docs/commands.md).
+//!
+//! Every line a hook's container writes is printed once: a line streamed as
+//! it came (`[Job/m m-x/main] …`) is not printed again in the blocks that
+//! close the hook (`Job m output:`, `POD LOGS: …`), which keep their headers
+//! and say how many lines were shown above.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::base::text::{count, wrap};
 use crate::base::time::stamp;
 use crate::deploy::progress::{DeployEvent, Keep, Progress};
-use crate::exec::executor::{LogPurpose, Phase};
+use crate::exec::executor::{ContainerLog, LogPurpose, Phase};
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress, ResourceEvent};
+use crate::exec::run::{output_block_after, shown_above};
+use crate::model::reference::ObjectRef;
 use crate::plan::batch::{describe, Batch};
 
 /// Progress as text lines, written to `out` as each event comes.
 pub struct Text<'w> {
     out: &'w mut dyn Write,
+    names: Names,
+    /// The lines already printed of each (hook, pod, container), in order.
+    shown: BTreeMap<(String, String, String), Vec<String>>,
 }
 
 impl<'w> Text<'w> {
     pub fn new(out: &'w mut dyn Write) -> Self {
-        Text { out }
+        Text { out, names: Names::default(), shown: BTreeMap::new() }
+    }
+
+    /// Objects of `namespace`, the release's, are named without it.
+    pub fn within(mut self, namespace: &str) -> Self {
+        self.names = Names { namespace: Some(namespace.to_string()) };
+        self
     }
 
     fn write(&mut self, text: &str) {
         // Progress is best effort: a closed pipe must not stop the operation.
         let _ = self.out.write_all(text.as_bytes());
     }
+
+    /// A hook event's text, keeping count of the container lines printed.
+    fn hook_text(&mut self, e: &HookEvent<'_>) -> String {
+        match *e {
+            HookEvent::LogLines { hook, log } => {
+                let printed = self.shown.entry(log_key(hook, log)).or_default();
+                printed.extend(log.text.lines().map(str::to_string));
+                hook_line(e, &self.names)
+            }
+            HookEvent::Output { hook, purpose, logs } => {
+                let shown: Vec<usize> = logs
+                    .iter()
+                    .map(|log| {
+                        let printed = self.shown.entry(log_key(hook, log)).or_default();
+                        let before = printed.iter().zip(log.text.lines()).take_while(|(a, b)| a == b).count();
+                        // What the block prints counts as shown for the next block.
+                        *printed = log.text.lines().map(str::to_string).collect();
+                        before
+                    })
+                    .collect();
+                output_block(hook, purpose, logs, &shown)
+            }
+            _ => hook_line(e, &self.names),
+        }
+    }
+}
+
+fn log_key(hook: &ObjectRef, log: &ContainerLog) -> (String, String, String) {
+    (hook.to_string(), log.pod.clone(), log.container.clone())
+}
+
+/// How the text names objects: without the release's namespace.
+#[derive(Debug, Clone, Default)]
+struct Names {
+    namespace: Option<String>,
+}
+
+impl Names {
+    fn of(&self, r: &ObjectRef) -> String {
+        match (&r.namespace, &self.namespace) {
+            (Some(ns), Some(release)) if ns == release => format!("{}/{}", r.kind, r.name),
+            _ => r.to_string(),
+        }
+    }
+
+    fn all(&self, refs: &[ObjectRef]) -> String {
+        refs.iter().map(|r| self.of(r)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// A reference as the text of a report whose release is in `namespace`
+/// names it: without that namespace (the tables of `deploy`, `run`).
+pub(in crate::render) fn local_name(reference: &str, namespace: Option<&str>) -> String {
+    match (reference.parse::<ObjectRef>(), namespace) {
+        (Ok(r), Some(ns)) => Names { namespace: Some(ns.to_string()) }.of(&r),
+        _ => reference.to_string(),
+    }
 }
 
 impl HookProgress for Text<'_> {
     fn hook(&mut self, e: &HookEvent<'_>) {
-        self.write(&hook_line(e));
+        let text = self.hook_text(e);
+        self.write(&text);
     }
 }
 
 impl Progress for Text<'_> {
     fn event(&mut self, e: &DeployEvent<'_>) {
-        self.write(&deploy_lines(e));
+        let text = match e {
+            DeployEvent::Hook(h) => self.hook_text(h),
+            _ => deploy_lines(e, &self.names),
+        };
+        self.write(&text);
     }
 }
 
@@ -45,32 +129,55 @@ fn at(t: Elapsed) -> String {
     stamp(0, t.0)
 }
 
-/// A hook event's line (or block, for a hook's output).
-pub fn hook_line(e: &HookEvent<'_>) -> String {
+/// A hook's logs as one block: `helm test --logs`' `POD LOGS: <pod>
+/// (<container>)` blocks, or the proposal's `Job <name> output:`; the first
+/// `shown[i]` lines of `logs[i]` were printed already and are counted
+/// instead, so the block keeps its header and says where its lines are.
+fn output_block(hook: &ObjectRef, purpose: LogPurpose, logs: &[ContainerLog], shown: &[usize]) -> String {
+    match purpose {
+        // `helm test --logs`, byte for byte, but for lines shown above.
+        LogPurpose::TestLogs => logs
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let text = match shown.get(i).copied().unwrap_or(0) {
+                    0 => l.text.clone(),
+                    n => std::iter::once(shown_above(n))
+                        .chain(l.text.lines().skip(n).map(str::to_string))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                };
+                format!("POD LOGS: {} ({})\n{text}\n", l.pod, l.container)
+            })
+            .collect(),
+        LogPurpose::ShowOutput | LogPurpose::OutputLogPolicy => output_block_after(&hook.kind, &hook.name, logs, shown),
+    }
+}
+
+/// A hook event's line (the blocks of its output are [`Text`]'s, which
+/// knows what was shown already).
+fn hook_line(e: &HookEvent<'_>, names: &Names) -> String {
     match *e {
-        HookEvent::Started { hook, at: t } => format!("{} started   {hook}\n", at(t)),
+        HookEvent::Started { hook, at: t } => format!("{} started   {}\n", at(t), names.of(hook)),
         HookEvent::Finished { hook, at: t, phase, message } => {
             let verb = if phase == Phase::Succeeded { "succeeded" } else { "failed   " };
             let detail = if message.is_empty() { String::new() } else { format!(": {message}") };
-            format!("{} {verb} {hook}{detail}\n", at(t))
+            format!("{} {verb} {}{detail}\n", at(t), names.of(hook))
         }
         HookEvent::FailFast { hook, ignored: false } => format!("Fail-fast job failed: {}\n", hook.name),
         HookEvent::FailFast { hook, ignored: true } => {
             format!("Fail-fast job failed: {} (ignored: --ignore-fail-fast)\n", hook.name)
         }
-        // `helm test --logs`, byte for byte.
-        HookEvent::Output { purpose: LogPurpose::TestLogs, logs, .. } => {
-            logs.iter().map(|l| format!("POD LOGS: {} ({})\n{}\n", l.pod, l.container, l.text)).collect()
-        }
-        HookEvent::Output { hook, logs, .. } => crate::exec::run::output_block(&hook.kind, &hook.name, logs),
-        HookEvent::Waiting { hook, at: t, why } => format!("{} waiting   {hook}: {why}\n", at(t)),
+        HookEvent::Output { hook, purpose, logs } => output_block(hook, purpose, logs, &[]),
+        HookEvent::Waiting { hook, at: t, why } => format!("{} waiting   {}: {why}\n", at(t), names.of(hook)),
         // Each line prefixed with its hook, pod and container, as `kubectl logs
         // --prefix` does (`[Pod/smoke/main]`, `[Job/migrate migrate-x7k2q/main]`).
         HookEvent::LogLines { hook, log } => {
+            let hook_name = names.of(hook);
             let prefix = if hook.kind == "Pod" && hook.name == log.pod {
-                format!("[{hook}/{}]", log.container)
+                format!("[{hook_name}/{}]", log.container)
             } else {
-                format!("[{hook} {}/{}]", log.pod, log.container)
+                format!("[{hook_name} {}/{}]", log.pod, log.container)
             };
             log.text.lines().map(|line| format!("{prefix} {line}\n")).collect()
         }
@@ -82,31 +189,29 @@ fn batch_name(batches: &[Batch], b: usize) -> String {
 }
 
 /// A rollout event's line.
-pub fn resource_line(e: &ResourceEvent<'_>) -> String {
+fn resource_line(e: &ResourceEvent<'_>, names: &Names) -> String {
     match *e {
         ResourceEvent::BatchStarted { batch, batches, at: t } => format!("{} {}\n", at(t), batch_name(batches, batch)),
-        ResourceEvent::Applied { resource, at: t } => format!("{} applied   {resource}\n", at(t)),
-        ResourceEvent::Ready { resource, at: t } => format!("{} ready     {resource}\n", at(t)),
+        ResourceEvent::Applied { resource, at: t } => format!("{} applied   {}\n", at(t), names.of(resource)),
+        ResourceEvent::Ready { resource, at: t } => format!("{} ready     {}\n", at(t), names.of(resource)),
         ResourceEvent::BatchReady { batch, batches, at: t } => {
             format!("{} {} ready\n", at(t), batch_name(batches, batch))
         }
-        ResourceEvent::Failed { resource, at: t, message } => format!("{} failed    {resource}: {message}\n", at(t)),
+        ResourceEvent::Failed { resource, at: t, message } => {
+            format!("{} failed    {}: {message}\n", at(t), names.of(resource))
+        }
         ResourceEvent::Waiting { resources, at: t } => {
             let waiting: Vec<String> = resources
                 .iter()
-                .map(|(r, why)| if why.is_empty() { r.to_string() } else { format!("{r} ({why})") })
+                .map(|(r, why)| if why.is_empty() { names.of(r) } else { format!("{} ({why})", names.of(r)) })
                 .collect();
             format!("{} waiting   {}\n", at(t), waiting.join(", "))
         }
     }
 }
 
-fn joined<T: std::fmt::Display>(items: &[T]) -> String {
-    items.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-}
-
 /// A deploy event's lines.
-pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
+fn deploy_lines(e: &DeployEvent<'_>, names: &Names) -> String {
     match *e {
         DeployEvent::Started { release, namespace, operation, revision, resources, parallel_resources } => {
             let mut text = format!(
@@ -127,8 +232,8 @@ pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
         DeployEvent::RunningHooks { event, count } => {
             format!("Running {count} {event} hook{}\n", if count == 1 { "" } else { "s" })
         }
-        DeployEvent::Hook(h) => hook_line(&h),
-        DeployEvent::Resource(r) => resource_line(&r),
+        DeployEvent::Hook(h) => hook_line(&h, names),
+        DeployEvent::Resource(r) => resource_line(&r, names),
         DeployEvent::CrdApplied { name, file } => format!("CRD {name} applied from {file}\n"),
         DeployEvent::ExternalFound { dependency, at: t } => format!("{} found     {dependency} (external)\n", at(t)),
         DeployEvent::ExternalWaiting { dependencies, at: t } => {
@@ -141,10 +246,10 @@ pub fn deploy_lines(e: &DeployEvent<'_>) -> String {
                 Keep::NotOwned => "not owned by this release".to_string(),
                 Keep::Unverifiable(e) => format!("its ownership could not be verified: {e}"),
             };
-            format!("{} kept      {resource} ({why})\n", at(t))
+            format!("{} kept      {} ({why})\n", at(t), names.of(resource))
         }
-        DeployEvent::Deleting { resources, at: t } => format!("{} deleting  {}\n", at(t), joined(resources)),
-        DeployEvent::Deleted { resources, at: t } => format!("{} deleted   {}\n", at(t), joined(resources)),
+        DeployEvent::Deleting { resources, at: t } => format!("{} deleting  {}\n", at(t), names.all(resources)),
+        DeployEvent::Deleted { resources, at: t } => format!("{} deleted   {}\n", at(t), names.all(resources)),
         DeployEvent::Failed { report, error } => {
             let mut text = super::text::deploy::resources_table(report);
             text.push_str(&format!(
@@ -242,5 +347,65 @@ mod tests {
              [   2.1s] deleting  Deployment/web, Job/m\n\
              Rolling back release \"app\" to revision 2 (--rollback-on-failure)\n"
         );
+    }
+    /// Issue 41: with `--logs` and `helm.sh/show-output`, a line streamed as it came is
+    /// not printed again by the blocks that close the hook, which keep their headers
+    /// (the proposal's `Pod m-smoke output:`, `helm test --logs`' `POD LOGS:`) and say
+    /// how many lines were shown above; a line the stream missed is printed once, in the
+    /// first block.
+    #[test]
+    fn each_container_line_is_printed_once() {
+        let hook = ObjectRef::new("Pod", None, "m-smoke");
+        let log = |text: &str| ContainerLog { pod: "m-smoke".into(), container: "smoke".into(), text: text.into() };
+        let (streamed, whole) = (log("smoke test ok\nstill ok"), [log("smoke test ok\nstill ok\nlast words")]);
+        let mut out = Vec::new();
+        let mut sink = Text::new(&mut out);
+        sink.hook(&HookEvent::LogLines { hook: &hook, log: &streamed });
+        sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::ShowOutput, logs: &whole });
+        sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::TestLogs, logs: &whole });
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "[Pod/m-smoke/smoke] smoke test ok\n[Pod/m-smoke/smoke] still ok\n\
+             Pod m-smoke output:\n  (2 lines shown above)\n  last words\n\
+             POD LOGS: m-smoke (smoke)\n(3 lines shown above)\n"
+        );
+        for line in ["smoke test ok", "still ok", "last words"] {
+            assert_eq!(text.matches(line).count(), 1, "{line:?} in\n{text}");
+        }
+        // Nothing streamed (a hook not followed): the blocks are Helm's and the proposal's, whole.
+        let mut out = Vec::new();
+        let mut sink = Text::new(&mut out);
+        sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::TestLogs, logs: &whole });
+        assert_eq!(String::from_utf8(out).unwrap(), "POD LOGS: m-smoke (smoke)\nsmoke test ok\nstill ok\nlast words\n");
+    }
+
+    /// Issue 41: in the text, objects of the release's namespace are named without it,
+    /// whether or not the manifest sets it; an object of another namespace keeps its own.
+    #[test]
+    fn objects_of_the_release_namespace_are_named_without_it() {
+        let migrate = ObjectRef::new("Job", Some("demo"), "shop-migrate");
+        let api = ObjectRef::new("Deployment", None, "shop-api");
+        let elsewhere = ObjectRef::new("ConfigMap", Some("other"), "shared");
+        let at = Elapsed(100);
+        let mut out = Vec::new();
+        let mut sink = Text::new(&mut out).within("demo");
+        for e in [
+            DeployEvent::Resource(ResourceEvent::Applied { resource: &migrate, at }),
+            DeployEvent::Resource(ResourceEvent::Applied { resource: &api, at }),
+            DeployEvent::Resource(ResourceEvent::Applied { resource: &elsewhere, at }),
+            DeployEvent::Deleting { resources: &[migrate.clone(), elsewhere.clone()], at },
+            DeployEvent::Hook(HookEvent::Started { hook: &migrate, at }),
+        ] {
+            sink.event(&e);
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[   0.1s] applied   Job/shop-migrate\n[   0.1s] applied   Deployment/shop-api\n\
+             [   0.1s] applied   ConfigMap/other/shared\n\
+             [   0.1s] deleting  Job/shop-migrate, ConfigMap/other/shared\n[   0.1s] started   Job/shop-migrate\n"
+        );
+        assert_eq!(local_name("Job/demo/shop-migrate", Some("demo")), "Job/shop-migrate");
+        assert_eq!(local_name("Job/demo/shop-migrate", None), "Job/demo/shop-migrate");
     }
 }

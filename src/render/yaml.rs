@@ -225,6 +225,7 @@ mod tests {
             failed_fast: Some("Job/1e3".into()),
             api_requests: Some((12, 0)),
             annotate: false,
+            left_running: Vec::new(),
         };
         let yaml = summary(&s);
         assert_eq!(to_json(&yaml).unwrap(), json::summary_value(&s), "{yaml}");

@@ -149,6 +149,7 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
         error: None,
         api_requests: None,
         annotate: true,
+        left_running: Vec::new(),
     }
 }
 

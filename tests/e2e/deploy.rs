@@ -2251,3 +2251,125 @@ fn markdown_reports_of_deploy_rollback_and_uninstall() {
     let sections = gantt_sections(&out.stdout);
     assert!(sections.len() >= 3 && sections.iter().all(|s| s.starts_with("deletion ")), "{}", out.stdout);
 }
+
+/// Issue 41, item 1, through the README's pipe: `helm upgrade --install … -o json | helm hooks
+/// deploy - -n OTHER` with the release rendered for namespace `default` (no `-n` before the
+/// pipe) exits 2 saying where `-n` goes, and creates nothing in either namespace; with `-n`
+/// on both sides it deploys.
+#[test]
+fn a_namespace_after_the_pipe_that_is_not_the_releases_is_refused() {
+    let case = Case::new("ns-after-pipe");
+    // Names no other test uses, as `default` is shared.
+    let name = case.ns.to_string();
+    let file = case.values_file(&json!({"objects": [{"name": name}]}));
+    let chart = repo().join(CHART);
+    let mut render = case.helm_cmd();
+    render.args(["upgrade", "--install", &name, chart.to_str().unwrap(), "-f", file.to_str().unwrap()]);
+    render.args([DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    let rendered = run(render, None);
+    assert_eq!(rendered.code, 0, "{}", rendered.shown);
+    assert_eq!(parse_json(&rendered.stdout, "the release")["namespace"], "default", "{}", rendered.shown);
+
+    let out = case.plugin(&["deploy", "-"], Some(&rendered.stdout));
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    for want in [
+        format!("helm hooks deploy was given namespace \"{}\"", case.ns),
+        format!("Helm rendered release \"{name}\" for namespace \"default\""),
+        "nothing was applied or stored".to_string(),
+        format!("helm upgrade --install {name} CHART -n {} --dry-run=server", case.ns),
+    ] {
+        assert!(out.stderr.contains(&want), "{want:?}\n{}", out.shown);
+    }
+    // Nothing stored or applied, here or in default.
+    assert!(case.release_secrets().is_empty(), "{:?}", case.release_secrets());
+    assert!(case.objects("configmaps,jobs").is_empty(), "{:?}", case.objects("configmaps,jobs"));
+    let stored = ok(kubectl_in("default", &["get", "secrets", "-l", &format!("owner=helm,name={name}"), "-o", "name"]));
+    assert!(stored.trim().is_empty(), "{stored}");
+    let made = ok(kubectl_in("default", &["get", "configmap", &name, "--ignore-not-found", "-o", "name"]));
+    assert!(made.trim().is_empty(), "{made}");
+
+    // -n on both sides: deployed where asked.
+    let report = case.deploy_ok(&json!({"objects": [{"name": "settings"}]}));
+    assert_eq!(report.0["namespace"], case.ns.as_str());
+    assert!(case.exists("configmap/settings"));
+}
+
+/// `helm hooks deploy - ARGS` reading `rendered`, its output cut after `lines` lines as
+/// `| head -4` cuts it: the reader goes away, and Helm, writing on, is killed by SIGPIPE.
+fn deploy_cut(case: &Case, rendered: &str, args: &[&str], lines: usize) -> std::process::ExitStatus {
+    use std::io::{BufRead, Write as _};
+    let b = bed();
+    let mut c = case.helm_cmd();
+    c.args(kube_args(&b.server, &b.token)).args(["hooks", "deploy", "-"]).args(args).args(["-n", &case.ns]);
+    c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    c.stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(rendered.as_bytes()).unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for _ in 0..lines {
+        line.clear();
+        if out.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        eprintln!("{}: read {line:?}", case.ns);
+    }
+    drop(out);
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if t0.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("helm went on writing after its reader went away");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Issue 41, item 3: an upgrade whose output is cut (`… | helm hooks deploy - | head -4`:
+/// Helm dies of SIGPIPE) leaves revision 2 `pending-upgrade`; the next deploy names the way
+/// out, `helm hooks rollback r -n NS (or helm rollback r -n NS)`. Recovered with the
+/// plugin's rollback in one namespace and stock `helm rollback` in another, from the same
+/// cut, `helm history` is the same in both (statuses and descriptions: stock Helm's
+/// rollback supersedes the deployed revisions and leaves the pending one as it is,
+/// pkg/action/rollback.go), and so after one more deploy.
+#[test]
+fn a_cut_deploy_recovered_as_said_leaves_the_history_stock_helms_recovery_leaves() {
+    let good = json!({"objects": [{"name": "settings"}]});
+    let slow =
+        json!({"objects": [{"name": "settings", "value": "v2"}, {"kind": "Job", "name": "slow", "duration": "60s"}]});
+    let cases = [Case::new("cut-ours"), Case::new("cut-stock")];
+    for case in &cases {
+        case.deploy_ok(&good);
+        let rendered = case.render(&slow);
+        // Rendered before: Helm's own dry-run refuses a pending release too.
+        let good_again = case.render(&good);
+        let status = deploy_cut(case, &rendered, &["--wait-for-jobs", "--timeout", "2m"], 4);
+        assert!(!status.success(), "{}: the cut deploy ended well: {status:?}", case.ns);
+        let statuses: Vec<(u64, String)> = case.history().into_iter().map(|h| (h.0, h.1)).collect();
+        assert_eq!(statuses, [(1, "deployed".to_string()), (2, "pending-upgrade".to_string())], "{}", case.ns);
+        let out = case.deploy_rendered(&good_again, &[]);
+        assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+        let way_out = format!(
+            "recover with: helm hooks rollback {RELEASE} -n {ns} (or helm rollback {RELEASE} -n {ns})",
+            ns = case.ns
+        );
+        assert!(out.stderr.contains(&way_out), "{way_out:?}\n{}", out.shown);
+    }
+    let [ours, stock] = &cases;
+    let out = ours.plugin(&["rollback", RELEASE, "--timeout", "2m"], None);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let out = stock.helm(&["rollback", RELEASE, "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let history = |case: &Case| -> Vec<(u64, String, String)> { case.history() };
+    assert_eq!(history(ours), history(stock), "the plugin's recovery leaves the history stock Helm's leaves");
+    eprintln!("after the recovery: {:?}", history(ours));
+    for case in &cases {
+        assert!(!case.exists("job/slow"), "{}: the rollback kept the cut revision's Job", case.ns);
+        let report = case.deploy_ok(&good);
+        assert_eq!(report.0["revision"], 4, "{}", case.ns);
+    }
+    assert_eq!(history(ours), history(stock), "and after the next deploy");
+}

@@ -215,7 +215,8 @@ spec:
 }
 
 /// A preflight that prints a report (JSON, as the proposal's Troubleshoot example) and
-/// exits 1: its output shown whole and in order, from the real container's log.
+/// exits 1: its output shown whole and in order, each line once, from the real container's
+/// log (streamed as it came, the rest in its block).
 #[test]
 fn a_preflights_report_is_shown_whole_in_order() {
     let case = Case::new("report");
@@ -261,7 +262,14 @@ spec:
     let out = case.deploy(&chart, &["--timeout", "2m"]);
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     let text = out.all();
-    let block = &text[text.find("Job preflight-job output:").unwrap_or_else(|| panic!("no block\n{}", out.shown))..];
+    assert!(text.contains("Job preflight-job output:"), "no block\n{}", out.shown);
+    // Streamed as the container wrote it, the rest in the block after (issue 41: each line
+    // once), from the hook's start on.
+    let block = &text[text.find("started   Job/preflight-job").unwrap_or_else(|| panic!("no start\n{}", out.shown))..];
+    for i in 1..=40 {
+        let check = format!("\"title\": \"check {i}\"");
+        assert_eq!(block.matches(&check).count(), 1, "{check} printed once\n{}", out.shown);
+    }
     let mut at = 0;
     let mut want = vec![];
     for c in ["cluster-resources", "mysql/mysql", "cluster-info"] {
@@ -368,7 +376,7 @@ fn run_parallel_matches_helm_test_on_real_pods() {
 // Every container's real log, attributed.
 
 /// `--logs` of a test Pod with an init container and two containers: each container's own
-/// lines under its own heading, as `helm test --logs` prints them.
+/// lines under its own heading, as `helm test --logs` prints them, each line once.
 #[test]
 fn logs_of_every_container_are_attributed() {
     let case = Case::new("logs");
@@ -391,14 +399,22 @@ fn logs_of_every_container_are_attributed() {
     case.install(&chart);
     let out = case.hooks(&["--logs", "--timeout", "2m"]);
     assert_eq!(out.code, 0, "{}", out.shown);
-    for block in
-        ["POD LOGS: multi (first)\nfirst line one\nfirst line two\n", "POD LOGS: multi (second)\nsecond says hi\n"]
-    {
-        assert!(out.stdout.contains(block), "missing {block:?}\n{}", out.shown);
+    // Each container's lines once (issue 41): streamed under its own prefix, or in the first
+    // block that closes the hook (helm.sh/show-output's, which names every container, the
+    // init container included); the `POD LOGS:` blocks keep their headings.
+    for (container, line) in [
+        ("init", "init was here"),
+        ("first", "first line one"),
+        ("first", "first line two"),
+        ("second", "second says hi"),
+    ] {
+        assert_eq!(out.stdout.matches(line).count(), 1, "{line:?}\n{}", out.shown);
+        let (streamed, _) = printed(&out.stdout, "multi", container, line);
+        assert!(streamed == 1 || out.stdout.contains(&format!("  {line}\n")), "{line:?}\n{}", out.shown);
     }
-    // helm.sh/show-output prints every container, the init container included.
-    for line in ["init was here", "first line two", "second says hi"] {
-        assert!(out.stdout.contains(&format!("  {line}\n")), "show-output lacks {line:?}\n{}", out.shown);
+    assert!(out.stdout.contains("  --- multi/init\n") && out.stdout.contains("Pod multi output:\n"), "{}", out.shown);
+    for header in ["POD LOGS: multi (init)\n", "POD LOGS: multi (first)\n", "POD LOGS: multi (second)\n"] {
+        assert!(out.stdout.contains(header), "missing {header:?}\n{}", out.shown);
     }
 }
 

@@ -710,7 +710,10 @@ fn fail_fast_with_show_output_prints_one_block() {
     assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
     assert!(out.stdout.contains("Fail-fast job failed: pre\n"), "{}", out.shown);
     assert_eq!(out.stdout.matches("Job pre output:").count(), 1, "{}", out.shown);
-    assert!(out.stdout.contains("  preflight: database unreachable\n  second line\n"), "{}", out.shown);
+    // Each line once: streamed as it came, or in the block (issue 41).
+    for line in ["preflight: database unreachable", "second line"] {
+        assert_eq!(out.stdout.matches(line).count(), 1, "{line:?}\n{}", out.shown);
+    }
 }
 
 /// --ignore-fail-fast: the failure is a warning, the run goes on (later runs).
@@ -1305,7 +1308,8 @@ fn helm_status_shows_the_recorded_phases() {
 
 /// --filter as `helm test --filter` (exclude first, then include) and --logs in
 /// `helm test --logs`' format (`POD LOGS: <pod> (<container>)`, Pod hooks only), compared
-/// with stock Helm on an identical release.
+/// with stock Helm on an identical release: the same blocks, in the same order, and every
+/// line once, streamed or in its block (issue 41).
 #[test]
 fn filter_and_logs_as_helm_test() {
     let hooks = vec![
@@ -1324,23 +1328,38 @@ fn filter_and_logs_as_helm_test() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert_eq!(seen.created("skipped"), None, "{}", seen.dump());
     assert!(seen.created("p1").is_some() && seen.created("j3").is_some(), "{}", seen.dump());
-    for block in ["POD LOGS: p1 (main)\none\n", "POD LOGS: p2 (a)\ntwo\nlines\n", "POD LOGS: p2 (b)\ntwo\nlines\n"] {
-        assert!(out.stdout.contains(block), "missing {block:?}\n{}", out.shown);
+    // Each line of every container printed once (issue 41): streamed as it came or in its
+    // `POD LOGS:` block, which counts the lines shown above.
+    let containers = [("p1", "main", &["one"][..]), ("p2", "a", &["two", "lines"]), ("p2", "b", &["two", "lines"])];
+    for (pod, container, lines) in containers {
+        let (mut streamed_here, mut said_above) = (0, 0);
+        for line in lines {
+            let (streamed, block) = printed(&out.stdout, pod, container, line);
+            let (in_block, above) =
+                block.unwrap_or_else(|| panic!("no POD LOGS: {pod} ({container}) block\n{}", out.shown));
+            assert_eq!(streamed + in_block, 1, "{pod} ({container}) {line:?} printed once\n{}", out.shown);
+            (streamed_here, said_above) = (streamed_here + streamed, above);
+        }
+        assert_eq!(said_above, streamed_here, "{pod} ({container}) counts the lines shown above\n{}", out.shown);
     }
     assert!(!out.stdout.contains("POD LOGS: j3"), "--logs is for Pod hooks only\n{}", out.shown);
     // (Stock Helm 4.2.4's --logs reads a pod named after every test hook, so a Job hook
     // makes it fail with "unable to get pod j3": it runs without j3.)
     let stock = helm.helm(&["test", RELEASE, "--filter", "!name=skipped", "--filter", "!name=j3", "--logs"]);
     assert_eq!(stock.code, 0, "{}", stock.shown);
-    let pod_logs = |s: &str| -> String {
-        s.split("POD LOGS: ").skip(1).map(|b| format!("POD LOGS: {}", b.split("\n\n").next().unwrap())).collect()
-    };
-    let (ours, theirs) = (pod_logs(&out.stdout), pod_logs(&stock.stdout));
+    // Stock Helm's blocks, in its order and words; their lines are the ones checked above.
+    let headers = |s: &str| s.lines().filter(|l| l.starts_with("POD LOGS: ")).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(
-        ours, theirs,
-        "--logs differs from helm test --logs\n--- ours\n{}\n--- helm\n{}",
-        out.stdout, stock.stdout
+        headers(&out.stdout),
+        headers(&stock.stdout),
+        "--logs' blocks differ from helm test --logs'\n--- ours\n{}\n--- helm\n{}",
+        out.stdout,
+        stock.stdout
     );
+    for (pod, container, lines) in containers {
+        let block = format!("POD LOGS: {pod} ({container})\n{}\n", lines.join("\n"));
+        assert!(stock.stdout.contains(&block), "helm test --logs printed no {block:?}\n{}", stock.shown);
+    }
 
     // name=X runs only X; the others keep their old records.
     let only = plugin.hooks(&["--filter", "name=j3", "-o", "json"]);
@@ -1903,8 +1922,8 @@ fn status_reads_what_stock_helm_test_recorded() {
 /// A `pre-install,pre-upgrade` hook has one `last_run` and Helm keeps no event in it: after
 /// stock `helm install` and `helm upgrade`, `status` credits the upgrade revision's run to
 /// pre-upgrade and shows the hook not run for pre-install there, while revision 1 keeps its
-/// pre-install run. A revision or release that is not stored is exit 3 naming the
-/// namespace and what was looked for (issue 32).
+/// pre-install run. A revision or release that is not stored is exit 4 (issue 41) naming
+/// the namespace and what was looked for (issue 32).
 #[test]
 fn status_credits_a_run_to_the_event_its_revision_ran() {
     let case = Case::new("status-event");
@@ -1926,19 +1945,78 @@ fn status_credits_a_run_to_the_event_its_revision_ran() {
     assert_eq!(phase(&["--event", "pre-install", "--revision", "1"]).0, "Succeeded");
 
     let out = case.plugin(&["status", RELEASE, "--revision", "7"], None);
-    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
     let want = format!("release \"{RELEASE}\" has no revision 7 in namespace \"{}\" (looked for ", case.ns);
     assert!(out.stderr.contains(&want) && out.stderr.contains("; stored revisions: 1, 2)"), "{}", out.shown);
     // The stock build reads the Secrets itself; the host-functions build asks Helm's storage.
     let looked_for = format!("looked for Secret sh.helm.release.v1.{RELEASE}.v7;");
     assert!(host_functions() || out.stderr.contains(&looked_for), "{}", out.shown);
     let out = case.plugin(&["status", "nosuch", "--revision", "1"], None);
-    assert_eq!(out.plugin_code(), Some(3), "{}", out.shown);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
     assert!(
         out.stderr.contains(&format!("release \"nosuch\" not found in namespace \"{}\"", case.ns)),
         "{}",
         out.shown
     );
+}
+
+/// Issue 41: `run --logs` of a `helm.sh/show-output` Pod hook prints each container line
+/// once — streamed as it came, or in the first block that closes the hook — while the
+/// proposal's `Pod <name> output:` block and `helm test --logs`' `POD LOGS:` block keep
+/// their headers, a block counting the lines shown above it.
+#[test]
+fn run_logs_of_a_show_output_hook_prints_each_line_once() {
+    let case = Case::new("logs-once");
+    case.install(&[pod("smoke").ann("helm.sh/show-output", "true").log("smoke test ok\nall good")]);
+    let out = case.hooks(&["--logs"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    for line in ["smoke test ok", "all good"] {
+        assert_eq!(out.stdout.matches(line).count(), 1, "{line:?} printed once\n{}", out.shown);
+    }
+    assert_eq!(out.stdout.matches("Pod smoke output:\n").count(), 1, "{}", out.shown);
+    assert_eq!(out.stdout.matches("POD LOGS: smoke (main)\n").count(), 1, "{}", out.shown);
+    // The POD LOGS block comes last: every line was printed before it, and it says so.
+    let (_, block) = printed(&out.stdout, "smoke", "main", "all good");
+    assert_eq!(block, Some((0, 2)), "{}", out.shown);
+    // The report keeps the whole output.
+    let json = case.hooks(&["--logs", "-o", "json"]);
+    assert_eq!(json.code, 0, "{}", json.shown);
+    assert!(json.stdout.contains("smoke test ok\\nall good"), "{}", json.shown);
+}
+
+/// Issue 41: `helm hooks run NAME` of a release that is in another namespace is "not found"
+/// (exit 4, not a cluster error), naming the namespace searched and the one that holds it,
+/// with `-n`; `status`, `rollback` and `uninstall` say the same and change nothing. A name no
+/// namespace holds says so, without the storage hint (Secrets hold Helm releases here).
+#[test]
+fn a_release_in_another_namespace_is_named_with_its_namespace() {
+    let case = Case::new("nf-here");
+    // Named after its namespace: no other test's release has the name.
+    let name = case.ns.to_string();
+    case.install_as(&name, "", &[pod("t")]);
+    let before = case.helm_history(&name);
+    let elsewhere = Case::new("nf-elsewhere");
+    for command in ["run", "status", "rollback", "uninstall"] {
+        let out = elsewhere.plugin(&[command, &name], None);
+        assert_eq!(out.plugin_code(), Some(4), "{command}: {}", out.shown);
+        for want in [
+            format!("release \"{name}\" not found in namespace \"{}\"", elsewhere.ns),
+            format!("a release \"{name}\" is in namespace \"{}\": add -n {}", case.ns, case.ns),
+        ] {
+            assert!(out.stderr.contains(&want), "{command}: {want:?}\n{}", out.shown);
+        }
+        assert!(!out.stderr.contains("HELM_DRIVER"), "{command}: {}", out.shown);
+        assert!(!out.stderr.contains("cluster or permission error"), "{command}: {}", out.shown);
+    }
+    assert_eq!(case.helm_history(&name), before, "nothing changed");
+    assert_eq!(case.hook_objects(), Vec::<String>::new(), "no hook ran");
+    let nowhere = format!("{name}-x");
+    let out = elsewhere.plugin(&["run", &nowhere], None);
+    assert_eq!(out.plugin_code(), Some(4), "{}", out.shown);
+    assert!(out.stderr.contains(&format!("no other namespace holds a release \"{nowhere}\" either")), "{}", out.shown);
+    // As the message says: with -n, it runs.
+    let out = case.hooks_at(&bed().server, &bed().token, &name, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
 }
 
 // ---------------------------------------------------------------------------------------

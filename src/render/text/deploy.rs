@@ -21,6 +21,8 @@ pub fn report(r: &Report) -> String {
     }
     let mut out = resources_table(r);
     out.push_str(&r.not_deleted);
+    let left: Vec<_> = r.hooks.iter().flat_map(|h| h.left_running.iter().cloned()).collect();
+    out.push_str(&super::run::left_running(&left, Some(&r.namespace)));
     if matches!(r.ended, Ended::Failed(_)) && r.resources.is_empty() && r.operation != Operation::Uninstall {
         // A failure before the first batch (a pre-hook, the record): said, as no table shows it.
         out.push_str("No resource was applied: the operation stopped before its resources.\n");
@@ -60,7 +62,7 @@ pub(in crate::render) fn resources_table(r: &Report) -> String {
     for row in &r.resources {
         rows.push(vec![
             row.batch.to_string(),
-            row.reference.clone(),
+            crate::render::progress::local_name(&row.reference, Some(&r.namespace)),
             format!("{:?}", row.state),
             row.applied_at.map_or("-".into(), |t| format!("+{}", format_duration((t - r.started_at) / 100 * 100))),
             match (row.applied_at, row.ready_at) {

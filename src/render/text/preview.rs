@@ -2,6 +2,7 @@
 //! batch, what would be done to each resource, and the hooks that would run.
 
 use crate::deploy::preview::{Action, HookRows, Preview, Row, UninstallPreview};
+use crate::render::progress::local_name;
 
 fn word(action: Action) -> &'static str {
     match action {
@@ -30,7 +31,7 @@ pub fn preview(p: &Preview) -> String {
                 Action::Fail => '!',
                 Action::Keep => '=',
             };
-            out.push_str(&format!("  {mark} {:<10} {}", word(r.action), r.reference));
+            out.push_str(&format!("  {mark} {:<10} {}", word(r.action), local_name(&r.reference, Some(&p.namespace))));
             if !r.message.is_empty() {
                 out.push_str(&format!(" ({})", r.message));
             }
@@ -51,7 +52,10 @@ pub fn preview(p: &Preview) -> String {
     }
     let hooks = |h: &HookRows| match h.hooks.len() {
         0 => format!("{}: no hooks\n", h.event),
-        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
+        n => {
+            let names: Vec<String> = h.hooks.iter().map(|r| local_name(r, Some(&p.namespace))).collect();
+            format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), names.join(", "))
+        }
     };
     out.push_str(&hooks(&p.hooks_before));
     for b in &p.batches {
@@ -86,7 +90,10 @@ pub fn uninstall_preview(p: &UninstallPreview) -> String {
     );
     let hooks = |h: &HookRows| match h.hooks.len() {
         0 => format!("{}: no hooks\n", h.event),
-        n => format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), h.hooks.join(", ")),
+        n => {
+            let names: Vec<String> = h.hooks.iter().map(|r| local_name(r, Some(&p.namespace))).collect();
+            format!("{}: {} ({})\n", h.event, crate::base::text::count(n, "hook"), names.join(", "))
+        }
     };
     out.push_str(&hooks(&p.hooks_before));
     let total = p.batches.iter().map(|b| b.batch).max().unwrap_or(0);
@@ -94,7 +101,7 @@ pub fn uninstall_preview(p: &UninstallPreview) -> String {
         out.push_str(&format!("batch {}/{total} ({})\n", b.batch, b.description));
         for r in &b.resources {
             let mark = if r.action == Action::Keep { '=' } else { '-' };
-            out.push_str(&format!("  {mark} {:<10} {}", word(r.action), r.reference));
+            out.push_str(&format!("  {mark} {:<10} {}", word(r.action), local_name(&r.reference, Some(&p.namespace))));
             if !r.message.is_empty() {
                 out.push_str(&format!(" ({})", r.message));
             }

@@ -2,12 +2,20 @@
 //! how many ended each way.
 
 use crate::base::time::{format_duration, go_time};
-use crate::exec::executor::Phase;
+use crate::exec::executor::{LeftRunning, Phase};
 use crate::exec::run::{Summary, Totals};
 use crate::model::event::Event;
+use crate::model::reference::ObjectRef;
+use crate::render::progress::local_name;
 
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary(s: &Summary) -> String {
+    summary_in(s, None)
+}
+
+/// [`summary`] of a run of a release in `namespace`, which its hooks are
+/// named without and the command to remove a hook left running names.
+pub fn summary_in(s: &Summary, namespace: Option<&str>) -> String {
     let mut rows: Vec<Vec<String>> =
         vec![vec!["HOOK".into(), "WEIGHT".into(), "PHASE".into(), "STARTED".into(), "DURATION".into()]];
     for r in &s.rows {
@@ -18,7 +26,7 @@ pub fn summary(s: &Summary) -> String {
             p => p.helm(),
         };
         rows.push(vec![
-            r.reference.clone(),
+            local_name(&r.reference, namespace),
             r.weight.to_string(),
             phase.to_string(),
             r.started_at
@@ -50,8 +58,43 @@ pub fn summary(s: &Summary) -> String {
             out.push_str(&format!("  {}: {}\n", r.reference, r.message));
         }
     }
+    out.push_str(&left_running(&s.left_running, namespace));
     if let Some(e) = &s.error {
         out.push_str(&format!("Error: {e}\n"));
+    }
+    out
+}
+
+/// The hooks a run leaves running, and the command that removes them (one
+/// per namespace): `Left running: Job/slow (timed out); remove with:` and
+/// `  kubectl delete -n demo job/slow`. Empty when none is.
+pub(in crate::render) fn left_running(left: &[(ObjectRef, LeftRunning)], namespace: Option<&str>) -> String {
+    if left.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = left
+        .iter()
+        .map(|(r, why)| {
+            let why = match why {
+                LeftRunning::TimedOut => "timed out, no hook-failed delete policy",
+                LeftRunning::NotAwaited => "not awaited after the fail-fast stop",
+            };
+            format!("{} ({why})", local_name(&r.to_string(), namespace))
+        })
+        .collect();
+    let mut out = format!("Left running: {}; remove with:\n", named.join(", "));
+    let mut by_namespace: Vec<(Option<&str>, Vec<String>)> = Vec::new();
+    for (r, _) in left {
+        let ns = r.namespace.as_deref().or(namespace);
+        let object = format!("{}/{}", r.kind.to_ascii_lowercase(), r.name);
+        match by_namespace.iter_mut().find(|(n, _)| *n == ns) {
+            Some((_, objects)) => objects.push(object),
+            None => by_namespace.push((ns, vec![object])),
+        }
+    }
+    for (ns, objects) in by_namespace {
+        let ns = ns.map(|n| format!(" -n {n}")).unwrap_or_default();
+        out.push_str(&format!("  kubectl delete{ns} {}\n", objects.join(" ")));
     }
     out
 }
@@ -78,9 +121,9 @@ pub fn status(s: &crate::render::Status) -> String {
     if rows.is_empty() {
         format!("{header}: it has no {} hooks\n", s.event)
     } else if rows.iter().all(|r| r.started_at.is_none()) {
-        format!("{header}: no {} hook ran on this revision\n{}", s.event, summary(s.summary))
+        format!("{header}: no {} hook ran on this revision\n{}", s.event, summary_in(s.summary, s.whose.namespace))
     } else {
-        format!("{header}\n{}", summary(s.summary))
+        format!("{header}\n{}", summary_in(s.summary, s.whose.namespace))
     }
 }
 
@@ -136,6 +179,7 @@ mod tests {
             failed_fast: None,
             api_requests: None,
             annotate: true,
+            left_running: Vec::new(),
         };
         let whose = Whose { release: "r", namespace: Some("demo"), revision: None };
         assert_eq!(

@@ -196,3 +196,31 @@ pub fn keep_report(name: &str, markdown: &str) {
         std::fs::write(PathBuf::from(&dir).join(format!("{name}.md")), markdown).unwrap();
     }
 }
+
+/// Where `run`'s text prints a line `line` of a hook's container `container` of pod `pod`
+/// (issue 41: each line once): (streamed as `[… pod/container] line`, in the `POD LOGS:
+/// pod (container)` block, how many lines that block says were shown above); `None` for the
+/// block when there is none. A block's lines run to the next block or blank line.
+pub fn printed(stdout: &str, pod: &str, container: &str, line: &str) -> (usize, Option<(usize, usize)>) {
+    let streamed = stdout
+        .lines()
+        .filter(|l| {
+            l.starts_with('[')
+                && (l.ends_with(&format!(" {pod}/{container}] {line}"))
+                    || *l == format!("[Pod/{pod}/{container}] {line}"))
+        })
+        .count();
+    let header = format!("POD LOGS: {pod} ({container})\n");
+    let block = stdout.find(&header).map(|at| {
+        let body = &stdout[at + header.len()..];
+        let body = &body[..body.find("POD LOGS: ").unwrap_or(body.len())];
+        let body = body.split("\n\n").next().unwrap_or_default();
+        let above = body
+            .lines()
+            .find_map(|l| l.strip_prefix('(').and_then(|l| l.strip_suffix(" shown above)")))
+            .map(|n| n.split(' ').next().unwrap_or_default().parse().unwrap_or(0))
+            .unwrap_or(0);
+        (body.lines().filter(|l| *l == line).count(), above)
+    });
+    (streamed, block)
+}
