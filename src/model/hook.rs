@@ -367,6 +367,11 @@ pub(crate) fn depends_on(
 /// charts").
 pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
     for key in ann.keys() {
+        // Most keys of a chart that uses the annotations are the known ones:
+        // one comparison each settles them.
+        if a::KNOWN.contains(&key.as_str()) && key != a::DEPENDS_ON_RESOURCE_GROUPS {
+            continue;
+        }
         if let Some(known) = a::misspelled(key) {
             diags.push(
                 Diagnostic::warning(
