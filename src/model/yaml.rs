@@ -174,8 +174,9 @@ struct AliasCount {
     depth: usize,
     /// The anchored collections among them: depth, anchor, `decoded` at their start.
     open: Vec<(usize, usize, u64)>,
-    /// Nodes each anchor's node decodes to, aliases in it expanded.
-    anchors: HashMap<usize, u64>,
+    /// Nodes each anchor's node decodes to, aliases in it expanded, by the
+    /// anchor's id: the parser numbers anchors from 1 as they come.
+    anchors: Vec<u64>,
 }
 
 impl AliasCount {
@@ -188,7 +189,7 @@ impl AliasCount {
             Event::Scalar(_, _, anchor, _) => {
                 self.node()?;
                 if anchor > 0 {
-                    self.anchors.insert(anchor, 1);
+                    self.anchor(anchor, 1);
                 }
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
@@ -202,13 +203,13 @@ impl AliasCount {
                 if let Some(&(depth, anchor, start)) = self.open.last().filter(|o| o.0 == self.depth) {
                     self.open.pop();
                     debug_assert_eq!(depth, self.depth);
-                    self.anchors.insert(anchor, self.decoded - start + 1);
+                    self.anchor(anchor, self.decoded - start + 1);
                 }
                 self.depth = self.depth.saturating_sub(1);
             }
             Event::Alias(id) => {
                 self.node()?;
-                let nodes = *self.anchors.get(&id).ok_or(YamlError::UnknownAnchor)?;
+                let nodes = self.anchors.get(id).copied().filter(|&n| n > 0).ok_or(YamlError::UnknownAnchor)?;
                 self.decoded += nodes;
                 self.aliased += nodes;
                 self.check()?;
@@ -221,6 +222,13 @@ impl AliasCount {
     fn node(&mut self) -> Result<(), YamlError> {
         self.decoded += 1;
         self.check()
+    }
+
+    fn anchor(&mut self, id: usize, nodes: u64) {
+        if self.anchors.len() <= id {
+            self.anchors.resize(id + 1, 0);
+        }
+        self.anchors[id] = nodes;
     }
 
     fn check(&self) -> Result<(), YamlError> {

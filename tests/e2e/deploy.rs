@@ -2373,3 +2373,166 @@ fn a_cut_deploy_recovered_as_said_leaves_the_history_stock_helms_recovery_leaves
     }
     assert_eq!(history(ours), history(stock), "and after the next deploy");
 }
+
+/// Issue 41: one input, one verdict. A dozen bad inputs (release JSON as Helm prints it,
+/// in the case's namespace), each through `lint -`, `plan -` and `deploy - --dry-run`:
+/// the same exit code class and the same error and warning lines from all three. What
+/// HIP-0025 demotes with a warning is a warning everywhere (`deploy` goes on, as the
+/// reference's install does); `lint --strict` fails on it.
+#[test]
+fn one_input_gets_one_verdict_from_lint_plan_and_deploy() {
+    let case = Case::new("verdict");
+    let cm = |name: &str, ann: &[(&str, &str)]| {
+        let mut s = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+        if !ann.is_empty() {
+            s.push_str("  annotations:\n");
+            for (k, v) in ann {
+                s.push_str(&format!("    {k}: {}\n", serde_json::to_string(v).unwrap()));
+            }
+        }
+        s + "data:\n  k: v\n"
+    };
+    let job = |name: &str, ann: &[(&str, &str)]| {
+        cm(name, ann).replace("kind: ConfigMap", "kind: Job").replace("apiVersion: v1", "apiVersion: batch/v1")
+    };
+    let g = |name: &str, group: &str| cm(name, &[("helm.sh/resource-group", group)]);
+    let ok_success = r#"["{.phase} == Ready"]"#;
+    let cases: Vec<(&str, Vec<String>, &str, bool)> = vec![
+        (
+            "invalid JSON in a group dependency",
+            vec![
+                g("db", "db"),
+                cm("app", &[("helm.sh/resource-group", "app"), ("helm.sh/depends-on-resource-groups", "[config]")]),
+            ],
+            "invalid JSON",
+            false,
+        ),
+        (
+            "a group depends on a missing group",
+            vec![
+                g("db", "db"),
+                cm("app", &[("helm.sh/resource-group", "app"), ("helm.sh/depends-on-resource-groups", r#"["nope"]"#)]),
+            ],
+            "non-existent group",
+            false,
+        ),
+        (
+            "half a readiness pair",
+            vec![cm("app", &[("helm.sh/readiness-success", ok_success)])],
+            "without helm.sh/readiness-failure",
+            false,
+        ),
+        (
+            "HIP-0025's two-slash key",
+            vec![
+                g("db", "db"),
+                cm("app", &[("helm.sh/resource-group", "app"), ("helm.sh/depends-on/resource-groups", r#"["db"]"#)]),
+            ],
+            "not a valid Kubernetes annotation key",
+            false,
+        ),
+        (
+            "a misspelt key",
+            vec![cm("app", &[("helm.sh/resource-polcy", "keep")])],
+            "did you mean helm.sh/resource-policy",
+            false,
+        ),
+        (
+            "a readiness rule that can never hold",
+            vec![cm(
+                "app",
+                &[
+                    ("helm.sh/readiness-success", r#"["{.phase} > \"Running\""]"#),
+                    ("helm.sh/readiness-failure", r#"["{.failed} >= 1"]"#),
+                ],
+            )],
+            "can never hold",
+            true,
+        ),
+        (
+            "a dangling depends-on",
+            vec![cm("app", &[("helm.sh/depends-on", "ConfigMap/nothing")])],
+            "ConfigMap/nothing",
+            true,
+        ),
+        (
+            "one resource in two groups",
+            // The second group waits for the first: an isolated group would add advice,
+            // which `deploy` does not repeat (docs/commands.md).
+            vec![
+                g("db", "db"),
+                cm("db", &[("helm.sh/resource-group", "other"), ("helm.sh/depends-on-resource-groups", r#"["db"]"#)]),
+            ],
+            "multiple resource groups",
+            true,
+        ),
+        (
+            "a group cycle",
+            vec![
+                cm("a", &[("helm.sh/resource-group", "a"), ("helm.sh/depends-on-resource-groups", r#"["b"]"#)]),
+                cm("b", &[("helm.sh/resource-group", "b"), ("helm.sh/depends-on-resource-groups", r#"["a"]"#)]),
+            ],
+            "circular dependency",
+            true,
+        ),
+        (
+            "a boolean that is not one",
+            vec![job("pre", &[("helm.sh/hook", "pre-install"), ("helm.sh/hook-parallel", "yes")]), g("db", "db")],
+            "is not a boolean",
+            true,
+        ),
+        (
+            "a hook timeout that is not a duration",
+            vec![job("pre", &[("helm.sh/hook", "pre-install"), ("helm.sh/hook-timeout", "soon")]), g("db", "db")],
+            "not a duration",
+            true,
+        ),
+        (
+            "an external dependency that is not a reference",
+            vec![cm("app", &[("helm.sh/depends-on-external", "[[")])],
+            "helm.sh/depends-on-external",
+            true,
+        ),
+    ];
+    let lines = |text: &str| -> Vec<String> {
+        let mut l: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("error: ") || l.starts_with("warning: "))
+            .map(str::to_string)
+            .collect();
+        l.sort();
+        l
+    };
+    for (what, docs, needle, is_error) in cases {
+        let (hooks, resources): (Vec<&String>, Vec<&String>) = docs.iter().partition(|d| d.contains("helm.sh/hook\""));
+        let manifest: String =
+            resources.iter().map(|d| format!("---\n# Source: c/templates/{what}.yaml\n{d}")).collect();
+        let hooks: Vec<Value> = hooks
+            .iter()
+            .map(|d| json!({"name": "pre", "kind": "Job", "path": "c/templates/pre.yaml", "manifest": d, "events": ["pre-install"]}))
+            .collect();
+        let release = json!({
+            "name": "verdict", "namespace": case.ns.to_string(), "version": 1, "manifest": manifest, "hooks": hooks,
+            "info": {"status": "pending-install"},
+            "chart": {"metadata": {"name": "c", "version": "0.1.0"}},
+        })
+        .to_string();
+        let lint = case.plugin(&["lint", "-"], Some(&release));
+        let plan = case.plugin(&["plan", "-"], Some(&release));
+        let deploy = case.plugin(&["deploy", "-", "--dry-run"], Some(&release));
+        let want = if is_error { Some(2) } else { Some(0) };
+        for (name, out) in [("lint", &lint), ("plan", &plan), ("deploy --dry-run", &deploy)] {
+            let code = if out.code == 0 { Some(0) } else { out.plugin_code() };
+            assert_eq!(code, want, "{what}: {name}\n{}", out.shown);
+        }
+        let said = lines(&lint.stdout);
+        assert!(said.iter().any(|l| l.contains(needle)), "{what}: lint\n{}", lint.shown);
+        assert_eq!(lines(&plan.stderr), said, "{what}: plan and lint differ\n{}\n{}", plan.shown, lint.shown);
+        assert_eq!(lines(&deploy.stderr), said, "{what}: deploy and lint differ\n{}\n{}", deploy.shown, lint.shown);
+        if !is_error {
+            let strict = case.plugin(&["lint", "-", "--strict"], Some(&release));
+            assert_eq!(strict.plugin_code(), Some(2), "{what}: lint --strict\n{}", strict.shown);
+        }
+    }
+    assert!(case.release_secrets().is_empty(), "a dry run stored a release");
+}
