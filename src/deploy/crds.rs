@@ -44,11 +44,11 @@ pub fn install<E: Cluster + Clock + ?Sized>(
         let live = match env.apply(&crd.object, &[]) {
             Ok(live) => live,
             Err(e) if e.is_object_fault() => {
-                return Err(Error::CrdRejected { file: crd.file.clone(), source: Box::new(e) })
+                return Err(Error::CrdRejected { origin: crd.origin.clone(), source: Box::new(e) })
             }
             Err(e) => return Err(e.into()),
         };
-        progress.event(&DeployEvent::CrdApplied { name: crd.name(), file: &crd.file });
+        progress.event(&DeployEvent::CrdApplied { name: crd.name(), origin: &crd.origin });
         if !established(&live) {
             let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
             env.follow(&mut watch, &key, &live)?;
