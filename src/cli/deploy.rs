@@ -162,7 +162,8 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     let mut env = deploy::Kube::new(&mut client, driver).with_conflicts(args.conflicts);
     let mut progress =
         render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout });
-    let done = install::run(&mut env, checked, &crds, &args.flags, &mut progress);
+    let flags = deploy::command::Flags { check_ownership: shown.is_some(), ..args.flags };
+    let done = install::run(&mut env, checked, &crds, &flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
 
