@@ -1685,6 +1685,29 @@ fn crds_of_a_subchart_are_installed_from_helm_show_crds() {
     assert!(!out.stdout.contains("CRD "), "{}", out.shown);
     assert_eq!(ours.history().len(), 2);
     assert_eq!(sub_crd_now(&ours).map(|(_, v)| v), Some(version), "an upgrade changed the CRD");
+
+    // A first install whose Widget exists already, made by someone else: Helm's
+    // server-side dry-run refuses it; the client-side render does not check, so deploy
+    // does, with Helm's words, storing nothing (and leaving the object as it was).
+    let taken = Case::new("crds-sub-taken");
+    let file = taken.tmp.0.join("widget.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: hooks-sub.example.com/v1\nkind: Widget\nmetadata:\n  name: r-widget\nspec:\n  size: 1\n",
+    )
+    .unwrap();
+    ok(taken.kubectl(&["apply", "-f", file.to_str().unwrap()]));
+    let stock = taken.helm(&["upgrade", "--install", RELEASE, chart, DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    assert_ne!(stock.code, 0, "{}", stock.shown);
+    let words = "Widget \"r-widget\" in namespace";
+    assert!(stock.stderr.contains(words) && stock.stderr.contains("exists and cannot be imported"), "{}", stock.shown);
+    let out = deploy_with_crds(&taken, SUB_CHART, "--dry-run=client", &[]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let said = out.all();
+    assert!(said.contains("unable to continue with install: Widget \"r-widget\" in namespace"), "{}", out.shown);
+    assert!(said.contains("exists and cannot be imported into the current release"), "{}", out.shown);
+    assert_eq!(taken.release_secrets(), Vec::<String>::new(), "a refused install stored a release");
+    assert_eq!(taken.get("widgets.hooks-sub.example.com/r-widget").unwrap()["spec"]["size"], 1);
 }
 
 /// A Job nothing is ordered after counts once started, as `helm install --wait` counts
