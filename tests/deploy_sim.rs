@@ -59,6 +59,8 @@ struct Sim {
     failing_hooks: BTreeSet<Event>,
     /// Objects (by `Kind/name`) whose reads the API server refuses.
     unreadable: BTreeSet<String>,
+    /// Kinds discovery does not list yet (a CRD just established).
+    unmapped: BTreeSet<String>,
     /// The permission the credentials lack, refused by `check_access`.
     forbidden: Option<&'static str>,
     /// What `check_access` was asked, in order.
@@ -86,6 +88,7 @@ impl Sim {
             interrupt_at: None,
             failing_hooks: BTreeSet::new(),
             unreadable: BTreeSet::new(),
+            unmapped: BTreeSet::new(),
             forbidden: None,
             asked: Vec::new(),
             at_once: false,
@@ -237,6 +240,9 @@ impl Cluster for Sim {
         }
         if key.kind == "Namespace" {
             return Ok(Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": key.name}})));
+        }
+        if self.unmapped.contains(&key.kind) {
+            return Err(KubeError::NoMapping { api_version: key.api_version.clone(), kind: key.kind.clone() });
         }
         Ok(self.live.get(&name).cloned())
     }
@@ -961,7 +967,58 @@ fn flags() -> Flags {
         rollback_on_failure: false,
         dry_run: false,
         keep_history: false,
+        check_ownership: false,
     }
+}
+
+/// A first install rendered client-side (`helm show crds` before the release, issue 42)
+/// does what Helm's server-side dry-run would have done: an object of the release that
+/// exists without this release's ownership metadata stops the install with Helm's words,
+/// nothing stored, nothing of the release applied; one this release owns is taken up, as
+/// Helm's install adopts it. Without the flag (the release rendered server-side, where
+/// Helm checked) nothing is read.
+#[test]
+fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_helm_does() {
+    let mut sim = Sim::new();
+    let other = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "legacy", "namespace": NS,
+        "labels": {"app.kubernetes.io/managed-by": "Helm"},
+        "annotations": {"meta.helm.sh/release-name": "other", "meta.helm.sh/release-namespace": NS}}});
+    sim.live.insert("ConfigMap/legacy".into(), other.clone());
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let checking = Flags { check_ownership: true, ..flags() };
+    let done = install::run(&mut sim, checked, &[], &checking, &mut ());
+    let Err(e @ Refused::Taken(_)) = done else { panic!("{done:?}") };
+    assert!(!e.is_cluster());
+    assert_eq!(
+        e.to_string(),
+        "unable to continue with install: ConfigMap \"legacy\" in namespace \"ns\" exists and cannot be imported into \
+         the current release: invalid ownership metadata (it needs label app.kubernetes.io/managed-by: Helm, and \
+         annotations meta.helm.sh/release-name: \"app\" and meta.helm.sh/release-namespace: \"ns\"); nothing was stored"
+    );
+    assert!(sim.records.is_empty(), "{:?}", sim.records);
+    assert_eq!(sim.live.keys().collect::<Vec<_>>(), ["ConfigMap/legacy"], "{:?}", sim.log);
+
+    // This release's own object (a reinstall after an uninstall that kept it) is taken up.
+    sim.live.get_mut("ConfigMap/legacy").unwrap()["metadata"]["annotations"]["meta.helm.sh/release-name"] =
+        json!("app");
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = install::run(&mut sim, checked, &[], &checking, &mut ()).unwrap();
+    let deploy::command::Done::Report(r) = done else { panic!("{done:?}") };
+    assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
+
+    // A kind discovery does not list yet (its CRD just established) has no objects.
+    let mut sim = Sim::new();
+    sim.unmapped.insert("Deployment".into());
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = install::run(&mut sim, checked, &[], &checking, &mut ());
+    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+
+    // Rendered server-side: Helm checked; the plugin reads nothing and applies.
+    let mut sim = Sim::new();
+    sim.live.insert("ConfigMap/legacy".into(), other);
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
+    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
 }
 
 #[test]

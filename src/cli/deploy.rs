@@ -7,7 +7,9 @@
 //! command serves install and upgrade alike, renders `.Release.IsUpgrade`
 //! and `lookup` against the live cluster, and has already checked that no
 //! object it would create belongs to someone else; its JSON is exactly the
-//! record Helm would store.
+//! record Helm would store. What `helm show crds CHART` prints may come
+//! before it: the CRDs of the chart's and its subcharts' `crds/` folders,
+//! which a first install applies (`cli::pipe::split`, `deploy::crd`).
 
 use serde_json::Value;
 
@@ -102,11 +104,22 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     };
     drop(span);
     let span = crate::trace::span(|| format!("parse the release JSON ({} bytes)", bytes.len()));
-    if let Some(e) = super::pipe::PipeError::of(&bytes) {
+    let (shown, release) = super::pipe::split(&bytes);
+    if let Some(e) = super::pipe::PipeError::of(release) {
         let pending = super::pipe::pending(early.take());
         return fail(io, &super::pipe::message(&e, &pending), Exit::Invalid);
     }
-    let value: Value = match serde_json::from_slice(&bytes) {
+    let shown = match shown.map(std::str::from_utf8).transpose() {
+        Ok(s) => s,
+        Err(_) => {
+            return fail(
+                io,
+                &"what came before the release JSON is not UTF-8 text (helm show crds prints YAML)",
+                Exit::Invalid,
+            )
+        }
+    };
+    let value: Value = match serde_json::from_slice(release) {
         Ok(v @ Value::Object(_)) => v,
         _ => return fail(io, &super::pipe::USAGE, Exit::Invalid),
     };
@@ -138,14 +151,18 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
             return fail(io, &"the release has errors; nothing was applied or stored.", Exit::Invalid);
         }
     };
-    let crds = match deploy::crd::from_release(&checked.value) {
+    let crds = match deploy::crd::from_input(&checked.value, shown) {
         Ok(_) if args.skip_crds => Vec::new(),
         Ok(c) => c,
         Err(problems) => {
             for p in problems {
                 let _ = writeln!(io.stderr, "error: {p}");
             }
-            return fail(io, &"the chart's crds/ folder has errors; nothing was applied or stored.", Exit::Invalid);
+            return fail(
+                io,
+                &"the chart's CRDs (crds/ folders) have errors; nothing was applied or stored.",
+                Exit::Invalid,
+            );
         }
     };
     drop(span);
@@ -158,7 +175,8 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     let mut progress =
         render::progress::Text::new(if args.output.progress_on_stderr() { io.stderr } else { io.stdout })
             .within(&namespace);
-    let done = install::run(&mut env, checked, &crds, &args.flags, &mut progress);
+    let flags = deploy::command::Flags { check_ownership: shown.is_some(), ..args.flags };
+    let done = install::run(&mut env, checked, &crds, &flags, &mut progress);
     finish(io, done, args.output, render::report::Command::Deploy)
 }
 

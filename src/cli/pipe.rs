@@ -7,6 +7,11 @@
 //! one — the way out is printed, as `deploy` prints it when JSON arrives
 //! (`deploy::command::Refused::Pending`). Exit code 2, as for any input that
 //! is not a release (docs/commands.md, deploy).
+//!
+//! The release may come after the CRDs `helm show crds CHART` prints, for a
+//! chart whose subcharts have `crds/` folders, which the release does not
+//! carry (`{ helm show crds CHART; helm upgrade … -o json; } | helm hooks
+//! deploy -`; docs/design.md §4): [`split`] cuts the two apart.
 
 use std::fmt::Write as _;
 
@@ -31,6 +36,11 @@ pub enum PipeError {
          (its error is above) or printed something else"
     )]
     NotJson { begins: String },
+    #[error(
+        "only CRDs came through the pipe, and no release after them: the helm upgrade after helm show crds failed \
+         (its error is above) or printed nothing"
+    )]
+    OnlyCrds,
 }
 
 impl PipeError {
@@ -45,6 +55,9 @@ impl PipeError {
         }
         if crate::model::input::is_helm_text(&text) {
             return Some(PipeError::HelmText);
+        }
+        if crate::deploy::crd::from_shown(&text).is_ok_and(|c| !c.is_empty()) {
+            return Some(PipeError::OnlyCrds);
         }
         let first = text.trim_start().lines().next().unwrap_or_default();
         Some(PipeError::NotJson { begins: first.chars().take(60).collect() })
@@ -88,6 +101,34 @@ pub fn check_namespace(release: &str, rendered: Option<&str>, named: Option<&str
         }),
         _ => Ok(()),
     }
+}
+
+/// Cuts what `helm show crds` printed (YAML documents) from the release
+/// JSON after it: `(Some(crds), release)`, or `(None, bytes)` when stdin
+/// begins with the JSON (the release alone, as before) or holds no release.
+/// The release begins at the first line that opens a JSON object holding
+/// all the rest and with no `kind`: a CRD file written as JSON (Helm reads
+/// `.json` in `crds/`) opens one too, but has a kind, and is followed by
+/// more documents unless it is the last.
+pub fn split(bytes: &[u8]) -> (Option<&[u8]>, &[u8]) {
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    if first.is_none_or(|i| bytes[i] == b'{') {
+        return (None, bytes);
+    }
+    let starts = std::iter::once(0).chain(bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1));
+    for at in starts {
+        let rest = &bytes[at..];
+        if rest.first() == Some(&b'{') && serde_json::from_slice::<Probe>(rest).is_ok_and(|p| p.kind.is_none()) {
+            return (Some(&bytes[..at]), rest);
+        }
+    }
+    (None, bytes)
+}
+
+/// What [`split`] reads of a candidate release: the rest is skipped unread.
+#[derive(serde::Deserialize)]
+struct Probe {
+    kind: Option<serde::de::IgnoredAny>,
 }
 
 /// The whole message: why, each pending release's way out, then the usage.
@@ -186,5 +227,27 @@ mod tests {
             m.contains("\n  helm upgrade --install m CHART -n mine --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -\n"),
             "{m}"
         );
+    }
+
+    /// `{ helm show crds CHART; helm upgrade … -o json; }`: the CRDs, then the release;
+    /// a CRD file written as JSON among them is not taken for the release, and a
+    /// release alone is read as before.
+    #[test]
+    fn crds_before_the_release_are_cut_off() {
+        let release = br#"{"name": "r", "chart": {}}"#;
+        assert_eq!(split(release), (None, &release[..]));
+        assert_eq!(split(b"  \n{\"name\": \"r\"}"), (None, &b"  \n{\"name\": \"r\"}"[..]));
+        let crds = b"---\nkind: CustomResourceDefinition\nmetadata: {name: a.x.io}\n---\n{\"kind\": \"CustomResourceDefinition\",\n \"metadata\": {\"name\": \"b.x.io\"}}\n";
+        let stream = [&crds[..], b"{\"name\": \"r\",\n  \"chart\": {}}\n"].concat();
+        let (shown, rest) = split(&stream);
+        assert_eq!(shown, Some(&crds[..]));
+        assert_eq!(rest, b"{\"name\": \"r\",\n  \"chart\": {}}\n");
+        // The helm upgrade after helm show crds failed: CRDs only.
+        assert_eq!(split(crds), (None, &crds[..]));
+        assert_eq!(PipeError::of(crds), Some(PipeError::OnlyCrds));
+        assert!(matches!(
+            PipeError::of(b"---\nkind: ConfigMap\nmetadata: {name: a}\n"),
+            Some(PipeError::NotJson { .. })
+        ));
     }
 }

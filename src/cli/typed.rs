@@ -223,6 +223,7 @@ fn operation(args: &Args) -> Result<OperationArgs, ArgError> {
             create_namespace: flag("create-namespace"),
             rollback_on_failure: flag("rollback-on-failure"),
             dry_run: false,
+            check_ownership: false,
         },
         output: args.format(),
         skip_crds: flag("skip-crds"),

@@ -25,6 +25,11 @@ pub struct Flags {
     pub dry_run: bool,
     /// `--keep-history` (uninstall).
     pub keep_history: bool,
+    /// A first install checks that none of the release's objects belongs
+    /// to someone else, as Helm's server-side dry-run does: set when the
+    /// input came in the form rendered client-side (`helm show crds`
+    /// before the release; docs/design.md §4).
+    pub check_ownership: bool,
 }
 
 /// What a command did.
@@ -72,6 +77,9 @@ pub enum Refused {
     /// The chart's CRDs: refused, not established, or the cluster failed us.
     #[error("{0}; nothing was stored")]
     Crds(#[source] Box<Error>),
+    /// An object of a first install belongs to someone else (Helm's words).
+    #[error("unable to continue with install: {0}; nothing was stored")]
+    Taken(#[source] super::ownership::Taken),
     /// The dry run's reads failed.
     #[error(transparent)]
     Preview(KubeError),
@@ -103,6 +111,7 @@ impl Refused {
             | Refused::NamespaceNotCreated { .. }
             | Refused::Preview(_) => true,
             Refused::Crds(e) => e.is_cluster(),
+            Refused::Taken(t) => matches!(t, super::ownership::Taken::Unverifiable { .. }),
             Refused::NotFound(_) | Refused::Pending { .. } | Refused::NoRevision(_) | Refused::AlreadyDeleted(_) => {
                 false
             }

@@ -3,15 +3,17 @@
 //!
 //! - only on a first install (never on upgrade or rollback), and not with
 //!   `--skip-crds`;
-//! - each file in `crds/` with a `.yaml`, `.yml` or `.json` name, in the
-//!   chart's file order, every document in it — applied server-side by the
-//!   field manager `helm` without the release's ownership metadata (the
-//!   CRDs are not part of the release and `helm uninstall` leaves them);
+//! - each file in `crds/` with a `.yaml`, `.yml` or `.json` name, of the
+//!   chart then its subcharts, in Helm's order, every document in it —
+//!   applied server-side by the field manager `helm` without the release's
+//!   ownership metadata (the CRDs are not part of the release and `helm
+//!   uninstall` leaves them); one that exists is applied again, as Helm 4's
+//!   server-side apply does;
 //! - then every CRD applied is awaited until Established (kstatus), for at
 //!   most a minute, before anything of the release is stored or applied.
 //!
-//! Release JSON carries the top chart's files only, so subcharts' `crds/`
-//! folders cannot be seen here; docs/limits.md says how to install those.
+//! Which CRDs those are — the release's `crds/`, or `helm show crds` piped
+//! before it, subcharts' too — is [`super::crd`]'s.
 
 use std::collections::BTreeSet;
 
@@ -44,11 +46,11 @@ pub fn install<E: Cluster + Clock + ?Sized>(
         let live = match env.apply(&crd.object, &[]) {
             Ok(live) => live,
             Err(e) if e.is_object_fault() => {
-                return Err(Error::CrdRejected { file: crd.file.clone(), source: Box::new(e) })
+                return Err(Error::CrdRejected { origin: crd.origin.clone(), source: Box::new(e) })
             }
             Err(e) => return Err(e.into()),
         };
-        progress.event(&DeployEvent::CrdApplied { name: crd.name(), file: &crd.file });
+        progress.event(&DeployEvent::CrdApplied { name: crd.name(), origin: &crd.origin });
         if !established(&live) {
             let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
             env.follow(&mut watch, &key, &live)?;

@@ -42,9 +42,9 @@ pub enum Error {
     #[error("timed out waiting for {}/{} to be deleted", .0.kind, .0.name)]
     NotDeleted(ObjectKey),
     /// The API server refused one of the chart's CRDs.
-    #[error("failed to install CRD {file}: {source}")]
+    #[error("failed to install CRD {origin}: {source}")]
     CrdRejected {
-        file: String,
+        origin: super::crd::Origin,
         #[source]
         source: Box<KubeError>,
     },

@@ -96,6 +96,13 @@ pub fn perform(
         ensure_namespace(env, flags.create_namespace)?;
         // Helm installs crds/ on a first install only, before the release exists.
         super::crds::install(env, crds, progress).map_err(|e| Refused::Crds(Box::new(e)))?;
+        // After the CRDs, as Helm: custom resources can be read only then.
+        if flags.check_ownership {
+            let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            let namespace = env.namespace().to_string();
+            let keys = checked.release.resources.iter().map(|r| r.head.key());
+            super::ownership::refuse_taken(env, keys, &name, &namespace).map_err(Refused::Taken)?;
+        }
     }
     let Prepared { operation, current, revision } = prepared;
     let mut report = deploy(env, checked, operation, current, revision, &flags.options, progress);

@@ -5,6 +5,9 @@
 //! `meta.helm.sh/release-name` and `meta.helm.sh/release-namespace`. One
 //! that lacks them is kept, so is one whose read fails other than by 404
 //! (ownership cannot be verified), and one already gone needs nothing.
+//! The same marks, read before a first install that Helm rendered
+//! client-side, refuse an object of someone else as Helm's install does
+//! ([`refuse_taken`]).
 
 use serde_json::Value;
 
@@ -40,6 +43,71 @@ pub fn check(cluster: &mut (impl Cluster + ?Sized), key: &ObjectKey, release: &s
         Ok(None) => Ownership::Gone,
         Err(e) => Ownership::Unverifiable(e),
     }
+}
+
+/// An object a first install would take over from someone else: Helm's
+/// `existingResourceConflict` (`pkg/action/validate.go`), which
+/// `--dry-run=server` runs and `--dry-run=client` does not.
+#[derive(Debug, thiserror::Error)]
+pub enum Taken {
+    #[error(
+        "{kind} {name:?} in namespace {namespace:?} exists and cannot be imported into the current release: \
+         invalid ownership metadata (it needs label app.kubernetes.io/managed-by: Helm, and annotations \
+         meta.helm.sh/release-name: {release:?} and meta.helm.sh/release-namespace: {release_namespace:?})"
+    )]
+    NotOwned { kind: String, name: String, namespace: String, release: String, release_namespace: String },
+    #[error("could not get information about the resource {kind} {name:?} in namespace {namespace:?}: {source}")]
+    Unverifiable {
+        kind: String,
+        name: String,
+        namespace: String,
+        #[source]
+        source: Box<KubeError>,
+    },
+}
+
+/// Refuses the first object of `keys` that exists without this release's
+/// ownership metadata, or whose read fails other than by 404, as Helm's
+/// install does before it stores anything.
+pub fn refuse_taken(
+    cluster: &mut (impl Cluster + ?Sized),
+    keys: impl IntoIterator<Item = ObjectKey>,
+    release: &str,
+    namespace: &str,
+) -> Result<(), Taken> {
+    for key in keys {
+        // Helm names a cluster-scoped object's namespace as "".
+        let shown = if crate::model::scope::cluster_scoped(&key.kind) {
+            String::new()
+        } else {
+            key.namespace.clone().unwrap_or_else(|| namespace.to_string())
+        };
+        match check(cluster, &key, release, namespace) {
+            Ownership::Owned | Ownership::Gone => {}
+            // A kind the API server does not serve has no objects. Right
+            // after a CRD of `crds/` is established, discovery may not
+            // list its kind yet for a moment: nothing of it exists then.
+            Ownership::Unverifiable(KubeError::NoMapping { .. }) => {}
+            Ownership::NotOwned => {
+                return Err(Taken::NotOwned {
+                    kind: key.kind,
+                    name: key.name,
+                    namespace: shown,
+                    release: release.to_string(),
+                    release_namespace: namespace.to_string(),
+                })
+            }
+            Ownership::Unverifiable(e) => {
+                return Err(Taken::Unverifiable {
+                    kind: key.kind,
+                    name: key.name,
+                    namespace: shown,
+                    source: Box::new(e),
+                })
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Helm's words for what uninstall did not delete (`helm uninstall` prints

@@ -118,7 +118,7 @@ pub fn preview(
     let mut crd_rows = Vec::new();
     for crd in crds {
         let mut row = dry_run(cluster, &crd.object, &[], &format!("CustomResourceDefinition/{}", crd.name()), true)?;
-        row.message = crd.file.clone();
+        row.message = crd.origin.to_string();
         crd_rows.push(row);
     }
     let plan = event_plan(checked, Target::Install);

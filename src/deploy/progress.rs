@@ -36,10 +36,10 @@ pub enum DeployEvent<'a> {
     },
     Hook(HookEvent<'a>),
     Resource(ResourceEvent<'a>),
-    /// A CRD of the chart's `crds/` applied (a first install).
+    /// A CRD of the chart's (or a subchart's) `crds/` applied (a first install).
     CrdApplied {
         name: &'a str,
-        file: &'a str,
+        origin: &'a super::crd::Origin,
     },
     /// A `helm.sh/depends-on-external` object is there, or ready as asked.
     ExternalFound {

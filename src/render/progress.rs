@@ -234,7 +234,7 @@ fn deploy_lines(e: &DeployEvent<'_>, names: &Names) -> String {
         }
         DeployEvent::Hook(h) => hook_line(&h, names),
         DeployEvent::Resource(r) => resource_line(&r, names),
-        DeployEvent::CrdApplied { name, file } => format!("CRD {name} applied from {file}\n"),
+        DeployEvent::CrdApplied { name, origin } => format!("CRD {name} applied from {origin}\n"),
         DeployEvent::ExternalFound { dependency, at: t } => format!("{} found     {dependency} (external)\n", at(t)),
         DeployEvent::ExternalWaiting { dependencies, at: t } => {
             let waited: Vec<String> = dependencies.iter().map(|(e, why)| format!("{e} ({why})")).collect();
@@ -270,6 +270,7 @@ fn deploy_lines(e: &DeployEvent<'_>, names: &Names) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deploy::crd::Origin;
     use crate::exec::executor::ContainerLog;
     use crate::kube::KubeError;
     use crate::model::diagnostic::Diagnostics;
@@ -316,7 +317,8 @@ mod tests {
             DeployEvent::Hook(HookEvent::Started { hook: &job, at }),
             DeployEvent::Hook(HookEvent::LogLines { hook: &job, log: &log }),
             DeployEvent::Hook(HookEvent::Finished { hook: &job, at, phase: Phase::Failed, message: "boom" }),
-            DeployEvent::CrdApplied { name: "xs.example.com", file: "crds/x.yaml" },
+            DeployEvent::CrdApplied { name: "xs.example.com", origin: &Origin::File("crds/x.yaml".into()) },
+            DeployEvent::CrdApplied { name: "ys.example.com", origin: &Origin::Shown { document: 3 } },
             DeployEvent::ExternalWaiting { dependencies: &[(external.clone(), "not found yet".into())], at },
             DeployEvent::ExternalFound { dependency: &external, at },
             DeployEvent::Resource(ResourceEvent::BatchStarted { batch: 0, batches: &plan.batches, at }),
@@ -337,6 +339,7 @@ mod tests {
              [Job/m m-x/main] one\n[Job/m m-x/main] two\n\
              [   2.1s] failed    Job/m: boom\n\
              CRD xs.example.com applied from crds/x.yaml\n\
+             CRD ys.example.com applied from helm show crds (document 3)\n\
              [   2.1s] waiting   Secret/s (not found yet) (external)\n\
              [   2.1s] found     Secret/s (external)\n\
              [   2.1s] batch 1/1 (all at once)\n\

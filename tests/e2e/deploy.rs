@@ -1119,8 +1119,10 @@ fn a_chart_with_the_portable_key_installs_everywhere() {
 /// kube-state-metrics and the node exporter after `crds`, and Grafana after both, in
 /// `helm.sh/subchart-depends-on`. The hooks of `crds` run with the other pre-install hooks;
 /// the batches are the reference's subchart DAG with the empty `crds` batch skipped; the
-/// parent's own resources come last. The chart's CRDs (from `crds`' `crds/` folder, which
-/// Helm's dry run cannot install) are applied first, as docs/limits.md says.
+/// parent's own resources come last. The chart's CRDs, from `crds`' `crds/` folder, which
+/// the release JSON does not carry, come through the README's commands for such a chart
+/// (issue 42): `helm show crds` before a client-side render, no kubectl; `deploy`
+/// installs them on a cluster without them, before anything else.
 #[test]
 fn kube_prometheus_stack_deploys_in_its_declared_subchart_order() {
     let case = Case::new("kps");
@@ -1155,15 +1157,16 @@ fn kube_prometheus_stack_deploys_in_its_declared_subchart_order() {
         }
     }
     let _cleanup = Cleanup(&case, &crds);
-    ok(case.kubectl(&["apply", "--server-side", "-f", crds.to_str().unwrap()]));
-    ok(case.kubectl(&["wait", "--for", "condition=established", "crd", "--all", "--timeout", "60s"]));
+    ok(case.kubectl(&["delete", "--ignore-not-found", "--wait=true", "-f", crds.to_str().unwrap()]));
 
+    let shown = case.helm(&["show", "crds", dir.to_str().unwrap()]);
+    assert_eq!(shown.code, 0, "{}", shown.shown);
     let rendered = case.helm(&[
         "upgrade",
         "--install",
         release,
         dir.to_str().unwrap(),
-        DRY_RUN,
+        "--dry-run=client",
         "-o",
         "json",
         "--set",
@@ -1199,11 +1202,16 @@ fn kube_prometheus_stack_deploys_in_its_declared_subchart_order() {
         .collect();
     assert!(!own.is_empty() && own.iter().all(|&b| b == 4), "the parent's own resources last");
 
-    let out = case.plugin(&["deploy", "-", "--timeout", "4m", "-o", "json"], Some(&rendered.stdout));
+    let out = case.plugin(
+        &["deploy", "-", "--timeout", "4m", "-o", "json"],
+        Some(&format!("{}{}", shown.stdout, rendered.stdout)),
+    );
     assert_eq!(out.code, 0, "{}", out.shown);
     eprintln!("kube-prometheus-stack: helm hooks deploy took {:.1?}", out.wall);
     let report = Report::of(&out);
     assert_eq!(report.0["status"], "deployed", "{}", out.shown);
+    let installed = ok(case.kubectl(&["get", "-f", crds.to_str().unwrap(), "-o", "name"]));
+    assert_eq!(installed.lines().count(), 10, "the crds subchart's CRDs: {installed}");
     // Each event's hooks, as `run -o json` reports them.
     let hook_refs: Vec<&str> = report.0["hooks"]
         .as_array()
@@ -1572,6 +1580,134 @@ fn crds_folder_is_installed_as_stock_helm_installs_it() {
     assert_eq!(out.code, 0, "{}", out.shown);
     assert_eq!(crds_now(&skip), vec![None, None], "--skip-crds installed crds/");
     assert!(skip.exists("configmap/r-settings"));
+}
+
+const SUB_CHART: &str = "testdata/charts/crds-subchart";
+const SUB_CRD: &str = "widgets.hooks-sub.example.com";
+
+/// The CRD of SUB_CHART's subchart as the cluster has it: as [`crds_now`] sees a CRD, and
+/// its resourceVersion; None when absent.
+fn sub_crd_now(case: &Case) -> Option<(CrdSeen, String)> {
+    let mut c = case.kubectl_cmd();
+    c.args(["get", "crd", SUB_CRD, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
+    let text = ok(c);
+    (!text.trim().is_empty()).then(|| {
+        let o = parse_json(&text, SUB_CRD);
+        let managers = o["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["subresource"].is_null())
+            .map(|m| format!("{} {}", m["manager"].as_str().unwrap(), m["operation"].as_str().unwrap()))
+            .collect();
+        let seen =
+            (SUB_CRD.to_string(), o["metadata"]["labels"].clone(), o["metadata"]["annotations"].clone(), managers);
+        (seen, o["metadata"]["resourceVersion"].as_str().unwrap().to_string())
+    })
+}
+
+fn delete_sub_crd(case: &Case) {
+    let mut c = case.kubectl_cmd();
+    c.args(["delete", "crd", "--ignore-not-found", "--wait=true", SUB_CRD]);
+    ok(c);
+}
+
+/// The README's commands for a chart that uses the kinds of its `crds/`:
+/// `{ helm show crds CHART; helm upgrade --install r CHART DRY_RUN… -o json; } | helm
+/// hooks deploy - ARGS` (what the shell's group pipes: one output after the other).
+fn deploy_with_crds(case: &Case, chart: &str, dry_run: &str, args: &[&str]) -> Out {
+    let chart = repo().join(chart);
+    let chart = chart.to_str().unwrap();
+    let shown = case.helm(&["show", "crds", chart]);
+    assert_eq!(shown.code, 0, "{}", shown.shown);
+    let render = case.helm(&["upgrade", "--install", RELEASE, chart, dry_run, SKIP_OPENAPI, "-o", "json"]);
+    assert_eq!(render.code, 0, "{}", render.shown);
+    case.deploy_rendered(&format!("{}{}", shown.stdout, render.stdout), args)
+}
+
+/// Issue 42: a chart whose template creates a custom resource of a kind from its
+/// subchart's `crds/` folder — which the release JSON does not carry, and which
+/// `--dry-run=server` cannot render before the CRD exists — deploys on a cluster without
+/// the CRD through the README's commands: the CRD as stock `helm install` leaves it, the
+/// custom resource applied; an upgrade leaves the CRD untouched; CRDs of another chart
+/// piped before the release are refused with nothing applied.
+#[test]
+fn crds_of_a_subchart_are_installed_from_helm_show_crds() {
+    let stock = Case::new("crds-sub-helm");
+    let ours = Case::new("crds-sub");
+    let _cleanup = Defer(Some({
+        let mut c = ours.kubectl_cmd();
+        c.args(["delete", "crd", "--ignore-not-found", "--wait=false", SUB_CRD]);
+        c
+    }));
+    delete_sub_crd(&ours);
+    let chart = repo().join(SUB_CHART);
+    let chart = chart.to_str().unwrap();
+    let out = stock.helm(&["install", RELEASE, chart, "--wait", "--timeout", "1m"]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    let (by_helm, _) = sub_crd_now(&stock).expect("stock helm install did not install the subchart's CRD");
+    assert!(stock.exists("widgets.hooks-sub.example.com/r-widget"));
+    delete_sub_crd(&ours);
+
+    // Why the README's first-install form is needed: Helm's server dry-run cannot map the kind.
+    let server = ours.helm(&["upgrade", "--install", RELEASE, chart, DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    assert_ne!(server.code, 0, "{}", server.shown);
+    assert!(server.stderr.contains("ensure CRDs are installed first"), "{}", server.shown);
+
+    // CRDs of another chart before this release: refused, nothing applied.
+    let shown = ours.helm(&["show", "crds", chart]);
+    let render = ours.helm(&[
+        "upgrade",
+        "--install",
+        RELEASE,
+        repo().join(CRDS_CHART).to_str().unwrap(),
+        "--dry-run=client",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(render.code, 0, "{}", render.shown);
+    let out = ours.deploy_rendered(&format!("{}{}", shown.stdout, render.stdout), &[]);
+    assert_eq!(out.plugin_code(), Some(2), "{}", out.shown);
+    assert!(out.stderr.contains("crds/gadgets.yaml: CustomResourceDefinition gadgets.hooks-test.example.com is not among the CRDs piped before the release"), "{}", out.shown);
+    assert_eq!(sub_crd_now(&ours), None, "a refused deploy applied a CRD");
+    assert_eq!(ours.release_secrets(), Vec::<String>::new(), "a refused deploy stored a release");
+
+    let out = deploy_with_crds(&ours, SUB_CHART, "--dry-run=client", &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(out.stdout.contains(&format!("CRD {SUB_CRD} applied from helm show crds (document 1)")), "{}", out.shown);
+    let (seen, version) = sub_crd_now(&ours).expect("the subchart's CRD was not installed");
+    assert_eq!(seen, by_helm, "the CRD differs from what stock helm install left");
+    assert!(ours.exists("widgets.hooks-sub.example.com/r-widget"));
+
+    // An upgrade (now --dry-run=server renders) never applies CRDs, as helm upgrade.
+    let out = deploy_with_crds(&ours, SUB_CHART, DRY_RUN, &[]);
+    assert_eq!(out.code, 0, "{}", out.shown);
+    assert!(!out.stdout.contains("CRD "), "{}", out.shown);
+    assert_eq!(ours.history().len(), 2);
+    assert_eq!(sub_crd_now(&ours).map(|(_, v)| v), Some(version), "an upgrade changed the CRD");
+
+    // A first install whose Widget exists already, made by someone else: Helm's
+    // server-side dry-run refuses it; the client-side render does not check, so deploy
+    // does, with Helm's words, storing nothing (and leaving the object as it was).
+    let taken = Case::new("crds-sub-taken");
+    let file = taken.tmp.0.join("widget.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: hooks-sub.example.com/v1\nkind: Widget\nmetadata:\n  name: r-widget\nspec:\n  size: 1\n",
+    )
+    .unwrap();
+    ok(taken.kubectl(&["apply", "-f", file.to_str().unwrap()]));
+    let stock = taken.helm(&["upgrade", "--install", RELEASE, chart, DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    assert_ne!(stock.code, 0, "{}", stock.shown);
+    let words = "Widget \"r-widget\" in namespace";
+    assert!(stock.stderr.contains(words) && stock.stderr.contains("exists and cannot be imported"), "{}", stock.shown);
+    let out = deploy_with_crds(&taken, SUB_CHART, "--dry-run=client", &[]);
+    assert_eq!(out.plugin_code(), Some(1), "{}", out.shown);
+    let said = out.all();
+    assert!(said.contains("unable to continue with install: Widget \"r-widget\" in namespace"), "{}", out.shown);
+    assert!(said.contains("exists and cannot be imported into the current release"), "{}", out.shown);
+    assert_eq!(taken.release_secrets(), Vec::<String>::new(), "a refused install stored a release");
+    assert_eq!(taken.get("widgets.hooks-sub.example.com/r-widget").unwrap()["spec"]["size"], 1);
 }
 
 /// A Job nothing is ordered after counts once started, as `helm install --wait` counts

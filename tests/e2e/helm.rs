@@ -995,6 +995,11 @@ fn real_airflow() {
     real_chart("airflow");
 }
 
+#[test]
+fn real_traefik() {
+    real_chart("traefik");
+}
+
 /// `lint`'s order check (docs/commands.md, "Order bugs") is silent on every public chart:
 /// stock Helm's order works for them. Each chart, with its default values and its hooks
 /// values, as `helm template --include-crds` and as `helm install --dry-run=client -o
@@ -1018,6 +1023,7 @@ fn real_charts_have_no_order_warning() {
         "kube-prometheus-stack",
         "prometheus",
         "sentry",
+        "traefik",
         "vault",
     ];
     let (mut inputs, mut resolved, mut through_hooks) = (0, 0, 0);

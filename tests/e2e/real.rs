@@ -28,6 +28,7 @@ use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
@@ -475,4 +476,148 @@ fn sentry() {
         ],
         tests: false,
     });
+}
+
+/// The CRDs of a chart's `crds/` folders (`helm show crds`) as the cluster has them: by
+/// name, its labels, annotations and field managers, and its resourceVersion apart.
+type CrdsSeen = BTreeMap<String, (Value, String)>;
+
+fn crds_seen(case: &Case, names: &[String]) -> CrdsSeen {
+    let mut args = vec!["get", "crd", "--ignore-not-found", "--show-managed-fields", "-o", "json"];
+    args.extend(names.iter().map(String::as_str));
+    let text = ok(case.kubectl(&args));
+    if text.trim().is_empty() {
+        return CrdsSeen::new();
+    }
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let items = doc["items"].as_array().cloned().unwrap_or_else(|| vec![doc.clone()]);
+    items
+        .iter()
+        .map(|o| {
+            let managers: Vec<String> = o["metadata"]["managedFields"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|m| m["subresource"].is_null())
+                .map(|m| format!("{} {}", m["manager"].as_str().unwrap_or_default(), m["operation"]))
+                .collect();
+            let seen = json!({
+                "labels": o["metadata"]["labels"], "annotations": o["metadata"]["annotations"], "managers": managers,
+            });
+            let version = o["metadata"]["resourceVersion"].as_str().unwrap_or_default().to_string();
+            (o["metadata"]["name"].as_str().unwrap().to_string(), (seen, version))
+        })
+        .collect()
+}
+
+fn without_versions(seen: &CrdsSeen) -> BTreeMap<&String, &Value> {
+    seen.iter().map(|(name, (s, _))| (name, s)).collect()
+}
+
+/// Deletes the CRDs named, and waits for them to go, when dropped.
+struct DeleteCrds<'a>(&'a Case, &'a [String]);
+
+impl DeleteCrds<'_> {
+    fn now(&self, wait: bool) {
+        let mut args = vec!["delete", "crd", "--ignore-not-found"];
+        args.push(if wait { "--wait=true" } else { "--wait=false" });
+        args.extend(self.1.iter().map(String::as_str));
+        ok(self.0.kubectl(&args));
+    }
+}
+
+impl Drop for DeleteCrds<'_> {
+    fn drop(&mut self) {
+        if !keep() {
+            let mut args = vec!["delete", "crd", "--ignore-not-found", "--wait=false"];
+            args.extend(self.1.iter().map(String::as_str));
+            let _ = self.0.kubectl(&args).output();
+        }
+    }
+}
+
+/// Issue 42: an operator chart whose templates create a custom resource of a kind from
+/// its own `crds/` (traefik's dashboard `IngressRoute`) deploys on a cluster without its
+/// CRDs through the README's commands alone — `{ helm show crds CHART; helm upgrade
+/// --install … --dry-run=client -o json; } | helm hooks deploy -` for the first install,
+/// the same with `--dry-run=server` for an upgrade — and leaves what stock `helm install
+/// --wait` leaves: the same objects (the custom resource among them), the same stored
+/// release, the same CRDs (labels, annotations, field managers). The upgrade leaves the
+/// CRDs as `helm upgrade` does: none applied again, none re-created; uninstall leaves
+/// them, as stock uninstall does. One namespace, one after the other (the IngressClass
+/// and the CRDs are cluster-scoped; no other test uses traefik's CRDs).
+#[test]
+fn traefik_operator_chart() {
+    let case = Case::new(Chart { dir: "traefik", args: &[], tests: false });
+    let path = case.path();
+    let chart = path.to_str().unwrap();
+    let shown = case.must(case.helm(&["show", "crds", chart]), "helm show crds").stdout;
+    let names: Vec<String> =
+        helm_hooks::deploy::crd::from_shown(&shown).unwrap().iter().map(|c| c.name().to_string()).collect();
+    assert_eq!(names.len(), 16, "traefik 28.3.0 has 16 CRDs in crds/: {names:?}");
+    let crds = DeleteCrds(&case, &names);
+    crds.now(true);
+
+    // 1. Stock Helm.
+    let t = Instant::now();
+    case.must(case.helm_chart(&["install"], &["--wait", "--timeout", "3m"]), "stock helm install");
+    let stock_time = t.elapsed();
+    let (refs, stock_objects, stock_release) = case.snapshot();
+    assert!(refs.iter().any(|r| r.kind == "IngressRoute"), "no custom resource in the release: {refs:?}");
+    let stock_crds = crds_seen(&case, &names);
+    assert_eq!(stock_crds.len(), names.len(), "stock helm install left {stock_crds:?}");
+    case.must(case.helm(&["uninstall", RELEASE, "--wait", "--timeout", "2m"]), "stock helm uninstall");
+    let stock_left = case.objects(&refs);
+    assert_eq!(crds_seen(&case, &names).len(), names.len(), "stock helm uninstall deleted CRDs");
+    crds.now(true);
+    assert!(crds_seen(&case, &names).is_empty());
+
+    // 2. The README's first install: the CRDs, then the release rendered client-side.
+    let t = Instant::now();
+    let render = case.must(
+        case.helm_chart(&["upgrade", "--install"], &["--dry-run=client", "-o", "json"]),
+        "helm upgrade --install --dry-run=client",
+    );
+    let deploy = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&format!("{shown}{}", render.stdout)));
+    let deploy = case.must(deploy, "helm hooks deploy");
+    let ours_time = t.elapsed();
+    eprintln!("traefik first install: stock helm install --wait {stock_time:?}, the README's commands {ours_time:?}");
+    assert!(
+        deploy.stdout.contains("CRD ingressroutes.traefik.io applied from crds/traefik.io_ingressroutes.yaml"),
+        "{}",
+        deploy.shown
+    );
+    let (plugin_refs, plugin_objects, plugin_release) = case.snapshot();
+    assert_eq!(plugin_refs, refs, "the releases name different objects");
+    let d = diff(&stock_objects, &plugin_objects);
+    assert!(d.is_empty(), "live objects differ from stock helm install:\n{d}");
+    assert_ne!(plugin_objects["IngressRoute/r-traefik-dashboard"], "absent");
+    let d = json_diff("", &stock_release, &plugin_release);
+    assert!(d.is_empty(), "the stored release differs from stock helm install:\n{}", d.join("\n"));
+    let ours_crds = crds_seen(&case, &names);
+    assert_eq!(without_versions(&ours_crds), without_versions(&stock_crds), "the CRDs differ from stock helm's");
+
+    // 3. The README's upgrade: --dry-run=server renders now; no CRD is applied again, and
+    // one deleted meanwhile is not re-created (as helm upgrade).
+    let gone = "tlsstores.traefik.io";
+    ok(case.kubectl(&["delete", "crd", gone, "--wait=true"]));
+    let render = case.must(
+        case.helm_chart(&["upgrade", "--install"], &["--dry-run=server", "--disable-openapi-validation", "-o", "json"]),
+        "helm upgrade --install --dry-run=server",
+    );
+    let upgrade = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&format!("{shown}{}", render.stdout)));
+    let upgrade = case.must(upgrade, "helm hooks deploy (upgrade)");
+    assert!(!upgrade.stdout.contains("CRD "), "{}", upgrade.shown);
+    let mut want = ours_crds.clone();
+    want.remove(gone);
+    assert_eq!(crds_seen(&case, &names), want, "the upgrade changed the CRDs");
+    let status: Value =
+        serde_json::from_str(&case.must(case.helm(&["status", RELEASE, "-o", "json"]), "helm status").stdout).unwrap();
+    assert_eq!((status["version"].as_u64(), status["info"]["status"].as_str()), (Some(2), Some("deployed")));
+
+    // 4. Uninstall leaves the CRDs and what stock uninstall left.
+    case.must(case.plugin(&["uninstall", RELEASE, "--timeout", "2m"], None), "helm hooks uninstall");
+    let d = diff(&stock_left, &case.objects(&refs));
+    assert!(d.is_empty(), "helm hooks uninstall left behind something else than stock helm uninstall:\n{d}");
+    assert_eq!(crds_seen(&case, &names), want, "uninstall touched the CRDs");
 }
