@@ -30,4 +30,20 @@ fuzz_target!(|value: &str| {
         }
     }
     let _ = value.parse::<ObjectRef>();
+    // Kubernetes' qualified-name rule for annotation keys, written the plain way.
+    let lower = value.to_ascii_lowercase();
+    let edges = |s: &str| {
+        s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+            && s.bytes().last().is_some_and(|b| b.is_ascii_alphanumeric())
+    };
+    let name_ok = |n: &str| {
+        n.len() <= 63 && edges(n) && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    let label_ok = |l: &str| edges(l) && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let valid = match lower.split('/').collect::<Vec<_>>()[..] {
+        [name] => name_ok(name),
+        [prefix, name] => prefix.len() <= 253 && prefix.split('.').all(label_ok) && name_ok(name),
+        _ => false,
+    };
+    assert_eq!(a::key_problem(value).is_none(), valid, "{value:?}");
 });

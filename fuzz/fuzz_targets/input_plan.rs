@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let mut diags = Diagnostics::default();
     let Ok((format, release)) = input::parse(bytes, &mut diags) else { return };
     let p = plan::build(&release, &[], options, &mut diags);
-    let _ = render::json::lint(&diags);
+    let _ = render::json::lint(&diags, true);
     let _ = render::text::diagnostics(&diags, true);
     if !diags.has_errors() {
         let _ = render::text::plan(&release, &p);

@@ -118,7 +118,7 @@ fuzz_target!(|input: Input| {
         parallel_resources: None,
     };
     let p = plan::build(&release, &[], options, &mut diags);
-    let _ = render::json::lint(&diags);
+    let _ = render::json::lint(&diags, true);
     let _ = render::text::plan(&release, &p);
     let _ = render::json::plan(&release, format, &p, &diags);
     let _ = render::dot::plan(&p);
