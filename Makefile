@@ -144,7 +144,7 @@ test: unit e2e e2e-dist
 # suites on a bed of their own, built and kept in $(HOOKS_CACHE)/compat.
 E2E_COMPAT_TESTS := run:: deploy:: real::
 e2e-compat: dist/hooks
-	HOOKS_PAIR=compat testbed/build.sh helm etcd kwok kube podlogs
+	HOOKS_PAIR=compat testbed/build.sh helm etcd kwok kube podlogs provisioner
 	@export HOOKS_PAIR=compat; trap 'testbed/cluster.sh down' EXIT; \
 	testbed/cluster.sh up && eval "$$(testbed/cluster.sh env)" && \
 	HELM_BIN=$$HOOKS_CACHE/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks \

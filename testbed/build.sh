@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|helm_host|kube|kubelet|pause|etcd|kwok|podlogs|toxiproxy|registry|oras|nelm ...]
+# Usage: testbed/build.sh [helm|helm_host|kube|kubelet|pause|etcd|kwok|podlogs|provisioner|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: ~/.cache/helm-hooks, testbed/versions.sh)
 #        HOOKS_PAIR   compat: the previous Helm and Kubernetes (testbed/versions.sh)
@@ -192,6 +192,15 @@ build_podlogs() {
   stamp podlogs "$h"
 }
 
+# The bed's volume provisioner (testbed/provisioner): stamped by a hash of its sources.
+build_provisioner() {
+  local h
+  h=$(cd "$here/provisioner" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-16)
+  fresh provisioner "$h" && return
+  (cd "$here/provisioner" && timed provisioner go build -ldflags "-s -w" -o "$bin/provisioner" .)
+  stamp provisioner "$h"
+}
+
 # Nelm (testbed/nelmbin), the peer of scripts/bench-nelm.sh; not part of the default build.
 build_nelm() {
   fresh nelm "$NELM_VERSION" && return
@@ -232,5 +241,5 @@ build_oras() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube kubelet pause podlogs toxiproxy registry oras)
+[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube kubelet pause podlogs provisioner toxiproxy registry oras)
 for t in "${targets[@]}"; do "build_$t"; done

@@ -3,7 +3,8 @@
 # kube-controller-manager, kube-scheduler) with one kwok node, run by
 # `kwokctl --runtime binary` from the binaries testbed/build.sh put in $HOOKS_CACHE/bin,
 # and a real node beside it (a kubelet with containerd: testbed/realnode.sh) where pods
-# that select and tolerate `hooks-test/real-node=true` run in real containers.
+# that select and tolerate `hooks-test/real-node=true` run in real containers, and a
+# default StorageClass whose claims testbed/provisioner binds to folders of the bed (volumes/).
 # Everything listens on 127.0.0.1 only. See docs/testing.md.
 #
 # Usage: testbed/cluster.sh up|down|env|proxy|status
@@ -28,6 +29,7 @@ name=hooks
 cdir=$KWOK_WORKDIR/clusters/$name   # kwokctl's folder for the bed
 kubeconfig=$cdir/kubeconfig.yaml    # admin (client certificate) kubeconfig written by kwokctl
 bed=$cdir/bed                       # our own state: token, CA bundle, pids, log files
+volumes=$bed/volumes                # one folder per PersistentVolume (testbed/provisioner)
 export KUBECONFIG=$kubeconfig
 
 up_ok=0
@@ -80,7 +82,7 @@ bed_pids() {
 
 need_bins() {
   local b
-  for b in kwokctl kwok etcd kube-apiserver kube-controller-manager kube-scheduler kubectl podlogs \
+  for b in kwokctl kwok etcd kube-apiserver kube-controller-manager kube-scheduler kubectl podlogs provisioner \
       $([ "$realnode" = 0 ] || echo kubelet pause registry); do
     [ -x "$bin/$b" ] || die "$bin/$b is missing: run testbed/build.sh (make testbed-build)"
   done
@@ -93,6 +95,9 @@ cmd_down() {
   "$here/realnode.sh" down || node_ok=$?
   stop_pidfile "$bed/proxy.pid"
   stop_pidfile "$bed/podlogs.pid"
+  # The provisioner before the API server, which it would only retry against; its folders
+  # go with the bed's folder below.
+  stop_pidfile "$bed/provisioner.pid"
   local known
   known=$(for f in "$cdir"/pids/*.pid; do [ ! -f "$f" ] || echo "$(cat "$f")"; done)
   if [ -d "$cdir" ]; then
@@ -116,6 +121,12 @@ cmd_down() {
   rm -rf "$cdir"
   pids=$(bed_pids)
   [ -z "$pids" ] || die "processes of the bed are still running: $pids"
+  # Every volume went with the bed's folder; the real node's mounts of them went with the
+  # node (realnode.sh down, which checks its own). Nothing of the bed may stay mounted.
+  [ ! -e "$volumes" ] || die "volume folders are left in $volumes"
+  if awk '{print $5}' /proc/self/mountinfo | grep -Fq "$cdir/"; then
+    die "mounts of the bed are left: $(awk '{print $5}' /proc/self/mountinfo | grep -F "$cdir/" | tr '\n' ' ')"
+  fi
   # kwokctl's components are not our children: once killed, init reaps them. Wait for that,
   # so that nothing of the bed shows in ps afterwards, not even <defunct>.
   for i in $(seq 50); do
@@ -138,11 +149,24 @@ ensure_podlogs() {
   echo $! >"$bed/podlogs.pid"
 }
 
+# Starts the volume provisioner (testbed/provisioner) unless it runs already. Its folders are
+# the bed's (volumes/), so `down` removes every volume with the bed.
+ensure_provisioner() {
+  pid_alive "$bed/provisioner.pid" && return
+  mkdir -p "$volumes"
+  setsid "$bin/provisioner" --kubeconfig "$kubeconfig" --dir "$volumes" \
+    </dev/null >>"$cdir/logs/provisioner.log" 2>&1 9>&- &
+  echo $! >"$bed/provisioner.pid"
+}
+
 # Everything the bed adds on top of kwokctl's cluster; each step is idempotent.
 ensure_extras() {
   mkdir -p "$bed/logs"
   kctl apply -f "$here/testdata/node.yaml" >/dev/null
   kctl apply -f "$here/testdata/rbac.yaml" >/dev/null
+  # The default StorageClass and its provisioner: claims bind on either node.
+  kctl apply -f "$here/testdata/storageclass.yaml" >/dev/null
+  ensure_provisioner
   # Pods without hooks-test/log get an empty log (rather than an error) from this default.
   : >"$bed/logs/empty.log"
   kctl apply -f - >/dev/null <<EOF

@@ -508,6 +508,104 @@ fn images_the_registry_lacks_are_real_pull_errors() {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// Volumes (testbed/provisioner, the default StorageClass `standard`): claims bind on both
+// nodes, to a folder of the bed that the real node's kubelet mounts for real.
+
+/// Where the provisioner keeps one folder per volume: the bed's own folder, which
+/// `cluster.sh down` removes.
+fn volumes_dir() -> std::path::PathBuf {
+    repo_cache().join("kwok/clusters/hooks/bed/volumes")
+}
+
+/// The PersistentVolume bound to claim `claim`: its name, and (node, host path) from its
+/// node affinity and hostPath, after checking that the bed's provisioner made it.
+fn bound_volume(ns: &str, claim: &str) -> (String, String, std::path::PathBuf) {
+    wait_for(ns, &format!("pvc/{claim}"), "jsonpath={.status.phase}=Bound");
+    assert_eq!(jsonpath(ns, &format!("pvc/{claim}"), "{.spec.storageClassName}"), "standard", "not the default class");
+    let pv = jsonpath(ns, &format!("pvc/{claim}"), "{.spec.volumeName}");
+    let get = |path: &str| ok(kubectl_in(ns, &["get", "pv", &pv, "-o", &format!("jsonpath={path}")]));
+    assert_eq!(get("{.metadata.annotations.pv\\.kubernetes\\.io/provisioned-by}"), "hooks-test/local-volume");
+    assert_eq!(get("{.spec.persistentVolumeReclaimPolicy}"), "Delete");
+    let node = get("{.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]}");
+    let path = std::path::PathBuf::from(get("{.spec.hostPath.path}"));
+    assert_eq!(path, volumes_dir().join(&pv), "the volume's folder is not the bed's");
+    assert!(path.is_dir(), "{} is not a folder", path.display());
+    (pv, node, path)
+}
+
+/// A StatefulSet of one busybox on the real node whose container keeps a first word in its
+/// volume (`word` when the file is new) and prints the file.
+fn keeper(word: &str) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: keeper}}\nspec:\n  serviceName: keeper\n  replicas: 1\n  \
+         selector: {{matchLabels: {{app: keeper}}}}\n  template:\n    metadata: {{labels: {{app: keeper}}}}\n    spec:\n      \
+         terminationGracePeriodSeconds: 0\n      nodeSelector: {{hooks-test/real-node: \"true\"}}\n      \
+         tolerations: [{{key: hooks-test/real-node, operator: Equal, value: \"true\", effect: NoExecute}}]\n      \
+         containers:\n      - name: main\n        image: busybox:1.36\n        \
+         command: [sh, -c, '[ -f /data/word ] || echo \"$0\" >/data/word; cat /data/word; exec sleep 3600', {word}]\n        \
+         volumeMounts: [{{name: data, mountPath: /data}}]\n  \
+         volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec:\n      accessModes: [ReadWriteOnce]\n      \
+         resources: {{requests: {{storage: 10Mi}}}}\n"
+    )
+}
+
+/// A StatefulSet's claim on the real node is a real folder of the machine: what its pod
+/// wrote is there after the StatefulSet is deleted and made again (the claim outlives it,
+/// as on a cloud cluster), and the folder and the volume go with the claim.
+#[test]
+fn a_statefulset_on_the_real_node_reads_back_what_it_wrote_after_re_creation() {
+    let ns = Namespace::new("tb", "volume");
+    let start = Instant::now();
+    apply(&ns, &keeper("first"));
+    wait_for(&ns, "pod/keeper-0", "condition=Ready");
+    let (pv, node, path) = bound_volume(&ns, "data-keeper-0");
+    eprintln!("claim bound and pod ready on the real node in {:.1?}", start.elapsed());
+    assert_eq!(node, "localhost", "the volume is not pinned to the node of its pod");
+    assert_eq!(jsonpath(&ns, "pod/keeper-0", "{.spec.nodeName}"), "localhost");
+    assert_eq!(ok(kubectl_in(&ns, &["logs", "keeper-0"])), "first\n");
+    // Written by the container, on the machine's disk: the kubelet mounted the folder.
+    assert_eq!(std::fs::read_to_string(path.join("word")).unwrap_or_default(), "first\n");
+
+    ok(kubectl_in(&ns, &["delete", "statefulset", "keeper", "--wait=true"]));
+    eventually("keeper-0 gone", || jsonpath(&ns, "pods", "{.items[*].metadata.name}").is_empty());
+    apply(&ns, &keeper("second"));
+    wait_for(&ns, "pod/keeper-0", "condition=Ready");
+    assert_eq!(ok(kubectl_in(&ns, &["logs", "keeper-0"])), "first\n", "the new pod did not find the old file");
+    assert_eq!(bound_volume(&ns, "data-keeper-0").0, pv, "the claim was bound anew");
+
+    // The claim deleted: the volume is Released, and the provisioner deletes its folder and it.
+    ok(kubectl_in(&ns, &["delete", "statefulset", "keeper", "--wait=true"]));
+    ok(kubectl_in(&ns, &["delete", "pvc", "data-keeper-0", "--wait=true", "--timeout=60s"]));
+    eventually("the released volume and its folder gone", || {
+        !path.exists() && ok(kubectl_in(&ns, &["get", "pv", &pv, "--ignore-not-found", "-o", "name"])).is_empty()
+    });
+}
+
+/// A claim that names no class gets the default one and binds on the kwok node, where
+/// nothing is mounted: the Deployment that uses it becomes Available.
+#[test]
+fn a_claim_on_the_kwok_node_binds_and_its_deployment_becomes_ready() {
+    let ns = Namespace::new("tb", "claim");
+    let start = Instant::now();
+    apply(
+        &ns,
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  \
+         resources: {requests: {storage: 1Gi}}\n---\n\
+         apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\nspec:\n  replicas: 1\n  \
+         selector: {matchLabels: {app: app}}\n  template:\n    metadata: {labels: {app: app}}\n    spec:\n      \
+         containers:\n      - name: main\n        image: registry.invalid/app:1\n        \
+         volumeMounts: [{name: data, mountPath: /data}]\n      \
+         volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n",
+    );
+    wait_for(&ns, "deployment/app", "condition=Available");
+    let (_, node, _) = bound_volume(&ns, "data");
+    eprintln!("claim bound and deployment available on kwok in {:.1?}", start.elapsed());
+    assert_eq!(node, "kwok-node-0");
+    assert_eq!(jsonpath(&ns, "pods", "{.items[*].spec.nodeName}"), "kwok-node-0");
+    assert_eq!(jsonpath(&ns, "pvc/data", "{.status.capacity.storage}"), "1Gi");
+}
+
 /// The test bed's cache folder (`HOOKS_CACHE`, else `~/.cache/helm-hooks`).
 fn repo_cache() -> std::path::PathBuf {
     crate::common::hooks_cache()
