@@ -607,7 +607,7 @@ impl Drop for DeleteCrds<'_> {
 /// and the CRDs are cluster-scoped; no other test uses traefik's CRDs).
 #[test]
 fn traefik_operator_chart() {
-    let case = Case::new(Chart { dir: "traefik", args: &[], tests: false });
+    let case = Case::new(Chart { dir: "traefik", args: &[], tests: false, claims: None });
     let path = case.path();
     let chart = path.to_str().unwrap();
     let shown = case.must(case.helm(&["show", "crds", chart]), "helm show crds").stdout;
