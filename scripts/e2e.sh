@@ -73,7 +73,12 @@ lane_two() {
   # Skipped in the host lane: the README's demo is the stock build's.
   suite host run --skip the_readmes_demo || rc=1
   while [ ! -e "$work/stock-deploy.done" ]; do sleep 1; done
-  suite host deploy || rc=1
+  # Skipped in the host lane: what a chart's order and input say, the same code over the same
+  # seam in either build (kube-prometheus-stack's subchart order, the portable key, one verdict
+  # from three commands); the host lane is there for Helm's transport and storage.
+  suite host deploy --skip kube_prometheus_stack_deploys_in_its_declared_subchart_order \
+    --skip a_chart_with_the_portable_key_installs_everywhere \
+    --skip one_input_gets_one_verdict_from_lint_plan_and_deploy || rc=1
   for name in testbed kube; do suite stock "$name" || rc=1; done
   suite host sql || rc=1
   suite stock helm || rc=1
