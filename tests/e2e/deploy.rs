@@ -1496,26 +1496,35 @@ const CRDS: [&str; 2] = ["gadgets.hooks-test.example.com", "gizmos.hooks-test.ex
 /// A CRD as compared with stock Helm's: name, labels, annotations, field managers.
 type CrdSeen = (String, Value, Value, Vec<String>);
 
+/// The CRD `name` as the cluster has it, as compared with stock Helm's, and the object
+/// itself; None when absent.
+fn crd_now(case: &Case, name: &str) -> Option<(CrdSeen, Value)> {
+    let mut c = case.kubectl_cmd();
+    c.args(["get", "crd", name, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
+    let text = ok(c);
+    (!text.trim().is_empty()).then(|| {
+        let o = parse_json(&text, name);
+        let managers = o["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["subresource"].is_null())
+            .map(|m| format!("{} {}", m["manager"].as_str().unwrap(), m["operation"].as_str().unwrap()))
+            .collect();
+        let seen = (name.to_string(), o["metadata"]["labels"].clone(), o["metadata"]["annotations"].clone(), managers);
+        (seen, o)
+    })
+}
+
 fn crds_now(case: &Case) -> Vec<Option<CrdSeen>> {
     CRDS.iter()
         .map(|name| {
-            let mut c = case.kubectl_cmd();
-            c.args(["get", "crd", name, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
-            let text = ok(c);
-            (!text.trim().is_empty()).then(|| {
-                let o = parse_json(&text, name);
+            crd_now(case, name).map(|(seen, o)| {
                 let established = o["status"]["conditions"]
                     .as_array()
                     .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Established" && c["status"] == "True"));
                 assert!(established, "{name} is not established: {o:#}");
-                let managers = o["metadata"]["managedFields"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|m| m["subresource"].is_null())
-                    .map(|m| format!("{} {}", m["manager"].as_str().unwrap(), m["operation"].as_str().unwrap()))
-                    .collect();
-                (name.to_string(), o["metadata"]["labels"].clone(), o["metadata"]["annotations"].clone(), managers)
+                seen
             })
         })
         .collect()
@@ -1588,22 +1597,7 @@ const SUB_CRD: &str = "widgets.hooks-sub.example.com";
 /// The CRD of SUB_CHART's subchart as the cluster has it: as [`crds_now`] sees a CRD, and
 /// its resourceVersion; None when absent.
 fn sub_crd_now(case: &Case) -> Option<(CrdSeen, String)> {
-    let mut c = case.kubectl_cmd();
-    c.args(["get", "crd", SUB_CRD, "-o", "json", "--ignore-not-found", "--show-managed-fields"]);
-    let text = ok(c);
-    (!text.trim().is_empty()).then(|| {
-        let o = parse_json(&text, SUB_CRD);
-        let managers = o["metadata"]["managedFields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|m| m["subresource"].is_null())
-            .map(|m| format!("{} {}", m["manager"].as_str().unwrap(), m["operation"].as_str().unwrap()))
-            .collect();
-        let seen =
-            (SUB_CRD.to_string(), o["metadata"]["labels"].clone(), o["metadata"]["annotations"].clone(), managers);
-        (seen, o["metadata"]["resourceVersion"].as_str().unwrap().to_string())
-    })
+    crd_now(case, SUB_CRD).map(|(seen, o)| (seen, o["metadata"]["resourceVersion"].as_str().unwrap().to_string()))
 }
 
 fn delete_sub_crd(case: &Case) {
