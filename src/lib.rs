@@ -11,6 +11,7 @@
 //! [`cli`] ties them together; `plugin` (Wasm only) is the entry point Helm 4
 //! calls.
 
+pub mod action;
 pub mod base;
 pub mod cli;
 pub mod deploy;
@@ -20,7 +21,7 @@ pub mod model;
 pub mod plan;
 pub mod release;
 pub mod render;
-pub mod run;
+pub mod seam;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]

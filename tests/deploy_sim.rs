@@ -1,6 +1,6 @@
 //! The deploy driver (`deploy::deploy`, `uninstall`, `recover`, the rollout
-//! loop of `deploy::apply` and the commands of `deploy::install`, `rollback` and `uninstall`) against a
-//! simulated cluster, release store and clock (`deploy::seam`), as
+//! loop of `deploy::apply` and the commands of `action::deploy`, `rollback` and `uninstall`) against a
+//! simulated cluster, release store and clock (`seam`), as
 //! `executor_sim.rs` simulates `run`: the simulation answers the seam's small
 //! steps (apply, get, follow what was applied and wait for it to change,
 //! delete) the way the test says, instantly in real time, and the driver's
@@ -14,12 +14,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use helm_hooks::action::deploy::{self as deploy_action, DeployRequest};
+use helm_hooks::action::rollback::{self, RollbackRequest};
+use helm_hooks::action::uninstall::{self, UninstallRequest};
+use helm_hooks::action::OperationStop;
 use helm_hooks::base::time::Millis;
-use helm_hooks::deploy::command::{Done, Flags, Refused};
-use helm_hooks::deploy::{self, Clock, Cluster, DeployEvent, Ended, Error, Options, Progress, Report, Store};
-use helm_hooks::deploy::{install, rollback, uninstall};
+use helm_hooks::deploy::command::{Done, Refused};
+use helm_hooks::deploy::options::Flags;
+use helm_hooks::deploy::{self, Ended, Error, Options, Report};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
-use helm_hooks::exec::progress::{Elapsed, HookEvent};
+use helm_hooks::exec::progress::{Elapsed, HookEvent, HookProgress};
 use helm_hooks::exec::rollout::State;
 use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
@@ -30,7 +34,8 @@ use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
 use helm_hooks::render::progress::Text;
-use helm_hooks::run::access::Want;
+use helm_hooks::seam::Want;
+use helm_hooks::seam::{Clock, Cluster, Env, Recording, Store};
 use serde_json::{json, Value};
 
 const NS: &str = "ns";
@@ -347,24 +352,61 @@ impl Cluster for Sim {
             "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})])
     }
 
+    fn create_hooks(&mut self, _objects: &[Value], _labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
+        unreachable!("hooks are played whole here (Env::run_hooks); tests/run_sim.rs runs them step by step")
+    }
+
+    fn hook_pods(&mut self, _kind: &str, _namespace: Option<&str>, _name: &str) -> Result<Vec<Value>, KubeError> {
+        unreachable!("hooks are played whole here (Env::run_hooks)")
+    }
+
+    fn pod_log_since(
+        &mut self,
+        _namespace: Option<&str>,
+        _pod: &str,
+        _container: &str,
+        _since: Option<&str>,
+    ) -> Result<(String, bool), KubeError> {
+        unreachable!("hooks are played whole here (Env::run_hooks)")
+    }
+
     fn container_logs(&mut self, _namespace: &str, _pods: &[Value]) -> Vec<ContainerLog> {
         Vec::new()
     }
 
+    fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
+        self.asked.extend(wants.iter().cloned());
+        match self.forbidden {
+            Some(resource) => Err(KubeError::Forbidden {
+                verb: "create".into(),
+                resource: resource.into(),
+                namespace: Some(NS.into()),
+                message: why.into(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Hooks played whole: each event's succeed or fail together, half a second
+/// after they start.
+impl Env for Sim {
     fn run_hooks(
         &mut self,
-        plan: &EventPlan,
-        _hooks: &[Hook],
+        (plan, _hooks): (&EventPlan, &[Hook]),
         _stored: &mut StoredRelease,
         _options: executor::Options,
-        progress: &mut dyn Progress,
-        since: Millis,
+        recording: Recording,
+        progress: &mut dyn HookProgress,
+        since: Option<Millis>,
     ) -> Summary {
+        assert_eq!(recording, Recording::CallerStoresLast, "a deploy stores the record itself at its end");
+        let since = since.expect("a deploy's hooks are timed from its start");
         let Target::Hooks(event) = plan.target else { panic!("hooks of {:?}", plan.target) };
         // The hooks' progress on the command's clock, as the real runner tells it.
         let at = Elapsed::since(since, self.now);
         for i in &plan.items {
-            progress.event(&DeployEvent::Hook(HookEvent::Started { hook: &i.reference, at }));
+            progress.hook(&HookEvent::Started { hook: &i.reference, at });
         }
         let fails = self.failing_hooks.contains(&event);
         self.log.push(format!("hooks {event}{}", if fails { " (failed)" } else { "" }));
@@ -395,19 +437,6 @@ impl Cluster for Sim {
             api_requests: None,
             annotate: false,
             left_running: Vec::new(),
-        }
-    }
-
-    fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
-        self.asked.extend(wants.iter().cloned());
-        match self.forbidden {
-            Some(resource) => Err(KubeError::Forbidden {
-                verb: "create".into(),
-                resource: resource.into(),
-                namespace: Some(NS.into()),
-                message: why.into(),
-            }),
-            None => Ok(()),
         }
     }
 }
@@ -986,7 +1015,7 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     sim.live.insert("ConfigMap/legacy".into(), other.clone());
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
     let checking = Flags { check_ownership: true, ..flags() };
-    let done = install::run(&mut sim, checked, &[], &checking, &mut ());
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ());
     let Err(e @ Refused::Taken(_)) = done else { panic!("{done:?}") };
     assert!(!e.is_cluster());
     assert_eq!(
@@ -1002,7 +1031,7 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     sim.live.get_mut("ConfigMap/legacy").unwrap()["metadata"]["annotations"]["meta.helm.sh/release-name"] =
         json!("app");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = install::run(&mut sim, checked, &[], &checking, &mut ()).unwrap();
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ()).unwrap();
     let deploy::command::Done::Report(r) = done else { panic!("{done:?}") };
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
 
@@ -1010,14 +1039,14 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     let mut sim = Sim::new();
     sim.unmapped.insert("Deployment".into());
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = install::run(&mut sim, checked, &[], &checking, &mut ());
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ());
     assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
 
     // Rendered server-side: Helm checked; the plugin reads nothing and applies.
     let mut sim = Sim::new();
     sim.live.insert("ConfigMap/legacy".into(), other);
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
     assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
 }
 
@@ -1026,7 +1055,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     let mut sim = Sim::new();
     sim.forbidden = Some("deployments.apps");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
     let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
     assert!(e.is_cluster());
     assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
@@ -1046,7 +1075,7 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     sim.forbidden = None;
     for expected in [Operation::Install, Operation::Upgrade] {
         let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-        let done = install::run(&mut sim, checked, &[], &flags(), &mut ());
+        let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
         let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }
@@ -1061,21 +1090,32 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     let mut sim = Sim::new();
     let said =
         "release \"nosuch\" not found in namespace \"ns\" (looked for ConfigMaps labelled owner=helm,name=nosuch)";
-    let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
+    let e = rollback_refused(&mut sim, "nosuch", None);
     assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
-    let e = uninstall::target(&mut sim, "nosuch").unwrap_err();
-    assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
+    let request = UninstallRequest { release: "nosuch".into(), flags: flags() };
+    let Err(OperationStop::Refused(e, _)) = uninstall::prepare(&mut sim, &request) else { panic!("not refused") };
+    assert!(matches!(*e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
     sim.elsewhere = Elsewhere::Searched { namespaces: vec!["other".into()], any_release: true };
-    let e = rollback::target(&mut sim, "nosuch", None).unwrap_err();
+    let e = rollback_refused(&mut sim, "nosuch", None);
     assert_eq!(e.to_string(), format!("{said}; a release \"nosuch\" is in namespace \"other\": add -n other"));
     // A revision the history lacks is a not-found too.
     let mut deployed = release(1);
     deployed["info"] = json!({"status": "deployed"});
     sim.records.insert(1, deployed);
-    let e = rollback::target(&mut sim, "app", Some(7)).unwrap_err();
+    let e = rollback_refused(&mut sim, "app", Some(7));
     assert!(matches!(e, Refused::NoRevision(7)) && e.is_not_found(), "{e:?}");
+}
+
+/// Why `rollback RELEASE [REVISION]` stops before acting.
+fn rollback_refused(sim: &mut Sim, release: &str, revision: Option<u64>) -> Refused {
+    let request = RollbackRequest { release: release.into(), revision, flags: flags() };
+    match rollback::prepare(sim, &request) {
+        Err(OperationStop::Refused(e, _)) => *e,
+        Err(other) => panic!("{other:?}"),
+        Ok(_) => panic!("rollback of {release} {revision:?} prepared"),
+    }
 }
 
 /// A release whose web Deployment waits for a Secret someone else writes
@@ -1144,11 +1184,10 @@ fn a_rollback_out_of_a_cut_upgrade_leaves_the_records_as_helms_rollback() {
         sim.log.clear();
     };
     let back = |sim: &mut Sim| {
-        let (current, target) = rollback::target(sim, "app", None).unwrap();
-        assert_eq!((current.revision, target.revision), (2, 1));
-        let (checked, _) =
-            deploy::check(target.release.clone(), &[Event::PreRollback, Event::PostRollback], &options()).unwrap();
-        let done = rollback::run(sim, checked, current, target.revision, &flags(), &mut ()).unwrap();
+        let request = RollbackRequest { release: "app".into(), revision: None, flags: flags() };
+        let prepared = rollback::prepare(sim, &request).unwrap();
+        assert_eq!((prepared.current(), prepared.to()), (2, 1));
+        let done = rollback::perform(sim, &request, prepared, &mut ()).unwrap();
         let Done::Report(r) = done else { panic!("{done:?}") };
         r
     };

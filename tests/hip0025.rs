@@ -25,6 +25,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use helm_hooks::action::lint;
+use helm_hooks::action::plan::PlanRequest;
 use helm_hooks::base::dag::{self, DagError};
 use helm_hooks::model::annotation::{
     DEPENDS_ON_RESOURCE_GROUPS as GROUP_DEPS, DEPENDS_ON_SUBCHARTS as SUBCHARTS,
@@ -34,7 +36,6 @@ use helm_hooks::model::annotation::{
 use helm_hooks::model::diagnostic::{Diagnostic, Diagnostics};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::action::{self, Request};
 use helm_hooks::plan::{self, Options, Target};
 use serde_json::{json, Value};
 
@@ -202,8 +203,8 @@ fn install_chart(top: &str, annotations: &[(&str, &str)], deps: Vec<Value>, docs
 
 /// What `helm hooks lint` reports for `text`, with its install batches.
 fn lint(text: &str) -> Outcome {
-    let request = Request { targets: &[], options: Options::default(), default_timeout_ms: 300_000 };
-    let planned = action::lint(text.as_bytes(), request).expect("the input reads");
+    let request = PlanRequest { targets: &[], options: Options::default(), default_timeout_ms: 300_000 };
+    let planned = lint::perform(lint::prepare(text.as_bytes(), request).expect("the input reads"));
     let batches = planned.plan.events.iter().find(|e| e.target == Target::Install).map(|e| e.batches.clone());
     outcome(&planned.release, &batches.unwrap_or_default(), planned.diags)
 }

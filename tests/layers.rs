@@ -15,7 +15,11 @@ const LAYERS: &[&[&str]] = &[
     &["plan"],
     &["exec"],
     &["kube", "release"],
-    &["run", "deploy"],
+    // The cluster, the store and the clock as traits, and the real adapter.
+    &["seam"],
+    &["deploy"],
+    // One file per command.
+    &["action"],
     &["render"],
     &["cli"],
     // The two entry points: the Wasm export Helm calls, the native binary.

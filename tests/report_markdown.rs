@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use helm_hooks::deploy::apply::ResourceRow;
+use helm_hooks::deploy::report::ResourceRow;
 use helm_hooks::deploy::{Deletion, Diagnosis, Ended, Error, Report};
 use helm_hooks::exec::executor::{ContainerLog, Executor, Options};
 use helm_hooks::exec::rollout::State as ResourceState;

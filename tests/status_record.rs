@@ -1,4 +1,4 @@
-//! `helm hooks status`'s reading of the release record (`run::status`): the
+//! `helm hooks status`'s reading of the release record (`release::hook_runs`): the
 //! last run as the record has it, abandoned hooks, the event a run is
 //! credited to, and stock `helm test`'s record — each checked through the
 //! summary and the outputs `run` prints.
@@ -14,9 +14,9 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::Release;
 use helm_hooks::plan::{self, Target};
+use helm_hooks::release::hook_runs::*;
 use helm_hooks::render::report::{from_run, Command, Verdict};
 use helm_hooks::render::text::run::summary as summary_text;
-use helm_hooks::run::status::*;
 
 /// A hook of the stored release: name, weight, events, extra annotations, `last_run`.
 struct H(&'static str, i64, &'static str, &'static str, Value);

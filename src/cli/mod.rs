@@ -11,46 +11,22 @@ use std::io::{Read, Write};
 
 use typed::{Parsed, PlanArgs};
 
-use crate::kube::{self, Client};
+use crate::action::connect::Early;
+use crate::action::plan::{PlanRequest, Planned};
+use crate::action::{self, lint, plan};
 use crate::model::input;
-use crate::plan::action::{self, Planned};
-use crate::release::storage::Driver;
 use crate::render;
 use crate::render::format::Format;
+use crate::seam::KubeEnv;
 
 pub mod args;
 mod deploy;
-mod pipe;
 mod run;
 pub mod spec;
 mod status;
 mod typed;
 
-/// Exit codes (docs/design.md §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    Ok = 0,
-    /// A hook or resource failed.
-    Failed = 1,
-    /// Invalid input, annotations or arguments; nothing was applied.
-    Invalid = 2,
-    /// The cluster refused or could not be reached.
-    Cluster = 3,
-    /// The release, or the revision asked for, is not stored in the
-    /// namespace: no fault of the cluster's, a name or namespace to fix.
-    NotFound = 4,
-}
-
-impl Exit {
-    /// A storage error's exit code: a release not found is its own class.
-    fn of_storage(e: &crate::release::storage::StorageError) -> Exit {
-        if e.is_not_found() {
-            Exit::NotFound
-        } else {
-            Exit::Cluster
-        }
-    }
-}
+pub use crate::action::Exit;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -75,20 +51,9 @@ fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
     code
 }
 
-/// The cluster and the release store, for the commands that talk to them:
-/// `early` is a client already open (deploy opens one while Helm renders),
-/// `namespace` Helm's `--namespace` when the command takes one.
-fn connect(io: &mut Io, early: Option<Client>, namespace: Option<&str>) -> Result<(Client, Driver), Exit> {
-    let driver =
-        Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref()).map_err(|e| fail(io, &e, Exit::Invalid))?;
-    let mut client = match early {
-        Some(c) => c,
-        None => kube::connect_from_env().map_err(|e| fail(io, &e, Exit::Cluster))?,
-    };
-    if let Some(ns) = namespace.filter(|n| !n.is_empty()) {
-        client.set_namespace(ns);
-    }
-    Ok((client, driver))
+/// The environment to act in, or the exit code once the reason is said.
+fn connect(io: &mut Io, early: Early, namespace: Option<&str>) -> Result<KubeEnv, Exit> {
+    action::connect::connect(early, namespace).map_err(|e| fail(io, &e, e.exit()))
 }
 
 /// Runs one command and returns its exit code.
@@ -157,12 +122,16 @@ fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
         Ok(b) => b,
         Err(code) => return code,
     };
-    let request = action::Request {
+    let request = PlanRequest {
         targets: &args.targets,
         options: args.options,
         default_timeout_ms: args::DEFAULT_TIMEOUT.as_millis() as crate::base::time::Millis,
     };
-    let planned = if lint { action::lint(&bytes, request) } else { action::plan(&bytes, request) };
+    let planned = if lint {
+        lint::prepare(&bytes, request).map(lint::perform)
+    } else {
+        plan::prepare(&bytes, request).map(|p| plan::perform(p, request))
+    };
     let planned = match planned {
         Ok(p) => p,
         Err(e) => return fail(io, &e, Exit::Invalid),
@@ -186,7 +155,7 @@ fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
 /// said on stderr.
 fn read_input(source: Option<&str>, io: &mut Io, command: &str) -> Result<Vec<u8>, Exit> {
     let read = if let Some(name) = source {
-        read_release(name)
+        read_stored(io, name)
     } else if io.stdin_terminal {
         let _ = writeln!(
             io.stderr,
@@ -200,7 +169,10 @@ fn read_input(source: Option<&str>, io: &mut Io, command: &str) -> Result<Vec<u8
         read_stdin(io).map_err(|e| (Exit::Invalid, e.to_string()))
     };
     read.map_err(|(code, e)| {
-        let _ = writeln!(io.stderr, "Error: {e}");
+        // Empty: said already.
+        if !e.is_empty() {
+            let _ = writeln!(io.stderr, "Error: {e}");
+        }
         code
     })
 }
@@ -247,16 +219,11 @@ fn read_bounded(from: &mut dyn Read, limit: usize) -> Result<Vec<u8>, ReadError>
     Ok(bytes)
 }
 
-/// An installed release's latest revision, as JSON, from Helm's storage in
-/// the cluster (as `run` reads it): what `plan RELEASE` and `lint RELEASE`
-/// plan, with its hooks' `last_run`.
-fn read_release(name: &str) -> Result<Vec<u8>, (Exit, String)> {
-    let driver = crate::release::storage::Driver::from_env(std::env::var("HELM_DRIVER").ok().as_deref())
-        .map_err(|e| (Exit::Invalid, e.to_string()))?;
-    let mut client = crate::kube::connect_from_env().map_err(|e| (Exit::Cluster, e.to_string()))?;
-    let stored = crate::release::storage::read_latest(&mut client, driver, name)
-        .map_err(|e| (Exit::of_storage(&e), e.to_string()))?;
-    Ok(stored.json())
+/// An installed release's latest revision, as JSON: what `plan RELEASE`
+/// and `lint RELEASE` plan.
+fn read_stored(io: &mut Io, name: &str) -> Result<Vec<u8>, (Exit, String)> {
+    let mut env = connect(io, Early::default(), None).map_err(|code| (code, String::new()))?;
+    plan::read_stored(&mut env, name).map_err(|e| (Exit::of_storage(&e), e.to_string()))
 }
 
 /// Runs the CLI with an explicit stdin, capturing stdout and stderr; for tests.

@@ -1,83 +1,76 @@
-//! `helm hooks run RELEASE`: read the flags and the release from Helm's
-//! storage, call the action (`run::hooks`: prepare, the permissions, perform)
-//! and hand its summary to the renderer.
+//! `helm hooks run RELEASE`: the flags read into the action's request, the
+//! action (`action::run`) prepared and performed, its outcome rendered.
 
 use std::io::Write;
 
-use super::fail;
 use super::typed::RunArgs;
-use super::{Exit, Io};
+use super::{connect, fail, Exit, Io};
+use crate::action::connect::Early;
+use crate::action::run::{self, RunRequest, RunStop};
 use crate::exec::executor;
 use crate::exec::run::Outcome;
-use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::model::input::Release;
-use crate::plan::{self, Plan};
-use crate::release::storage;
+use crate::plan;
 use crate::render;
-use crate::run::hooks;
 
 pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
-    let (mut client, driver) = match super::connect(io, None, None) {
-        Ok(c) => c,
+    let mut env = match connect(io, Early::default(), None) {
+        Ok(e) => e,
         Err(code) => return code,
     };
-    let mut stored = match storage::read_latest(&mut client, driver, &args.release) {
-        Ok(s) => s,
-        Err(e) => return fail(io, &e, Exit::of_storage(&e)),
+    let request = RunRequest {
+        release: args.release.clone(),
+        event: args.event,
+        plan: plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None },
+        executor: executor::Options {
+            parallel: args.parallel,
+            timeout_ms: args.timeout_ms,
+            ignore_fail_fast: args.ignore_fail_fast,
+            pod_logs: args.logs,
+            record_before_cleanup: args.event == Event::Test,
+        },
+        include: args.include.clone(),
+        exclude: args.exclude.clone(),
     };
-    let (release, plan) = match checked(args, &stored, io) {
+    let prepared = match run::prepare(&mut env, &request) {
         Ok(p) => p,
-        Err(code) => return code,
+        Err(stop) => return stopped(io, stop),
     };
-    let event_plan = &plan.events[0];
-    if let Err(e) = hooks::check_access(&mut client, &stored, &release, event_plan, args.logs) {
-        return fail(io, &e, Exit::Cluster);
-    }
+    let _ = io.stderr.write_all(render::text::diagnostics(&prepared.diags.acting(), false).as_bytes());
     let header = render::text::run::run_header(
-        event_plan.items.len(),
+        prepared.event_plan().items.len(),
         args.event,
         &args.release,
-        release.revision,
+        prepared.revision(),
         args.parallel,
     );
-    let exec_options = executor::Options {
-        parallel: args.parallel,
-        timeout_ms: args.timeout_ms,
-        ignore_fail_fast: args.ignore_fail_fast,
-        pod_logs: args.logs,
-        record_before_cleanup: args.event == Event::Test,
-    };
     let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
-    let mut progress = render::progress::Text::new(progress).within(&stored.namespace);
-    let summary = hooks::perform(&mut client, &mut stored, (&release, event_plan), exec_options, &mut progress);
+    let mut progress = render::progress::Text::new(progress).within(prepared.namespace());
+    let outcome = run::perform(&mut env, prepared, &mut progress);
     let whose =
-        render::Whose { release: &args.release, namespace: Some(&stored.namespace), revision: release.revision };
-    let _ = io.stdout.write_all(render::run(args.output, whose, &summary).as_bytes());
-    match summary.outcome {
+        render::Whose { release: &args.release, namespace: Some(&outcome.namespace), revision: outcome.revision };
+    let _ = io.stdout.write_all(render::run(args.output, whose, &outcome.summary).as_bytes());
+    match outcome.summary.outcome {
         Outcome::Succeeded => Exit::Ok,
         Outcome::Failed => Exit::Failed,
         Outcome::ClusterError => Exit::Cluster,
     }
 }
 
-/// The action's prepare step, its problems printed: `Err` is the exit code
-/// when the stored release cannot be read or its hooks have errors.
-fn checked(args: &RunArgs, stored: &storage::StoredRelease, io: &mut Io) -> Result<(Release, Plan), Exit> {
-    let mut diags = Diagnostics::default();
-    let request = hooks::Request {
-        event: args.event,
-        plan: plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None },
-        timeout_ms: args.timeout_ms,
-        include: &args.include,
-        exclude: &args.exclude,
-    };
-    let prepared = hooks::prepare(stored, &request, &mut diags).map_err(|e| fail(io, &e, Exit::Invalid))?;
-    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
-    if diags.has_errors() {
-        let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
-        return Err(Exit::Invalid);
+/// Why the run did not start, said, and its exit code.
+fn stopped(io: &mut Io, stop: RunStop) -> Exit {
+    match stop {
+        RunStop::Storage(e) => fail(io, &e, Exit::of_storage(&e)),
+        RunStop::Input(e) => fail(io, &e, Exit::Invalid),
+        RunStop::Invalid(diags) => {
+            let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
+            let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
+            Exit::Invalid
+        }
+        RunStop::Access(e, diags) => {
+            let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
+            fail(io, &e, Exit::Cluster)
+        }
     }
-    Ok(prepared)
 }

@@ -7,7 +7,7 @@
 use super::args::{ArgError, Args, DEFAULT_TIMEOUT};
 use super::spec;
 use crate::base::time::{format_duration, parse_duration, Millis};
-use crate::deploy::command::Flags;
+use crate::deploy::options::Flags;
 use crate::deploy::Options as DeployOptions;
 use crate::kube::Conflicts;
 use crate::model::event::Event;

@@ -22,9 +22,23 @@ use crate::plan::{EventPlan, ItemId};
 
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
-use super::seam::{Clock, Cluster, Resources};
+use super::report::ResourceRow;
+use crate::seam::{Clock, Cluster};
 
 pub use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
+
+/// The resources one rollout applies and awaits, in the plan's order.
+pub struct Resources<'a> {
+    pub plan: &'a EventPlan,
+    pub resources: &'a [crate::model::resource::Resource],
+    /// The release whose ownership metadata the objects get.
+    pub release: &'a str,
+    pub namespace: &'a str,
+    /// Per plan item: a Job awaited until complete ([`complete_jobs`]).
+    pub complete_jobs: Vec<bool>,
+    /// The command's start: progress lines are timed from it.
+    pub since: Millis,
+}
 
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
@@ -79,22 +93,6 @@ fn base_readiness(resource: &Resource, object: &Value) -> Health {
         },
         None => kstatus::health(&resource.head.kind, object),
     }
-}
-
-/// One resource's outcome, for the summary.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ResourceRow {
-    #[serde(rename = "ref")]
-    pub reference: String,
-    pub batch: usize,
-    pub state: State,
-    pub applied_at: Option<Millis>,
-    pub ready_at: Option<Millis>,
-    /// When it failed (applied and not ready in time, or refused).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub failed_at: Option<Millis>,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
 }
 
 #[derive(Debug)]
@@ -475,9 +473,9 @@ mod batch_tests {
         ---\n# Source: c/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n\
         ---\n# Source: c/templates/s.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n";
 
-    /// Deploys CHART over `c` (the real seam, `deploy::Kube`); the lines
+    /// Deploys CHART over `c` (the real seam, `seam::KubeEnv`); the lines
     /// printed, without their times.
-    fn deploy(c: &mut Client) -> (Vec<String>, Outcome) {
+    fn deploy(c: Client) -> (Vec<String>, Outcome) {
         let mut d = Diagnostics::default();
         let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
         let p = crate::plan::build(&release, &[crate::plan::Target::Install], Default::default(), &mut d);
@@ -493,7 +491,7 @@ mod batch_tests {
         let mut out = Lines(Vec::new());
         let options =
             Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: crate::base::time::wall_ms() + 300_000 };
-        let mut kube = crate::deploy::Kube::new(c, crate::release::storage::Driver::Secret);
+        let mut kube = crate::seam::KubeEnv::new(c, crate::release::storage::Driver::Secret);
         let outcome = roll_out(&mut kube, resources, options, &mut out);
         (out.0, outcome)
     }
@@ -534,8 +532,8 @@ mod batch_tests {
 
     #[test]
     fn a_batch_is_applied_one_kind_per_call_with_each_objects_outcome_in_order() {
-        let (mut c, script) = host_client(answers());
-        let (lines, outcome) = deploy(&mut c);
+        let (c, script) = host_client(answers());
+        let (lines, outcome) = deploy(c);
         // Discovery, then the Secret alone, then both ConfigMaps in one call.
         assert_eq!(*script.batches.borrow(), vec![(1, ReturnOn::All), (2, ReturnOn::All)]);
         assert_eq!(
@@ -553,8 +551,8 @@ mod batch_tests {
 
         // The http_request build: one request at a time, the same requests,
         // the same lines in the same order.
-        let (mut c, script) = client(None, answers());
-        let (stock, _) = deploy(&mut c);
+        let (c, script) = client(None, answers());
+        let (stock, _) = deploy(c);
         assert!(script.batches.borrow().is_empty());
         assert_eq!(patched(&script).len(), 3);
         assert_eq!(lines, stock);

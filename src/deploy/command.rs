@@ -1,36 +1,18 @@
-//! What the commands share: what they are asked ([`Flags`]), what they
-//! give back ([`Done`]), why one stops before it changes anything
+//! What the commands share: what they give back ([`Done`]), why one stops before it changes anything
 //! ([`Refused`], Helm's lock among the reasons), and the dry run of a deploy
 //! or rollback.
 
+use super::checked::Checked;
 use super::crd::Crd;
 use super::error::Error;
+use super::options::Flags;
 use super::preview::{self, Preview, UninstallPreview};
-use super::seam::{Cluster, Env};
-use super::{Checked, Options, Report};
+use super::report::Report;
 use crate::kube::{KubeError, ObjectKey};
 use crate::release::record::Operation;
 use crate::release::status::Status;
 use crate::release::storage::{StorageError, StoredRelease};
-
-/// What a command asks for beyond its operands.
-#[derive(Debug, Clone, Copy)]
-pub struct Flags {
-    pub options: Options,
-    /// `--create-namespace` (a first install).
-    pub create_namespace: bool,
-    /// `--rollback-on-failure`: undo a failed install or upgrade.
-    pub rollback_on_failure: bool,
-    /// `--dry-run`: say what would be done, do nothing.
-    pub dry_run: bool,
-    /// `--keep-history` (uninstall).
-    pub keep_history: bool,
-    /// A first install checks that none of the release's objects belongs
-    /// to someone else, as Helm's server-side dry-run does: set when the
-    /// input came in the form rendered client-side (`helm show crds`
-    /// before the release; docs/design.md §4).
-    pub check_ownership: bool,
-}
+use crate::seam::{Cluster, Env};
 
 /// What a command did.
 #[derive(Debug)]
@@ -163,7 +145,8 @@ pub(crate) fn dry_run(
     } else {
         true
     };
-    let removed = current.map(|c| super::removed_refs(c, &checked.release, env.namespace())).unwrap_or_default();
+    let removed =
+        current.map(|c| super::removed::removed_refs(c, &checked.release, env.namespace())).unwrap_or_default();
     let label = match operation {
         Operation::Rollback { to } => format!("rollback to revision {to}"),
         Operation::Install => "install".to_string(),

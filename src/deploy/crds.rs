@@ -22,10 +22,10 @@ use serde_json::Value;
 use super::crd::Crd;
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
-use super::seam::{Clock, Cluster};
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
 use crate::kube::{ObjectKey, Observed};
+use crate::seam::{Clock, Cluster};
 
 /// Helm waits a fixed minute for new CRDs to be established.
 const ESTABLISH_TIMEOUT_MS: Millis = 60_000;

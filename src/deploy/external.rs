@@ -3,7 +3,7 @@
 //! group's preferred version, watched (not polled) until it exists or is
 //! ready by its kind's rules, within the batch's time limit, with the same
 //! progress as the release's own resources — over the seam
-//! ([`super::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
+//! ([`crate::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
 
 use crate::exec::executor::Millis;
 use crate::exec::kstatus::{self, Health};
@@ -12,7 +12,7 @@ use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::external::{External, Wait};
 
 use super::progress::{DeployEvent, Progress};
-use super::seam::{Clock, Cluster};
+use crate::seam::{Clock, Cluster};
 
 /// How often, at most, what is still awaited is printed.
 const PROGRESS_EVERY_MS: Millis = 5_000;

@@ -16,11 +16,13 @@ use crate::release::status::Status;
 use crate::release::storage::{StorageError, StoredRelease};
 
 use super::apply;
+use super::checked::{event_plan, Checked};
 use super::error::Error;
+use super::options::Options;
 use super::progress::{DeployEvent, Progress};
-use super::seam::{self, Clock, Cluster, Env, Store};
+use super::report::{Ended, Report};
 use super::steps::{delete_in_order, run_hooks};
-use super::{event_plan, Checked, Ended, Options, Report};
+use crate::seam::{Clock, Cluster, Env, Store};
 
 /// What one operation deploys, over what.
 struct Deploying<'a> {
@@ -130,7 +132,7 @@ fn act(
     run_hooks(env, stored, checked, d.operation.pre_event(), options, progress, report)?;
     // HIP-0025: the deadline counts from after the pre-hooks.
     let deadline = env.now_ms() + options.timeout_ms;
-    let resources = seam::Resources {
+    let resources = apply::Resources {
         plan: d.resources,
         resources: &checked.release.resources,
         release: &report.release,
@@ -253,8 +255,8 @@ fn delete_removed(
     progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
-    let Some((old, old_plan)) = super::stored_plan(current) else { return Ok(Vec::new()) };
-    let dropped = super::dropped_by(next, namespace);
+    let Some((old, old_plan)) = super::removed::stored_plan(current) else { return Ok(Vec::new()) };
+    let dropped = super::removed::dropped_by(next, namespace);
     let removed = |i: usize| dropped(&old.resources[i]);
     delete_in_order(env, &old, &old_plan, &removed, deadline, progress, report)
 }

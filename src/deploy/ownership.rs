@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::kube::{KubeError, ObjectKey};
 use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
-use super::seam::Cluster;
+use crate::seam::Cluster;
 
 /// What a read of one of the release's objects found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,11 @@ use crate::release::record::Operation;
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
 
+use super::error::Error;
+use super::options::Options;
 use super::progress::{DeployEvent, Progress};
-use super::{Ended, Env, Error, Options, Report};
+use super::report::{Ended, Report};
+use crate::seam::Env;
 
 /// What `deploy` does on top of `history` (oldest first), as `helm upgrade
 /// --install` decides: an install when there is no release or it was

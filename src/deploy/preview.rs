@@ -12,12 +12,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::apply::{prepare, MANAGED_BY};
+use super::checked::Checked;
 use super::crd::Crd;
-use super::seam::Cluster;
-use super::Checked;
 use crate::kube::{KubeError, ObjectKey};
 use crate::model::event::Event;
 use crate::plan::{EventPlan, Target};
+use crate::seam::Cluster;
 
 /// Longest value shown in a change before it is cut.
 const MAX_VALUE: usize = 96;
@@ -173,7 +173,7 @@ pub fn preview(
 }
 
 fn event_plan(checked: &Checked, phase: Target) -> &EventPlan {
-    super::event_plan(&checked.plan, phase)
+    super::checked::event_plan(&checked.plan, phase)
 }
 
 /// The live object against a dry-run apply of `object`. A kind the cluster
@@ -305,7 +305,7 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
         let resources = batch
             .iter()
             .map(|&i| {
-                let keep = super::kept(&checked.release.resources[plan.items[i].index]);
+                let keep = super::removed::kept(&checked.release.resources[plan.items[i].index]);
                 Row {
                     reference: plan.items[i].reference.to_string(),
                     action: if keep { Action::Keep } else { Action::Delete },

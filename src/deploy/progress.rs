@@ -13,7 +13,8 @@ use crate::model::reference::ObjectRef;
 use crate::plan::EventPlan;
 use crate::release::record::Operation;
 
-use super::{Error, Report};
+use super::error::Error;
+use super::report::Report;
 
 /// One step of a deploy or an uninstall, in the order it happens.
 #[derive(Debug, Clone, Copy)]

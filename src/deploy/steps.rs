@@ -13,14 +13,17 @@ use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, Target};
 use crate::release::storage::StoredRelease;
 
+use super::checked::{event_plan, Checked};
 use super::error::{Error, HookFailure};
-use super::progress::{DeployEvent, Keep, Progress};
-use super::seam::{Clock, Cluster};
-use super::{event_plan, kept, Checked, Deletion, Options, Report};
+use super::options::Options;
+use super::progress::{DeployEvent, Hooks, Keep, Progress};
+use super::removed::kept;
+use super::report::{Deletion, Report};
+use crate::seam::{Clock, Cluster, Env, Recording};
 
 /// Runs one event's hooks of the stored revision; `Err` is the failure.
 pub(crate) fn run_hooks(
-    cluster: &mut (impl Cluster + ?Sized),
+    env: &mut (impl Env + ?Sized),
     stored: &mut StoredRelease,
     checked: &Checked,
     event: Event,
@@ -42,7 +45,14 @@ pub(crate) fn run_hooks(
         pod_logs: false,
         record_before_cleanup: false,
     };
-    let summary = cluster.run_hooks(plan, &checked.release.hooks, stored, exec_options, progress, report.started_at);
+    let summary = env.run_hooks(
+        (plan, &checked.release.hooks),
+        stored,
+        exec_options,
+        Recording::CallerStoresLast,
+        &mut Hooks(progress),
+        Some(report.started_at),
+    );
     report.hooks.push(summary.clone());
     if let Some(e) = summary.error {
         // The outcome is ClusterError exactly when the run says why.

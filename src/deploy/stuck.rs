@@ -3,7 +3,7 @@
 //! crash-looping, a pod no node will take) and the Warning events recorded
 //! for it and its pods. Printed beside the pods' logs when a resource fails
 //! or is not ready in time, so that the failure explains itself without a
-//! second tool. Read over the seam ([`super::seam::Cluster`]): what to read
+//! second tool. Read over the seam ([`crate::seam::Cluster`]): what to read
 //! and what it says is decided here, and `tests/deploy_sim.rs` drives it.
 
 use serde_json::Value;
@@ -12,7 +12,7 @@ use super::error::Diagnosis;
 use crate::exec::pod_state::{pod_state, str_at};
 use crate::kube::{ObjectKey, Selector};
 
-use super::seam::Cluster;
+use crate::seam::Cluster;
 
 /// Warning events shown per failure, the most recent last.
 const MAX_EVENTS: usize = 8;

@@ -1,8 +1,9 @@
-//! `helm hooks uninstall`, as Helm's `pkg/action/uninstall.go`: what it
-//! removes found first ([`target`]), the permissions asked for, then
-//! [`perform`]: the pre-delete hooks, the resources the release owns in
-//! reverse plan order (each batch gone before the next), the post-delete
-//! hooks, then the record removed — or kept as `uninstalled`.
+//! The uninstall operation, as Helm's `pkg/action/uninstall.go` performs
+//! it (the command, which finds what it removes and asks for the
+//! permissions first, is `action::uninstall`): the pre-delete hooks, the
+//! resources the release owns in reverse plan order (each batch gone before
+//! the next), the post-delete hooks, then the record removed — or kept as
+//! `uninstalled`.
 
 use std::collections::BTreeSet;
 
@@ -15,47 +16,15 @@ use crate::release::record::{self, Operation};
 use crate::release::status::Status;
 use crate::release::storage::StoredRelease;
 
-use super::access;
-use super::command::{Done, Flags, Refused};
+use super::checked::{event_plan, Checked};
 use super::error::Error;
+use super::options::Options;
 use super::ownership::{self, Ownership};
-use super::preview;
 use super::progress::{DeployEvent, Keep, Progress};
-use super::seam::{Clock, Cluster, Env};
+use super::removed::kept;
+use super::report::{Ended, Report};
 use super::steps::{delete_in_order, run_hooks};
-use super::{event_plan, kept, Checked, Ended, Options, Report};
-
-/// What `helm hooks uninstall RELEASE` removes: the latest revision, with
-/// the whole history.
-pub fn target(env: &mut (impl Env + ?Sized), name: &str) -> Result<(StoredRelease, Vec<StoredRelease>), Refused> {
-    let history = env.history(name).map_err(Refused::History)?;
-    let Some(latest) = history.last().cloned() else { return Err(Refused::NotFound(env.not_found(name))) };
-    if latest.status() == Status::Uninstalled {
-        return Err(Refused::AlreadyDeleted(name.to_string()));
-    }
-    Ok((latest, history))
-}
-
-/// `helm hooks uninstall` of [`target`]'s revisions; as `helm uninstall
-/// --dry-run`, a dry run deletes nothing, runs no hook and keeps the history.
-pub fn run(
-    env: &mut (impl Env + ?Sized),
-    latest: StoredRelease,
-    history: Vec<StoredRelease>,
-    checked: &Checked,
-    flags: &Flags,
-    progress: &mut dyn Progress,
-) -> Result<Done, Refused> {
-    if flags.dry_run {
-        let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
-        let p = preview::uninstall(checked, env.namespace(), &revisions, flags.keep_history);
-        return Ok(Done::UninstallPreview(p));
-    }
-    let wants = access::uninstall_wants(env.records(), env.namespace(), &checked.release, flags.keep_history);
-    env.check_access(&wants, access::UNINSTALL_WHY).map_err(Refused::Access)?;
-    let report = perform(env, latest, history, checked, &flags.options, flags.keep_history, progress);
-    Ok(Done::Report(report))
-}
+use crate::seam::{Clock, Cluster, Env};
 
 /// The uninstall itself, once allowed; `keep_history` keeps the record as
 /// `uninstalled` rather than deleting every revision (`history`).

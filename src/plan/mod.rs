@@ -14,7 +14,6 @@
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
 
-pub mod action;
 pub mod batch;
 pub mod estimate;
 pub mod frontier;

@@ -3,6 +3,7 @@
 //! actions write through its life cycle.
 
 pub mod helm;
+pub mod hook_runs;
 pub mod last_run;
 pub mod payload;
 pub mod record;

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{facts, refs};
-use crate::deploy::apply::ResourceRow;
+use crate::deploy::report::ResourceRow;
 use crate::deploy::{Deletion, Ended, Report};
 use crate::exec::executor::Millis;
 use crate::exec::run::{Outcome, Row, Summary};

@@ -21,11 +21,11 @@ pub mod yaml;
 
 use format::Format;
 
+use crate::action::status::StatusOutcome;
 use crate::deploy::preview::{Preview, UninstallPreview};
 use crate::deploy::Report;
 use crate::exec::run::Summary;
 use crate::model::diagnostic::Diagnostics;
-use crate::model::event::Event;
 use crate::model::input::{self, Release};
 use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, ItemId, Plan, Target};
@@ -78,23 +78,18 @@ pub fn run(output: Format, whose: Whose, summary: &Summary) -> String {
 }
 
 /// `status`: the last run of an event's hooks as the release record keeps it.
-pub struct Status<'a> {
-    pub whose: Whose<'a>,
-    pub event: Event,
-    /// The record read, for what made the revision.
-    pub release_json: &'a serde_json::Value,
-    pub summary: &'a Summary,
-}
-
-pub fn status(output: Format, s: &Status) -> String {
-    let w = s.whose;
+pub fn status(output: Format, s: &StatusOutcome) -> String {
     match output {
-        Format::Json => json::summary(s.summary),
-        Format::Yaml => yaml::summary(s.summary),
-        Format::Junit => junit::summary(s.summary, w.release),
-        Format::Markdown => {
-            markdown::render(&report::from_run(report::Command::Status, s.summary, w.release, w.namespace, w.revision))
-        }
+        Format::Json => json::summary(&s.summary),
+        Format::Yaml => yaml::summary(&s.summary),
+        Format::Junit => junit::summary(&s.summary, &s.release),
+        Format::Markdown => markdown::render(&report::from_run(
+            report::Command::Status,
+            &s.summary,
+            &s.release,
+            Some(&s.namespace),
+            Some(s.revision),
+        )),
         Format::Text | Format::Dot | Format::Mermaid => text::run::status(s),
     }
 }

@@ -288,7 +288,7 @@ fn verdict(outcome: Outcome) -> Verdict {
     }
 }
 
-/// `helm hooks run`'s timeline (and `status`'s, from [`crate::run::status::stored_summary`]).
+/// `helm hooks run`'s timeline (and `status`'s, from [`crate::release::hook_runs::stored_summary`]).
 pub fn from_run(
     command: Command,
     summary: &Summary,

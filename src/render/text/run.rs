@@ -1,6 +1,7 @@
 //! `run -o text` and `status -o text`: the table of the hooks a run ran, and
 //! how many ended each way.
 
+use crate::action::status::StatusOutcome;
 use crate::base::time::{format_duration, go_time};
 use crate::exec::executor::{LeftRunning, Phase};
 use crate::exec::run::{Summary, Totals};
@@ -115,28 +116,28 @@ pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u6
 
 /// `status -o text`: the summary headed by whose run it was and when, or
 /// why there is none.
-pub fn status(s: &crate::render::Status) -> String {
+pub fn status(s: &StatusOutcome) -> String {
     let header = header(s);
     let rows = &s.summary.rows;
     if rows.is_empty() {
         format!("{header}: it has no {} hooks\n", s.event)
     } else if rows.iter().all(|r| r.started_at.is_none()) {
-        format!("{header}: no {} hook ran on this revision\n{}", s.event, summary_in(s.summary, s.whose.namespace))
+        format!("{header}: no {} hook ran on this revision\n{}", s.event, summary_in(&s.summary, Some(&s.namespace)))
     } else {
-        format!("{header}\n{}", summary_in(s.summary, s.whose.namespace))
+        format!("{header}\n{}", summary_in(&s.summary, Some(&s.namespace)))
     }
 }
 
 /// `Release r in namespace ns, revision 3, an upgrade: the last run of its
 /// pre-upgrade hooks, 2026-01-02T03:04:05Z to 2026-01-02T03:04:09Z`.
-fn header(s: &crate::render::Status) -> String {
-    let namespace = s.whose.namespace.unwrap_or_default();
+fn header(s: &StatusOutcome) -> String {
     let what = format!(
-        "Release {} in namespace {namespace}, {}",
-        s.whose.release,
-        crate::run::status::revision_words(s.release_json)
+        "Release {} in namespace {}, {}",
+        s.release,
+        s.namespace,
+        crate::release::hook_runs::revision_words(&s.release_json)
     );
-    let summary = s.summary;
+    let summary = &s.summary;
     if summary.rows.iter().all(|r| r.started_at.is_none()) {
         return what;
     }
@@ -152,7 +153,6 @@ fn header(s: &crate::render::Status) -> String {
 mod tests {
     use super::*;
     use crate::exec::run::{Outcome, Row};
-    use crate::render::{Status, Whose};
 
     /// The header names the release, namespace, revision, what made it, the
     /// event and when its run was (issue 32).
@@ -169,7 +169,7 @@ mod tests {
             output: None,
             waiting: None,
         };
-        let mut s = Summary {
+        let s = Summary {
             event: "pre-upgrade".into(),
             rows: vec![row(Some(1_767_323_045_000))],
             started_at: 1_767_323_045_000,
@@ -181,16 +181,20 @@ mod tests {
             annotate: true,
             left_running: Vec::new(),
         };
-        let whose = Whose { release: "r", namespace: Some("demo"), revision: None };
+        let mut outcome = StatusOutcome {
+            release: "r".into(),
+            namespace: "demo".into(),
+            revision: 2,
+            event: Event::PreUpgrade,
+            release_json: json,
+            summary: s,
+        };
         assert_eq!(
-            header(&Status { whose, event: Event::PreUpgrade, release_json: &json, summary: &s }),
+            header(&outcome),
             "Release r in namespace demo, revision 2, an upgrade: the last run of its pre-upgrade hooks, \
              2026-01-02T03:04:05Z to 2026-01-02T03:04:07Z"
         );
-        s.rows = vec![row(None)];
-        assert_eq!(
-            header(&Status { whose, event: Event::PreUpgrade, release_json: &json, summary: &s }),
-            "Release r in namespace demo, revision 2, an upgrade"
-        );
+        outcome.summary.rows = vec![row(None)];
+        assert_eq!(header(&outcome), "Release r in namespace demo, revision 2, an upgrade");
     }
 }

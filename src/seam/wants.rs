@@ -3,7 +3,7 @@
 //! kind's objects — worked out before anything is created (docs/design.md
 //! §4; the Role: README, "Permissions") and asked of the API server by
 //! [`check`]; the first refused stops the command with nothing done. `run`
-//! asks for its hooks' wants; deploy (`deploy::access`) adds its resources'.
+//! asks for its hooks' wants; deploy (`deploy::wants`) adds its resources'.
 
 use crate::kube::{self, Client, KubeError};
 use crate::model::hook::Hook;

@@ -1,9 +1,9 @@
-//! `helm hooks status`'s action: the last run of an event's hooks as the
-//! release record keeps it (each hook's `last_run`, which `helm test`,
-//! `helm install` … and `helm hooks` write), as the summary a run returns,
-//! so that every output of `run` can print it ([`summary`]). It says only
+//! The last run of an event's hooks as the release record keeps it (each
+//! hook's `last_run`, which `helm test`, `helm install` … and `helm hooks`
+//! write), as the summary a run returns, so that every output of `run` can
+//! print it ([`stored_summary`]; `helm hooks status` shows it). It says only
 //! what the record shows, and what the cluster shows now of a hook the
-//! record leaves running:
+//! record leaves running ([`as_seen_now`]):
 //!
 //! - **Which event.** Helm keeps one `last_run` per hook and no event in it
 //!   (`pkg/release/v1/hook.go` `HookExecution`), so a `pre-install,pre-upgrade`
@@ -24,7 +24,7 @@
 //! - **How it ended.** Helm stores `Running` before it creates a hook and the
 //!   end after (`hooks.go`), so a run stopped by fail-fast or Ctrl-C leaves
 //!   `Running` (or `Unknown`) behind: [`Phase::Abandoned`] here, which
-//!   [`read_now`] turns into what the cluster shows now (one GET each).
+//!   [`as_seen_now`] turns into what the cluster shows now.
 //!
 //! Outputs are not stored: there are none.
 
@@ -33,7 +33,6 @@ use serde_json::Value;
 use crate::base::time::{go_time, parse_time};
 use crate::exec::executor::{Millis, Phase};
 use crate::exec::run::{Outcome, Row, Summary};
-use crate::kube::Client;
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId, Target};
@@ -257,29 +256,4 @@ pub fn as_seen_now(row: &mut Row, kind: &str, seen: &SeenNow) {
             row.message = format!("{message} ({STOPPED})");
         }
     }
-}
-
-/// The report of the last run of `plan`'s hooks: as the record has it, each
-/// hook it leaves running read from the cluster.
-pub fn summary(client: &mut Client, release_json: &Value, release: &Release, plan: &EventPlan) -> Summary {
-    let mut s = stored_summary(release_json, release, plan);
-    read_now(client, release, plan, &mut s);
-    s
-}
-
-/// Asks the cluster how each abandoned hook is now: one GET of its object.
-pub fn read_now(client: &mut Client, release: &Release, plan: &EventPlan, s: &mut Summary) {
-    for (row, item) in s.rows.iter_mut().zip(&plan.items) {
-        if row.phase != Phase::Abandoned {
-            continue;
-        }
-        let head = &release.hooks[item.index].head;
-        let seen = match client.get_opt(&head.key()) {
-            Ok(Some(o)) => SeenNow::Object(o),
-            Ok(None) => SeenNow::Gone,
-            Err(e) => SeenNow::Unreadable(e.to_string()),
-        };
-        as_seen_now(row, &head.kind, &seen);
-    }
-    s.ended_at = s.rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(s.started_at);
 }

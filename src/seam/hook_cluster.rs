@@ -1,77 +1,83 @@
-//! The [`Cluster`] of `helm hooks run` over the Kubernetes API: hooks are
-//! applied server-side with field manager `helm`, watched in batches by a
-//! label the run puts on them, and their `last_run` is written back into
-//! the release Helm stored.
+//! The executor's cluster ([`crate::exec::run::Cluster`]) over the seam:
+//! hooks are applied server-side with field manager `helm`, watched in
+//! batches by a label the run puts on them, and their `last_run` written
+//! back into the release Helm stored. `run` and the deploys run their hooks
+//! through it (`Env::run_hooks`), on the real cluster and in simulations
+//! alike.
 
 use serde_json::Value;
 
 use crate::base::cause::Cause;
-use crate::base::time::wall_ms;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::pod_state::HookState;
-use crate::exec::run::{Cluster, ClusterError, CreateError, Finished};
+use crate::exec::run::{Cluster as HookApi, ClusterError, CreateError, Finished};
 use crate::exec::status::{hook_completion, Completion};
-use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Tracker};
+use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::hook::Hook;
 use crate::model::yaml::YamlError;
 use crate::plan::{EventPlan, ItemId};
 use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
 
+use super::cluster::Cluster;
+use super::store::{Clock, Store};
+
 pub use crate::model::annotation::RUN_LABEL;
 
-pub struct KubeCluster<'a> {
-    pub client: &'a mut Client,
+/// When the hooks' last runs are stored with the release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recording {
+    /// Before each start and at the end: `helm hooks run`, as `helm test`.
+    Always,
+    /// Before each start; at the end only taken into the release in memory,
+    /// which the caller stores next: deploy, whose operation records the
+    /// release when it ends, as Helm's install, upgrade and rollback do —
+    /// they store it before each hook starts and not when an event's hooks
+    /// are over (`pkg/action/hooks.go` `execHookWithDelayedShutdown`;
+    /// docs/design.md §4). Each record of a release with large CRDs is a
+    /// write of megabytes.
+    CallerStoresLast,
+}
+
+pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
+    env: &'a mut E,
     plan: &'a EventPlan,
     hooks: &'a [Hook],
     stored: &'a mut StoredRelease,
     release: String,
-    tracker: Tracker,
+    watch: E::Watch,
     keys: Vec<Option<ObjectKey>>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
-    /// The record at the end of the run only updates the release in
-    /// memory: the caller stores it next ([`KubeCluster::storing_after`]).
-    store_after: bool,
+    recording: Recording,
     /// Where each followed container's log was read up to, by pod and container.
     cursors: std::collections::BTreeMap<(String, String), crate::exec::follow::Cursor>,
 }
 
-impl<'a> KubeCluster<'a> {
+impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
     pub fn new(
-        client: &'a mut Client,
-        plan: &'a EventPlan,
-        hooks: &'a [Hook],
+        env: &'a mut E,
+        (plan, hooks): (&'a EventPlan, &'a [Hook]),
         stored: &'a mut StoredRelease,
-        release: &str,
         parallel: usize,
+        recording: Recording,
     ) -> Self {
+        let release = stored.name.clone();
         let selector = format!("{RUN_LABEL}={release}");
         let label = parallel > 1;
-        KubeCluster {
-            client,
+        let watch = env.watch(label.then_some(selector.as_str()));
+        HookCluster {
+            env,
             plan,
             hooks,
             stored,
-            release: release.to_string(),
-            tracker: Tracker::new(label.then_some(selector.as_str())),
+            release,
+            watch,
             keys: vec![None; plan.items.len()],
             label,
-            store_after: false,
+            recording,
             cursors: Default::default(),
         }
-    }
-
-    /// The hooks' last runs are stored with the release before each start,
-    /// and at the end only taken into the release in memory, which the
-    /// caller stores next: deploy, whose operation records the release when
-    /// it ends, as Helm's install, upgrade and rollback do — they store it
-    /// before each hook starts and not when an event's hooks are over
-    /// (`pkg/action/hooks.go` `execHookWithDelayedShutdown`; docs/design.md
-    /// §4). Each record of a release with large CRDs is a write of megabytes.
-    pub fn storing_after(mut self) -> Self {
-        self.store_after = true;
-        self
     }
 
     fn hook(&self, i: ItemId) -> &'a Hook {
@@ -79,19 +85,16 @@ impl<'a> KubeCluster<'a> {
         &hooks[self.plan.items[i].index]
     }
 
-    /// The hook's pods, as Helm finds them for logs ([`Client::hook_pods`]).
+    /// The hook's pods, as Helm finds them for logs.
     fn pods(&mut self, hook: ItemId) -> Result<Vec<Value>, KubeError> {
         let h = self.hook(hook);
-        self.client.hook_pods(&h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+        self.env.hook_pods(&h.head.kind, h.head.namespace.as_deref(), &h.head.name)
     }
 
     fn key(&self, i: ItemId) -> ObjectKey {
-        let h = self.hook(i);
-        h.head.key()
+        self.hook(i).head.key()
     }
-}
 
-impl KubeCluster<'_> {
     /// The object a hook's manifest describes.
     fn object(&self, hook: ItemId) -> Result<Value, CreateError> {
         crate::model::yaml::to_json(&self.hook(hook).manifest)
@@ -99,7 +102,7 @@ impl KubeCluster<'_> {
     }
 
     /// Takes the API server's answer to a hook's apply in: a Job or Pod is
-    /// tracked from the state the answer gives.
+    /// followed from the state the answer gives.
     fn created(&mut self, hook: ItemId, answer: Result<Value, KubeError>) -> Result<(), CreateError> {
         let live = match answer {
             Ok(live) => live,
@@ -108,12 +111,18 @@ impl KubeCluster<'_> {
         };
         let key = self.key(hook);
         if matches!(self.hook(hook).head.kind.as_str(), "Job" | "Pod") {
-            self.client
-                .track_known(&mut self.tracker, &key, &live)
-                .map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+            self.env.follow(&mut self.watch, &key, &live).map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
         self.keys[hook.0] = Some(key);
         Ok(())
+    }
+
+    fn labels(&self) -> Vec<(&'static str, String)> {
+        if self.label {
+            vec![(RUN_LABEL, self.release.clone())]
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -126,18 +135,18 @@ fn cluster_error(e: KubeError) -> ClusterError {
     ClusterError::Api(Cause::new(e))
 }
 
-impl Cluster for KubeCluster<'_> {
+impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     fn now(&mut self) -> Millis {
-        wall_ms()
+        self.env.now_ms()
     }
 
     fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError> {
         let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
         for (k, &h) in keys.iter().zip(hooks) {
-            self.tracker.untrack(k);
+            self.env.unfollow(&mut self.watch, k);
             self.keys[h.0] = None;
         }
-        let left = self.client.delete_and_wait(&keys, deadline, &mut wall_ms).map_err(cluster_error)?;
+        let left = self.env.delete_and_wait(&keys, deadline).map_err(cluster_error)?;
         match left.first() {
             None => Ok(()),
             Some(k) => Err(ClusterError::NotDeleted { kind: k.kind.clone(), name: k.name.clone() }),
@@ -154,25 +163,26 @@ impl Cluster for KubeCluster<'_> {
                 self.stored.set_last_run(at, &run);
             }
         }
-        if self.store_after && exec.is_over() {
+        if self.recording == Recording::CallerStoresLast && exec.is_over() {
             return Ok(());
         }
-        self.stored.save(self.client, wall_ms() / 1000).map_err(|e| ClusterError::Record(Cause::new(e)))
+        let now_unix = self.env.now_ms() / 1000;
+        self.env.save(self.stored, now_unix).map_err(|e| ClusterError::Record(Cause::new(e)))
     }
 
     fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
         let object = self.object(hook)?;
-        let release = self.release.clone();
-        let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
-        // Helm creates hooks with force=false, whatever --force-conflicts says.
-        let answer = self.client.apply(&object, labels, Conflicts::Fail);
+        let labels = self.labels();
+        let labels: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let answer = self.env.create_hooks(std::slice::from_ref(&object), &labels).pop();
+        let answer = answer.unwrap_or(Err(KubeError::Incomplete("the API server's answer to a hook's create")));
         self.created(hook, answer)
     }
 
-    /// Hooks of one kind in one batch of requests ([`Client::apply_many`]:
-    /// at once under Helm's `kube_request`), kinds in turn.
+    /// Hooks of one kind in one batch of requests (at once under Helm's
+    /// `kube_request`), kinds in turn.
     fn create_many(&mut self, hooks: &[ItemId]) -> Vec<Result<(), CreateError>> {
-        if !self.client.at_once() {
+        if !self.env.at_once() {
             // One request at a time: one hook after another, as always.
             return crate::exec::run::create_one_by_one(hooks, |h| self.create(h));
         }
@@ -187,12 +197,12 @@ impl Cluster for KubeCluster<'_> {
                 Err(e) => outcomes.push(Some(Err(e))),
             }
         }
-        let release = self.release.clone();
-        let labels: &[(&str, &str)] = if self.label { &[(RUN_LABEL, &release)] } else { &[] };
+        let labels = self.labels();
+        let labels: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
         'runs: for run in crate::kube::objects::runs_of_kind(&prepared, kind) {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
-            let answers = self.client.apply_many(&objects, labels, Conflicts::Fail);
+            let answers = self.env.create_hooks(&objects, &labels);
             for (&(at, _), answer) in run.iter().zip(answers) {
                 let r = self.created(hooks[at], answer);
                 let stop = matches!(r, Err(CreateError::Cluster(_)));
@@ -223,17 +233,16 @@ impl Cluster for KubeCluster<'_> {
             // once complete), or it was deleted while it ran.
             Observed::Gone { .. } => true,
         };
-        let finished =
-            self.client.wait_any(&mut self.tracker, deadline, &mut wall_ms, &mut done).map_err(cluster_error)?;
+        let finished = self.env.wait(&mut self.watch, deadline, &mut done).map_err(cluster_error)?;
         let mut out = Vec::new();
         for key in finished {
             let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else {
-                // No hook awaits it any more (it timed out): left tracked, its end would
+                // No hook awaits it any more (it timed out): left followed, its end would
                 // answer every wait at once, and the others would never be looked at again.
-                self.tracker.untrack(&key);
+                self.env.unfollow(&mut self.watch, &key);
                 continue;
             };
-            let seen = self.tracker.observed(&key);
+            let seen = self.env.observed(&self.watch, &key);
             let (succeeded, message) = match seen.last().and_then(|o| hook_completion(&key.kind, o)) {
                 Some(Completion::Succeeded { .. }) => (true, String::new()),
                 Some(Completion::Failed { reason, message }) => {
@@ -243,7 +252,7 @@ impl Cluster for KubeCluster<'_> {
                 // counts that as done; we report it as a failure.
                 _ => (false, format!("{}/{} disappeared while it ran", key.kind, key.name)),
             };
-            self.tracker.untrack(&key);
+            self.env.unfollow(&mut self.watch, &key);
             out.push(Finished { hook: h, succeeded, message });
         }
         Ok(out)
@@ -251,28 +260,33 @@ impl Cluster for KubeCluster<'_> {
 
     fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
         let pods = self.pods(hook).map_err(cluster_error)?;
-        Ok(container_logs(self.client, self.hook(hook).head.namespace.as_deref(), &pods))
+        let ns = self.hook(hook).head.namespace.clone().unwrap_or_else(|| self.env.namespace().to_string());
+        Ok(self.env.container_logs(&ns, &pods))
     }
 
     fn why(&mut self, hook: ItemId) -> Option<HookState> {
         let pods = self.pods(hook).ok()?;
         // The Job as the wait last saw it: its counts cost no request.
-        let job = self.keys[hook.0].as_ref().and_then(|k| self.tracker.observed(k).last().cloned());
+        let job = self.keys[hook.0].as_ref().and_then(|k| self.env.observed(&self.watch, k).last().cloned());
         Some(crate::exec::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
     }
 
     fn follow(&mut self, hook: ItemId) -> Vec<ContainerLog> {
-        let ns = self.hook(hook).head.namespace.as_deref();
+        let ns = self.hook(hook).head.namespace.clone();
         let Ok(pods) = self.pods(hook) else { return Vec::new() };
         let mut out = Vec::new();
         for pod in &pods {
             let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
             for container in crate::kube::pods::started_containers(pod) {
                 let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
+                let since = cursor.since().map(str::to_string);
                 // Not readable yet, or a moment's error: the next look reads from the same place.
-                let Ok((body, complete)) = self.client.pod_log_since(ns, &pod_name, &container, cursor.since()) else {
+                let Ok((body, complete)) =
+                    self.env.pod_log_since(ns.as_deref(), &pod_name, &container, since.as_deref())
+                else {
                     continue;
                 };
+                let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
                 let lines = cursor.take(&body, complete);
                 if !lines.is_empty() {
                     out.push(ContainerLog { pod: pod_name.clone(), container, text: lines.join("\n") });
@@ -281,21 +295,4 @@ impl Cluster for KubeCluster<'_> {
         }
         out
     }
-}
-
-/// The log of every container of `pods` (init containers first); a log
-/// that cannot be read says why in its place.
-pub fn container_logs(client: &mut Client, namespace: Option<&str>, pods: &[Value]) -> Vec<ContainerLog> {
-    let mut logs = Vec::new();
-    for pod in pods {
-        let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-        for container in crate::kube::pods::container_names(pod) {
-            let text = match client.pod_log(namespace, &pod_name, &container) {
-                Ok(t) => t,
-                Err(e) => format!("(no logs: {e})"),
-            };
-            logs.push(ContainerLog { pod: pod_name.clone(), container, text });
-        }
-    }
-    logs
 }

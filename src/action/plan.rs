@@ -1,19 +1,22 @@
-//! `helm hooks plan` and `helm hooks lint` as actions, as Helm's
-//! `pkg/action/lint.go` is one: the rendered release read, planned and
-//! checked, with no I/O. The CLI reads the bytes (stdin or a stored
-//! release) and hands what comes back to the renderer (docs/design.md §6).
+//! `helm hooks plan`: the rendered release read by its heads and planned
+//! ([`prepare`]), then each event's estimated time and hints added
+//! ([`perform`]) — with no cluster, as Helm's `pkg/action/lint.go` has
+//! none. The input is stdin's bytes or a stored release's
+//! ([`read_stored`]); `lint` shares the reading ([`read_and_plan`]).
 
 use crate::base::time::Millis;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::hook;
 use crate::model::input::{self, Format, InputError, Release};
 use crate::model::manifest::Syntax;
+use crate::release::storage::StorageError;
+use crate::seam::Env;
 
-use super::{build, estimate, order_check, Options, Plan, Target};
+use crate::plan::{build, estimate, Options, Plan, Target};
 
 /// What `plan` and `lint` ask for.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub struct PlanRequest<'a> {
     /// The events asked for, in order; empty: every event and the install.
     pub targets: &'a [Target],
     pub options: Options,
@@ -40,10 +43,14 @@ impl Planned {
     }
 }
 
-/// `helm hooks plan`: the release read by its heads, planned, and each
-/// event's estimated time and hints when the plan has no error.
-pub fn plan(bytes: &[u8], request: Request) -> Result<Planned, InputError> {
-    let mut planned = read_and_plan(bytes, Syntax::HeadOnly, request)?;
+/// The release read by its heads and planned; every problem in its
+/// diagnostics.
+pub fn prepare(bytes: &[u8], request: PlanRequest) -> Result<Planned, InputError> {
+    read_and_plan(bytes, Syntax::HeadOnly, request)
+}
+
+/// Each event's estimated time and hints, when the plan has no error.
+pub fn perform(mut planned: Planned, request: PlanRequest) -> Planned {
     if !planned.diags.has_errors() {
         let _span = crate::trace::span(|| "estimate".into());
         let (n, all) = (request.options.parallel, request.options.parallel_all);
@@ -54,19 +61,10 @@ pub fn plan(bytes: &[u8], request: Request) -> Result<Planned, InputError> {
             }
         }
     }
-    Ok(planned)
+    planned
 }
 
-/// `helm hooks lint`: every document read whole, every event and the
-/// install planned, and the order bugs between them found (where each
-/// object is made against where it is used).
-pub fn lint(bytes: &[u8], request: Request) -> Result<Planned, InputError> {
-    let mut planned = read_and_plan(bytes, Syntax::Whole, request)?;
-    planned.diags.0.extend(order_check::check(&planned.release, &planned.plan));
-    Ok(planned)
-}
-
-fn read_and_plan(bytes: &[u8], syntax: Syntax, request: Request) -> Result<Planned, InputError> {
+pub(super) fn read_and_plan(bytes: &[u8], syntax: Syntax, request: PlanRequest) -> Result<Planned, InputError> {
     let mut diags = Diagnostics::default();
     let span = crate::trace::span(|| format!("read {} bytes", bytes.len()));
     let (format, release) = input::parse_as(bytes, syntax, &mut diags)?;
@@ -75,4 +73,11 @@ fn read_and_plan(bytes: &[u8], syntax: Syntax, request: Request) -> Result<Plann
     let plan = build(&release, request.targets, request.options, &mut diags);
     diags.extend(hook::timeouts_over(&release.hooks, request.default_timeout_ms, "--timeout's default"));
     Ok(Planned { release, format, plan, diags })
+}
+
+/// An installed release's latest revision, as JSON, from Helm's storage
+/// (as `run` reads it): what `plan RELEASE` and `lint RELEASE` plan, with
+/// its hooks' `last_run`.
+pub fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<Vec<u8>, StorageError> {
+    Ok(env.latest(release)?.json())
 }

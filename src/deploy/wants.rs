@@ -1,8 +1,8 @@
 //! What a deploy, rollback or uninstall will ask of the API server beyond
 //! reading, worked out before it acts: its resources' and hooks' [`Want`]s
-//! (the kinds of want and the hooks' are `run::access`'s, which `run` shares).
-//! The cluster ([`super::seam::Cluster::check_access`]) finds each kind's
-//! resource and asks (`run::access::check`); the first refused stops the
+//! (the kinds of want and the hooks' are `seam::wants`', which `run` shares).
+//! The cluster ([`crate::seam::Cluster::check_access`]) finds each kind's
+//! resource and asks (`seam::wants::check`); the first refused stops the
 //! command with nothing done.
 
 use crate::model::event::Event;
@@ -10,9 +10,9 @@ use crate::model::hook::Hook;
 use crate::model::input::Release;
 use crate::release::record::Operation;
 use crate::release::storage::StoredRelease;
-use crate::run::access::{hook_wants, Want};
+use crate::seam::wants::{hook_wants, Want};
 
-use super::Checked;
+use super::checked::Checked;
 
 /// What a deploy or rollback needs besides its resources and hooks.
 #[derive(Debug, Clone, Copy)]
@@ -48,7 +48,7 @@ impl Needs<'_> {
             wants.push(Want::kind(&["get", "list", "watch", "create", "patch"], &r.head));
         }
         if !self.dry_run {
-            for (_, r) in current.map(|c| super::removed(c, &checked.release, namespace)).unwrap_or_default() {
+            for (_, r) in current.map(|c| super::removed::removed(c, &checked.release, namespace)).unwrap_or_default() {
                 // get: ownership is read before deleting, as Helm 4.3 reads it (deploy::ownership).
                 wants.push(Want::kind(&["get", "delete", "list", "watch"], &r.head));
             }
@@ -108,7 +108,7 @@ pub fn uninstall_wants(
     if !keep_history {
         wants.extend(Want::records(&["delete"], records, namespace));
     }
-    for r in release.resources.iter().filter(|r| !super::kept(r)) {
+    for r in release.resources.iter().filter(|r| !super::removed::kept(r)) {
         // get: ownership is read before deleting, as Helm 4.3 reads it (deploy::ownership).
         wants.push(Want::kind(&["get", "delete", "list", "watch"], &r.head));
     }

@@ -1,0 +1,35 @@
+//! [`Env`]: the cluster, the store and the clock in one value, as Helm's
+//! `action.Configuration` holds its kube client, storage and clock.
+
+use crate::base::time::Millis;
+use crate::exec::executor;
+use crate::exec::progress::HookProgress;
+use crate::exec::run::{self as runner, Summary};
+use crate::model::hook::Hook;
+use crate::plan::EventPlan;
+use crate::release::storage::StoredRelease;
+
+use super::cluster::Cluster;
+use super::hook_cluster::{HookCluster, Recording};
+use super::store::{Clock, Store};
+
+/// All a command needs, in one value (the cluster and the store share one
+/// client in the real world).
+pub trait Env: Cluster + Store + Clock {
+    /// Runs one event's hooks (`plan`) of `stored` through the executor,
+    /// their last runs recorded in it as `recording` says; progress timed
+    /// from `since` (a deploy's start) or from the run's own start. Over the
+    /// seam's steps ([`HookCluster`]); a simulation may play it whole.
+    fn run_hooks(
+        &mut self,
+        (plan, hooks): (&EventPlan, &[Hook]),
+        stored: &mut StoredRelease,
+        options: executor::Options,
+        recording: Recording,
+        progress: &mut dyn HookProgress,
+        since: Option<Millis>,
+    ) -> Summary {
+        let mut cluster = HookCluster::new(self, (plan, hooks), stored, options.parallel, recording);
+        runner::execute_since(plan, hooks, options, &mut cluster, progress, since)
+    }
+}

@@ -1,0 +1,21 @@
+//! What every command needs of the world, as traits — the cluster
+//! ([`Cluster`]), Helm's release storage ([`Store`]) and the time
+//! ([`Clock`]), in one value ([`Env`]) — as Helm's `action.Configuration`
+//! injects its kube client, storage and clock (docs/design.md §6). One real
+//! adapter ([`KubeEnv`]); the simulations are in `tests/`. The hooks of
+//! `run` and of the deploys run through [`HookCluster`], the executor's
+//! cluster over the seam.
+
+pub mod cluster;
+pub mod env;
+pub mod hook_cluster;
+pub mod kube_env;
+pub mod store;
+pub mod wants;
+
+pub use cluster::Cluster;
+pub use env::Env;
+pub use hook_cluster::{HookCluster, Recording, RUN_LABEL};
+pub use kube_env::KubeEnv;
+pub use store::{Clock, Store};
+pub use wants::Want;
