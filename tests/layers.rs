@@ -136,17 +136,23 @@ fn no_module_imports_itself_through_others() {
 }
 
 /// The sibling files (of `siblings`) a file names: `super::x`, `super::{x, y::Z}` and
-/// `crate::<folder>::x`, outside comments. Through `mod.rs` re-exports it sees nothing:
-/// a folder's `mod.rs` is its front, not a sibling.
-fn sibling_imports(source: &str, folder: &str, siblings: &BTreeSet<String>) -> BTreeSet<String> {
+/// `crate::<folder>::x`, outside comments; a name that is no sibling is an item of the
+/// folder's front, `mod` (what it declares or re-exports). A front names the files it
+/// re-exports from (`pub use x::Y`). A loop through the front is a loop like any other.
+fn sibling_imports(source: &str, folder: &str, siblings: &BTreeSet<String>, front: bool) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     let long = format!("crate::{}::", folder.replace('/', "::"));
-    // A file's tests may use any sibling: they are no part of its design.
-    for line in source.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
+    let mut prefixes = vec!["super::".to_string(), long];
+    if front {
+        prefixes.extend(["pub use ".to_string(), "pub(crate) use ".to_string(), "use self::".to_string()]);
+    }
+    // A file's tests may use any sibling: they are no part of its design. (A front
+    // has no tests; its `#[cfg(test)]` marks a declaration.)
+    for line in source.lines().take_while(|l| front || l.trim() != "#[cfg(test)]") {
         let code = line.find("//").map_or(line, |i| &line[..i]);
-        for prefix in ["super::", long.as_str()] {
+        for prefix in &prefixes {
             let mut rest = code;
-            while let Some(i) = rest.find(prefix) {
+            while let Some(i) = rest.find(prefix.as_str()) {
                 rest = &rest[i + prefix.len()..];
                 let names: Vec<String> = if let Some(list) = rest.strip_prefix('{') {
                     let list = &list[..list.find('}').unwrap_or(list.len())];
@@ -154,14 +160,20 @@ fn sibling_imports(source: &str, folder: &str, siblings: &BTreeSet<String>) -> B
                 } else {
                     vec![rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()]
                 };
-                found.extend(names.into_iter().filter(|n| siblings.contains(n)));
+                for name in names.into_iter().filter(|n| !n.is_empty()) {
+                    if siblings.contains(&name) {
+                        found.insert(name);
+                    } else if !front && !matches!(name.as_str(), "super" | "self" | "crate") {
+                        found.insert("mod".to_string());
+                    }
+                }
             }
         }
     }
     found
 }
 
-/// folder -> file -> sibling files it imports.
+/// folder -> file -> sibling files it imports (`mod`: the folder's front).
 fn file_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
@@ -178,15 +190,45 @@ fn file_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     for (folder, files) in folders {
         let siblings: BTreeSet<String> = files.iter().map(|f| stem(f)).filter(|s| s != "mod").collect();
         let mut g = BTreeMap::new();
-        for f in files.iter().filter(|f| stem(f) != "mod") {
+        for f in &files {
             let source = std::fs::read_to_string(f).unwrap();
-            let mut targets = sibling_imports(&source, &folder, &siblings);
+            let mut targets = sibling_imports(&source, &folder, &siblings, stem(f) == "mod");
             targets.remove(&stem(f));
             g.insert(stem(f), targets);
         }
         out.insert(folder, g);
     }
     out
+}
+
+/// Issue 40: a folder's `mod.rs` (and `lib.rs`, the crate's) only declares its files and
+/// re-exports from them; what it would hold lives in a named file.
+#[test]
+fn fronts_only_declare_and_re_export() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut logic = Vec::new();
+    for f in files.iter().filter(|f| f.ends_with("mod.rs") || f.ends_with("lib.rs")) {
+        let source = std::fs::read_to_string(f).unwrap();
+        let mut in_use = false;
+        for (n, line) in source.lines().enumerate() {
+            let t = line.trim();
+            if in_use {
+                in_use = !t.ends_with(';');
+                continue;
+            }
+            let declares = ["mod ", "pub mod ", "pub(crate) mod "].iter().any(|p| t.starts_with(p));
+            let uses = ["use ", "pub use ", "pub(crate) use "].iter().any(|p| t.starts_with(p));
+            if uses && !t.ends_with(';') {
+                in_use = true;
+            }
+            if !(t.is_empty() || t.starts_with("//") || t.starts_with("#[cfg") || declares || uses) {
+                logic.push(format!("{}:{}: {t}", f.strip_prefix(&src).unwrap().display(), n + 1));
+            }
+        }
+    }
+    assert!(logic.is_empty(), "fronts holding more than declarations and re-exports:\n{}", logic.join("\n"));
 }
 
 /// Issue 30: no circle between the files of one folder either.
@@ -224,6 +266,15 @@ fn the_check_sees_what_it_should() {
         "use super::{watch::Tracker, Client};\nuse crate::kube::key::Selector; // super::pace\nsuper::error::E",
         "kube",
         &siblings,
+        false,
     );
-    assert_eq!(found, BTreeSet::from(["key".to_string(), "watch".to_string()]));
+    // `Client` and `error` are no siblings here: items of the front.
+    assert_eq!(found, BTreeSet::from(["key".to_string(), "mod".to_string(), "watch".to_string()]));
+    let front = sibling_imports(
+        "pub mod watch;\npub use watch::{Tracker, Observed};\npub use key::Key;",
+        "kube",
+        &siblings,
+        true,
+    );
+    assert_eq!(front, BTreeSet::from(["key".to_string(), "watch".to_string()]));
 }

@@ -1,6 +1,6 @@
 //! The policy around one operation that is not argument parsing: which
 //! operation a deploy is ([`choose`]), and `--rollback-on-failure`
-//! ([`recover`]), over the same seam as the driver ([`super::seam`]).
+//! ([`recover`]), over the same seam as the driver (`crate::seam`).
 
 use crate::model::event::Event;
 use crate::release::record::Operation;
@@ -64,10 +64,11 @@ pub fn recover(
     let recovery = if matches!(operation, Operation::Install) {
         let Some(latest) = history.last().cloned() else { return };
         progress.event(&DeployEvent::Uninstalling { release: &name });
-        let checked = match super::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
-            Ok((c, _)) => c,
-            Err(_) => return,
-        };
+        let checked =
+            match super::checked::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], options) {
+                Ok((c, _)) => c,
+                Err(_) => return,
+            };
         super::uninstall::perform(env, latest, history, &checked, options, false, progress)
     } else {
         let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
@@ -77,7 +78,7 @@ pub fn recover(
         };
         progress.event(&DeployEvent::RollingBack { release: &name, to: target.revision });
         let events = [Event::PreRollback, Event::PostRollback];
-        let checked = match super::check(target.release.clone(), &events, options) {
+        let checked = match super::checked::check(target.release.clone(), &events, options) {
             Ok((c, _)) => c,
             Err(_) => return,
         };

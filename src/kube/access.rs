@@ -9,9 +9,10 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use super::client::Client;
 use super::error::Doing;
+use super::error::KubeError;
 use super::request::Call;
-use super::{Client, KubeError};
 
 /// The permissions a command needs: (verb, group, resource, namespace).
 #[derive(Debug, Default)]

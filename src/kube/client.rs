@@ -15,7 +15,7 @@ use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::key::ApiResource;
 use super::request::{self, Call};
-use super::{Response, Transport};
+use super::transport::{Response, Transport};
 
 /// The Kubernetes client: a connection, a transport, the discovery cache
 /// and the request counter.

@@ -3,11 +3,12 @@
 
 use serde_json::Value;
 
+use super::client::Client;
 use super::error::{from_status, Doing, KubeError};
 use super::key::{ApiResource, Selector};
 use super::request::{self, Call, Page};
+use super::transport::{Response, ReturnOn, TransportError};
 use super::watch_event::{parse_watch_body, WatchRound};
-use super::{Client, Response, ReturnOn, TransportError};
 
 /// Page size of lists (`limit`); larger lists are read page by page.
 const PAGE: usize = 500;

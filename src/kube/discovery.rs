@@ -4,11 +4,11 @@
 
 use serde_json::Value;
 
+use super::client::Client;
 use super::error::{from_status, Doing, KubeError};
 use super::key::{gv_path, ApiResource};
 use super::query::encode;
 use super::request::Call;
-use super::Client;
 
 impl Client {
     /// The resource serving `kind` in `api_version`, by discovery (one

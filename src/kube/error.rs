@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::base::cause::Cause;
 
 use super::config::ConfigError;
-use super::TransportError;
+use super::transport::TransportError;
 use crate::model::object::KeyError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,7 +13,7 @@
 
 use extism_pdk::HttpRequest;
 
-use super::{Request, Response, Transport, TransportError};
+use super::transport::{Request, Response, Transport, TransportError};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ExtismTransport;

@@ -6,8 +6,9 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
+use super::client::Client;
 use super::config::Connection;
-use super::{Client, Request, Response, ReturnOn, Transport, TransportError};
+use super::transport::{Request, Response, ReturnOn, Transport, TransportError};
 
 /// Replays canned responses and records the requests. A canned status 0
 /// is a request that got no response: in a [`ReturnOn::AnyEvent`] batch a

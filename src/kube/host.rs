@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Request, Response, TransportError};
+use super::transport::{Request, Response, TransportError};
 use crate::base::cause::Cause;
 
 /// One request as `kube_request` takes it (docs/hip-host-functions.md).
@@ -142,7 +142,7 @@ pub(crate) fn from_host(urls: &[&str], answer: Answer) -> Vec<Result<Response, T
 pub(crate) fn send_batch(
     server: &str,
     reqs: &[Request],
-    how: super::ReturnOn,
+    how: super::transport::ReturnOn,
     call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, HostError>,
 ) -> Vec<Result<Response, TransportError>> {
     let mut out = Vec::with_capacity(reqs.len());
@@ -160,7 +160,7 @@ pub(crate) fn send_batch(
             }
         }
         if !host.is_empty() {
-            let batch = HostBatch { requests: &host, return_on_any_event: how == super::ReturnOn::AnyEvent };
+            let batch = HostBatch { requests: &host, return_on_any_event: how == super::transport::ReturnOn::AnyEvent };
             let urls: Vec<&str> = sent.iter().map(|&i| chunk[i].url.as_str()).collect();
             let got = match call(&batch) {
                 Ok(answer) => from_host(&urls, answer),
@@ -199,7 +199,7 @@ fn call(batch: &HostBatch<'_>) -> Result<Answer, HostError> {
     serde_json::from_str(&output).map_err(HostError::Answer)
 }
 
-/// `kube_request` as a [`super::Transport`]: a request or a batch a call.
+/// `kube_request` as a [`super::transport::Transport`]: a request or a batch a call.
 #[cfg(target_arch = "wasm32")]
 #[derive(Debug, Clone)]
 pub struct HostTransport {
@@ -225,7 +225,7 @@ impl HostTransport {
 }
 
 #[cfg(target_arch = "wasm32")]
-impl super::Transport for HostTransport {
+impl super::transport::Transport for HostTransport {
     fn send(&mut self, req: &Request) -> Result<Response, TransportError> {
         let one = [to_host(&self.server, req)?];
         let answer = call(&HostBatch { requests: &one, return_on_any_event: false })
@@ -233,7 +233,11 @@ impl super::Transport for HostTransport {
         from_host(&[&req.url], answer).pop().expect("one answer")
     }
 
-    fn send_batch(&mut self, reqs: &[Request], how: super::ReturnOn) -> Vec<Result<Response, TransportError>> {
+    fn send_batch(
+        &mut self,
+        reqs: &[Request],
+        how: super::transport::ReturnOn,
+    ) -> Vec<Result<Response, TransportError>> {
         send_batch(&self.server, reqs, how, &mut call)
     }
 

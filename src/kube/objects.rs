@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
+use super::client::Client;
 use super::error::{Doing, KubeError};
 use super::key::ObjectKey;
 use super::request::{self, Call, Conflicts};
-use super::{Client, Response, ReturnOn};
+use super::transport::{Response, ReturnOn};
 
 /// A request on one object, and what to name in its error.
 #[derive(Debug)]
@@ -72,7 +73,7 @@ impl Client {
     }
 
     /// [`Client::apply`] of several objects in one batch of requests
-    /// ([`Transport::send_batch`](super::Transport::send_batch): at once
+    /// ([`Transport::send_batch`](super::transport::Transport::send_batch): at once
     /// under Helm's `kube_request`, one after another otherwise). Each
     /// object's outcome, in order: an object's error does not stop the
     /// others. Objects that depend on one another (a Namespace and what it
@@ -307,7 +308,7 @@ impl Client {
         deadline: u64,
         now: &mut dyn FnMut() -> u64,
     ) -> Result<Vec<ObjectKey>, KubeError> {
-        let mut tracker = super::Tracker::new(None);
+        let mut tracker = super::tracker::Tracker::new(None);
         for (key, _) in keys {
             self.track(&mut tracker, key)?;
         }

@@ -1,9 +1,9 @@
 //! How often a wait looks at the cluster in the stock build (docs/design.md
-//! §5): the pace of [`Client::look`](super::Client::look)'s long polls,
+//! §5): the pace of [`Client::look`](super::client::Client::look)'s long polls,
 //! apart from the tracker they serve (`super::watch`).
 
 /// The cluster's revision (a resourceVersion read as a number) as seen
-/// over time, to pace [`Client::look`](super::Client::look): a long poll
+/// over time, to pace [`Client::look`](super::client::Client::look): a long poll
 /// asks to be answered once the cluster has written what it writes in
 /// [`LOOK_MS`] at the rate seen so far — at least one revision: on a quiet cluster the next write,
 /// on a busy one about [`LOOK_MS`] later, whatever the writes.

@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
+use super::client::Client;
 use super::error::{Doing, KubeError};
 use super::key::Selector;
 use super::request::{self, Log};
-use super::Client;
 
 /// Pod logs are read up to this many bytes per container (`limitBytes`):
 /// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`

@@ -7,7 +7,7 @@
 use super::config::Connection;
 use super::key::{ApiResource, Selector};
 use super::query::{encode, Query};
-use super::{Method, Request};
+use super::transport::{Method, Request};
 
 /// Field manager of server-side apply and updates: Helm's own.
 pub const FIELD_MANAGER: &str = "helm";

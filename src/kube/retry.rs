@@ -3,9 +3,10 @@
 //! back (docs/design.md §5; docs/limits.md). Apart from the operations, so
 //! that every one of them repeats alike.
 
+use super::client::Client;
 use super::error::KubeError;
 use super::request::{self, Call};
-use super::{Client, Method, Request, Response, ReturnOn, TransportError};
+use super::transport::{Method, Request, Response, ReturnOn, TransportError};
 
 impl Client {
     /// Sends several requests as one batch ([`Transport::send_batch`]);

@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
-use super::{Request, Response, Transport, TransportError};
+use super::transport::{Request, Response, Transport, TransportError};
 
 #[derive(Debug, Clone)]
 pub struct TcpTransport {
@@ -219,7 +219,7 @@ mod tests {
         // A port nothing listens on: bind one, note it, close it.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let req = Request {
-            method: super::super::Method::Get,
+            method: crate::kube::transport::Method::Get,
             url: format!("http://127.0.0.1:{port}/api"),
             headers: vec![],
             body: None,
@@ -246,7 +246,7 @@ mod tests {
             String::from_utf8(buf).unwrap()
         });
         let req = Request {
-            method: super::super::Method::Patch,
+            method: crate::kube::transport::Method::Patch,
             url: format!("http://127.0.0.1:{port}/apis/x?y=1"),
             headers: vec![("Content-Type".into(), "application/apply-patch+yaml".into())],
             body: Some(b"{}\n\n".to_vec()),

@@ -75,7 +75,7 @@ impl Stream {
 }
 
 /// How a group is followed in the stock build, where requests go one at a
-/// time ([`super::Client::look`]).
+/// time ([`super::client::Client::look`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Follow {
     /// By long polls: lists the API server holds until the cluster has
@@ -192,7 +192,7 @@ pub struct Tracker {
     /// Refresh count, to rotate the watched group.
     round: usize,
     /// How far ahead of the cluster the long polls of
-    /// [`super::Client::look`] ask.
+    /// [`super::client::Client::look`] ask.
     pace: Pace,
 }
 
@@ -239,7 +239,7 @@ impl Tracker {
     }
 
     /// True when some objects are not listed yet: the next
-    /// [`super::Client::refresh`] lists them without waiting.
+    /// [`super::client::Client::refresh`] lists them without waiting.
     pub fn needs_list(&self) -> bool {
         self.groups.iter().any(|g| g.live() && g.stream == Stream::Unlisted)
     }
@@ -334,7 +334,7 @@ impl Tracker {
 
     // -- what to ask next ---------------------------------------------------
 
-    /// The requests of a refresh ([`super::Client::refresh`]). Groups not
+    /// The requests of a refresh ([`super::client::Client::refresh`]). Groups not
     /// listed yet are listed. Otherwise, when the transport sends batches
     /// at once (`at_once`), every group gets a watch round in one batch;
     /// else one group a watch round and the others a list right after it,
@@ -370,7 +370,7 @@ impl Tracker {
         steps
     }
 
-    /// The long poll of a look at wall time `now` ([`super::Client::look`]),
+    /// The long poll of a look at wall time `now` ([`super::client::Client::look`]),
     /// or [`Step::Refresh`] where a look cannot serve: a group not listed,
     /// none whose resource a watch cache serves and whose resourceVersion
     /// reads as a number, or a group too wide to list at each look.

@@ -14,11 +14,11 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
+use super::client::Client;
 use super::collections::Fresh;
 use super::error::KubeError;
 use super::key::{ApiResource, ObjectKey, Selector};
 use super::tracker::{Observed, Step, Tracker};
-use super::Client;
 
 /// Length of one watch round, in seconds.
 pub const ROUND_SECS: u32 = 1;
@@ -139,7 +139,7 @@ impl Client {
     }
 
     /// One watch round of a tracker's group from `rv`.
-    fn watch_group(&mut self, t: &Tracker, g: usize, rv: &str) -> Result<super::WatchRound, KubeError> {
+    fn watch_group(&mut self, t: &Tracker, g: usize, rv: &str) -> Result<super::watch_event::WatchRound, KubeError> {
         let (res, ns, selector) = t.target(g);
         self.watch(res, ns, &selector, rv, ROUND_SECS)
     }

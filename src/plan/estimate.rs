@@ -11,17 +11,9 @@ use std::collections::BinaryHeap;
 
 use crate::model::event::Event;
 use crate::model::input::Release;
+use crate::plan::build::build;
+use crate::plan::event_plan::{self as plan, Estimate, EventPlan, ItemId};
 use crate::plan::frontier::Frontier;
-use crate::plan::{self, EventPlan, ItemId};
-
-/// Run times of one event's hooks, if each took as long as its last run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Estimate {
-    /// Under the plan's `--parallel` and its graph.
-    pub planned_ms: u64,
-    /// One at a time, as Helm runs them.
-    pub serial_ms: u64,
-}
 
 /// The estimate for `plan`'s hooks, when every one of them has a last run
 /// with both times.
@@ -78,7 +70,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
     }
     let mut scratch = crate::model::diagnostic::Diagnostics::default();
     let options = plan::Options { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
-    let all = plan::build(release, &[plan::Target::Hooks(event)], options, &mut scratch);
+    let all = build(release, &[plan::Target::Hooks(event)], options, &mut scratch);
     let all = all.events.first()?;
     let shorter = all.critical_path.len();
     if scratch.has_errors() || shorter >= plan.critical_path.len() {
@@ -130,7 +122,7 @@ mod tests {
             h.last_run_ms = Some(1000 * (i as u64 + 1));
         }
         let options = plan::Options { parallel, ..Default::default() };
-        let p = plan::build(&r, &[], options, &mut d);
+        let p = build(&r, &[], options, &mut d);
         (r, p)
     }
 

@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 use petgraph::graph::NodeIndex;
 use petgraph::Direction;
 
-use crate::plan::{EventPlan, ItemId, Node};
+use crate::plan::event_plan::{EventPlan, ItemId, Node};
 
 #[derive(Debug, Clone)]
 pub struct Frontier {

@@ -23,7 +23,7 @@ use petgraph::Direction;
 use crate::model::event::Event;
 use crate::model::hook::{DeletePolicy, Hook};
 use crate::plan::batch::{describe, Batch};
-use crate::plan::{EventPlan, ItemId, Node};
+use crate::plan::event_plan::{EventPlan, ItemId, Node};
 
 /// When a workload starts, and so needs what its pods name.
 #[derive(Debug, Clone, Copy)]

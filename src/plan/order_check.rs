@@ -22,8 +22,8 @@ use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::model::pod_spec::{self, PodReference};
 use crate::plan::batch::Batch;
+use crate::plan::event_plan::{ItemId, Plan, Target};
 use crate::plan::lifecycle::{self, Gap, Moment, Needed, Search};
-use crate::plan::{ItemId, Plan, Target};
 
 /// The order warnings of a planned release (every event and the install
 /// planned, as `lint` plans it): the hooks', then the resources', each in
@@ -93,7 +93,7 @@ struct Referrer<'a> {
 
 /// Where the plan puts each hook (per event) and resource.
 struct Positions<'p> {
-    hooks: HashMap<(Event, usize), (&'p crate::plan::EventPlan, ItemId)>,
+    hooks: HashMap<(Event, usize), (&'p crate::plan::event_plan::EventPlan, ItemId)>,
     batches: HashMap<usize, usize>,
     layout: &'p [Batch],
 }
@@ -119,7 +119,7 @@ impl<'p> Positions<'p> {
         p
     }
 
-    fn hook(&self, event: Event, hook: usize) -> Option<(&'p crate::plan::EventPlan, ItemId)> {
+    fn hook(&self, event: Event, hook: usize) -> Option<(&'p crate::plan::event_plan::EventPlan, ItemId)> {
         self.hooks.get(&(event, hook)).copied()
     }
 

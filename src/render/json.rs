@@ -53,7 +53,7 @@ struct EventJson<'a> {
     hints: &'a [String],
     /// Run time if each hook took as long as its last run (release JSON).
     #[serde(skip_serializing_if = "Option::is_none")]
-    estimate: Option<crate::plan::estimate::Estimate>,
+    estimate: Option<crate::plan::event_plan::Estimate>,
 }
 
 #[derive(Serialize)]
