@@ -3,19 +3,19 @@
 //! request, the action (`action::deploy`, `rollback`, `uninstall`) prepared
 //! and performed, its outcome rendered.
 
-use super::typed::OperationArgs as Args;
-use super::{connect, fail, Exit, Io};
+use super::io::{connect, fail, Io};
+use super::typed::{DeployArgs, RollbackArgs, UninstallArgs};
 use crate::action::connect::Early;
 use crate::action::deploy::{self, DeployRequest};
 use crate::action::rollback::{self, RollbackRequest};
 use crate::action::uninstall::{self, UninstallRequest};
-use crate::action::{pipe, OperationStop};
+use crate::action::Exit;
+use crate::action::OperationStop;
 use crate::deploy::command::{Done, Refused};
 use crate::deploy::{Ended, Report};
 use crate::model::diagnostic::Diagnostics;
 use crate::render;
 use crate::render::format::Format;
-use crate::seam::KubeEnv;
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
     let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
@@ -67,14 +67,11 @@ fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> render::prog
     render::progress::Text::new(if output.progress_on_stderr() { io.stderr } else { io.stdout }).within(namespace)
 }
 
-pub fn deploy(args: &Args, io: &mut Io) -> Exit {
-    if !args.operands.iter().all(|p| p == "-") {
-        return fail(io, &pipe::USAGE, Exit::Invalid);
-    }
+pub fn deploy(args: &DeployArgs, io: &mut Io) -> Exit {
     crate::trace::begin("deploy");
     let mut early = if io.stdin_terminal { Early::default() } else { deploy::ask_while_helm_renders() };
     let span = crate::trace::span(|| "read stdin".into());
-    let bytes = match super::read_stdin(io) {
+    let bytes = match super::io::read_stdin(io) {
         Ok(b) => b,
         Err(e) => return fail(io, &e, Exit::Invalid),
     };
@@ -94,33 +91,12 @@ pub fn deploy(args: &Args, io: &mut Io) -> Exit {
     finish(io, done, args.output, render::report::Command::Deploy)
 }
 
-/// The RELEASE operand, and REVISION when the command takes one.
-fn operands(io: &mut Io, args: &Args, usage: &str, max: usize) -> Result<(String, Option<u64>), Exit> {
-    let release = match args.operands.first() {
-        Some(r) if args.operands.len() <= max => r.clone(),
-        _ => return Err(fail(io, &format!("usage: {usage}"), Exit::Invalid)),
-    };
-    match args.operands.get(1).map(|r| r.parse::<u64>()) {
-        None => Ok((release, None)),
-        Some(Ok(r)) => Ok((release, Some(r))),
-        Some(Err(_)) => Err(fail(io, &format!("the revision must be a whole number; usage: {usage}"), Exit::Invalid)),
-    }
-}
-
-fn env_for(io: &mut Io, args: &Args) -> Result<KubeEnv, Exit> {
-    Ok(connect(io, Early::default(), None)?.with_conflicts(args.conflicts))
-}
-
-pub fn rollback(args: &Args, io: &mut Io) -> Exit {
-    let (release, revision) = match operands(io, args, "helm hooks rollback RELEASE [REVISION]", 2) {
-        Ok(o) => o,
+pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
+    let mut env = match connect(io, Early::default(), None) {
+        Ok(e) => e.with_conflicts(args.conflicts),
         Err(code) => return code,
     };
-    let mut env = match env_for(io, args) {
-        Ok(e) => e,
-        Err(code) => return code,
-    };
-    let request = RollbackRequest { release, revision, flags: args.flags };
+    let request = RollbackRequest { release: args.release.clone(), revision: args.revision, flags: args.flags };
     let prepared = match rollback::prepare(&mut env, &request) {
         Ok(p) => p,
         Err(stop) => return stopped(io, &stop),
@@ -132,16 +108,12 @@ pub fn rollback(args: &Args, io: &mut Io) -> Exit {
     finish(io, done, args.output, render::report::Command::Rollback)
 }
 
-pub fn uninstall(args: &Args, io: &mut Io) -> Exit {
-    let (release, _) = match operands(io, args, "helm hooks uninstall RELEASE [--keep-history]", 1) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
+pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
     let mut env = match connect(io, Early::default(), None) {
         Ok(e) => e,
         Err(code) => return code,
     };
-    let request = UninstallRequest { release, flags: args.flags };
+    let request = UninstallRequest { release: args.release.clone(), flags: args.flags };
     let prepared = match uninstall::prepare(&mut env, &request) {
         Ok(p) => p,
         Err(stop) => return stopped(io, &stop),

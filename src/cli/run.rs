@@ -3,10 +3,11 @@
 
 use std::io::Write;
 
+use super::io::{connect, fail, Io};
 use super::typed::RunArgs;
-use super::{connect, fail, Exit, Io};
 use crate::action::connect::Early;
 use crate::action::run::{self, RunRequest, RunStop};
+use crate::action::Exit;
 use crate::exec::executor;
 use crate::exec::run::Outcome;
 use crate::model::event::Event;

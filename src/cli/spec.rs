@@ -6,20 +6,47 @@
 //! A hand-written table rather than a parsing crate: it is all plugin.wasm
 //! needs, and every byte of it runs under Helm's wazero.
 
-/// What a flag takes after its name.
+use std::time::Duration;
+
+use super::arg_error::ArgError;
+use super::low_args::LowArgs;
+use crate::base::time::{parse_duration, Millis};
+use crate::model::event::Event;
+use crate::plan::Target;
 use crate::render::format::Format;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a flag takes after its name, and how its value is kept: each
+/// flag's conversion sits beside its definition (ripgrep's flag table).
+#[derive(Debug, Clone, Copy)]
 pub enum Takes {
     /// A boolean, as pflag's: `--x` is true, `--x=false` false; never the
     /// next argument.
-    Bool,
+    Bool(fn(&mut LowArgs, bool)),
     /// A value, `--x V` or `--x=V`; the name is what the help shows.
-    Value(&'static str),
+    Value(&'static str, fn(&mut LowArgs, &str) -> Result<(), ArgError>),
     /// Helm's `--dry-run`: alone it means yes; a value only after `=`.
-    DryRun,
+    DryRun(fn(&mut LowArgs, &str) -> Result<(), ArgError>),
     /// `-o`: one of these formats, the first the default.
     Format(&'static [Format]),
+}
+
+impl Takes {
+    pub fn is_bool(self) -> bool {
+        matches!(self, Takes::Bool(_))
+    }
+}
+
+/// Which command a table entry is: what the CLI dispatches on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandId {
+    Plan,
+    Lint,
+    Run,
+    Deploy,
+    Rollback,
+    Uninstall,
+    Status,
+    Version,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +63,7 @@ pub struct Flag {
 
 #[derive(Debug)]
 pub struct Command {
+    pub id: CommandId,
     pub name: &'static str,
     /// What follows the command before its flags, as the synopsis shows it.
     pub operands: &'static str,
@@ -61,57 +89,149 @@ const fn output(formats: &'static [Format], note: &'static str) -> Flag {
 const EVENTS: &str = "pre-install, post-install, pre-delete, post-delete, pre-upgrade, post-upgrade, \
                       pre-rollback, post-rollback, test";
 
+/// `--parallel N`: a whole number; below 1 means 1 (Helm's serial order).
+fn set_parallel(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    let n: i64 = v.parse().map_err(|_| ArgError::Invalid(format!("--parallel takes a whole number, not {v:?}")))?;
+    a.parallel = Some(n.clamp(1, 1 << 20) as usize);
+    Ok(())
+}
+
 const PARALLEL: Flag = flag(
     "parallel",
-    Takes::Value("N"),
+    Takes::Value("N", set_parallel),
     "hooks: at most N at once; N <= 1 is Helm's serial order (default 1). Governs hooks only, never resources",
 );
-const PARALLEL_ALL: Flag =
-    flag("parallel-all", Takes::Bool, "hooks: treat hooks without helm.sh/hook-parallel as parallel");
+const PARALLEL_ALL: Flag = flag(
+    "parallel-all",
+    Takes::Bool(|a, on| a.parallel_all = on),
+    "hooks: treat hooks without helm.sh/hook-parallel as parallel",
+);
+
+/// `--parallel-resources N`: a whole number of at least 1.
+fn set_parallel_resources(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    match v.parse::<i64>() {
+        Ok(n) if n >= 1 => a.parallel_resources = Some(n.min(1 << 20) as usize),
+        _ => {
+            return Err(ArgError::Invalid(format!(
+                "--parallel-resources takes a whole number of at least 1, not {v:?}"
+            )))
+        }
+    }
+    Ok(())
+}
+
 const PARALLEL_RESOURCES: Flag = flag(
     "parallel-resources",
-    Takes::Value("N"),
+    Takes::Value("N", set_parallel_resources),
     "resources: at most N applied and not yet ready at once (default: no limit; each batch is applied \
      at once, as Helm applies a release)",
 );
-/// `--timeout 0` is Helm 4's too: its status waiter gives a zero timeout
-/// `DefaultStatusWatcherTimeout` (pkg/kube/statuswait.go), 30 s.
+/// What `--timeout 0` means: Helm 4's status waiter's
+/// `DefaultStatusWatcherTimeout` (pkg/kube/statuswait.go), which every wait
+/// of a Helm command given `--timeout 0` gets.
+pub const ZERO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Helm's `--timeout` default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A Go duration. Zero is Helm 4's zero: its waiter's 30 s.
+fn set_timeout(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    a.timeout = Some(match parse_duration(v) {
+        Some(0) => ZERO_TIMEOUT,
+        Some(ms) => Duration::from_millis(ms),
+        None => {
+            return Err(ArgError::Invalid(format!("--timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}")))
+        }
+    });
+    Ok(())
+}
+
 const TIMEOUT_HOOKS: Flag = flag(
     "timeout",
-    Takes::Value("D"),
+    Takes::Value("D", set_timeout),
     "each hook's wait, Go duration syntax (default 5m, as Helm; 0 means 30s, as Helm's waiter); a \
      helm.sh/hook-timeout shorter than it wins for its hook",
 );
 const TIMEOUT_DEPLOY: Flag = flag(
     "timeout",
-    Takes::Value("D"),
+    Takes::Value("D", set_timeout),
     "the whole operation after the pre-hooks, and each hook's wait, Go duration syntax (default 5m, \
      as Helm; 0 means 30s, as Helm's waiter); a helm.sh/hook-timeout shorter than it wins for its hook",
 );
-const READINESS_TIMEOUT: Flag =
-    flag("readiness-timeout", Takes::Value("D"), "each batch's wait for readiness (default 1m, at most --timeout)");
-const IGNORE_FAIL_FAST: Flag =
-    flag("ignore-fail-fast", Takes::Bool, "a failing helm.sh/hook-fail-fast hook warns instead of stopping the run");
+/// A Go duration; 0 asks for the default (one minute, at most `--timeout`).
+fn set_readiness_timeout(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    let ms: Millis = parse_duration(v).ok_or_else(|| {
+        ArgError::Invalid(format!("--readiness-timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
+    })?;
+    a.readiness_timeout_ms = Some(ms);
+    Ok(())
+}
+
+const READINESS_TIMEOUT: Flag = flag(
+    "readiness-timeout",
+    Takes::Value("D", set_readiness_timeout),
+    "each batch's wait for readiness (default 1m, at most --timeout)",
+);
+const IGNORE_FAIL_FAST: Flag = flag(
+    "ignore-fail-fast",
+    Takes::Bool(|a, on| a.ignore_fail_fast = on),
+    "a failing helm.sh/hook-fail-fast hook warns instead of stopping the run",
+);
 const WAIT_FOR_JOBS: Flag = flag(
     "wait-for-jobs",
-    Takes::Bool,
+    Takes::Bool(|a, on| a.wait_for_jobs = on),
     "wait for every Job resource to complete (default: a Job that something is ordered after completes, \
      any other has started, as helm --wait)",
 );
+
+/// An `--event` value that is none of Helm's events, naming the one a typo
+/// meant (`pre-instal`: `pre-install`); `install` only where `plan` takes it.
+fn unknown_event(value: &str, install: bool) -> ArgError {
+    let names = Event::ALL.iter().map(|e| e.as_str()).chain(install.then_some("install"));
+    let meant =
+        crate::base::spelling::nearest(value, names).map(|m| format!(" (did you mean {m}?)")).unwrap_or_default();
+    let install = if install { ", install" } else { "" };
+    ArgError::Invalid(format!("unknown event {value:?}{meant}; use one of {EVENTS}{install}"))
+}
+
+/// `plan --event E`: one more event (or `install`) to plan, each once, in order.
+fn add_target(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    let target =
+        if v == "install" { Target::Install } else { Target::Hooks(v.parse().map_err(|_| unknown_event(v, true))?) };
+    if !a.targets.contains(&target) {
+        a.targets.push(target);
+    }
+    Ok(())
+}
+
+/// `--event E` of `run` and `status`.
+fn set_event(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    a.event = Some(v.parse().map_err(|_| unknown_event(v, false))?);
+    Ok(())
+}
 
 const PLAN_FLAGS: &[Flag] = &[
     output(&[Format::Text, Format::Json, Format::Yaml, Format::Dot, Format::Mermaid], ""),
     Flag {
         long: "event",
         short: None,
-        takes: Takes::Value("E"),
+        takes: Takes::Value("E", add_target),
         repeats: true,
         alias_of: None,
         help: "plan only event E (pre-install, post-install, pre-delete, post-delete, pre-upgrade, \
                post-upgrade, pre-rollback, post-rollback, test; or install for the resources). \
                Repeatable. Default: every event the release has",
     },
-    flag("all-events", Takes::Bool, "plan every event that has hooks, and the resources (the default)"),
+    flag(
+        "all-events",
+        // Every event again, as before the first --event.
+        Takes::Bool(|a, on| {
+            if on {
+                a.targets.clear()
+            }
+        }),
+        "plan every event that has hooks, and the resources (the default)",
+    ),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -119,7 +239,7 @@ const PLAN_FLAGS: &[Flag] = &[
 
 const LINT_FLAGS: &[Flag] = &[
     output(&[Format::Text, Format::Json, Format::Yaml], ""),
-    flag("strict", Takes::Bool, "fail (exit 2) on warnings too, as helm lint --strict: for CI"),
+    flag("strict", Takes::Bool(|a, on| a.strict = on), "fail (exit 2) on warnings too, as helm lint --strict: for CI"),
 ];
 
 const RUN_FLAGS: &[Flag] = &[
@@ -128,31 +248,41 @@ const RUN_FLAGS: &[Flag] = &[
         "all but text write progress to stderr. markdown: a report with a timeline chart for CI job \
          summaries (docs/report.md)",
     ),
-    flag("event", Takes::Value("E"), "the event whose hooks to run (default test)"),
+    flag("event", Takes::Value("E", set_event), "the event whose hooks to run (default test)"),
     PARALLEL,
     PARALLEL_ALL,
     TIMEOUT_HOOKS,
     IGNORE_FAIL_FAST,
     flag(
         "logs",
-        Takes::Bool,
+        Takes::Bool(|a, on| a.logs = on),
         "print every Job and Pod hook's lines as they come, prefixed [hook pod/container], and every Pod \
          hook's logs at the end, as helm test --logs",
     ),
     Flag {
         long: "filter",
         short: None,
-        takes: Takes::Value("name=X|!name=X"),
+        takes: Takes::Value("name=X|!name=X", add_filter),
         repeats: true,
         alias_of: None,
         help: "run only hooks named X; !name=X skips X (repeatable, as helm test)",
     },
 ];
 
+/// `--filter name=X` or `!name=X`, as `helm test`'s.
+fn add_filter(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
+    match v.split_once('=') {
+        Some(("name", n)) => a.include.push(n.to_string()),
+        Some(("!name", n)) => a.exclude.push(n.to_string()),
+        _ => return Err(ArgError::Invalid(format!("--filter takes name=NAME or !name=NAME, not {v:?}"))),
+    }
+    Ok(())
+}
+
 /// Helm 4's flag of the same name (`helm install`, `upgrade`, `rollback`).
 const FORCE_CONFLICTS: Flag = flag(
     "force-conflicts",
-    Takes::Bool,
+    Takes::Bool(|a, on| a.force_conflicts = on),
     "take over fields another field manager owns (server-side apply's force), as Helm's; without it such \
      a field fails the apply, as in Helm. Hooks never force",
 );
@@ -168,18 +298,26 @@ const DEPLOY_FLAGS: &[Flag] = &[
     TIMEOUT_DEPLOY,
     READINESS_TIMEOUT,
     IGNORE_FAIL_FAST,
-    flag("create-namespace", Takes::Bool, "create the release namespace if it does not exist (as helm install)"),
-    flag("skip-crds", Takes::Bool, "do not install the chart's crds/ folder (installed on a first install only)"),
+    flag(
+        "create-namespace",
+        Takes::Bool(|a, on| a.create_namespace = on),
+        "create the release namespace if it does not exist (as helm install)",
+    ),
+    flag(
+        "skip-crds",
+        Takes::Bool(|a, on| a.skip_crds = on),
+        "do not install the chart's crds/ folder (installed on a first install only)",
+    ),
     WAIT_FOR_JOBS,
     flag(
         "rollback-on-failure",
-        Takes::Bool,
+        Takes::Bool(|a, on| a.rollback_on_failure = on),
         "on failure, uninstall a first install or roll an upgrade back to the last successful revision, as Helm",
     ),
     Flag {
         long: "atomic",
         short: None,
-        takes: Takes::Bool,
+        takes: Takes::Bool(|a, on| a.rollback_on_failure = on),
         repeats: false,
         alias_of: Some("rollback-on-failure"),
         help: "the same as --rollback-on-failure (Helm 3's name)",
@@ -187,11 +325,47 @@ const DEPLOY_FLAGS: &[Flag] = &[
     FORCE_CONFLICTS,
     flag(
         "dry-run",
-        Takes::DryRun,
+        Takes::DryRun(|a, v| server_dry_run(a, v, "deploy")),
         "print what would be created, updated (the fields, from a server-side dry-run apply), left unchanged \
          or deleted, batch by batch, and the hooks; apply and store nothing",
     ),
 ];
+
+/// strconv.ParseBool, which pflag's boolean flags use.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
+        "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// `--dry-run` as Helm 4 reads it: alone, `=true`, `=server` mean yes;
+/// `=false` and `=none` no.
+fn dry_run_yes(v: &str) -> Result<bool, ArgError> {
+    match v {
+        "" | "server" => Ok(true),
+        "none" => Ok(false),
+        other => parse_bool(other).ok_or_else(|| {
+            ArgError::Invalid(format!(
+                "invalid dry-run value ({other:?}). Must be \"none\", \"server\", \"client\", true or false"
+            ))
+        }),
+    }
+}
+
+/// A dry run that asks the API server is the only kind deploy and rollback
+/// have: `=client` there is `helm hooks plan`.
+fn server_dry_run(a: &mut LowArgs, v: &str, command: &str) -> Result<(), ArgError> {
+    if v == "client" {
+        return Err(ArgError::Invalid(format!(
+            "--dry-run=client is not offered by helm hooks {command}: its dry run asks the API server \
+             (--dry-run or --dry-run=server); a plan without a cluster is `helm hooks plan`"
+        )));
+    }
+    a.dry_run = dry_run_yes(v)?;
+    Ok(())
+}
 
 const ROLLBACK_FLAGS: &[Flag] = &[
     output(
@@ -208,7 +382,7 @@ const ROLLBACK_FLAGS: &[Flag] = &[
     FORCE_CONFLICTS,
     flag(
         "dry-run",
-        Takes::DryRun,
+        Takes::DryRun(|a, v| server_dry_run(a, v, "rollback")),
         "print what the rollback would create, update, leave unchanged or delete, and the hooks it would run; \
          change nothing (no revision stored, nothing applied, no hook run)",
     ),
@@ -219,14 +393,22 @@ const UNINSTALL_FLAGS: &[Flag] = &[
         &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
         "json, yaml and markdown write progress to stderr",
     ),
-    flag("keep-history", Takes::Bool, "keep every revision, the latest marked uninstalled (as helm uninstall)"),
+    flag(
+        "keep-history",
+        Takes::Bool(|a, on| a.keep_history = on),
+        "keep every revision, the latest marked uninstalled (as helm uninstall)",
+    ),
     PARALLEL,
     PARALLEL_ALL,
     TIMEOUT_HOOKS,
     IGNORE_FAIL_FAST,
     flag(
         "dry-run",
-        Takes::DryRun,
+        Takes::DryRun(|a, v| {
+            // Helm's uninstall --dry-run is a boolean: =client is a yes too.
+            a.dry_run = v == "client" || dry_run_yes(v)?;
+            Ok(())
+        }),
         "print the hooks that would run and what would be deleted, batch by batch; change nothing",
     ),
 ];
@@ -235,16 +417,26 @@ const STATUS_FLAGS: &[Flag] = &[
     output(&[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown], ""),
     flag(
         "event",
-        Takes::Value("E"),
+        Takes::Value("E", set_event),
         "the event whose last run to show (default test, as helm status shows the last test suite run)",
     ),
-    flag("revision", Takes::Value("N"), "that revision's record instead of the latest"),
+    flag(
+        "revision",
+        Takes::Value("N", |a, v| {
+            let n =
+                v.parse().map_err(|_| ArgError::Invalid(format!("--revision takes a revision number, not {v:?}")))?;
+            a.revision = Some(n);
+            Ok(())
+        }),
+        "that revision's record instead of the latest",
+    ),
 ];
 
 const VERSION_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json], "")];
 
 pub const COMMANDS: &[Command] = &[
     Command {
+        id: CommandId::Plan,
         name: "plan",
         operands: "[- | RELEASE]",
         max_operands: 1,
@@ -256,6 +448,7 @@ pub const COMMANDS: &[Command] = &[
         flags: PLAN_FLAGS,
     },
     Command {
+        id: CommandId::Lint,
         name: "lint",
         operands: "[- | RELEASE]",
         max_operands: 1,
@@ -270,6 +463,7 @@ pub const COMMANDS: &[Command] = &[
         flags: LINT_FLAGS,
     },
     Command {
+        id: CommandId::Run,
         name: "run",
         operands: "RELEASE",
         max_operands: 1,
@@ -282,6 +476,7 @@ pub const COMMANDS: &[Command] = &[
         flags: RUN_FLAGS,
     },
     Command {
+        id: CommandId::Deploy,
         name: "deploy",
         operands: "-",
         max_operands: 1,
@@ -291,6 +486,7 @@ pub const COMMANDS: &[Command] = &[
         flags: DEPLOY_FLAGS,
     },
     Command {
+        id: CommandId::Rollback,
         name: "rollback",
         operands: "RELEASE [REVISION]",
         max_operands: 2,
@@ -300,6 +496,7 @@ pub const COMMANDS: &[Command] = &[
         flags: ROLLBACK_FLAGS,
     },
     Command {
+        id: CommandId::Uninstall,
         name: "uninstall",
         operands: "RELEASE",
         max_operands: 1,
@@ -310,6 +507,7 @@ pub const COMMANDS: &[Command] = &[
         flags: UNINSTALL_FLAGS,
     },
     Command {
+        id: CommandId::Status,
         name: "status",
         operands: "RELEASE",
         max_operands: 1,
@@ -320,6 +518,7 @@ pub const COMMANDS: &[Command] = &[
         flags: STATUS_FLAGS,
     },
     Command {
+        id: CommandId::Version,
         name: "version",
         operands: "",
         max_operands: 0,
@@ -383,9 +582,10 @@ const RENDER_FLAGS: &[&str] = &[
 /// Where `name` (a long name, or one letter), a flag `command` does not
 /// take, belongs when it is one of Helm's.
 pub fn helm_side(command: &Command, name: &str) -> Option<HelmSide> {
-    match command.name {
-        "deploy" if RENDER_FLAGS.contains(&name) || name == "f" => Some(HelmSide::BeforeThePipe),
-        "deploy" | "rollback" | "uninstall" if name == "wait" => Some(HelmSide::AlwaysWaits),
+    use CommandId::*;
+    match command.id {
+        Deploy if RENDER_FLAGS.contains(&name) || name == "f" => Some(HelmSide::BeforeThePipe),
+        Deploy | Rollback | Uninstall if name == "wait" => Some(HelmSide::AlwaysWaits),
         _ => None,
     }
 }
@@ -443,7 +643,7 @@ impl Command {
                     let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
                     w.push_str(&format!("-{s} {}", names.join("|")))
                 }
-                (_, Takes::Value(v)) => w.push_str(&format!("--{} {v}", f.long)),
+                (_, Takes::Value(v, _)) => w.push_str(&format!("--{} {v}", f.long)),
                 _ => w.push_str(&format!("--{}", f.long)),
             }
             for a in aliases {
@@ -496,10 +696,11 @@ impl Command {
             .map(|f| {
                 let short = f.short.map_or("    ".to_string(), |c| format!("-{c}, "));
                 let (takes, help) = match f.takes {
-                    Takes::Value(v) => (format!(" {v}"), f.help.to_string()),
-                    Takes::Bool | Takes::DryRun => (String::new(), f.help.to_string()),
+                    Takes::Value(v, _) => (format!(" {v}"), f.help.to_string()),
+                    Takes::Bool(_) | Takes::DryRun(_) => (String::new(), f.help.to_string()),
                     Takes::Format(formats) => {
-                        let list = format!("{} (default {})", Format::list(formats), formats[0].name());
+                        let default = formats.first().map_or("text", |f| f.name());
+                        let list = format!("{} (default {default})", Format::list(formats));
                         (" FORMAT".to_string(), if f.help.is_empty() { list } else { format!("{list}; {}", f.help) })
                     }
                 };
@@ -514,7 +715,7 @@ impl Command {
             s.push_str(&wrap(&help, 100 - col).replace('\n', &format!("\n{}", " ".repeat(col))));
             s.push('\n');
         }
-        if self.flags.iter().any(|f| f.takes == Takes::Bool) {
+        if self.flags.iter().any(|f| f.takes.is_bool()) {
             s.push_str("\nA boolean flag takes =true or =false (also 1, 0, t, f), as Helm's flags do.\n");
         }
         s.push_str(

@@ -3,10 +3,11 @@
 //! outputs as `run`, headed by the release, namespace, revision, event and
 //! when the run was.
 
+use super::io::{connect, fail, Io};
 use super::typed::StatusArgs;
-use super::{connect, fail, Exit, Io};
 use crate::action::connect::Early;
 use crate::action::status::{self, StatusRequest, StatusStop};
+use crate::action::Exit;
 use crate::render;
 
 pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {

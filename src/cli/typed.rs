@@ -1,14 +1,15 @@
-//! Each command's flags read once, right after parsing, into the command's
-//! own struct (ripgrep's low-level arguments, one step from the table):
-//! the values checked and converted here — durations, counts, events,
-//! filters — and no command reads a flag by its name afterwards. A mistake
-//! is an [`ArgError`], shown as every usage error is (exit 2).
+//! Each command's own struct, made once from the flags' typed values
+//! (ripgrep's high-level arguments, from `cli::low_args`): defaults filled
+//! in, values checked against each other, and the operands — the release,
+//! the revision, stdin — typed here. A mistake is an [`ArgError`], shown as
+//! every usage error is (exit 2).
 
-use super::args::{ArgError, Args, DEFAULT_TIMEOUT};
-use super::spec;
-use crate::base::time::{format_duration, parse_duration, Millis};
-use crate::deploy::options::Flags;
-use crate::deploy::Options as DeployOptions;
+use super::arg_error::ArgError;
+use super::low_args::LowArgs;
+use super::spec::{Command, CommandId, Takes, DEFAULT_TIMEOUT};
+use crate::action::pipe;
+use crate::base::time::{format_duration, Millis};
+use crate::deploy::options::{Flags, Options as DeployOptions};
 use crate::kube::Conflicts;
 use crate::model::event::Event;
 use crate::plan::{Options, Target};
@@ -20,30 +21,43 @@ pub enum Parsed {
     Plan(PlanArgs),
     Lint(PlanArgs),
     Run(RunArgs),
-    Deploy(OperationArgs),
-    Rollback(OperationArgs),
-    Uninstall(OperationArgs),
+    Deploy(DeployArgs),
+    Rollback(RollbackArgs),
+    Uninstall(UninstallArgs),
     Status(StatusArgs),
     Version(Format),
 }
 
-pub fn read(args: &Args) -> Result<Parsed, ArgError> {
-    Ok(match args.command.name {
-        "plan" => Parsed::Plan(plan(args)?),
-        "lint" => Parsed::Lint(PlanArgs {
-            source: source(args),
+pub fn read(command: &Command, low: LowArgs) -> Result<Parsed, ArgError> {
+    let output = low.output.unwrap_or_else(|| default_format(command));
+    Ok(match command.id {
+        CommandId::Plan => Parsed::Plan(plan(low, output)),
+        CommandId::Lint => Parsed::Lint(PlanArgs {
+            source: source(&low),
             targets: Vec::new(),
             options: Options::default(),
-            output: args.format(),
-            strict: args.bool("strict"),
+            output,
+            strict: low.strict,
         }),
-        "run" => Parsed::Run(run(args)?),
-        "deploy" => Parsed::Deploy(operation(args)?),
-        "rollback" => Parsed::Rollback(operation(args)?),
-        "uninstall" => Parsed::Uninstall(operation(args)?),
-        "status" => Parsed::Status(status(args)?),
-        _ => Parsed::Version(args.format()),
+        CommandId::Run => Parsed::Run(run(low, output)?),
+        CommandId::Deploy => Parsed::Deploy(deploy(low, output)?),
+        CommandId::Rollback => Parsed::Rollback(rollback(low, output)?),
+        CommandId::Uninstall => Parsed::Uninstall(uninstall(low, output)?),
+        CommandId::Status => Parsed::Status(status(low, output)?),
+        CommandId::Version => Parsed::Version(output),
     })
+}
+
+/// `-o`'s default: the first format the command offers.
+fn default_format(command: &Command) -> Format {
+    command
+        .flags
+        .iter()
+        .find_map(|f| match f.takes {
+            Takes::Format(formats) => formats.first().copied(),
+            _ => None,
+        })
+        .unwrap_or(Format::Text)
 }
 
 /// `plan` and `lint`.
@@ -59,59 +73,26 @@ pub struct PlanArgs {
     pub strict: bool,
 }
 
-fn source(args: &Args) -> Option<String> {
-    args.operands.first().filter(|s| *s != "-").cloned()
+fn source(low: &LowArgs) -> Option<String> {
+    low.operands.first().filter(|s| *s != "-").cloned()
 }
 
-fn plan(args: &Args) -> Result<PlanArgs, ArgError> {
-    let mut targets = Vec::new();
-    // In the order given: `--all-events` forgets the events before it.
-    for (flag, v) in args.given() {
-        match *flag {
-            "event" => {
-                let target = if v == "install" {
-                    Target::Install
-                } else {
-                    Target::Hooks(v.parse().map_err(|_| unknown_event(v, true))?)
-                };
-                if !targets.contains(&target) {
-                    targets.push(target);
-                }
-            }
-            // Every event again, as before the first --event.
-            "all-events" if v == "true" => targets.clear(),
-            _ => {}
-        }
-    }
+fn plan(low: LowArgs, output: Format) -> PlanArgs {
     let options = Options {
-        parallel: args.parallel()?,
-        parallel_all: args.bool("parallel-all"),
-        parallel_resources: args.parallel_resources()?,
+        parallel: low.parallel.unwrap_or(1),
+        parallel_all: low.parallel_all,
+        parallel_resources: low.parallel_resources,
     };
-    Ok(PlanArgs { source: source(args), targets, options, output: args.format(), strict: false })
-}
-
-/// `--event` of `run` and `status`: default `test`, as `helm test` and `helm status`.
-fn event_arg(args: &Args) -> Result<Event, ArgError> {
-    match args.value("event") {
-        None => Ok(Event::Test),
-        Some(v) => v.parse().map_err(|_| unknown_event(v, false)),
-    }
-}
-
-/// An `--event` value that is none of Helm's events, naming the one a typo
-/// meant (`pre-instal`: `pre-install`); `install` only where `plan` takes it.
-fn unknown_event(value: &str, install: bool) -> ArgError {
-    let names = Event::ALL.iter().map(|e| e.as_str()).chain(install.then_some("install"));
-    let meant =
-        crate::base::spelling::nearest(value, names).map(|m| format!(" (did you mean {m}?)")).unwrap_or_default();
-    let install = if install { ", install" } else { "" };
-    ArgError::Invalid(format!("unknown event {value:?}{meant}; use one of {}{install}", spec::events()))
+    PlanArgs { source: source(&low), targets: low.targets, options, output, strict: false }
 }
 
 /// The RELEASE operand, or the message that names the command's usage.
-fn release_arg(args: &Args, usage: &str) -> Result<String, ArgError> {
-    args.operands.first().cloned().ok_or_else(|| ArgError::Invalid(format!("the release name is missing: {usage}")))
+fn release_arg(low: &LowArgs, usage: &str) -> Result<String, ArgError> {
+    low.operands.first().cloned().ok_or_else(|| ArgError::Invalid(format!("the release name is missing: {usage}")))
+}
+
+fn timeout_ms(low: &LowArgs) -> Millis {
+    low.timeout.unwrap_or(DEFAULT_TIMEOUT).as_millis() as Millis
 }
 
 /// `run`.
@@ -131,28 +112,19 @@ pub struct RunArgs {
     pub output: Format,
 }
 
-fn run(args: &Args) -> Result<RunArgs, ArgError> {
-    let event = event_arg(args)?;
-    let (mut include, mut exclude) = (Vec::new(), Vec::new());
-    for v in args.values("filter") {
-        match v.split_once('=') {
-            Some(("name", n)) => include.push(n.to_string()),
-            Some(("!name", n)) => exclude.push(n.to_string()),
-            _ => return Err(ArgError::Invalid(format!("--filter takes name=NAME or !name=NAME, not {v:?}"))),
-        }
-    }
-    let output = args.format();
-    let release = release_arg(args, "helm hooks run RELEASE")?;
+fn run(low: LowArgs, output: Format) -> Result<RunArgs, ArgError> {
+    let release = release_arg(&low, "helm hooks run RELEASE")?;
     Ok(RunArgs {
         release,
-        event,
-        parallel: args.parallel()?,
-        parallel_all: args.bool("parallel-all"),
-        timeout_ms: args.timeout("timeout", DEFAULT_TIMEOUT)?.as_millis() as Millis,
-        ignore_fail_fast: args.bool("ignore-fail-fast"),
-        logs: args.bool("logs"),
-        include,
-        exclude,
+        // Default test, as `helm test`.
+        event: low.event.unwrap_or(Event::Test),
+        parallel: low.parallel.unwrap_or(1),
+        parallel_all: low.parallel_all,
+        timeout_ms: timeout_ms(&low),
+        ignore_fail_fast: low.ignore_fail_fast,
+        logs: low.logs,
+        include: low.include,
+        exclude: low.exclude,
         output,
     })
 }
@@ -167,81 +139,108 @@ pub struct StatusArgs {
     pub output: Format,
 }
 
-fn status(args: &Args) -> Result<StatusArgs, ArgError> {
-    let revision = match args.value("revision") {
-        None => None,
-        Some(v) => {
-            Some(v.parse().map_err(|_| ArgError::Invalid(format!("--revision takes a revision number, not {v:?}")))?)
-        }
-    };
+fn status(low: LowArgs, output: Format) -> Result<StatusArgs, ArgError> {
     Ok(StatusArgs {
-        release: release_arg(args, "helm hooks status RELEASE")?,
-        event: event_arg(args)?,
-        revision,
-        output: args.format(),
+        release: release_arg(&low, "helm hooks status RELEASE")?,
+        // Default test, as `helm status` shows the last test suite run.
+        event: low.event.unwrap_or(Event::Test),
+        revision: low.revision,
+        output,
     })
 }
 
-/// `deploy`, `rollback` and `uninstall`: one struct, as their flags are
-/// one set each takes a part of; a flag a command does not have is
-/// refused by the parser, so here it is false.
+/// `deploy -`: the release comes on stdin.
 #[derive(Debug)]
-pub struct OperationArgs {
-    /// What follows the command: `-`, or RELEASE [REVISION]; each command
-    /// says its own usage when they are not what it takes.
-    pub operands: Vec<String>,
+pub struct DeployArgs {
     pub flags: Flags,
     pub output: Format,
     pub skip_crds: bool,
     pub conflicts: Conflicts,
 }
 
-fn operation(args: &Args) -> Result<OperationArgs, ArgError> {
-    let has = |long: &str| args.command.flag(long).is_some();
-    let flag = |long: &str| has(long) && args.bool(long);
-    let timeout_ms = args.timeout("timeout", DEFAULT_TIMEOUT)?.as_millis() as Millis;
-    let readiness_timeout_ms =
-        match args.command.flag("readiness-timeout").and_then(|_| args.value("readiness-timeout")) {
-            None => 0,
-            Some(v) => parse_duration(v).ok_or_else(|| {
-                ArgError::Invalid(format!("--readiness-timeout takes a duration such as 5m, 90s or 1m30s, not {v:?}"))
-            })?,
-        };
-    let mut a = OperationArgs {
-        operands: args.operands.clone(),
-        flags: Flags {
-            options: DeployOptions {
-                parallel: args.parallel()?,
-                parallel_all: flag("parallel-all"),
-                parallel_resources: if has("parallel-resources") { args.parallel_resources()? } else { None },
-                timeout_ms,
-                readiness_timeout_ms,
-                ignore_fail_fast: flag("ignore-fail-fast"),
-                wait_for_jobs: flag("wait-for-jobs"),
-            },
-            keep_history: flag("keep-history"),
-            create_namespace: flag("create-namespace"),
-            rollback_on_failure: flag("rollback-on-failure"),
-            dry_run: false,
-            check_ownership: false,
-        },
-        output: args.format(),
-        skip_crds: flag("skip-crds"),
-        conflicts: if flag("force-conflicts") { Conflicts::Force } else { Conflicts::Fail },
-    };
-    a.flags.dry_run = has("dry-run") && args.dry_run()?;
-    // HIP-0025: 0 means one minute, and it may not exceed --timeout.
-    let o = &mut a.flags.options;
-    if o.readiness_timeout_ms == 0 {
-        o.readiness_timeout_ms = 60_000.min(o.timeout_ms);
-    } else if o.readiness_timeout_ms > o.timeout_ms {
-        return Err(ArgError::Invalid(format!(
-            "--readiness-timeout ({}) must not exceed --timeout ({})",
-            format_duration(o.readiness_timeout_ms),
-            format_duration(o.timeout_ms)
-        )));
+/// `rollback RELEASE [REVISION]`.
+#[derive(Debug)]
+pub struct RollbackArgs {
+    pub release: String,
+    /// `None`: the one before the latest.
+    pub revision: Option<u64>,
+    pub flags: Flags,
+    pub output: Format,
+    pub conflicts: Conflicts,
+}
+
+/// `uninstall RELEASE`.
+#[derive(Debug)]
+pub struct UninstallArgs {
+    pub release: String,
+    pub flags: Flags,
+    pub output: Format,
+}
+
+fn deploy(low: LowArgs, output: Format) -> Result<DeployArgs, ArgError> {
+    if !low.operands.iter().all(|p| p == "-") {
+        return Err(ArgError::Operands(pipe::USAGE.to_string()));
     }
-    Ok(a)
+    Ok(DeployArgs { flags: flags(&low)?, output, skip_crds: low.skip_crds, conflicts: conflicts(&low) })
+}
+
+fn rollback(low: LowArgs, output: Format) -> Result<RollbackArgs, ArgError> {
+    const USAGE: &str = "helm hooks rollback RELEASE [REVISION]";
+    let release = low.operands.first().cloned().ok_or_else(|| ArgError::Operands(format!("usage: {USAGE}")))?;
+    let revision = match low.operands.get(1).map(|r| r.parse::<u64>()) {
+        None => None,
+        Some(Ok(r)) => Some(r),
+        Some(Err(_)) => return Err(ArgError::Operands(format!("the revision must be a whole number; usage: {USAGE}"))),
+    };
+    Ok(RollbackArgs { release, revision, flags: flags(&low)?, output, conflicts: conflicts(&low) })
+}
+
+fn uninstall(low: LowArgs, output: Format) -> Result<UninstallArgs, ArgError> {
+    let usage = "usage: helm hooks uninstall RELEASE [--keep-history]";
+    let release = low.operands.first().cloned().ok_or_else(|| ArgError::Operands(usage.to_string()))?;
+    Ok(UninstallArgs { release, flags: flags(&low)?, output })
+}
+
+fn conflicts(low: &LowArgs) -> Conflicts {
+    if low.force_conflicts {
+        Conflicts::Force
+    } else {
+        Conflicts::Fail
+    }
+}
+
+/// What `deploy`, `rollback` and `uninstall` share (a flag the command
+/// does not take was refused by the parser, so it is at its default).
+fn flags(low: &LowArgs) -> Result<Flags, ArgError> {
+    let timeout_ms = timeout_ms(low);
+    // HIP-0025: 0 means one minute, and it may not exceed --timeout.
+    let readiness_timeout_ms = match low.readiness_timeout_ms.unwrap_or(0) {
+        0 => 60_000.min(timeout_ms),
+        ms if ms > timeout_ms => {
+            return Err(ArgError::Invalid(format!(
+                "--readiness-timeout ({}) must not exceed --timeout ({})",
+                format_duration(ms),
+                format_duration(timeout_ms)
+            )))
+        }
+        ms => ms,
+    };
+    Ok(Flags {
+        options: DeployOptions {
+            parallel: low.parallel.unwrap_or(1),
+            parallel_all: low.parallel_all,
+            parallel_resources: low.parallel_resources,
+            timeout_ms,
+            readiness_timeout_ms,
+            ignore_fail_fast: low.ignore_fail_fast,
+            wait_for_jobs: low.wait_for_jobs,
+        },
+        keep_history: low.keep_history,
+        create_namespace: low.create_namespace,
+        rollback_on_failure: low.rollback_on_failure,
+        dry_run: low.dry_run,
+        check_ownership: false,
+    })
 }
 
 #[cfg(test)]
@@ -252,7 +251,8 @@ mod tests {
 
     fn read_for(cmd: &str, args: &[&str]) -> Result<Parsed, ArgError> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        read(&parse(command(cmd).unwrap(), &args)?)
+        let command = command(cmd).unwrap();
+        read(command, parse(command, &args)?)
     }
 
     /// Each command's flags, read once into its struct, with the defaults
@@ -278,6 +278,11 @@ mod tests {
         let Ok(Parsed::Uninstall(u)) = read_for("uninstall", &["r", "--dry-run=client"]) else { panic!("uninstall") };
         assert!(u.flags.dry_run && !u.flags.keep_history);
         assert!(matches!(read_for("version", &["-o", "json"]), Ok(Parsed::Version(Format::Json))));
+        // -o's default is the command's first format.
+        let Ok(Parsed::Deploy(d)) = read_for("deploy", &[]) else { panic!("deploy") };
+        assert_eq!(d.output, Format::Text);
+        let Ok(Parsed::Rollback(r)) = read_for("rollback", &["r", "3"]) else { panic!("rollback") };
+        assert_eq!((r.release.as_str(), r.revision), ("r", Some(3)));
     }
 
     /// A value that is no value of its flag is a usage error, said once here.
@@ -287,6 +292,12 @@ mod tests {
         assert_eq!(e("run", &["r", "--filter", "x"]), "--filter takes name=NAME or !name=NAME, not \"x\"");
         assert_eq!(e("status", &["r", "--revision", "last"]), "--revision takes a revision number, not \"last\"");
         assert_eq!(e("run", &[]), "the release name is missing: helm hooks run RELEASE");
+        assert_eq!(
+            e("rollback", &["r", "last"]),
+            "the revision must be a whole number; usage: helm hooks rollback RELEASE [REVISION]"
+        );
+        assert_eq!(e("uninstall", &[]), "usage: helm hooks uninstall RELEASE [--keep-history]");
+        assert!(e("deploy", &["r"]).starts_with("deploy reads the release Helm renders, as JSON"));
         assert_eq!(
             e("deploy", &["-", "--timeout", "1m", "--readiness-timeout", "2m"]),
             "--readiness-timeout (2m0s) must not exceed --timeout (1m0s)"
