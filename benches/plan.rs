@@ -127,7 +127,7 @@ pub fn template(nodes: usize, seed: u64) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    let options = plan::Options { parallel: 8, ..Default::default() };
+    let options = plan::PlanOptions { parallel: 8, ..Default::default() };
     let mut g = c.benchmark_group("plan");
     g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
     // The largest input the reader takes (issue 33's bound): the stream's count of

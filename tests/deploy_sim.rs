@@ -21,7 +21,7 @@ use helm_hooks::action::OperationStop;
 use helm_hooks::base::time::Millis;
 use helm_hooks::deploy::command::{Done, Refused};
 use helm_hooks::deploy::options::Flags;
-use helm_hooks::deploy::{self, Ended, Error, Options, Report};
+use helm_hooks::deploy::{self, DeployOptions, Ended, Error, Report};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
 use helm_hooks::exec::progress::{Elapsed, HookEvent, HookProgress};
 use helm_hooks::exec::rollout::State;
@@ -395,7 +395,7 @@ impl Env for Sim {
         &mut self,
         (plan, _hooks): (&EventPlan, &[Hook]),
         _stored: &mut StoredRelease,
-        _options: executor::Options,
+        _options: executor::RunOptions,
         recording: Recording,
         progress: &mut dyn HookProgress,
         since: Option<Millis>,
@@ -492,8 +492,8 @@ impl Store for Sim {
     }
 }
 
-fn options() -> Options {
-    Options {
+fn options() -> DeployOptions {
+    DeployOptions {
         parallel: 1,
         parallel_all: false,
         parallel_resources: None,

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use helm_hooks::exec::executor::{Action, Executor, Input, Options, Phase, Report};
+use helm_hooks::exec::executor::{Executor, HookAction, HookInput, HookReport, Phase, RunOptions};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
@@ -23,7 +23,7 @@ struct Behaviour {
 struct Trace {
     /// ("delete:<policy>" | "create" | "record" | "logs", hook name) in order.
     calls: Vec<(String, String)>,
-    reports: Vec<Report>,
+    reports: Vec<HookReport>,
     end: u64,
     max_running: usize,
     phases: Vec<(String, Phase)>,
@@ -48,12 +48,12 @@ fn hook(kind: &str, name: &str, extra: &[(&str, &str)]) -> String {
     s
 }
 
-fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -> Trace {
+fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: RunOptions) -> Trace {
     let mut d = Diagnostics::default();
     let p = plan::build(
         r,
         &[Target::Hooks(Event::Test)],
-        plan::Options { parallel: opts.parallel, ..Default::default() },
+        plan::PlanOptions { parallel: opts.parallel, ..Default::default() },
         &mut d,
     );
     assert!(!d.has_errors(), "{:?}", d.0);
@@ -74,27 +74,27 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     for _ in 0..100_000 {
         let action = exec.poll(now);
         match action {
-            Action::Done => break,
-            Action::Delete { hooks, policy } => {
+            HookAction::Done => break,
+            HookAction::Delete { hooks, policy } => {
                 for h in &hooks {
                     t.calls.push((format!("delete:{policy}"), name(*h)));
                 }
-                exec.handle(Input::Deleted { hooks });
+                exec.handle(HookInput::Deleted { hooks });
             }
-            Action::Record => {
+            HookAction::Record => {
                 t.calls.push(("record".into(), String::new()));
-                exec.handle(Input::Recorded);
+                exec.handle(HookInput::Recorded);
             }
-            Action::Create { hooks } => {
+            HookAction::Create { hooks } => {
                 for h in hooks {
                     t.calls.push(("create".into(), name(h)));
                     t.starts.insert(name(h), now);
                     running.insert(h, now + behaviour(&name(h)).ms);
                     t.max_running = t.max_running.max(running.len());
-                    exec.handle(Input::Created { hook: h });
+                    exec.handle(HookInput::Created { hook: h });
                 }
             }
-            Action::Await { hooks, deadline } => {
+            HookAction::Await { hooks, deadline } => {
                 let next = hooks.iter().filter_map(|h| running.get(h)).copied().min().unwrap_or(u64::MAX);
                 now = next.min(deadline).max(now);
                 for h in hooks {
@@ -102,7 +102,7 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
                         running.remove(&h);
                         t.ends.insert(name(h), now);
                         let b = behaviour(&name(h));
-                        exec.handle(Input::Finished {
+                        exec.handle(HookInput::Finished {
                             hook: h,
                             succeeded: b.ok,
                             message: if b.ok { String::new() } else { "BackoffLimitExceeded".into() },
@@ -110,14 +110,14 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
                     }
                 }
             }
-            Action::Logs { hook, purpose } => {
+            HookAction::Logs { hook, purpose } => {
                 t.calls.push(("logs".into(), name(hook)));
                 let logs = vec![helm_hooks::exec::executor::ContainerLog {
                     pod: name(hook),
                     container: "c".into(),
                     text: format!("output of {}", name(hook)),
                 }];
-                exec.handle(Input::Logs { hook, purpose, logs });
+                exec.handle(HookInput::Logs { hook, purpose, logs });
             }
         }
         // Non-Job kinds finish at creation: they leave the simulated set.
@@ -129,8 +129,8 @@ fn simulate(r: &Release, behaviour: &dyn Fn(&str) -> Behaviour, opts: Options) -
     t
 }
 
-fn opts(parallel: usize) -> Options {
-    Options { parallel, timeout_ms: 300_000, ignore_fail_fast: false, pod_logs: false, record_before_cleanup: false }
+fn opts(parallel: usize) -> RunOptions {
+    RunOptions { parallel, timeout_ms: 300_000, ignore_fail_fast: false, pod_logs: false, record_before_cleanup: false }
 }
 
 fn ok(ms: u64) -> Behaviour {
@@ -223,7 +223,7 @@ fn fail_fast_ends_the_run_at_once() {
         opts(8),
     );
     assert_eq!(t.end, 1000, "not waiting for the slow sibling");
-    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(0), ignored: false }));
+    assert!(t.reports.contains(&HookReport::FailFast { hook: ItemId(0), ignored: false }));
     assert!(t.calls.contains(&("logs".into(), "preflight".into())));
     assert!(!t.calls.contains(&("create".into(), "later".into())));
     let phases: BTreeMap<_, _> = t.phases.into_iter().collect();
@@ -236,9 +236,12 @@ fn ignored_fail_fast_goes_on() {
         hook("Job", "preflight", &[("helm.sh/hook-fail-fast", "true")]),
         hook("Job", "next", &[("helm.sh/hook-weight", "1")]),
     ]);
-    let t =
-        simulate(&r, &|n| Behaviour { ms: 1000, ok: n != "preflight" }, Options { ignore_fail_fast: true, ..opts(1) });
-    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(0), ignored: true }));
+    let t = simulate(
+        &r,
+        &|n| Behaviour { ms: 1000, ok: n != "preflight" },
+        RunOptions { ignore_fail_fast: true, ..opts(1) },
+    );
+    assert!(t.reports.contains(&HookReport::FailFast { hook: ItemId(0), ignored: true }));
     assert!(t.calls.contains(&("create".into(), "next".into())));
     assert_eq!(t.end, 2000);
 }
@@ -274,10 +277,10 @@ fn plain_failure_drains_running_hooks() {
 #[test]
 fn timeout_fails_the_hook() {
     let r = release(&[hook("Job", "stuck", &[])]);
-    let t = simulate(&r, &|_| ok(10_000_000), Options { timeout_ms: 2000, ..opts(1) });
+    let t = simulate(&r, &|_| ok(10_000_000), RunOptions { timeout_ms: 2000, ..opts(1) });
     assert_eq!(t.end, 2000);
     assert!(t.reports.iter().any(
-        |r| matches!(r, Report::Finished { message, phase: Phase::Failed, .. } if message == "timed out after 2s")
+        |r| matches!(r, HookReport::Finished { message, phase: Phase::Failed, .. } if message == "timed out after 2s")
     ));
 }
 
@@ -297,7 +300,7 @@ fn a_hook_timeout_fails_that_hook_only_and_can_fail_fast() {
     assert_eq!((phases["sleeper"], phases["sibling"]), (Phase::Failed, Phase::Succeeded));
     let failed = |t: &Trace| {
         t.reports.iter().find_map(|r| match r {
-            Report::Finished { message, phase: Phase::Failed, at, .. } => Some((message.clone(), *at)),
+            HookReport::Finished { message, phase: Phase::Failed, at, .. } => Some((message.clone(), *at)),
             _ => None,
         })
     };
@@ -306,11 +309,11 @@ fn a_hook_timeout_fails_that_hook_only_and_can_fail_fast() {
     let r = release(&[hook("Job", "sleeper", &[par, short, ff]), hook("Job", "sibling", &[par])]);
     let t = simulate(&r, &sleeper, opts(8));
     assert_eq!(t.end, 3000);
-    assert!(t.reports.contains(&Report::FailFast { hook: ItemId(1), ignored: false }), "{:?}", t.reports);
+    assert!(t.reports.contains(&HookReport::FailFast { hook: ItemId(1), ignored: false }), "{:?}", t.reports);
     assert!(t.calls.contains(&("logs".into(), "sleeper".into())));
     // --timeout shorter than the hook's own wins, and the message names --timeout's value.
     let r = release(&[hook("Job", "sleeper", &[short])]);
-    let t = simulate(&r, &sleeper, Options { timeout_ms: 2000, ..opts(1) });
+    let t = simulate(&r, &sleeper, RunOptions { timeout_ms: 2000, ..opts(1) });
     assert_eq!(failed(&t), Some(("timed out after 2s".into(), 2000)));
 }
 
@@ -407,7 +410,7 @@ impl SimCluster {
     }
 }
 
-impl helm_hooks::exec::run::Cluster for SimCluster {
+impl helm_hooks::exec::run::HookApi for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
     }
@@ -496,7 +499,7 @@ impl helm_hooks::exec::run::Cluster for SimCluster {
 fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
     let r = release(&[hook("Job", "healthy", &[])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
     let mut out = Vec::new();
@@ -515,12 +518,13 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
     let par = ("helm.sh/hook-parallel", "true");
     let r = release(&[hook("Job", "pull", &[par]), hook("Job", "talk", &[par, ("helm.sh/show-output", "true")])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let p =
+        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
     let mut cluster =
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
     let mut out = Vec::new();
-    let options = Options { timeout_ms: 12_000, ..opts(8) };
+    let options = RunOptions { timeout_ms: 12_000, ..opts(8) };
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
@@ -550,11 +554,12 @@ fn run_says_what_a_timed_out_hook_was_stuck_on() {
     let par = ("helm.sh/hook-parallel", "true");
     let r = release(&[hook("Job", "pull", &[par]), hook("Job", "quick", &[par])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let p =
+        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
     let mut cluster =
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
-    let options = Options { timeout_ms: 20_000, ..opts(8) };
+    let options = RunOptions { timeout_ms: 20_000, ..opts(8) };
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut ());
     assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
     let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
@@ -570,7 +575,8 @@ fn run_prints_fail_fast_and_the_output_block() {
         hook("Job", "slow", &[par, ("helm.sh/show-output", "true")]),
     ]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let p =
+        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 1_000_000, |n| {
         if n == "preflight" {
@@ -608,12 +614,12 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
     let t = simulate(&r, &behaviour, opts(1));
     assert!(t.calls.contains(&("logs".into(), "pre".into())), "{:?}", t.calls);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
     let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour { ms: 1000, ok: n != "pre" });
     let s = helm_hooks::exec::run::execute(
         &p.events[0],
         &r.hooks,
-        Options { ignore_fail_fast: true, ..opts(1) },
+        RunOptions { ignore_fail_fast: true, ..opts(1) },
         &mut cluster,
         &mut (),
     );
@@ -627,7 +633,7 @@ fn test_event_records_before_cleanup() {
     let pol = ("helm.sh/hook-delete-policy", "hook-succeeded");
     let r = release(&[hook("Pod", "a", &[pol])]);
     let last_two = |t: &Trace| t.calls.iter().rev().take(2).map(|(c, _)| c.clone()).collect::<Vec<_>>();
-    let t = simulate(&r, &|_| ok(1000), Options { record_before_cleanup: true, ..opts(1) });
+    let t = simulate(&r, &|_| ok(1000), RunOptions { record_before_cleanup: true, ..opts(1) });
     assert_eq!(last_two(&t), ["delete:hook-succeeded", "record"]);
     let t = simulate(&r, &|_| ok(1000), opts(1));
     assert_eq!(last_two(&t), ["record", "delete:hook-succeeded"]);
@@ -639,7 +645,7 @@ fn test_event_records_before_cleanup() {
 fn a_refused_record_reports_no_start() {
     let r = release(&[hook("Job", "check", &[])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
     let mut out = Vec::new();
@@ -662,7 +668,7 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
         annotations.extend_from_slice(policy);
         let r = release(&[hook("Pod", "slow", &annotations)]);
         let mut d = Diagnostics::default();
-        let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+        let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
         let mut cluster = SimCluster::new(&p.events[0], 1_000_000, |_| Behaviour { ms: 60_000, ok: true });
         cluster.late_ms = 1_700;
         let mut out = Vec::new();
@@ -709,7 +715,8 @@ fn hooks_a_fail_fast_stop_leaves_running_are_named() {
             .to_string(),
     ]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options { parallel: 8, ..Default::default() }, &mut d);
+    let p =
+        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
     let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour {
         ms: if n == "preflight" { 1_000 } else { 30_000 },
         ok: n != "preflight",
@@ -733,12 +740,12 @@ fn hooks_a_fail_fast_stop_leaves_running_are_named() {
 fn run_logs_of_a_show_output_hook_prints_each_line_once() {
     let r = release(&[hook("Pod", "smoke", &[("helm.sh/show-output", "true")])]);
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
     let mut cluster = SimCluster::new(&p.events[0], 0, |_| Behaviour { ms: 3_500, ok: true });
     let script: Vec<String> = (1..=5).map(|i| format!("check {i} ok")).collect();
     cluster.script = Some(script.clone());
     let mut out = Vec::new();
-    let options = Options { pod_logs: true, ..opts(1) };
+    let options = RunOptions { pod_logs: true, ..opts(1) };
     let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     for line in &script {

@@ -6,7 +6,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::hook::DeletePolicy;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::{self, Options, Target};
+use helm_hooks::plan::{self, PlanOptions, Target};
 
 /// A `helm template`-style stream from (source path, document) pairs.
 fn stream(docs: &[(&str, &str)]) -> String {
@@ -34,7 +34,7 @@ fn obj(kind: &str, name: &str, annotations: &[(&str, &str)]) -> String {
 
 fn install_batches(r: &Release) -> (Vec<Vec<String>>, Diagnostics) {
     let mut d = Diagnostics::default();
-    let p = plan::build(r, &[Target::Install], Options::default(), &mut d);
+    let p = plan::build(r, &[Target::Install], PlanOptions::default(), &mut d);
     let e = &p.events[0];
     let batches = e
         .batches
@@ -50,7 +50,7 @@ fn install_batches(r: &Release) -> (Vec<Vec<String>>, Diagnostics) {
 
 fn order(r: &Release, event: Event) -> Vec<String> {
     let mut d = Diagnostics::default();
-    let p = plan::build(r, &[Target::Hooks(event)], Options::default(), &mut d);
+    let p = plan::build(r, &[Target::Hooks(event)], PlanOptions::default(), &mut d);
     assert!(!d.has_errors(), "{:?}", d.0);
     p.events[0].waves.iter().flatten().map(|&i| p.events[0].items[i].reference.to_string()).collect()
 }
@@ -330,7 +330,8 @@ fn serial_barriers_inside_a_weight() {
         ("c/templates/e.yaml", &p("e")),
     ]);
     let mut d = Diagnostics::default();
-    let plan = plan::build(&r, &[Target::Hooks(Event::Test)], Options { parallel: 8, ..Default::default() }, &mut d);
+    let plan =
+        plan::build(&r, &[Target::Hooks(Event::Test)], PlanOptions { parallel: 8, ..Default::default() }, &mut d);
     let waves: Vec<Vec<String>> = plan.events[0]
         .waves
         .iter()
@@ -350,7 +351,7 @@ fn depends_on_errors_are_precise() {
         ("c/templates/f.yaml", &obj("Job", "y", &[("helm.sh/hook", "test"), ("helm.sh/depends-on", "Job/x")])),
     ]);
     let mut d = Diagnostics::default();
-    plan::build(&r, &[Target::Hooks(Event::Test)], Options::default(), &mut d);
+    plan::build(&r, &[Target::Hooks(Event::Test)], PlanOptions::default(), &mut d);
     let msgs: Vec<String> = d.errors().map(|e| format!("{}", e)).collect();
     assert!(msgs.iter().any(|m| m.contains("c/templates/a.yaml") && m.contains("higher weight")), "{msgs:#?}");
     assert!(

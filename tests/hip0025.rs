@@ -36,7 +36,7 @@ use helm_hooks::model::annotation::{
 use helm_hooks::model::diagnostic::{Diagnostic, Diagnostics};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
-use helm_hooks::plan::{self, Options, Target};
+use helm_hooks::plan::{self, PlanOptions, Target};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------
@@ -187,7 +187,7 @@ fn outcome(r: &Release, batches: &[plan::batch::Batch], mut diags: Diagnostics) 
 /// The install plan of a release read from `text`.
 fn install(text: &str) -> Outcome {
     let (r, mut diags) = read(text);
-    let p = plan::build(&r, &[Target::Install], Options::default(), &mut diags);
+    let p = plan::build(&r, &[Target::Install], PlanOptions::default(), &mut diags);
     outcome(&r, &p.events[0].batches, diags)
 }
 
@@ -203,7 +203,7 @@ fn install_chart(top: &str, annotations: &[(&str, &str)], deps: Vec<Value>, docs
 
 /// What `helm hooks lint` reports for `text`, with its install batches.
 fn lint(text: &str) -> Outcome {
-    let request = PlanRequest { targets: &[], options: Options::default(), default_timeout_ms: 300_000 };
+    let request = PlanRequest { targets: &[], options: PlanOptions::default(), default_timeout_ms: 300_000 };
     let planned = lint::perform(lint::prepare(text.as_bytes(), request).expect("the input reads"));
     let batches = planned.plan.events.iter().find(|e| e.target == Target::Install).map(|e| e.batches.clone());
     outcome(&planned.release, &batches.unwrap_or_default(), planned.diags)
@@ -1348,7 +1348,7 @@ fn hooks_and_batches(text: &str, events: &[Event]) -> (Vec<Vec<String>>, Vec<Vec
     let (r, mut d) = read(text);
     let mut targets: Vec<Target> = events.iter().map(|&e| Target::Hooks(e)).collect();
     targets.push(Target::Install);
-    let p = plan::build(&r, &targets, Options::default(), &mut d);
+    let p = plan::build(&r, &targets, PlanOptions::default(), &mut d);
     let hooks = p.events[..events.len()]
         .iter()
         .map(|e| e.items.iter().map(|i| r.hooks[i.index].head.name.clone()).collect())
@@ -1757,7 +1757,7 @@ fn the_two_slash_key_is_warned_and_the_portable_key_reads_alike() {
     assert_eq!(warned.len(), 3, "{diags:?}");
     assert!(warned.iter().all(|d| !d.is_error() && d.help.as_deref().unwrap_or("").contains(PORTABLE)));
     let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Install], Options::default(), &mut d);
+    let p = plan::build(&r, &[Target::Install], PlanOptions::default(), &mut d);
     let hip: Vec<Vec<String>> = p.events[0].batches.iter().map(|b| b.groups.clone()).collect();
 
     let portable: Vec<Doc> = docs.iter().map(|(src, doc)| (src.clone(), doc.replace(GROUP_DEPS, PORTABLE))).collect();

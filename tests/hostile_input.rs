@@ -4,7 +4,7 @@
 use helm_hooks::cli::{run_captured, Exit};
 use helm_hooks::model::manifest::Syntax;
 use helm_hooks::model::{diagnostic::Diagnostics, input};
-use helm_hooks::plan::{self, Options};
+use helm_hooks::plan::{self, PlanOptions};
 
 /// Nine levels of nine aliases, at `indent`: 9^9 items if expanded.
 fn alias_bomb(indent: &str) -> String {
@@ -150,7 +150,7 @@ fn read_and_plan(input: &str, times: u32) -> std::time::Duration {
     for _ in 0..times {
         let mut diags = Diagnostics::default();
         let (_, release) = input::parse_as(input.as_bytes(), Syntax::Whole, &mut diags).unwrap();
-        plan::build(&release, &[], Options::default(), &mut diags);
+        plan::build(&release, &[], PlanOptions::default(), &mut diags);
     }
     (cpu_time() - start) / times
 }

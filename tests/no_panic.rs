@@ -223,9 +223,10 @@ fn release_json(template: &str) -> String {
 
 /// The whole path the CLI takes, with every renderer, at a few settings.
 fn exercise(bytes: &[u8]) {
-    for options in
-        [plan::Options::default(), plan::Options { parallel: 3, parallel_all: true, parallel_resources: Some(2) }]
-    {
+    for options in [
+        plan::PlanOptions::default(),
+        plan::PlanOptions { parallel: 3, parallel_all: true, parallel_resources: Some(2) },
+    ] {
         let mut diags = Diagnostics::default();
         let Ok((format, release)) = input::parse(bytes, &mut diags) else { return };
         // What deploy and run send to the API server.

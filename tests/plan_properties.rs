@@ -25,7 +25,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::model::kind_order::{install_rank, KindRank};
-use helm_hooks::plan::{self, EventPlan, ItemId, Options, Plan, Target};
+use helm_hooks::plan::{self, EventPlan, ItemId, Plan, PlanOptions, Target};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -521,7 +521,7 @@ fn doc_id(ann: &BTreeMap<String, String>) -> usize {
 // ---------------------------------------------------------------------------
 // Checks shared by the properties.
 
-fn plan_of(yaml: &str, options: Options) -> (Release, Plan, Diagnostics) {
+fn plan_of(yaml: &str, options: PlanOptions) -> (Release, Plan, Diagnostics) {
     let mut diags = Diagnostics::default();
     let (_, release) = input::parse(yaml.as_bytes(), &mut diags).expect("generated input parses");
     let plan = plan::build(&release, &[], options, &mut diags);
@@ -595,8 +595,8 @@ fn check_event(ep: &EventPlan, model: &Model, n: usize, what: &str) -> Result<()
     Ok(())
 }
 
-fn options(n: usize, parallel_all: bool) -> Options {
-    Options { parallel: n, parallel_all, parallel_resources: None }
+fn options(n: usize, parallel_all: bool) -> PlanOptions {
+    PlanOptions { parallel: n, parallel_all, parallel_resources: None }
 }
 
 // ---------------------------------------------------------------------------

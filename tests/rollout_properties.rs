@@ -13,7 +13,7 @@
 //! - without failures every resource ends ready, batch after batch;
 //! - a resource still waiting at its batch's deadline fails, naming it.
 
-use helm_hooks::exec::rollout::{Action, Input, Options, Rollout, State};
+use helm_hooks::exec::rollout::{Rollout, RolloutAction, RolloutInput, RolloutOptions, State};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::input;
 use helm_hooks::plan::{self, EventPlan, ItemId, Target};
@@ -100,7 +100,7 @@ fn plan_of(g: &Gen, parallel: usize) -> EventPlan {
     let p = plan::build(
         &release,
         &[Target::Install],
-        plan::Options { parallel_resources: Some(parallel), ..Default::default() },
+        plan::PlanOptions { parallel_resources: Some(parallel), ..Default::default() },
         &mut d,
     );
     assert!(!d.has_errors(), "{:?}\n{}", d, g.yaml());
@@ -139,7 +139,7 @@ struct Observed {
 }
 
 fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Result<Observed, TestCaseError> {
-    let options = Options { parallel: n, readiness_timeout_ms: 20_000, deadline: 60_000 };
+    let options = RolloutOptions { parallel: n, readiness_timeout_ms: 20_000, deadline: 60_000 };
     let mut r = Rollout::new(p, options, 0);
     let mut now = 0u64;
     let mut ready = vec![false; p.items.len()];
@@ -149,21 +149,21 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
     let mut steps = steps.iter().cycle();
     for _ in 0..10_000 {
         match r.poll(now) {
-            Action::Done => {
+            RolloutAction::Done => {
                 let failed = r.failed();
                 if failed.is_none() {
                     prop_assert!(p.ids().all(|i| r.state(i) == State::Ready));
                 }
                 return Ok(Observed { failed, applied_order });
             }
-            Action::Apply { items } => {
+            RolloutAction::Apply { items } => {
                 prop_assert!(failed_at.is_none(), "applied {items:?} after a failure");
                 for &i in &items {
                     for j in must_precede(p, i) {
                         prop_assert!(ready[j.0], "item {i:?} applied before its predecessor {j:?} was ready");
                     }
                     let instant = apply_ready[i.0 % apply_ready.len()];
-                    r.handle(Input::Applied { item: i, ready: instant });
+                    r.handle(RolloutInput::Applied { item: i, ready: instant });
                     applied_order.push(i);
                     if instant {
                         ready[i.0] = true;
@@ -173,7 +173,7 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
                 }
                 prop_assert!(in_flight.len() <= n, "{} waiting > {n}", in_flight.len());
             }
-            Action::Await { items, deadline } => {
+            RolloutAction::Await { items, deadline } => {
                 let mut sorted = in_flight.clone();
                 sorted.sort_unstable();
                 prop_assert_eq!(&items, &sorted);
@@ -185,18 +185,18 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
                             }
                             let i = in_flight.remove(pick.index(in_flight.len()));
                             ready[i.0] = true;
-                            r.handle(Input::Ready { item: i });
+                            r.handle(RolloutInput::Ready { item: i });
                         }
                         now += 10;
                     }
                     Step::Fail(pick) => {
                         let i = in_flight[pick.index(in_flight.len())];
-                        r.handle(Input::Failed { item: i, message: "CrashLoopBackOff".into() });
+                        r.handle(RolloutInput::Failed { item: i, message: "CrashLoopBackOff".into() });
                         failed_at = Some(i);
                     }
                     Step::Idle(ms) => {
                         for &i in &in_flight {
-                            r.handle(Input::Waiting { item: i, reason: "0/1 ready".into() });
+                            r.handle(RolloutInput::Waiting { item: i, reason: "0/1 ready".into() });
                         }
                         let before = now;
                         now = (now + ms).min(deadline.max(now + 1));
@@ -249,15 +249,15 @@ fn a_batch_past_its_readiness_timeout_fails_naming_the_resource() {
         ],
     };
     let p = plan_of(&g, 1);
-    let mut r = Rollout::new(&p, Options { parallel: 8, readiness_timeout_ms: 1_000, deadline: 60_000 }, 0);
+    let mut r = Rollout::new(&p, RolloutOptions { parallel: 8, readiness_timeout_ms: 1_000, deadline: 60_000 }, 0);
     let first = match r.poll(0) {
-        Action::Apply { items } => items[0],
+        RolloutAction::Apply { items } => items[0],
         a => panic!("{a:?}"),
     };
-    r.handle(Input::Applied { item: first, ready: false });
-    r.handle(Input::Waiting { item: first, reason: "condition Ready=False: Pending".into() });
-    assert!(matches!(r.poll(999), Action::Await { .. }));
-    assert_eq!(r.poll(1_000), Action::Done);
+    r.handle(RolloutInput::Applied { item: first, ready: false });
+    r.handle(RolloutInput::Waiting { item: first, reason: "condition Ready=False: Pending".into() });
+    assert!(matches!(r.poll(999), RolloutAction::Await { .. }));
+    assert_eq!(r.poll(1_000), RolloutAction::Done);
     assert_eq!(r.failed(), Some(first));
     assert_eq!(r.reason(first), "not ready after 1s (--readiness-timeout): condition Ready=False: Pending");
     assert_eq!(r.state(ItemId(1 - first.0)), State::Skipped);

@@ -351,8 +351,8 @@ fn request(parallel: usize, timeout_ms: Millis, logs: bool) -> RunRequest {
     RunRequest {
         release: "app".into(),
         event: Event::Test,
-        plan: plan::Options { parallel, ..Default::default() },
-        executor: executor::Options {
+        plan: plan::PlanOptions { parallel, ..Default::default() },
+        executor: executor::RunOptions {
             parallel,
             timeout_ms,
             ignore_fail_fast: false,

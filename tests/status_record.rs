@@ -15,7 +15,7 @@ use helm_hooks::model::event::Event;
 use helm_hooks::model::input::Release;
 use helm_hooks::plan::{self, Target};
 use helm_hooks::release::hook_runs::*;
-use helm_hooks::render::report::{from_run, Command, Verdict};
+use helm_hooks::render::report::{from_run, ReportedCommand, Verdict};
 use helm_hooks::render::text::run::summary as summary_text;
 
 /// A hook of the stored release: name, weight, events, extra annotations, `last_run`.
@@ -35,7 +35,7 @@ fn stored_with(version: u64, info: Value, hooks: &[H], event: Event) -> (Value, 
         "chart": {"metadata": {"name": "c"}}, "hooks": hooks});
     let mut diags = Diagnostics::default();
     let release = helm_hooks::model::input::from_release_value(&json, &mut diags).unwrap();
-    let plan = plan::build(&release, &[Target::Hooks(event)], plan::Options::default(), &mut diags);
+    let plan = plan::build(&release, &[Target::Hooks(event)], plan::PlanOptions::default(), &mut diags);
     assert!(!diags.has_errors(), "{:?}", diags.0);
     (json, release, plan)
 }
@@ -86,7 +86,7 @@ fn the_last_run_from_the_record() {
     let (json, release, plan) = stored([empty.clone(), empty.clone(), empty]);
     let s = stored_summary(&json, &release, &plan.events[0]);
     assert!(s.rows.iter().all(|r| r.phase == Phase::Skipped && r.started_at.is_none()));
-    let t = from_run(Command::Status, &s, "r", None, Some(3));
+    let t = from_run(ReportedCommand::Status, &s, "r", None, Some(3));
     assert_eq!(t.verdict, Verdict::NeverRun);
 }
 
@@ -127,7 +127,7 @@ fn a_stopped_runs_hooks_are_abandoned_and_the_totals_add_up() {
     // Its Markdown says it runs (read now), not that it was stopped.
     let mut live = s.clone();
     live.rows[1] = row.clone();
-    let md = helm_hooks::render::markdown::render(&from_run(Command::Status, &live, "r", None, Some(3)));
+    let md = helm_hooks::render::markdown::render(&from_run(ReportedCommand::Status, &live, "r", None, Some(3)));
     assert!(md.contains("still running") && !md.contains("stopped while running"), "{md}");
     row.phase = Phase::Abandoned;
     as_seen_now(&mut row, "Job", &SeenNow::Gone);

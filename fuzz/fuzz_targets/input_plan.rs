@@ -10,12 +10,12 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     // The first byte picks the options; the rest is the input.
     let (options, bytes) = match data.split_first() {
-        Some((&o, rest)) => (plan::Options {
+        Some((&o, rest)) => (plan::PlanOptions {
             parallel: usize::from(o & 0x0f),
             parallel_all: o & 0x10 != 0,
             parallel_resources: (o & 0x20 != 0).then_some(2),
         }, rest),
-        None => (plan::Options::default(), data),
+        None => (plan::PlanOptions::default(), data),
     };
     let mut diags = Diagnostics::default();
     let Ok((format, release)) = input::parse(bytes, &mut diags) else { return };

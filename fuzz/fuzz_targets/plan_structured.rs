@@ -112,7 +112,7 @@ fuzz_target!(|input: Input| {
     };
     let mut diags = Diagnostics::default();
     let Ok((format, release)) = input::parse(text.as_bytes(), &mut diags) else { return };
-    let options = plan::Options {
+    let options = plan::PlanOptions {
         parallel: usize::from(input.parallel % 8),
         parallel_all: input.parallel_all,
         parallel_resources: None,

@@ -176,7 +176,7 @@ fn records(helm_driver: Option<&str>) -> Option<Driver> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release::status::Status;
+    use crate::release::status::ReleaseStatus;
 
     /// Empty stdin, or text that is not JSON, is the pipe's failure; a
     /// pending release of the namespace gets its way out (issue 32).
@@ -187,15 +187,19 @@ mod tests {
         assert_eq!(PipeError::of(br#"{"name": "r"}"#), None);
         assert_eq!(PipeError::of(b"NAME: r\nLAST DEPLOYED: now\nSTATUS: deployed\n"), Some(PipeError::HelmText));
         assert_eq!(PipeError::of(b"[1]"), Some(PipeError::NotJson { begins: "[1]".into() }));
-        let pending =
-            [Pending { release: "s2".into(), namespace: "demo".into(), revision: 1, status: Status::PendingInstall }];
+        let pending = [Pending {
+            release: "s2".into(),
+            namespace: "demo".into(),
+            revision: 1,
+            status: ReleaseStatus::PendingInstall,
+        }];
         let m = message(&PipeError::Empty, &pending);
         assert!(m.starts_with("nothing came through the pipe: the command before it failed"), "{m}");
         assert!(m.contains("release \"s2\" in namespace \"demo\" is pending-install (revision 1)"), "{m}");
         assert!(m.contains("recover with: helm hooks uninstall s2 -n demo (or helm uninstall s2 -n demo)"), "{m}");
         assert!(m.ends_with(USAGE), "{m}");
         assert!(!m.contains("deploy needs the release"), "{m}");
-        let upgrade = Pending { status: Status::PendingUpgrade, ..pending[0].clone() };
+        let upgrade = Pending { status: ReleaseStatus::PendingUpgrade, ..pending[0].clone() };
         assert!(message(&PipeError::Empty, &[upgrade]).contains("recover with: helm hooks rollback s2 -n demo"));
         assert_eq!(records(None), Some(Driver::Secret));
         assert_eq!(records(Some("configmaps")), Some(Driver::ConfigMap));

@@ -7,19 +7,19 @@
 use crate::base::time::Millis;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::hook;
-use crate::model::input::{self, Format, InputError, Release};
+use crate::model::input::{self, InputError, InputFormat, Release};
 use crate::model::manifest::Syntax;
 use crate::release::storage::StorageError;
 use crate::seam::Env;
 
-use crate::plan::{build, estimate, Options, Plan, Target};
+use crate::plan::{build, estimate, Plan, PlanOptions, Target};
 
 /// What `plan` and `lint` ask for.
 #[derive(Debug, Clone, Copy)]
 pub struct PlanRequest<'a> {
     /// The events asked for, in order; empty: every event and the install.
     pub targets: &'a [Target],
-    pub options: Options,
+    pub options: PlanOptions,
     /// The `--timeout` a run takes when none is given: `plan` and `lint`
     /// cannot know the run's, so hook timeouts are held against this one.
     pub default_timeout_ms: Millis,
@@ -30,7 +30,7 @@ pub struct PlanRequest<'a> {
 pub struct Planned {
     pub release: Release,
     /// What the input was (`helm template`'s text, a release's JSON, ...).
-    pub format: Format,
+    pub format: InputFormat,
     pub plan: Plan,
     pub diags: Diagnostics,
 }

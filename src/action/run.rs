@@ -22,9 +22,9 @@ use crate::seam::{Env, Recording};
 pub struct RunRequest {
     pub release: String,
     pub event: Event,
-    pub plan: plan::Options,
+    pub plan: plan::PlanOptions,
     /// `--timeout`, `--parallel`, `--ignore-fail-fast`, `--logs`.
-    pub executor: executor::Options,
+    pub executor: executor::RunOptions,
     /// `--filter name=X`: only these hooks (all when empty).
     pub include: Vec<String>,
     /// `--filter !name=X`: never these.
@@ -38,7 +38,7 @@ pub struct RunPrepared {
     stored: StoredRelease,
     release: Release,
     plan: Plan,
-    options: executor::Options,
+    options: executor::RunOptions,
     /// Warnings only: an error stops [`prepare`].
     pub diags: Diagnostics,
 }

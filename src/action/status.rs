@@ -64,7 +64,7 @@ pub fn prepare(env: &mut (impl Env + ?Sized), r: &StatusRequest) -> Result<Statu
     let mut diags = Diagnostics::default();
     let (_, release) = input::parse_as(&stored.json(), Syntax::HeadOnly, &mut diags)?;
     // The plan only orders the hooks as they ran; problems in the chart are `lint`'s to report.
-    let plan = plan::build(&release, &[Target::Hooks(r.event)], plan::Options::default(), &mut diags);
+    let plan = plan::build(&release, &[Target::Hooks(r.event)], plan::PlanOptions::default(), &mut diags);
     Ok(StatusPrepared { stored, release, plan })
 }
 

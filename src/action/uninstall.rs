@@ -10,7 +10,7 @@ use crate::deploy::progress::Progress;
 use crate::deploy::{check, preview, uninstall, wants, Checked};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 use crate::seam::Env;
 
@@ -50,7 +50,7 @@ pub fn prepare(env: &mut (impl Env + ?Sized), r: &UninstallRequest) -> Result<Un
     let Some(latest) = history.last().cloned() else {
         return Err(Refused::NotFound(env.not_found(&r.release)).into());
     };
-    if latest.status() == Status::Uninstalled {
+    if latest.status() == ReleaseStatus::Uninstalled {
         return Err(Refused::AlreadyDeleted(r.release.clone()).into());
     }
     let (checked, warnings) = stored_checked(&latest, &[Event::PreDelete, Event::PostDelete], &r.flags)?;

@@ -34,7 +34,7 @@ fn stopped(io: &mut Io, stop: &OperationStop) -> Exit {
 
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
-fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::Command) -> Exit {
+fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::ReportedCommand) -> Exit {
     match done {
         Err(e) => stopped(io, &OperationStop::from(e)),
         Ok(Done::Report(report)) => finish_report(io, &report, output, command),
@@ -53,7 +53,7 @@ fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ren
     }
 }
 
-fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::Command) -> Exit {
+fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::ReportedCommand) -> Exit {
     let _ = io.stdout.write_all(render::deploy(output, command, report).as_bytes());
     match &report.ended {
         Ended::Done => Exit::Ok,
@@ -88,7 +88,7 @@ pub fn deploy(args: &DeployArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = deploy::run(&mut env, request, &mut progress);
-    finish(io, done, args.output, render::report::Command::Deploy)
+    finish(io, done, args.output, render::report::ReportedCommand::Deploy)
 }
 
 pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
@@ -105,7 +105,7 @@ pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = rollback::perform(&mut env, &request, prepared, &mut progress);
-    finish(io, done, args.output, render::report::Command::Rollback)
+    finish(io, done, args.output, render::report::ReportedCommand::Rollback)
 }
 
 pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
@@ -122,5 +122,5 @@ pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = uninstall::perform(&mut env, &request, prepared, &mut progress);
-    finish(io, Ok(done), args.output, render::report::Command::Uninstall)
+    finish(io, Ok(done), args.output, render::report::ReportedCommand::Uninstall)
 }

@@ -22,8 +22,8 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     let request = RunRequest {
         release: args.release.clone(),
         event: args.event,
-        plan: plan::Options { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None },
-        executor: executor::Options {
+        plan: plan::PlanOptions { parallel: args.parallel, parallel_all: args.parallel_all, parallel_resources: None },
+        executor: executor::RunOptions {
             parallel: args.parallel,
             timeout_ms: args.timeout_ms,
             ignore_fail_fast: args.ignore_fail_fast,

@@ -9,10 +9,10 @@ use super::low_args::LowArgs;
 use super::spec::{Command, CommandId, Takes, DEFAULT_TIMEOUT};
 use crate::action::pipe;
 use crate::base::time::{format_duration, Millis};
-use crate::deploy::options::{Flags, Options as DeployOptions};
+use crate::deploy::options::{DeployOptions, Flags};
 use crate::kube::Conflicts;
 use crate::model::event::Event;
-use crate::plan::{Options, Target};
+use crate::plan::{PlanOptions, Target};
 use crate::render::format::Format;
 
 /// A command line, read into the struct of its command.
@@ -35,7 +35,7 @@ pub fn read(command: &Command, low: LowArgs) -> Result<Parsed, ArgError> {
         CommandId::Lint => Parsed::Lint(PlanArgs {
             source: source(&low),
             targets: Vec::new(),
-            options: Options::default(),
+            options: PlanOptions::default(),
             output,
             strict: low.strict,
         }),
@@ -67,7 +67,7 @@ pub struct PlanArgs {
     pub source: Option<String>,
     /// The events asked for, in order; empty: every event and the install.
     pub targets: Vec<Target>,
-    pub options: Options,
+    pub options: PlanOptions,
     pub output: Format,
     /// `lint --strict`: warnings fail too.
     pub strict: bool,
@@ -78,7 +78,7 @@ fn source(low: &LowArgs) -> Option<String> {
 }
 
 fn plan(low: LowArgs, output: Format) -> PlanArgs {
-    let options = Options {
+    let options = PlanOptions {
         parallel: low.parallel.unwrap_or(1),
         parallel_all: low.parallel_all,
         parallel_resources: low.parallel_resources,

@@ -14,9 +14,9 @@ use serde_json::Value;
 use crate::base::time::Millis;
 use crate::exec::kstatus::{self, Health};
 use crate::exec::progress::{Elapsed, ResourceEvent};
-use crate::exec::rollout::{Action, Input, Options, Report, Rollout, State};
+use crate::exec::rollout::{Rollout, RolloutAction, RolloutInput, RolloutOptions, RolloutReport, State};
 use crate::kube::{KubeError, ObjectKey, Observed};
-use crate::model::readiness::Status;
+use crate::model::readiness::ReadinessStatus;
 use crate::model::resource::Resource;
 use crate::plan::{EventPlan, ItemId};
 
@@ -87,9 +87,9 @@ pub fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> He
 fn base_readiness(resource: &Resource, object: &Value) -> Health {
     match &resource.readiness {
         Some(r) => match r.evaluate(object) {
-            Status::Ready => Health::Ready,
-            Status::Failed => Health::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
-            Status::Pending => Health::InProgress { reason: r.waiting_for(object) },
+            ReadinessStatus::Ready => Health::Ready,
+            ReadinessStatus::Failed => Health::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
+            ReadinessStatus::Pending => Health::InProgress { reason: r.waiting_for(object) },
         },
         None => kstatus::health(&resource.head.kind, object),
     }
@@ -132,7 +132,7 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
 pub fn roll_out<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     resources: Resources<'_>,
-    options: Options,
+    options: RolloutOptions,
     progress: &mut dyn Progress,
 ) -> Outcome {
     let watch = env.watch(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
@@ -164,7 +164,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
     }
 
     /// Applies and awaits every resource in plan order; progress to `progress`.
-    fn run(&mut self, options: Options, progress: &mut dyn Progress) -> Outcome {
+    fn run(&mut self, options: RolloutOptions, progress: &mut dyn Progress) -> Outcome {
         let t0 = self.env.now_ms();
         let mut rollout = Rollout::new(self.r.plan, options, t0);
         let mut cluster_error = None;
@@ -174,10 +174,10 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             let action = rollout.poll(now);
             // A poll that ends the rollout may have failed an item (its time ran out): its
             // report is told before the loop ends.
-            let done = matches!(action, Action::Done);
+            let done = matches!(action, RolloutAction::Done);
             let result = match action {
-                Action::Done => Ok(()),
-                Action::Apply { items } => {
+                RolloutAction::Done => Ok(()),
+                RolloutAction::Apply { items } => {
                     let deadline = (now + options.readiness_timeout_ms).min(options.deadline);
                     let _span = crate::trace::span(|| format!("apply {} resources", items.len()));
                     match self.await_external(&mut rollout, &items, deadline, progress) {
@@ -185,7 +185,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                         Err(e) => Err(e),
                     }
                 }
-                Action::Await { items, deadline } => {
+                RolloutAction::Await { items, deadline } => {
                     let deadline = deadline.min(now + PROGRESS_EVERY_MS);
                     self.await_ready(&mut rollout, &items, deadline, &mut last_progress, progress)
                 }
@@ -237,13 +237,15 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         let name = |i: &ItemId| &plan.items[*i].reference;
         for report in rollout.drain_reports() {
             let e = match &report {
-                Report::BatchStarted { batch, at: t } => {
+                RolloutReport::BatchStarted { batch, at: t } => {
                     ResourceEvent::BatchStarted { batch: *batch, batches, at: at(t) }
                 }
-                Report::Applied { item, at: t } => ResourceEvent::Applied { resource: name(item), at: at(t) },
-                Report::Ready { item, at: t } => ResourceEvent::Ready { resource: name(item), at: at(t) },
-                Report::BatchReady { batch, at: t } => ResourceEvent::BatchReady { batch: *batch, batches, at: at(t) },
-                Report::Failed { item, at: t, message } => {
+                RolloutReport::Applied { item, at: t } => ResourceEvent::Applied { resource: name(item), at: at(t) },
+                RolloutReport::Ready { item, at: t } => ResourceEvent::Ready { resource: name(item), at: at(t) },
+                RolloutReport::BatchReady { batch, at: t } => {
+                    ResourceEvent::BatchReady { batch: *batch, batches, at: at(t) }
+                }
+                RolloutReport::Failed { item, at: t, message } => {
                     ResourceEvent::Failed { resource: name(item), at: at(t), message }
                 }
             };
@@ -306,7 +308,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 }
                 Err(message) => {
                     rollout.advance(self.env.now_ms());
-                    rollout.handle(Input::Failed { item, message });
+                    rollout.handle(RolloutInput::Failed { item, message });
                 }
             }
         }
@@ -351,7 +353,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             while let Some(Some(_)) = outcomes.get(next) {
                 let item = items[next];
                 match outcomes[next].take().expect("answered") {
-                    Err(message) => rollout.handle(Input::Failed { item, message }),
+                    Err(message) => rollout.handle(RolloutInput::Failed { item, message }),
                     Ok(Ok(live)) => {
                         let ready =
                             readiness(self.resource(item), &live, self.r.complete_jobs[item.0]) == Health::Ready;
@@ -360,10 +362,10 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                             self.env.follow(&mut self.watch, &key, &live)?;
                         }
                         rollout.advance(self.env.now_ms());
-                        rollout.handle(Input::Applied { item, ready });
+                        rollout.handle(RolloutInput::Applied { item, ready });
                     }
                     Ok(Err(e)) if e.is_object_fault() => {
-                        rollout.handle(Input::Failed { item, message: e.to_string() });
+                        rollout.handle(RolloutInput::Failed { item, message: e.to_string() });
                         self.rejections.push((item, e));
                     }
                     Ok(Err(e)) => return Err(e),
@@ -374,7 +376,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         // Items after the last object that could be applied.
         for (at, outcome) in outcomes.into_iter().enumerate().skip(next) {
             if let Some(Err(message)) = outcome {
-                rollout.handle(Input::Failed { item: items[at], message });
+                rollout.handle(RolloutInput::Failed { item: items[at], message });
             }
         }
         Ok(())
@@ -405,17 +407,17 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
             match seen.last().map(|o| readiness(r, o, self.r.complete_jobs[item.0])) {
                 Some(Health::Ready) => {
                     self.env.unfollow(&mut self.watch, key);
-                    rollout.handle(Input::Ready { item: *item });
+                    rollout.handle(RolloutInput::Ready { item: *item });
                 }
                 Some(Health::Failed { reason }) => {
                     self.env.unfollow(&mut self.watch, key);
-                    rollout.handle(Input::Failed { item: *item, message: reason });
+                    rollout.handle(RolloutInput::Failed { item: *item, message: reason });
                 }
                 Some(Health::InProgress { .. }) if gone => {
-                    rollout.handle(Input::Waiting { item: *item, reason: "deleted while not ready".into() })
+                    rollout.handle(RolloutInput::Waiting { item: *item, reason: "deleted while not ready".into() })
                 }
-                Some(Health::InProgress { reason }) => rollout.handle(Input::Waiting { item: *item, reason }),
-                None => rollout.handle(Input::Waiting { item: *item, reason: "not found yet".into() }),
+                Some(Health::InProgress { reason }) => rollout.handle(RolloutInput::Waiting { item: *item, reason }),
+                None => rollout.handle(RolloutInput::Waiting { item: *item, reason: "not found yet".into() }),
             }
         }
         Ok(())
@@ -489,8 +491,11 @@ mod batch_tests {
             since: 0,
         };
         let mut out = Lines(Vec::new());
-        let options =
-            Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: crate::base::time::wall_ms() + 300_000 };
+        let options = RolloutOptions {
+            parallel: 8,
+            readiness_timeout_ms: 60_000,
+            deadline: crate::base::time::wall_ms() + 300_000,
+        };
         let mut kube = crate::seam::KubeEnv::new(c, crate::release::storage::Driver::Secret);
         let outcome = roll_out(&mut kube, resources, options, &mut out);
         (out.0, outcome)
@@ -518,7 +523,7 @@ mod batch_tests {
             respond(200, V1),
             respond(200, r#"{"kind":"Secret","metadata":{"name":"s"}}"#),
             respond(200, r#"{"kind":"ConfigMap","metadata":{"name":"a"}}"#),
-            respond(422, r#"{"kind":"Status","message":"data: Invalid value"}"#),
+            respond(422, r#"{"kind":"ReadinessStatus","message":"data: Invalid value"}"#),
         ]
     }
 

@@ -9,7 +9,7 @@ use crate::model::event::Event;
 use crate::model::input::{self, Release};
 use crate::plan::{self, EventPlan, Plan, Target};
 
-use super::options::Options;
+use super::options::DeployOptions;
 
 /// The parsed and checked release with its plans: everything is validated
 /// before anything touches the cluster.
@@ -21,7 +21,7 @@ pub struct Checked {
 
 /// Parses a release JSON and plans `events` and the resources. `Err`
 /// carries the diagnostics (exit 2).
-pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Checked, Diagnostics), Diagnostics> {
+pub fn check(value: Value, events: &[Event], options: &DeployOptions) -> Result<(Checked, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
     let release = match input::from_release_value(&value, &mut diags) {
         Ok(r) => r,
@@ -35,7 +35,7 @@ pub fn check(value: Value, events: &[Event], options: &Options) -> Result<(Check
     let plan = plan::build(
         &release,
         &phases,
-        plan::Options {
+        plan::PlanOptions {
             parallel: options.parallel,
             parallel_all: options.parallel_all,
             parallel_resources: options.parallel_resources,

@@ -10,7 +10,7 @@ use super::preview::{self, Preview, UninstallPreview};
 use super::report::Report;
 use crate::kube::{KubeError, ObjectKey};
 use crate::release::record::Operation;
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use crate::release::storage::{StorageError, StoredRelease};
 use crate::seam::{Cluster, Env};
 
@@ -38,7 +38,7 @@ pub enum Refused {
          recover with: {}",
         way_out(.release, .namespace, *.status)
     )]
-    Pending { release: String, namespace: String, revision: u64, status: Status },
+    Pending { release: String, namespace: String, revision: u64, status: ReleaseStatus },
     /// A permission is missing (or could not be asked for).
     #[error(transparent)]
     Access(KubeError),
@@ -104,8 +104,12 @@ impl Refused {
 /// The command that gets a pending release out of its state when nobody
 /// else is at work on it: said here and when the `helm` before `deploy`'s
 /// pipe failed on it (`cli::pipe`).
-pub fn way_out(release: &str, namespace: &str, status: Status) -> String {
-    let verb = if matches!(status, Status::PendingInstall | Status::Uninstalling) { "uninstall" } else { "rollback" };
+pub fn way_out(release: &str, namespace: &str, status: ReleaseStatus) -> String {
+    let verb = if matches!(status, ReleaseStatus::PendingInstall | ReleaseStatus::Uninstalling) {
+        "uninstall"
+    } else {
+        "rollback"
+    };
     format!("helm hooks {verb} {release} -n {namespace} (or helm {verb} {release} -n {namespace})")
 }
 

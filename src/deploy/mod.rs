@@ -47,7 +47,7 @@ pub use checked::{check, Checked};
 pub use command::{Done, Refused};
 pub use error::{Diagnosis, Error, HookFailure};
 pub use operation::deploy;
-pub use options::{Flags, Options};
+pub use options::{DeployOptions, Flags};
 pub use policy::{choose, recover};
 pub use progress::{DeployEvent, Progress};
 pub use report::{Deletion, Ended, Report};

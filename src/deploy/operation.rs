@@ -12,13 +12,13 @@ use crate::exec::rollout;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use crate::release::storage::{StorageError, StoredRelease};
 
 use super::apply;
 use super::checked::{event_plan, Checked};
 use super::error::Error;
-use super::options::Options;
+use super::options::DeployOptions;
 use super::progress::{DeployEvent, Progress};
 use super::report::{Ended, Report};
 use super::steps::{delete_in_order, run_hooks};
@@ -33,7 +33,7 @@ struct Deploying<'a> {
     revision: u64,
     /// The release's resources, planned.
     resources: &'a EventPlan,
-    options: &'a Options,
+    options: &'a DeployOptions,
 }
 
 /// Install, upgrade or roll back to `checked` as revision `revision`, on
@@ -45,7 +45,7 @@ pub fn deploy(
     operation: Operation,
     current: Option<StoredRelease>,
     revision: u64,
-    options: &Options,
+    options: &DeployOptions,
     progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
@@ -140,7 +140,7 @@ fn act(
         complete_jobs: apply::complete_jobs(d.resources, options.wait_for_jobs),
         since: report.started_at,
     };
-    let rollout = rollout::Options {
+    let rollout = rollout::RolloutOptions {
         parallel: options.parallel_resources.unwrap_or(usize::MAX),
         readiness_timeout_ms: options.readiness_timeout_ms,
         deadline,
@@ -174,7 +174,7 @@ fn finish(
             if let Err(e) = supersede_replaced(env, d, &name, now_unix) {
                 report.ended = Ended::Failed(e.into());
             }
-            record::set_status(&mut stored.release, Status::Deployed, &d.operation.done_description());
+            record::set_status(&mut stored.release, ReleaseStatus::Deployed, &d.operation.done_description());
         }
         Err(Failure { error, rejected }) => {
             // Helm's rollback: an apply the API server refused supersedes the
@@ -186,7 +186,7 @@ fn finish(
                 Operation::Rollback { .. } if !rejected => Operation::Install.failed_description(&name, &e),
                 _ => d.operation.failed_description(&name, &e),
             };
-            record::set_status(&mut stored.release, Status::Failed, &description);
+            record::set_status(&mut stored.release, ReleaseStatus::Failed, &description);
             if let (Operation::Rollback { .. }, true, Some(cur)) = (d.operation, rejected, d.current) {
                 let _ = supersede(env, cur.clone(), now_unix);
             }
@@ -226,7 +226,8 @@ fn supersede_replaced(
     let history = if revision == 1 { Ok(Vec::new()) } else { env.history_where(name, &candidate) };
     let Ok(history) = history else { return Ok(()) };
     let replaced = |h: &StoredRelease| {
-        h.revision != revision && (h.status() == Status::Deployed || (upgrade && Some(h.revision) == current_revision))
+        h.revision != revision
+            && (h.status() == ReleaseStatus::Deployed || (upgrade && Some(h.revision) == current_revision))
     };
     let mut outcome = Ok(());
     for old in history.into_iter().filter(replaced) {
@@ -240,7 +241,7 @@ fn supersede_replaced(
 /// Marks a stored revision `superseded`, keeping its description.
 fn supersede(store: &mut (impl Store + ?Sized), mut old: StoredRelease, now_unix: u64) -> Result<(), StorageError> {
     let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
-    record::set_status(&mut old.release, Status::Superseded, &description);
+    record::set_status(&mut old.release, ReleaseStatus::Superseded, &description);
     store.save(&mut old, now_unix)
 }
 

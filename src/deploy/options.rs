@@ -4,7 +4,7 @@
 use crate::exec::executor::Millis;
 
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct DeployOptions {
     /// Most hooks running at once (`--parallel`).
     pub parallel: usize,
     pub parallel_all: bool,
@@ -22,7 +22,7 @@ pub struct Options {
 /// What a command asks for beyond its operands.
 #[derive(Debug, Clone, Copy)]
 pub struct Flags {
-    pub options: Options,
+    pub options: DeployOptions,
     /// `--create-namespace` (a first install).
     pub create_namespace: bool,
     /// `--rollback-on-failure`: undo a failed install or upgrade.

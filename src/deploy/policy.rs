@@ -4,11 +4,11 @@
 
 use crate::model::event::Event;
 use crate::release::record::Operation;
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 
 use super::error::Error;
-use super::options::Options;
+use super::options::DeployOptions;
 use super::progress::{DeployEvent, Progress};
 use super::report::{Ended, Report};
 use crate::seam::Env;
@@ -22,9 +22,9 @@ pub fn choose(history: &[StoredRelease]) -> (Operation, Option<StoredRelease>, u
     let revision = history.last().map_or(1, |l| l.revision + 1);
     let (operation, current) = match history.last() {
         None => (Operation::Install, None),
-        Some(l) if l.status() == Status::Uninstalled => (Operation::Install, None),
+        Some(l) if l.status() == ReleaseStatus::Uninstalled => (Operation::Install, None),
         Some(_) => {
-            let deployed = history.iter().rev().find(|h| h.status() == Status::Deployed).cloned();
+            let deployed = history.iter().rev().find(|h| h.status() == ReleaseStatus::Deployed).cloned();
             (Operation::Upgrade, deployed.or_else(|| history.last().cloned()))
         }
     };
@@ -42,7 +42,7 @@ pub fn recover(
     env: &mut (impl Env + ?Sized),
     report: &mut Report,
     operation: Operation,
-    options: &Options,
+    options: &DeployOptions,
     progress: &mut dyn Progress,
 ) {
     if report.status.is_empty() {
@@ -71,7 +71,11 @@ pub fn recover(
             };
         super::uninstall::perform(env, latest, history, &checked, options, false, progress)
     } else {
-        let good = history.iter().rev().find(|h| matches!(h.status(), Status::Deployed | Status::Superseded)).cloned();
+        let good = history
+            .iter()
+            .rev()
+            .find(|h| matches!(h.status(), ReleaseStatus::Deployed | ReleaseStatus::Superseded))
+            .cloned();
         let (Some(target), Some(current)) = (good, history.last().cloned()) else {
             report.ended = Ended::Failed(Error::NoRollbackTarget(original));
             return;

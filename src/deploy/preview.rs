@@ -24,7 +24,7 @@ const MAX_VALUE: usize = 96;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Action {
+pub enum PreviewAction {
     Create,
     Update,
     Unchanged,
@@ -49,7 +49,7 @@ pub struct Change {
 pub struct Row {
     #[serde(rename = "ref")]
     pub reference: String,
-    pub action: Action,
+    pub action: PreviewAction,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<Change>,
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -95,7 +95,7 @@ impl Preview {
 
     /// The API server refused something: the deploy would fail.
     pub fn would_fail(&self) -> bool {
-        self.rows().any(|r| r.action == Action::Fail)
+        self.rows().any(|r| r.action == PreviewAction::Fail)
     }
 }
 
@@ -132,14 +132,14 @@ pub fn preview(
             let object = match prepare(&r.manifest, &release, &namespace) {
                 Ok(o) => o,
                 Err(message) => {
-                    rows.push(Row { reference, action: Action::Fail, changes: Vec::new(), message });
+                    rows.push(Row { reference, action: PreviewAction::Fail, changes: Vec::new(), message });
                     continue;
                 }
             };
             let in_new_namespace = !namespace_exists && r.head.namespace.as_deref().is_none_or(|n| n == namespace);
             if in_new_namespace {
                 let message = format!("namespace {namespace:?} is created first (--create-namespace)");
-                rows.push(Row { reference, action: Action::Create, changes: Vec::new(), message });
+                rows.push(Row { reference, action: PreviewAction::Create, changes: Vec::new(), message });
                 continue;
             }
             rows.push(dry_run(cluster, &object, &[MANAGED_BY], &reference, false)?);
@@ -152,7 +152,7 @@ pub fn preview(
     }
     let deleted = removed
         .into_iter()
-        .map(|reference| Row { reference, action: Action::Delete, changes: Vec::new(), message: String::new() })
+        .map(|reference| Row { reference, action: PreviewAction::Delete, changes: Vec::new(), message: String::new() })
         .collect();
     let hooks = |event: Event| HookRows {
         event: event.to_string(),
@@ -188,24 +188,24 @@ fn dry_run(
     let row = |action, changes, message: String| Row { reference: reference.to_string(), action, changes, message };
     let key = match ObjectKey::of(object) {
         Ok(k) => k,
-        Err(e) => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
+        Err(e) => return Ok(row(PreviewAction::Fail, Vec::new(), e.to_string())),
     };
     let live = match cluster.get(&key) {
         Ok(live) => live,
         Err(KubeError::NoMapping { .. }) => {
-            return Ok(row(Action::Create, Vec::new(), "its kind comes with a CRD applied before it".into()))
+            return Ok(row(PreviewAction::Create, Vec::new(), "its kind comes with a CRD applied before it".into()))
         }
         Err(e) => return Err(e),
     };
     let after = match cluster.apply_dry_run(object, labels) {
         Ok(after) => after,
-        Err(e) if e.is_object_fault() => return Ok(row(Action::Fail, Vec::new(), e.to_string())),
+        Err(e) if e.is_object_fault() => return Ok(row(PreviewAction::Fail, Vec::new(), e.to_string())),
         Err(e) => return Err(e),
     };
-    let Some(live) = live else { return Ok(row(Action::Create, Vec::new(), String::new())) };
+    let Some(live) = live else { return Ok(row(PreviewAction::Create, Vec::new(), String::new())) };
     let secret = !crd && key.kind == "Secret";
     let changes = diff(&comparable(&live), &comparable(&after), secret);
-    let action = if changes.is_empty() { Action::Unchanged } else { Action::Update };
+    let action = if changes.is_empty() { PreviewAction::Unchanged } else { PreviewAction::Update };
     Ok(row(action, changes, String::new()))
 }
 
@@ -308,7 +308,7 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
                 let keep = super::removed::kept(&checked.release.resources[plan.items[i].index]);
                 Row {
                     reference: plan.items[i].reference.to_string(),
-                    action: if keep { Action::Keep } else { Action::Delete },
+                    action: if keep { PreviewAction::Keep } else { PreviewAction::Delete },
                     changes: Vec::new(),
                     message: if keep {
                         format!("{}: keep", crate::model::annotation::RESOURCE_POLICY)

@@ -29,7 +29,7 @@ pub fn kept(r: &crate::model::resource::Resource) -> bool {
 pub(crate) fn stored_plan(current: &StoredRelease) -> Option<(Release, EventPlan)> {
     let mut diags = Diagnostics::default();
     let old = input::from_release_value(&current.release, &mut diags).ok()?;
-    let plan = plan::build(&old, &[Target::Install], plan::Options::default(), &mut diags);
+    let plan = plan::build(&old, &[Target::Install], plan::PlanOptions::default(), &mut diags);
     let install = plan.events.into_iter().next()?;
     Some((old, install))
 }

@@ -15,7 +15,7 @@ use crate::release::storage::StoredRelease;
 
 use super::checked::{event_plan, Checked};
 use super::error::{Error, HookFailure};
-use super::options::Options;
+use super::options::DeployOptions;
 use super::progress::{DeployEvent, Hooks, Keep, Progress};
 use super::removed::kept;
 use super::report::{Deletion, Report};
@@ -27,7 +27,7 @@ pub(crate) fn run_hooks(
     stored: &mut StoredRelease,
     checked: &Checked,
     event: Event,
-    options: &Options,
+    options: &DeployOptions,
     progress: &mut dyn Progress,
     report: &mut Report,
 ) -> Result<(), Error> {
@@ -38,7 +38,7 @@ pub(crate) fn run_hooks(
     let _span = crate::trace::span(|| format!("{event} hooks"));
     let n = plan.items.len();
     progress.event(&DeployEvent::RunningHooks { event, count: n });
-    let exec_options = executor::Options {
+    let exec_options = executor::RunOptions {
         parallel: options.parallel,
         timeout_ms: options.timeout_ms,
         ignore_fail_fast: options.ignore_fail_fast,

@@ -13,12 +13,12 @@ use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 
 use super::checked::{event_plan, Checked};
 use super::error::Error;
-use super::options::Options;
+use super::options::DeployOptions;
 use super::ownership::{self, Ownership};
 use super::progress::{DeployEvent, Keep, Progress};
 use super::removed::kept;
@@ -33,7 +33,7 @@ pub fn perform(
     mut latest: StoredRelease,
     history: Vec<StoredRelease>,
     checked: &Checked,
-    options: &Options,
+    options: &DeployOptions,
     keep_history: bool,
     progress: &mut dyn Progress,
 ) -> Report {
@@ -48,7 +48,7 @@ pub fn perform(
         Err(e) => {
             // Helm leaves a failed uninstall `uninstalling`... then failed.
             let description = operation.failed_description(&latest.name, &e.to_string());
-            record::set_status(&mut latest.release, Status::Failed, &description);
+            record::set_status(&mut latest.release, ReleaseStatus::Failed, &description);
             let now_unix = env.now_ms() / 1000;
             let _ = env.save(&mut latest, now_unix);
             report.status = "failed".into();
@@ -65,7 +65,7 @@ pub fn perform(
 /// What one uninstall removes, and how.
 struct Removal<'a> {
     checked: &'a Checked,
-    options: &'a Options,
+    options: &'a DeployOptions,
     keep_history: bool,
     history: &'a [StoredRelease],
 }

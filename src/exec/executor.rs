@@ -1,6 +1,6 @@
 //! Running one event's hooks, as a state machine without I/O.
 //!
-//! The driver asks [`Executor::poll`] for the next [`Action`] — a whole
+//! The driver asks [`Executor::poll`] for the next [`HookAction`] — a whole
 //! batch (delete these, create these, wait on these) so that the I/O layer
 //! can turn it into the fewest requests — performs it, and feeds what it
 //! observed back through [`Executor::handle`]. Time is the wall clock in
@@ -34,7 +34,7 @@ use crate::base::time::format_duration;
 pub use crate::base::time::Millis;
 
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct RunOptions {
     pub parallel: usize,
     /// Each hook's wait gets the whole timeout, as in Helm.
     pub timeout_ms: Millis,
@@ -79,29 +79,29 @@ impl Phase {
 /// What the driver must do next. Hooks are named by their plan items.
 /// Every action is answered before the next `poll`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub enum HookAction {
     /// Delete these hooks' objects (with propagation) and wait until they
-    /// are gone; answer with [`Input::Deleted`] (or `Failed`).
+    /// are gone; answer with [`HookInput::Deleted`] (or `Failed`).
     Delete { hooks: Vec<ItemId>, policy: DeletePolicy },
     /// Write the release's hook records (`last_run`) to Helm's storage;
-    /// answer with [`Input::Recorded`].
+    /// answer with [`HookInput::Recorded`].
     Record,
     /// Create (server-side apply) these hooks; answer each with
-    /// [`Input::Created`] or [`Input::Failed`].
+    /// [`HookInput::Created`] or [`HookInput::Failed`].
     Create { hooks: Vec<ItemId> },
     /// Wait until one of these hooks finishes or `deadline` passes; answer
-    /// with [`Input::Finished`] for those that did (none when the deadline
+    /// with [`HookInput::Finished`] for those that did (none when the deadline
     /// passed). The next `poll` carries the time.
     Await { hooks: Vec<ItemId>, deadline: Millis },
     /// Fetch the logs of every container of the hook's pods; answer with
-    /// [`Input::Logs`].
+    /// [`HookInput::Logs`].
     Logs { hook: ItemId, purpose: LogPurpose },
     /// The run is over.
     Done,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
+pub enum HookInput {
     Now(Millis),
     Deleted {
         hooks: Vec<ItemId>,
@@ -174,7 +174,7 @@ pub struct ContainerLog {
 
 /// What happened, for the renderer, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Report {
+pub enum HookReport {
     Started {
         hook: ItemId,
         at: Millis,
@@ -196,7 +196,7 @@ pub enum Report {
         hook: ItemId,
         ignored: bool,
     },
-    /// What a running hook waits on ([`Input::Waiting`]).
+    /// What a running hook waits on ([`HookInput::Waiting`]).
     Waiting {
         hook: ItemId,
         at: Millis,
@@ -217,9 +217,9 @@ struct HookState {
     delete_policies: Vec<DeletePolicy>,
     log_on_success: bool,
     log_on_failure: bool,
-    /// [`Input::Stuck`]'s word, for the timeout's message.
+    /// [`HookInput::Stuck`]'s word, for the timeout's message.
     stuck: Option<String>,
-    /// The last [`Input::Waiting`] while it ran; dropped when it succeeds.
+    /// The last [`HookInput::Waiting`] while it ran; dropped when it succeeds.
     waiting: Option<String>,
     /// Its wait: `helm.sh/hook-timeout` or `--timeout`, the shorter ([`Hook::wait_ms`]).
     wait_ms: Millis,
@@ -242,14 +242,14 @@ enum Stage {
 /// happen between them (a hook starts after its old copy is gone).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Work {
-    Do(Action),
+    Do(HookAction),
     MarkStarted(Vec<ItemId>),
 }
 
 #[derive(Debug)]
 pub struct Executor<'p> {
     plan: &'p EventPlan,
-    options: Options,
+    options: RunOptions,
     hooks: Vec<HookState>,
     frontier: Frontier,
     /// Started (recorded) and not finished.
@@ -259,14 +259,14 @@ pub struct Executor<'p> {
     start_order: Vec<ItemId>,
     stage: Stage,
     work: VecDeque<Work>,
-    reports: Vec<Report>,
+    reports: Vec<HookReport>,
     now: Millis,
     failed_fast: Option<ItemId>,
 }
 
 impl<'p> Executor<'p> {
     /// `hooks` is the release's hook list the plan's items index into.
-    pub fn new(plan: &'p EventPlan, hooks: &[Hook], options: Options, now: Millis) -> Self {
+    pub fn new(plan: &'p EventPlan, hooks: &[Hook], options: RunOptions, now: Millis) -> Self {
         let states = plan
             .items
             .iter()
@@ -293,7 +293,7 @@ impl<'p> Executor<'p> {
             .collect();
         Executor {
             plan,
-            options: Options { parallel: options.parallel.max(1), ..options },
+            options: RunOptions { parallel: options.parallel.max(1), ..options },
             hooks: states,
             frontier: Frontier::new(plan),
             running: Vec::new(),
@@ -333,7 +333,7 @@ impl<'p> Executor<'p> {
         self.stage == Stage::Over
     }
 
-    pub fn drain_reports(&mut self) -> Vec<Report> {
+    pub fn drain_reports(&mut self) -> Vec<HookReport> {
         std::mem::take(&mut self.reports)
     }
 
@@ -351,7 +351,7 @@ impl<'p> Executor<'p> {
 
     /// The next thing to do, given the wall clock. The driver performs it
     /// and answers through [`Executor::handle`] before polling again.
-    pub fn poll(&mut self, now: Millis) -> Action {
+    pub fn poll(&mut self, now: Millis) -> HookAction {
         self.now = self.now.max(now);
         self.expire();
         loop {
@@ -362,7 +362,7 @@ impl<'p> Executor<'p> {
             }
         }
         if self.stage == Stage::Over {
-            return Action::Done;
+            return HookAction::Done;
         }
         if self.stage == Stage::Running && self.starting == 0 {
             self.start_batch();
@@ -380,7 +380,7 @@ impl<'p> Executor<'p> {
             .map(|&h| self.hooks[h.0].started_at.unwrap_or(self.now) + self.hooks[h.0].wait_ms)
             .min()
             .unwrap_or(self.now);
-        Action::Await { hooks: self.running.clone(), deadline }
+        HookAction::Await { hooks: self.running.clone(), deadline }
     }
 
     /// Chooses hooks to start, up to N running, in Helm order, and queues
@@ -401,12 +401,13 @@ impl<'p> Executor<'p> {
         let deletes: Vec<ItemId> =
             batch.iter().copied().filter(|&h| self.has_policy(h, &DeletePolicy::BeforeHookCreation)).collect();
         if !deletes.is_empty() {
-            self.work.push_back(Work::Do(Action::Delete { hooks: deletes, policy: DeletePolicy::BeforeHookCreation }));
+            self.work
+                .push_back(Work::Do(HookAction::Delete { hooks: deletes, policy: DeletePolicy::BeforeHookCreation }));
         }
         self.starting = batch.len();
         self.work.push_back(Work::MarkStarted(batch.clone()));
-        self.work.push_back(Work::Do(Action::Record));
-        self.work.push_back(Work::Do(Action::Create { hooks: batch }));
+        self.work.push_back(Work::Do(HookAction::Record));
+        self.work.push_back(Work::Do(HookAction::Create { hooks: batch }));
     }
 
     fn mark_started(&mut self, hooks: Vec<ItemId>) {
@@ -433,30 +434,30 @@ impl<'p> Executor<'p> {
         self.now = self.now.max(now);
     }
 
-    pub fn handle(&mut self, input: Input) {
+    pub fn handle(&mut self, input: HookInput) {
         match input {
-            Input::Now(t) => {
+            HookInput::Now(t) => {
                 self.now = self.now.max(t);
                 self.expire();
             }
-            Input::Deleted { .. } | Input::Recorded => {}
-            Input::Created { hook } => {
+            HookInput::Deleted { .. } | HookInput::Recorded => {}
+            HookInput::Created { hook } => {
                 self.starting = self.starting.saturating_sub(1);
                 // Reported once it exists: a start that failed to record or
                 // create never shows as started.
                 if let Some(at) = self.hooks[hook.0].started_at {
-                    self.reports.push(Report::Started { hook, at });
+                    self.reports.push(HookReport::Started { hook, at });
                 }
                 if !self.hooks[hook.0].kind_awaited && self.hooks[hook.0].phase == Phase::Running {
                     self.finish_hook(hook, true, String::new());
                 }
             }
-            Input::Finished { hook, succeeded, message } => {
+            HookInput::Finished { hook, succeeded, message } => {
                 if self.hooks[hook.0].phase == Phase::Running {
                     self.finish_hook(hook, succeeded, message);
                 }
             }
-            Input::Failed { hook, message } => {
+            HookInput::Failed { hook, message } => {
                 if self.starting > 0 && self.running.contains(&hook) {
                     self.starting -= 1;
                 }
@@ -464,19 +465,19 @@ impl<'p> Executor<'p> {
                     self.finish_hook(hook, false, message);
                 }
             }
-            Input::Logs { hook, purpose, logs } => self.reports.push(Report::Output { hook, purpose, logs }),
-            Input::Stuck { hook, why } => self.hooks[hook.0].stuck = Some(why),
-            Input::Waiting { hook, why, stuck } => {
+            HookInput::Logs { hook, purpose, logs } => self.reports.push(HookReport::Output { hook, purpose, logs }),
+            HookInput::Stuck { hook, why } => self.hooks[hook.0].stuck = Some(why),
+            HookInput::Waiting { hook, why, stuck } => {
                 if self.hooks[hook.0].phase == Phase::Running {
-                    self.reports.push(Report::Waiting { hook, at: self.now, why: why.clone(), stuck });
+                    self.reports.push(HookReport::Waiting { hook, at: self.now, why: why.clone(), stuck });
                     self.hooks[hook.0].waiting = Some(why);
                 }
             }
         }
     }
 
-    /// The running hooks whose time is up at `now`: the next [`Input::Now`] fails them.
-    /// The driver may ask the cluster why first ([`Input::Stuck`]).
+    /// The running hooks whose time is up at `now`: the next [`HookInput::Now`] fails them.
+    /// The driver may ask the cluster why first ([`HookInput::Stuck`]).
     pub fn expiring(&self, now: Millis) -> Vec<ItemId> {
         self.running
             .iter()
@@ -538,17 +539,17 @@ impl<'p> Executor<'p> {
             s.waiting = None;
         }
         s.message = message.clone();
-        self.reports.push(Report::Finished { hook, phase: s.phase, at: now, message });
+        self.reports.push(HookReport::Finished { hook, phase: s.phase, at: now, message });
         let (fail_fast, show_output, policy_logs) = (s.fail_fast, s.show_output, !succeeded && s.log_on_failure);
         if !succeeded && fail_fast {
-            self.reports.push(Report::FailFast { hook, ignored: self.options.ignore_fail_fast });
+            self.reports.push(HookReport::FailFast { hook, ignored: self.options.ignore_fail_fast });
         }
         // A failing fail-fast hook always shows its output (docs/design.md §3);
         // Helm prints output-log-policy logs of a failure at once.
         if show_output || (!succeeded && fail_fast) {
-            self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::ShowOutput }));
+            self.work.push_back(Work::Do(HookAction::Logs { hook, purpose: LogPurpose::ShowOutput }));
         } else if policy_logs {
-            self.work.push_back(Work::Do(Action::Logs { hook, purpose: LogPurpose::OutputLogPolicy }));
+            self.work.push_back(Work::Do(HookAction::Logs { hook, purpose: LogPurpose::OutputLogPolicy }));
         }
         if succeeded || (fail_fast && self.options.ignore_fail_fast) {
             // An ignored fail-fast failure lets the run go on, its
@@ -583,14 +584,14 @@ impl<'p> Executor<'p> {
             }
         }
         if self.options.record_before_cleanup {
-            self.work.push_back(Work::Do(Action::Record));
+            self.work.push_back(Work::Do(HookAction::Record));
         }
         // `--logs` prints every Pod hook's logs in Helm order, before the
         // delete policies remove the pods (as `helm test --logs`).
         if self.options.pod_logs {
             for h in self.plan.ids() {
                 if self.plan.items[h].reference.kind == "Pod" && self.hooks[h.0].started_at.is_some() {
-                    self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::TestLogs }));
+                    self.work.push_back(Work::Do(HookAction::Logs { hook: h, purpose: LogPurpose::TestLogs }));
                 }
             }
         }
@@ -598,24 +599,27 @@ impl<'p> Executor<'p> {
         if !any_failed {
             for &h in self.start_order.clone().iter().rev() {
                 if self.hooks[h.0].log_on_success && !self.hooks[h.0].show_output {
-                    self.work.push_back(Work::Do(Action::Logs { hook: h, purpose: LogPurpose::OutputLogPolicy }));
+                    self.work.push_back(Work::Do(HookAction::Logs { hook: h, purpose: LogPurpose::OutputLogPolicy }));
                 }
                 if self.has_policy(h, &DeletePolicy::HookSucceeded) {
-                    self.work
-                        .push_back(Work::Do(Action::Delete { hooks: vec![h], policy: DeletePolicy::HookSucceeded }));
+                    self.work.push_back(Work::Do(HookAction::Delete {
+                        hooks: vec![h],
+                        policy: DeletePolicy::HookSucceeded,
+                    }));
                 }
             }
         } else {
             let failed = self.started_with(Phase::Failed, &DeletePolicy::HookFailed);
             if !failed.is_empty() {
-                self.work.push_back(Work::Do(Action::Delete { hooks: failed, policy: DeletePolicy::HookFailed }));
+                self.work.push_back(Work::Do(HookAction::Delete { hooks: failed, policy: DeletePolicy::HookFailed }));
             }
             for h in self.started_with(Phase::Succeeded, &DeletePolicy::HookSucceeded) {
-                self.work.push_back(Work::Do(Action::Delete { hooks: vec![h], policy: DeletePolicy::HookSucceeded }));
+                self.work
+                    .push_back(Work::Do(HookAction::Delete { hooks: vec![h], policy: DeletePolicy::HookSucceeded }));
             }
         }
         if !self.options.record_before_cleanup {
-            self.work.push_back(Work::Do(Action::Record));
+            self.work.push_back(Work::Do(HookAction::Record));
         }
     }
 }

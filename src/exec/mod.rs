@@ -1,7 +1,7 @@
 //! Running a plan, without I/O: the sans-IO hook executor and resource
 //! rollout, what they read from live objects (their health by kstatus's
 //! rules, Helm's hook status), and the loop that drives the executor against any
-//! [`run::Cluster`] (over the seam: `seam::HookCluster`).
+//! [`run::HookApi`] (over the seam: `seam::HookCluster`).
 
 pub mod executor;
 pub mod follow;

@@ -19,7 +19,7 @@ use crate::plan::frontier::Frontier;
 use crate::plan::{EventPlan, ItemId};
 
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct RolloutOptions {
     /// Most resources applied and not yet ready at once.
     pub parallel: usize,
     pub readiness_timeout_ms: Millis,
@@ -39,15 +39,15 @@ pub enum State {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub enum RolloutAction {
     /// Server-side apply these resources (their plan items); answer each
-    /// with [`Input::Applied`] or [`Input::Failed`].
+    /// with [`RolloutInput::Applied`] or [`RolloutInput::Failed`].
     Apply {
         items: Vec<ItemId>,
     },
     /// Watch these resources until one is ready or failed, or `deadline`
-    /// passes; answer with [`Input::Ready`], [`Input::Failed`], and
-    /// [`Input::Waiting`] for the reasons of those still not ready.
+    /// passes; answer with [`RolloutInput::Ready`], [`RolloutInput::Failed`], and
+    /// [`RolloutInput::Waiting`] for the reasons of those still not ready.
     Await {
         items: Vec<ItemId>,
         deadline: Millis,
@@ -56,7 +56,7 @@ pub enum Action {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
+pub enum RolloutInput {
     /// Applied; `ready` when the object the API server returned is ready
     /// already (a ConfigMap, a Service), which saves a watch.
     Applied {
@@ -78,7 +78,7 @@ pub enum Input {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Report {
+pub enum RolloutReport {
     BatchStarted { batch: usize, at: Millis },
     Applied { item: ItemId, at: Millis },
     Ready { item: ItemId, at: Millis },
@@ -100,7 +100,7 @@ struct Resource {
 #[derive(Debug)]
 pub struct Rollout<'p> {
     plan: &'p EventPlan,
-    options: Options,
+    options: RolloutOptions,
     resources: Vec<Resource>,
     frontier: Frontier,
     applied: Vec<ItemId>,
@@ -111,12 +111,12 @@ pub struct Rollout<'p> {
     /// An apply is out; nothing else is chosen until it is answered.
     applying: usize,
     failed: Option<ItemId>,
-    reports: Vec<Report>,
+    reports: Vec<RolloutReport>,
     now: Millis,
 }
 
 impl<'p> Rollout<'p> {
-    pub fn new(plan: &'p EventPlan, options: Options, now: Millis) -> Self {
+    pub fn new(plan: &'p EventPlan, options: RolloutOptions, now: Millis) -> Self {
         let batches = plan.items.iter().map(|it| it.level as usize + 1).max().unwrap_or(0);
         let mut batch_left = vec![0; batches];
         for it in &plan.items {
@@ -124,7 +124,7 @@ impl<'p> Rollout<'p> {
         }
         Rollout {
             plan,
-            options: Options { parallel: options.parallel.max(1), ..options },
+            options: RolloutOptions { parallel: options.parallel.max(1), ..options },
             resources: vec![
                 Resource {
                     state: State::Pending,
@@ -179,7 +179,7 @@ impl<'p> Rollout<'p> {
         w
     }
 
-    pub fn drain_reports(&mut self) -> Vec<Report> {
+    pub fn drain_reports(&mut self) -> Vec<RolloutReport> {
         std::mem::take(&mut self.reports)
     }
 
@@ -192,11 +192,11 @@ impl<'p> Rollout<'p> {
         (started + self.options.readiness_timeout_ms).min(self.options.deadline)
     }
 
-    pub fn poll(&mut self, now: Millis) -> Action {
+    pub fn poll(&mut self, now: Millis) -> RolloutAction {
         self.now = self.now.max(now);
         self.expire();
         if self.failed.is_some() {
-            return Action::Done;
+            return RolloutAction::Done;
         }
         if self.applying == 0 {
             let room = self.options.parallel.saturating_sub(self.applied.len());
@@ -212,23 +212,23 @@ impl<'p> Rollout<'p> {
                     let b = self.batch(i);
                     if self.batch_started[b].is_none() {
                         self.batch_started[b] = Some(self.now);
-                        self.reports.push(Report::BatchStarted { batch: b, at: self.now });
+                        self.reports.push(RolloutReport::BatchStarted { batch: b, at: self.now });
                     }
                 }
                 self.applying = items.len();
-                return Action::Apply { items };
+                return RolloutAction::Apply { items };
             }
         }
         if self.applied.is_empty() {
-            return Action::Done;
+            return RolloutAction::Done;
         }
         let deadline = self.applied.iter().map(|&i| self.batch_deadline(self.batch(i))).min().unwrap_or(self.now);
-        Action::Await { items: self.waiting(), deadline }
+        RolloutAction::Await { items: self.waiting(), deadline }
     }
 
-    pub fn handle(&mut self, input: Input) {
+    pub fn handle(&mut self, input: RolloutInput) {
         match input {
-            Input::Applied { item, ready } => {
+            RolloutInput::Applied { item, ready } => {
                 self.applying = self.applying.saturating_sub(1);
                 if self.resources[item.0].state != State::Pending {
                     return;
@@ -237,22 +237,22 @@ impl<'p> Rollout<'p> {
                 r.state = State::Applied;
                 r.applied_at = Some(self.now);
                 self.applied.push(item);
-                self.reports.push(Report::Applied { item, at: self.now });
+                self.reports.push(RolloutReport::Applied { item, at: self.now });
                 if ready {
                     self.make_ready(item);
                 }
             }
-            Input::Ready { item } => {
+            RolloutInput::Ready { item } => {
                 if self.resources[item.0].state == State::Applied {
                     self.make_ready(item);
                 }
             }
-            Input::Waiting { item, reason } => {
+            RolloutInput::Waiting { item, reason } => {
                 if self.resources[item.0].state == State::Applied {
                     self.resources[item.0].reason = reason;
                 }
             }
-            Input::Failed { item, message } => {
+            RolloutInput::Failed { item, message } => {
                 if self.resources[item.0].state == State::Pending {
                     self.applying = self.applying.saturating_sub(1);
                 }
@@ -274,11 +274,11 @@ impl<'p> Rollout<'p> {
         r.state = State::Ready;
         r.ready_at = Some(self.now);
         r.reason.clear();
-        self.reports.push(Report::Ready { item, at: self.now });
+        self.reports.push(RolloutReport::Ready { item, at: self.now });
         let b = self.batch(item);
         self.batch_left[b] -= 1;
         if self.batch_left[b] == 0 {
-            self.reports.push(Report::BatchReady { batch: b, at: self.now });
+            self.reports.push(RolloutReport::BatchReady { batch: b, at: self.now });
         }
         self.frontier.complete(self.plan, item);
     }
@@ -289,7 +289,7 @@ impl<'p> Rollout<'p> {
         r.state = State::Failed;
         r.failed_at = Some(self.now);
         r.reason = message.clone();
-        self.reports.push(Report::Failed { item, at: self.now, message });
+        self.reports.push(RolloutReport::Failed { item, at: self.now, message });
         if self.failed.is_none() {
             self.failed = Some(item);
         }
@@ -408,7 +408,7 @@ metadata:
         let p = plan::build(
             &r,
             &[Target::Install],
-            plan::Options { parallel_resources: Some(parallel), ..Default::default() },
+            plan::PlanOptions { parallel_resources: Some(parallel), ..Default::default() },
             &mut d,
         );
         assert!(!d.has_errors(), "{d:?}");
@@ -419,8 +419,8 @@ metadata:
         ItemId(p.items.iter().position(|it| it.reference.name == name).unwrap())
     }
 
-    fn opts() -> Options {
-        Options { parallel: 8, readiness_timeout_ms: 60_000, deadline: 300_000 }
+    fn opts() -> RolloutOptions {
+        RolloutOptions { parallel: 8, readiness_timeout_ms: 60_000, deadline: 300_000 }
     }
 
     #[test]
@@ -428,26 +428,26 @@ metadata:
         let p = plan_of(CHART, 8);
         let (db, migrate, api, cm) = (item(&p, "db"), item(&p, "migrate"), item(&p, "api"), item(&p, "settings"));
         let mut r = Rollout::new(&p, opts(), 0);
-        assert_eq!(r.poll(0), Action::Apply { items: vec![db] });
-        r.handle(Input::Applied { item: db, ready: false });
-        assert_eq!(r.poll(0), Action::Await { items: vec![db], deadline: 60_000 });
-        r.handle(Input::Waiting { item: db, reason: "0/1 ready".into() });
-        r.handle(Input::Ready { item: db });
+        assert_eq!(r.poll(0), RolloutAction::Apply { items: vec![db] });
+        r.handle(RolloutInput::Applied { item: db, ready: false });
+        assert_eq!(r.poll(0), RolloutAction::Await { items: vec![db], deadline: 60_000 });
+        r.handle(RolloutInput::Waiting { item: db, reason: "0/1 ready".into() });
+        r.handle(RolloutInput::Ready { item: db });
         // The API waits for the migration even though both are in `app`.
-        assert_eq!(r.poll(1000), Action::Apply { items: vec![migrate] });
-        r.handle(Input::Applied { item: migrate, ready: false });
-        assert_eq!(r.poll(1000), Action::Await { items: vec![migrate], deadline: 61_000 });
-        r.handle(Input::Ready { item: migrate });
-        assert_eq!(r.poll(2000), Action::Apply { items: vec![api] });
-        r.handle(Input::Applied { item: api, ready: false });
+        assert_eq!(r.poll(1000), RolloutAction::Apply { items: vec![migrate] });
+        r.handle(RolloutInput::Applied { item: migrate, ready: false });
+        assert_eq!(r.poll(1000), RolloutAction::Await { items: vec![migrate], deadline: 61_000 });
+        r.handle(RolloutInput::Ready { item: migrate });
+        assert_eq!(r.poll(2000), RolloutAction::Apply { items: vec![api] });
+        r.handle(RolloutInput::Applied { item: api, ready: false });
         r.poll(2000);
-        r.handle(Input::Ready { item: api });
-        assert_eq!(r.poll(3000), Action::Apply { items: vec![cm] });
-        r.handle(Input::Applied { item: cm, ready: true });
-        assert_eq!(r.poll(3000), Action::Done);
+        r.handle(RolloutInput::Ready { item: api });
+        assert_eq!(r.poll(3000), RolloutAction::Apply { items: vec![cm] });
+        r.handle(RolloutInput::Applied { item: cm, ready: true });
+        assert_eq!(r.poll(3000), RolloutAction::Done);
         assert!(r.succeeded());
         let batches: Vec<_> =
-            r.drain_reports().into_iter().filter(|x| matches!(x, Report::BatchReady { .. })).collect();
+            r.drain_reports().into_iter().filter(|x| matches!(x, RolloutReport::BatchReady { .. })).collect();
         assert_eq!(batches.len(), 3);
     }
 
@@ -457,10 +457,10 @@ metadata:
         let db = item(&p, "db");
         let mut r = Rollout::new(&p, opts(), 0);
         r.poll(0);
-        r.handle(Input::Applied { item: db, ready: false });
+        r.handle(RolloutInput::Applied { item: db, ready: false });
         r.poll(0);
-        r.handle(Input::Failed { item: db, message: "Failed: CrashLoopBackOff".into() });
-        assert_eq!(r.poll(10), Action::Done);
+        r.handle(RolloutInput::Failed { item: db, message: "Failed: CrashLoopBackOff".into() });
+        assert_eq!(r.poll(10), RolloutAction::Done);
         assert_eq!(r.failed(), Some(db));
         assert!(p.ids().filter(|&i| i != db).all(|i| r.state(i) == State::Skipped));
     }
@@ -469,18 +469,18 @@ metadata:
     fn a_batch_times_out_with_the_last_reason() {
         let p = plan_of(CHART, 8);
         let db = item(&p, "db");
-        let mut r = Rollout::new(&p, Options { readiness_timeout_ms: 5_000, ..opts() }, 0);
+        let mut r = Rollout::new(&p, RolloutOptions { readiness_timeout_ms: 5_000, ..opts() }, 0);
         r.poll(0);
-        r.handle(Input::Applied { item: db, ready: false });
-        assert_eq!(r.poll(0), Action::Await { items: vec![db], deadline: 5_000 });
-        r.handle(Input::Waiting { item: db, reason: "0/1 replicas ready".into() });
-        assert_eq!(r.poll(5_000), Action::Done);
+        r.handle(RolloutInput::Applied { item: db, ready: false });
+        assert_eq!(r.poll(0), RolloutAction::Await { items: vec![db], deadline: 5_000 });
+        r.handle(RolloutInput::Waiting { item: db, reason: "0/1 replicas ready".into() });
+        assert_eq!(r.poll(5_000), RolloutAction::Done);
         assert_eq!(r.reason(db), "not ready after 5s (--readiness-timeout): 0/1 replicas ready");
         // The overall deadline caps the batch's.
-        let mut r = Rollout::new(&p, Options { deadline: 2_000, ..opts() }, 0);
+        let mut r = Rollout::new(&p, RolloutOptions { deadline: 2_000, ..opts() }, 0);
         r.poll(0);
-        r.handle(Input::Applied { item: db, ready: false });
-        assert_eq!(r.poll(0), Action::Await { items: vec![db], deadline: 2_000 });
+        r.handle(RolloutInput::Applied { item: db, ready: false });
+        assert_eq!(r.poll(0), RolloutAction::Await { items: vec![db], deadline: 2_000 });
         r.poll(2_500);
         assert!(r.reason(db).contains("--timeout"), "{}", r.reason(db));
     }
@@ -494,13 +494,13 @@ metadata:
             ));
         }
         let p = plan_of(&text, 2);
-        let mut r = Rollout::new(&p, Options { parallel: 2, ..opts() }, 0);
-        assert_eq!(r.poll(0), Action::Apply { items: vec![ItemId(0), ItemId(1)] });
-        r.handle(Input::Applied { item: ItemId(0), ready: false });
-        r.handle(Input::Applied { item: ItemId(1), ready: false });
-        assert_eq!(r.poll(0), Action::Await { items: vec![ItemId(0), ItemId(1)], deadline: 60_000 });
-        r.handle(Input::Ready { item: ItemId(1) });
-        assert_eq!(r.poll(0), Action::Apply { items: vec![ItemId(2)] });
+        let mut r = Rollout::new(&p, RolloutOptions { parallel: 2, ..opts() }, 0);
+        assert_eq!(r.poll(0), RolloutAction::Apply { items: vec![ItemId(0), ItemId(1)] });
+        r.handle(RolloutInput::Applied { item: ItemId(0), ready: false });
+        r.handle(RolloutInput::Applied { item: ItemId(1), ready: false });
+        assert_eq!(r.poll(0), RolloutAction::Await { items: vec![ItemId(0), ItemId(1)], deadline: 60_000 });
+        r.handle(RolloutInput::Ready { item: ItemId(1) });
+        assert_eq!(r.poll(0), RolloutAction::Apply { items: vec![ItemId(2)] });
     }
 
     #[test]

@@ -1,13 +1,15 @@
-//! `helm hooks run`: drives the [`Executor`] against a [`Cluster`] and
+//! `helm hooks run`: drives the [`Executor`] against a [`HookApi`] and
 //! says what happens as it happens, to a progress sink
 //! ([`crate::exec::progress`]).
 //!
-//! The [`Cluster`] trait is the seam between the pure core and I/O: the
+//! The [`HookApi`] trait is the seam between the pure core and I/O: the
 //! plugin implements it over the Kubernetes API, tests over a simulated
 //! cluster with a virtual clock.
 
 use crate::base::cause::Cause;
-use crate::exec::executor::{Action, ContainerLog, Executor, Input, LeftRunning, Millis, Options, Phase, Report};
+use crate::exec::executor::{
+    ContainerLog, Executor, HookAction, HookInput, HookReport, LeftRunning, Millis, Phase, RunOptions,
+};
 use crate::exec::pod_state::HookState;
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
 use crate::model::hook::Hook;
@@ -53,7 +55,7 @@ pub struct Finished {
 }
 
 /// Creates `hooks` one after another with `create`, stopping after the first
-/// cluster error (its outcome is the last): [`Cluster::create_many`] on a
+/// cluster error (its outcome is the last): [`HookApi::create_many`] on a
 /// transport that sends one request at a time.
 pub(crate) fn create_one_by_one(
     hooks: &[ItemId],
@@ -73,7 +75,7 @@ pub(crate) fn create_one_by_one(
 
 /// What `run` needs of a cluster. Hooks are named by their plan items;
 /// `hooks[plan.items[i].index]` is the hook.
-pub trait Cluster {
+pub trait HookApi {
     /// The wall clock, in milliseconds since the Unix epoch.
     fn now(&mut self) -> Millis;
     /// Deletes the hooks' objects and waits until they are gone.
@@ -127,7 +129,7 @@ struct Pace {
 }
 
 impl Pace {
-    fn new(plan: &EventPlan, hooks: &[Hook], options: &Options, now: Millis) -> Self {
+    fn new(plan: &EventPlan, hooks: &[Hook], options: &RunOptions, now: Millis) -> Self {
         let followed = plan
             .items
             .iter()
@@ -209,8 +211,8 @@ impl Row {
 pub fn execute(
     plan: &EventPlan,
     hooks: &[Hook],
-    options: Options,
-    cluster: &mut dyn Cluster,
+    options: RunOptions,
+    cluster: &mut dyn HookApi,
     progress: &mut dyn HookProgress,
 ) -> Summary {
     execute_since(plan, hooks, options, cluster, progress, None)
@@ -222,8 +224,8 @@ pub fn execute(
 pub fn execute_since(
     plan: &EventPlan,
     hooks: &[Hook],
-    options: Options,
-    cluster: &mut dyn Cluster,
+    options: RunOptions,
+    cluster: &mut dyn HookApi,
     progress: &mut dyn HookProgress,
     since: Option<Millis>,
 ) -> Summary {
@@ -236,7 +238,7 @@ pub fn execute_since(
     loop {
         let now = cluster.now();
         let action = exec.poll(now);
-        if action == Action::Done {
+        if action == HookAction::Done {
             break;
         }
         let mut streamed = Vec::new();
@@ -256,31 +258,31 @@ pub fn execute_since(
 /// Performs one action of the executor and gives it what was observed;
 /// `streamed` gets the followed hooks' new lines.
 fn perform(
-    cluster: &mut dyn Cluster,
+    cluster: &mut dyn HookApi,
     exec: &mut Executor,
     pace: &mut Pace,
-    action: Action,
+    action: HookAction,
     now: Millis,
     timeout_ms: Millis,
     streamed: &mut Vec<(ItemId, ContainerLog)>,
 ) -> Result<(), ClusterError> {
     match action {
-        Action::Done => Ok(()),
-        Action::Delete { hooks, .. } => {
-            cluster.delete(&hooks, now + timeout_ms).map(|_| exec.handle(Input::Deleted { hooks }))
+        HookAction::Done => Ok(()),
+        HookAction::Delete { hooks, .. } => {
+            cluster.delete(&hooks, now + timeout_ms).map(|_| exec.handle(HookInput::Deleted { hooks }))
         }
-        Action::Record => cluster.record(exec).map(|_| exec.handle(Input::Recorded)),
-        Action::Create { hooks } => {
+        HookAction::Record => cluster.record(exec).map(|_| exec.handle(HookInput::Recorded)),
+        HookAction::Create { hooks } => {
             for (h, created) in hooks.iter().copied().zip(cluster.create_many(&hooks)) {
                 match created {
-                    Ok(()) => exec.handle(Input::Created { hook: h }),
-                    Err(CreateError::Hook(e)) => exec.handle(Input::Failed { hook: h, message: e.to_string() }),
+                    Ok(()) => exec.handle(HookInput::Created { hook: h }),
+                    Err(CreateError::Hook(e)) => exec.handle(HookInput::Failed { hook: h, message: e.to_string() }),
                     Err(CreateError::Cluster(e)) => return Err(e),
                 }
             }
             Ok(())
         }
-        Action::Await { hooks, deadline } => {
+        HookAction::Await { hooks, deadline } => {
             let finished = cluster.wait(&hooks, pace.deadline(&hooks, deadline))?;
             let now = cluster.now();
             exec.advance(now);
@@ -288,18 +290,18 @@ fn perform(
             // The last lines of a hook that ended come before its end.
             *streamed = look(cluster, exec, pace, &hooks, &done, now);
             for f in finished {
-                exec.handle(Input::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
+                exec.handle(HookInput::Finished { hook: f.hook, succeeded: f.succeeded, message: f.message });
             }
             // A hook about to time out says what it was stuck on (docs/commands.md, run).
             for hook in exec.expiring(now).into_iter().filter(|h| !done.contains(h)) {
                 if let Some(why) = cluster.why(hook) {
-                    exec.handle(Input::Stuck { hook, why: why.text });
+                    exec.handle(HookInput::Stuck { hook, why: why.text });
                 }
             }
             Ok(())
         }
-        Action::Logs { hook, purpose } => {
-            cluster.logs(hook).map(|logs| exec.handle(Input::Logs { hook, purpose, logs }))
+        HookAction::Logs { hook, purpose } => {
+            cluster.logs(hook).map(|logs| exec.handle(HookInput::Logs { hook, purpose, logs }))
         }
     }
 }
@@ -328,11 +330,11 @@ impl<'a, 'p> Teller<'a, 'p> {
         }
     }
 
-    fn report(&mut self, report: Report) {
-        if let Report::Started { hook, at } = &report {
+    fn report(&mut self, report: HookReport) {
+        if let HookReport::Started { hook, at } = &report {
             self.said[hook.0] = Some((String::new(), *at));
         }
-        if let Report::Waiting { hook, at, why, stuck } = &report {
+        if let HookReport::Waiting { hook, at, why, stuck } = &report {
             // What keeps a hook from running is said when it changes; that it
             // runs, every SAY_AGAIN_MS (a heartbeat of a long hook).
             let last = &mut self.said[hook.0];
@@ -343,20 +345,22 @@ impl<'a, 'p> Teller<'a, 'p> {
             }
             *last = Some((why.clone(), *at));
         }
-        if let Report::Output { hook, logs, .. } = &report {
+        if let HookReport::Output { hook, logs, .. } = &report {
             let text: String = logs.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
             self.outputs[hook.0] = Some(text);
         }
         let name = |h: &ItemId| &self.plan.items[*h].reference;
         let at = |t: &Millis| Elapsed::since(self.t0, *t);
         let event = match &report {
-            Report::Started { hook, at: t } => HookEvent::Started { hook: name(hook), at: at(t) },
-            Report::Finished { hook, phase, at: t, message } => {
+            HookReport::Started { hook, at: t } => HookEvent::Started { hook: name(hook), at: at(t) },
+            HookReport::Finished { hook, phase, at: t, message } => {
                 HookEvent::Finished { hook: name(hook), at: at(t), phase: *phase, message }
             }
-            Report::FailFast { hook, ignored } => HookEvent::FailFast { hook: name(hook), ignored: *ignored },
-            Report::Output { hook, purpose, logs } => HookEvent::Output { hook: name(hook), purpose: *purpose, logs },
-            Report::Waiting { hook, at: t, why, .. } => HookEvent::Waiting { hook: name(hook), at: at(t), why },
+            HookReport::FailFast { hook, ignored } => HookEvent::FailFast { hook: name(hook), ignored: *ignored },
+            HookReport::Output { hook, purpose, logs } => {
+                HookEvent::Output { hook: name(hook), purpose: *purpose, logs }
+            }
+            HookReport::Waiting { hook, at: t, why, .. } => HookEvent::Waiting { hook: name(hook), at: at(t), why },
         };
         self.progress.hook(&event);
     }
@@ -405,7 +409,7 @@ fn summarise(
 /// once more for those in `ended`), and what each running hook waits on (at
 /// [`PROGRESS_EVERY_MS`]). Returns the lines, by hook, to print.
 fn look(
-    cluster: &mut dyn Cluster,
+    cluster: &mut dyn HookApi,
     exec: &mut Executor,
     pace: &mut Pace,
     running: &[ItemId],
@@ -433,7 +437,7 @@ fn look(
             running.iter().copied().filter(|h| !ended.contains(h) && !expiring.contains(h) && settled(h)).collect();
         for hook in looked {
             if let Some(state) = cluster.why(hook) {
-                exec.handle(Input::Waiting { hook, why: state.text, stuck: state.stuck });
+                exec.handle(HookInput::Waiting { hook, why: state.text, stuck: state.stuck });
             }
         }
     }

@@ -17,7 +17,7 @@ use crate::model::resource::Resource;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Format {
+pub enum InputFormat {
     Template,
     ReleaseJson,
 }
@@ -156,12 +156,12 @@ struct MetadataJson {
 
 /// Parses the input. Problems inside documents become diagnostics; only an
 /// input that is not a release at all is an error.
-pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
+pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(InputFormat, Release), InputError> {
     parse_as(bytes, Syntax::Whole, diags)
 }
 
 /// [`parse`], reading each document's body as `syntax` says.
-pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result<(Format, Release), InputError> {
+pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result<(InputFormat, Release), InputError> {
     let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
     // A byte-order mark, as editors on Windows write: Kubernetes' YAML
     // reader skips it, and it is no character of the release.
@@ -178,7 +178,7 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
         if !is_kube_object(&value)? {
-            return Ok((Format::ReleaseJson, from_release_value_as(&value, syntax, diags)?));
+            return Ok((InputFormat::ReleaseJson, from_release_value_as(&value, syntax, diags)?));
         }
     } else if is_yaml_release(text) {
         return Err(InputError::YamlRelease);
@@ -202,7 +202,7 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         .and_then(|s| s.split('/').next())
         .unwrap_or_default()
         .to_string();
-    Ok((Format::Template, release))
+    Ok((InputFormat::Template, release))
 }
 
 /// The order in which Helm reads templates, as indices into `places` (each
@@ -407,10 +407,10 @@ mod tests {
         let mut d = Diagnostics::default();
         let (f, r) =
             parse(b"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n", &mut d).unwrap();
-        assert_eq!((f, r.resources.len(), r.chart.name.as_str()), (Format::Template, 1, "c"));
+        assert_eq!((f, r.resources.len(), r.chart.name.as_str()), (InputFormat::Template, 1, "c"));
         let json = br#"{"name":"r","namespace":"ns","version":2,"manifest":"---\n# Source: c/templates/a.yaml\nkind: ConfigMap\nmetadata:\n  name: a\n","hooks":[{"name":"t","kind":"Pod","path":"c/templates/t.yaml","manifest":"kind: Pod\nmetadata:\n  name: t\n  annotations:\n    helm.sh/hook: test\n","events":["test"]}],"chart":{"metadata":{"name":"c","annotations":{"x":"y"}}}}"#;
         let (f, r) = parse(json, &mut d).unwrap();
-        assert_eq!((f, r.hooks.len(), r.resources.len(), r.revision), (Format::ReleaseJson, 1, 1, Some(2)));
+        assert_eq!((f, r.hooks.len(), r.resources.len(), r.revision), (InputFormat::ReleaseJson, 1, 1, Some(2)));
         assert!(r.chart.known);
         assert!(d.0.is_empty(), "{:?}", d.0);
     }
@@ -458,7 +458,7 @@ mod tests {
         let mut d = Diagnostics::default();
         let json = br#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "t", "annotations": {"helm.sh/hook": "test", "helm.sh/hook-parallel": "maybe"}}}"#;
         let (f, r) = parse(json, &mut d).unwrap();
-        assert_eq!((f, r.hooks.len()), (Format::Template, 1));
+        assert_eq!((f, r.hooks.len()), (InputFormat::Template, 1));
         assert!(d.0.iter().any(|d| d.is_error() && d.message.contains("maybe")), "{:?}", d.0);
     }
 

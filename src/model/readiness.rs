@@ -47,7 +47,7 @@ pub struct Expr {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum ReadinessStatus {
     Ready,
     Failed,
     Pending,
@@ -163,16 +163,16 @@ impl Readiness {
     }
 
     /// Evaluates against a live object (the whole object, with `.status`).
-    pub fn evaluate(&self, object: &Value) -> Status {
+    pub fn evaluate(&self, object: &Value) -> ReadinessStatus {
         if object.get("status").is_none_or(Value::is_null) {
-            return Status::Pending;
+            return ReadinessStatus::Pending;
         }
         if self.failure.iter().any(|e| e.holds(object)) {
-            Status::Failed
+            ReadinessStatus::Failed
         } else if self.success.iter().any(|e| e.holds(object)) {
-            Status::Ready
+            ReadinessStatus::Ready
         } else {
-            Status::Pending
+            ReadinessStatus::Pending
         }
     }
 }
@@ -389,20 +389,20 @@ mod tests {
     #[test]
     fn failure_wins_over_success() {
         let r = readiness(&["{.succeeded} == 1"], &["{.failed} == 1"]);
-        assert_eq!(r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})), Status::Failed);
+        assert_eq!(r.evaluate(&json!({"status": {"succeeded": 1, "failed": 1}})), ReadinessStatus::Failed);
     }
 
     #[test]
     fn success_expressions_are_ored() {
         let r = readiness(&["{.a} == 1", "{.b} == 1"], &["{.failed} >= 1"]);
-        assert_eq!(r.evaluate(&json!({"status": {"b": 1}})), Status::Ready);
-        assert_eq!(r.evaluate(&json!({"status": {"c": 1}})), Status::Pending);
+        assert_eq!(r.evaluate(&json!({"status": {"b": 1}})), ReadinessStatus::Ready);
+        assert_eq!(r.evaluate(&json!({"status": {"c": 1}})), ReadinessStatus::Pending);
     }
 
     #[test]
     fn missing_status_is_pending() {
         let r = readiness(&["{.a} == 1"], &["{.b} == 1"]);
-        assert_eq!(r.evaluate(&json!({"metadata": {}})), Status::Pending);
+        assert_eq!(r.evaluate(&json!({"metadata": {}})), ReadinessStatus::Pending);
     }
 
     #[test]

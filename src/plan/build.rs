@@ -23,7 +23,7 @@ use super::spec::{matches_ref, Spec};
 /// Builds the plan for the given targets (all that have anything when
 /// `targets` is empty). Problems are pushed to `diags`; with errors, the
 /// entries concerned may be incomplete and must not be executed.
-pub fn build(release: &Release, targets: &[Target], options: Options, diags: &mut Diagnostics) -> Plan {
+pub fn build(release: &Release, targets: &[Target], options: PlanOptions, diags: &mut Diagnostics) -> Plan {
     let mut wanted: Vec<Target> = targets.to_vec();
     if wanted.is_empty() {
         wanted.extend(
@@ -226,7 +226,7 @@ mod tests {
     fn errors(chart: &str) -> Vec<String> {
         let mut diags = Diagnostics::default();
         let (_, release) = input::parse(chart.as_bytes(), &mut diags).unwrap();
-        build(&release, &[], Options::default(), &mut diags);
+        build(&release, &[], PlanOptions::default(), &mut diags);
         diags.errors().map(|d| d.message.clone()).collect()
     }
 

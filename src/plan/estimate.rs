@@ -69,7 +69,7 @@ pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, 
         return None;
     }
     let mut scratch = crate::model::diagnostic::Diagnostics::default();
-    let options = plan::Options { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
+    let options = plan::PlanOptions { parallel: usize::MAX, parallel_all: true, parallel_resources: None };
     let all = build(release, &[plan::Target::Hooks(event)], options, &mut scratch);
     let all = all.events.first()?;
     let shorter = all.critical_path.len();
@@ -121,7 +121,7 @@ mod tests {
         for (i, h) in r.hooks.iter_mut().enumerate() {
             h.last_run_ms = Some(1000 * (i as u64 + 1));
         }
-        let options = plan::Options { parallel, ..Default::default() };
+        let options = plan::PlanOptions { parallel, ..Default::default() };
         let p = build(&r, &[], options, &mut d);
         (r, p)
     }

@@ -9,7 +9,7 @@ use crate::model::event::Event;
 use crate::model::reference::ObjectRef;
 
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct PlanOptions {
     /// Most hooks running at once; 1 is Helm's serial behaviour.
     pub parallel: usize,
     /// Treat hooks without `helm.sh/hook-parallel` as parallel.
@@ -19,9 +19,9 @@ pub struct Options {
     pub parallel_resources: Option<usize>,
 }
 
-impl Default for Options {
+impl Default for PlanOptions {
     fn default() -> Self {
-        Options { parallel: 1, parallel_all: false, parallel_resources: None }
+        PlanOptions { parallel: 1, parallel_all: false, parallel_resources: None }
     }
 }
 
@@ -148,7 +148,7 @@ impl EventPlan {
 
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub options: Options,
+    pub options: PlanOptions,
     pub events: Vec<EventPlan>,
 }
 

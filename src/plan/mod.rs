@@ -29,4 +29,4 @@ pub mod spec;
 pub mod subchart;
 
 pub use build::build;
-pub use event_plan::{EventPlan, Item, ItemId, Node, Options, Plan, Reason, Target};
+pub use event_plan::{EventPlan, Item, ItemId, Node, Plan, PlanOptions, Reason, Target};

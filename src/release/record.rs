@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::base::time::go_time;
 use crate::exec::executor::Millis;
 use crate::model::event::Event;
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 
 /// What a sequenced deploy or uninstall does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,12 +43,12 @@ impl Operation {
         }
     }
 
-    pub fn pending_status(self) -> Status {
+    pub fn pending_status(self) -> ReleaseStatus {
         match self {
-            Operation::Install => Status::PendingInstall,
-            Operation::Upgrade => Status::PendingUpgrade,
-            Operation::Rollback { .. } => Status::PendingRollback,
-            Operation::Uninstall => Status::Uninstalling,
+            Operation::Install => ReleaseStatus::PendingInstall,
+            Operation::Upgrade => ReleaseStatus::PendingUpgrade,
+            Operation::Rollback { .. } => ReleaseStatus::PendingRollback,
+            Operation::Uninstall => ReleaseStatus::Uninstalling,
         }
     }
 
@@ -130,7 +130,7 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
 }
 
 /// Sets `info.status` and `info.description`.
-pub fn set_status(release: &mut Value, status: Status, description: &str) {
+pub fn set_status(release: &mut Value, status: ReleaseStatus, description: &str) {
     let i = info(release);
     i.insert("status".into(), Value::String(status.as_str().into()));
     i.insert("description".into(), Value::String(description.into()));
@@ -139,7 +139,7 @@ pub fn set_status(release: &mut Value, status: Status, description: &str) {
 /// Helm's uninstall: `uninstalling` while it runs, then `uninstalled` with
 /// the deletion time.
 pub fn uninstalled(release: &mut Value, now: Millis) {
-    set_status(release, Status::Uninstalled, &Operation::Uninstall.done_description());
+    set_status(release, ReleaseStatus::Uninstalled, &Operation::Uninstall.done_description());
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
@@ -186,8 +186,8 @@ pub fn made_by(release: &Value) -> Operation {
 pub fn events_run(release: &Value) -> Vec<Event> {
     let op = made_by(release);
     let mut events = vec![op.pre_event(), op.post_event(), Event::Test];
-    let status = release.pointer("/info/status").and_then(Value::as_str).map(Status::parse);
-    if matches!(status, Some(Status::Uninstalled | Status::Uninstalling)) {
+    let status = release.pointer("/info/status").and_then(Value::as_str).map(ReleaseStatus::parse);
+    if matches!(status, Some(ReleaseStatus::Uninstalled | ReleaseStatus::Uninstalling)) {
         events.extend([Event::PreDelete, Event::PostDelete]);
     }
     events
@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(r["info"]["description"], "Preparing upgrade");
         assert_eq!(r["info"]["first_deployed"], "2026-01-01T00:00:00Z");
         assert_eq!(r["info"]["last_deployed"], "2026-11-18T11:06:40Z");
-        set_status(&mut r, Status::Deployed, &Operation::Upgrade.done_description());
+        set_status(&mut r, ReleaseStatus::Deployed, &Operation::Upgrade.done_description());
         assert_eq!(r["info"]["description"], "Upgrade complete");
         assert_eq!(Operation::Install.failed_description("app", "boom"), "Release \"app\" failed: boom");
         assert_eq!(Operation::Rollback { to: 2 }.pending_description(), "Rollback to 2");

@@ -1,11 +1,11 @@
-//! A release's status, as Helm's `common.Status` names them
+//! A release's status, as Helm's `common.ReleaseStatus` names them
 //! (`pkg/release/common/status.go`): what `info.status` holds and the
 //! storage drivers' `status` label repeats.
 
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum ReleaseStatus {
     /// Helm's `unknown`, and anything this plugin does not know.
     Unknown,
     Deployed,
@@ -18,47 +18,53 @@ pub enum Status {
     PendingRollback,
 }
 
-impl Status {
+impl ReleaseStatus {
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Unknown => "unknown",
-            Status::Deployed => "deployed",
-            Status::Uninstalled => "uninstalled",
-            Status::Superseded => "superseded",
-            Status::Failed => "failed",
-            Status::Uninstalling => "uninstalling",
-            Status::PendingInstall => "pending-install",
-            Status::PendingUpgrade => "pending-upgrade",
-            Status::PendingRollback => "pending-rollback",
+            ReleaseStatus::Unknown => "unknown",
+            ReleaseStatus::Deployed => "deployed",
+            ReleaseStatus::Uninstalled => "uninstalled",
+            ReleaseStatus::Superseded => "superseded",
+            ReleaseStatus::Failed => "failed",
+            ReleaseStatus::Uninstalling => "uninstalling",
+            ReleaseStatus::PendingInstall => "pending-install",
+            ReleaseStatus::PendingUpgrade => "pending-upgrade",
+            ReleaseStatus::PendingRollback => "pending-rollback",
         }
     }
 
     /// `info.status` as stored; what Helm would not write reads as unknown.
-    pub fn parse(s: &str) -> Status {
+    pub fn parse(s: &str) -> ReleaseStatus {
         [
-            Status::Deployed,
-            Status::Uninstalled,
-            Status::Superseded,
-            Status::Failed,
-            Status::Uninstalling,
-            Status::PendingInstall,
-            Status::PendingUpgrade,
-            Status::PendingRollback,
+            ReleaseStatus::Deployed,
+            ReleaseStatus::Uninstalled,
+            ReleaseStatus::Superseded,
+            ReleaseStatus::Failed,
+            ReleaseStatus::Uninstalling,
+            ReleaseStatus::PendingInstall,
+            ReleaseStatus::PendingUpgrade,
+            ReleaseStatus::PendingRollback,
         ]
         .into_iter()
         .find(|st| st.as_str() == s)
-        .unwrap_or(Status::Unknown)
+        .unwrap_or(ReleaseStatus::Unknown)
     }
 
     /// While one of these is the latest, Helm refuses another operation on
-    /// the release (`Status.IsPending`, plus `uninstalling`, which Helm's
+    /// the release (`ReleaseStatus.IsPending`, plus `uninstalling`, which Helm's
     /// actions also treat as in progress).
     pub fn is_pending(self) -> bool {
-        matches!(self, Status::PendingInstall | Status::PendingUpgrade | Status::PendingRollback | Status::Uninstalling)
+        matches!(
+            self,
+            ReleaseStatus::PendingInstall
+                | ReleaseStatus::PendingUpgrade
+                | ReleaseStatus::PendingRollback
+                | ReleaseStatus::Uninstalling
+        )
     }
 }
 
-impl fmt::Display for Status {
+impl fmt::Display for ReleaseStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -81,9 +87,9 @@ mod tests {
             "pending-rollback",
             "unknown",
         ] {
-            assert_eq!(Status::parse(s).as_str(), s);
+            assert_eq!(ReleaseStatus::parse(s).as_str(), s);
         }
-        assert_eq!(Status::parse("Deployed"), Status::Unknown);
-        assert!(Status::Uninstalling.is_pending() && !Status::Failed.is_pending());
+        assert_eq!(ReleaseStatus::parse("Deployed"), ReleaseStatus::Unknown);
+        assert!(ReleaseStatus::Uninstalling.is_pending() && !ReleaseStatus::Failed.is_pending());
     }
 }

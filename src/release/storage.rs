@@ -23,7 +23,7 @@
 
 use crate::base::base64;
 use crate::base::cause::Cause;
-use crate::release::status::Status;
+use crate::release::status::ReleaseStatus;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -418,8 +418,8 @@ impl StoredRelease {
     }
 
     /// `info.status` of the stored release.
-    pub fn status(&self) -> Status {
-        Status::parse(self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default())
+    pub fn status(&self) -> ReleaseStatus {
+        ReleaseStatus::parse(self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default())
     }
 }
 
@@ -560,7 +560,7 @@ pub struct Pending {
     pub release: String,
     pub namespace: String,
     pub revision: u64,
-    pub status: Status,
+    pub status: ReleaseStatus,
 }
 
 /// The releases of the client's namespace whose newest revision carrying a
@@ -587,7 +587,7 @@ pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pendi
                 release: label(o, "name")?,
                 namespace: namespace.clone(),
                 revision: label(o, "version")?.parse().ok()?,
-                status: Status::parse(&label(o, "status")?),
+                status: ReleaseStatus::parse(&label(o, "status")?),
             })
         })
         .collect();
@@ -852,7 +852,7 @@ mod tests {
         assert!(e.ends_with("no Secret in any namespace holds a Helm release: set HELM_DRIVER=configmap if Helm stores releases in ConfigMaps"), "{e}");
 
         // Credentials of one namespace: the list across namespaces is refused, and said.
-        let forbidden = r#"{"kind":"Status","message":"secrets is forbidden: User \"u\" cannot list resource \"secrets\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}"#;
+        let forbidden = r#"{"kind":"ReleaseStatus","message":"secrets is forbidden: User \"u\" cannot list resource \"secrets\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}"#;
         let (mut c, _) = client(None, vec![respond(200, core), respond(200, empty), respond(403, forbidden)]);
         let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err();
         assert!(e.is_not_found(), "{e:?}");
@@ -902,7 +902,7 @@ mod tests {
         let (mut c, script) = client(None, vec![respond(200, core), respond(200, &list.to_string())]);
         let found = pending_releases(&mut c, Driver::Secret).unwrap();
         let got: Vec<_> = found.iter().map(|p| (p.release.as_str(), p.revision, p.status)).collect();
-        assert_eq!(got, [("s2", 1, Status::PendingInstall), ("web", 4, Status::PendingRollback)]);
+        assert_eq!(got, [("s2", 1, ReleaseStatus::PendingInstall), ("web", 4, ReleaseStatus::PendingRollback)]);
         assert_eq!(found[0].namespace, "rel");
         let url = &script.seen.borrow()[1].url;
         assert!(

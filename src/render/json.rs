@@ -11,7 +11,7 @@ use crate::deploy::{Deletion, Ended, Report};
 use crate::exec::executor::Millis;
 use crate::exec::run::{Outcome, Row, Summary};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
-use crate::model::input::{Format, Release};
+use crate::model::input::{InputFormat, Release};
 use crate::plan::{EventPlan, Plan, Reason, Target};
 
 #[derive(Serialize)]
@@ -31,7 +31,7 @@ struct ReleaseJson<'a> {
     namespace: Option<&'a str>,
     revision: Option<u64>,
     chart: &'a str,
-    input: Format,
+    input: InputFormat,
 }
 
 #[derive(Serialize)]
@@ -119,11 +119,11 @@ struct BatchJson {
     resources: Vec<String>,
 }
 
-pub fn plan(release: &Release, format: Format, plan: &Plan, diags: &Diagnostics) -> String {
+pub fn plan(release: &Release, format: InputFormat, plan: &Plan, diags: &Diagnostics) -> String {
     serde_json::to_string_pretty(&plan_doc(release, format, plan, diags)).expect("plan serialises") + "\n"
 }
 
-fn plan_doc<'a>(release: &'a Release, format: Format, plan: &'a Plan, diags: &'a Diagnostics) -> PlanJson<'a> {
+fn plan_doc<'a>(release: &'a Release, format: InputFormat, plan: &'a Plan, diags: &'a Diagnostics) -> PlanJson<'a> {
     PlanJson {
         release: ReleaseJson {
             name: release.name.as_deref(),

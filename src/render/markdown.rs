@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::picture::FOLD_OVER;
-use super::report::{At, Command, Group, Item, Level, Stage, State, Timeline, Verdict};
+use super::report::{At, Group, Item, Level, ReportedCommand, Stage, State, Timeline, Verdict};
 use crate::base::time::{format_duration, Millis};
 use crate::model::kind_order::install_rank;
 
@@ -96,8 +96,8 @@ fn report(out: &mut String, t: &Timeline, depth: usize) {
 /// an uninstall is not `uninstall uninstall`).
 fn what(t: &Timeline) -> String {
     match t.command {
-        Command::Run => format!("{} hooks", t.subject),
-        Command::Status => format!("last run of the {} hooks", t.subject),
+        ReportedCommand::Run => format!("{} hooks", t.subject),
+        ReportedCommand::Status => format!("last run of the {} hooks", t.subject),
         _ => t.subject.clone(),
     }
 }
@@ -136,7 +136,7 @@ fn heading(out: &mut String, t: &Timeline, depth: usize) {
     if let Some((n, again)) = t.api_requests {
         facts.push(text(&crate::base::text::api_requests(n, again)));
     }
-    if t.command == Command::Status {
+    if t.command == ReportedCommand::Status {
         facts.push("from the release record".to_string());
     }
     let _ = writeln!(out, "{}\n", facts.join(" · "));
@@ -361,7 +361,8 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
     }
     out.push_str("```\n\n");
     // `status` reads a stopped run's hooks from the cluster: they run, or are abandoned.
-    let outlined = if t.command == Command::Status { "still running or abandoned" } else { "stopped while running" };
+    let outlined =
+        if t.command == ReportedCommand::Status { "still running or abandoned" } else { "stopped while running" };
     let _ = write!(
         out,
         "<sub>Strong colour: the critical path, what the operation waited for · grey: done meanwhile · \
@@ -373,7 +374,7 @@ fn gantt(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) 
 /// resource to say so, so a line does.
 fn never_applied(t: &Timeline) -> Option<String> {
     let failed = matches!(t.verdict, Verdict::Failed | Verdict::ClusterError);
-    let acts = matches!(t.command, Command::Deploy | Command::Rollback);
+    let acts = matches!(t.command, ReportedCommand::Deploy | ReportedCommand::Rollback);
     let any = t.groups.iter().any(|g| g.stage == Stage::Resources);
     (failed && acts && !any).then(|| {
         format!(
@@ -457,7 +458,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
         State::Succeeded => ("✅", "succeeded".to_string()),
         State::Failed => ("❌", "failed".to_string()),
         // `status`: read from the cluster now, where it still runs.
-        State::CutShort if t.command == Command::Status => ("⏳", "running".to_string()),
+        State::CutShort if t.command == ReportedCommand::Status => ("⏳", "running".to_string()),
         State::CutShort => ("⏹️", "stopped while running".to_string()),
         State::Abandoned => ("⏹️", "abandoned".to_string()),
         State::NotRun => ("➖", "not run".to_string()),
@@ -546,7 +547,7 @@ fn details(out: &mut String, summary: &str, body: &str) {
 }
 
 fn counts(t: &Timeline) -> String {
-    let cut_short = if t.command == Command::Status { "still running" } else { "stopped while running" };
+    let cut_short = if t.command == ReportedCommand::Status { "still running" } else { "stopped while running" };
     let mut parts = Vec::new();
     for noun in ["hook", "resource"] {
         let total: usize =
@@ -630,7 +631,7 @@ mod tests {
 
     fn timeline(reference: &str, message: &str, output: Option<&str>) -> Timeline {
         Timeline {
-            command: Command::Run,
+            command: ReportedCommand::Run,
             release: "r`x".into(),
             namespace: Some("ns".into()),
             revision: Some(2),

@@ -35,7 +35,7 @@ use crate::plan::{EventPlan, ItemId, Plan, Target};
 // the text.
 
 /// `plan`: `input` is what the release was read as.
-pub fn plan(output: Format, release: &Release, input: input::Format, plan: &Plan, diags: &Diagnostics) -> String {
+pub fn plan(output: Format, release: &Release, input: input::InputFormat, plan: &Plan, diags: &Diagnostics) -> String {
     match output {
         Format::Json => json::plan(release, input, plan, diags),
         Format::Yaml => yaml::plan(release, input, plan, diags),
@@ -70,7 +70,8 @@ pub fn run(output: Format, whose: Whose, summary: &Summary) -> String {
         Format::Yaml => yaml::summary(summary),
         Format::Junit => junit::summary(summary, whose.release),
         Format::Markdown => {
-            let t = report::from_run(report::Command::Run, summary, whose.release, whose.namespace, whose.revision);
+            let t =
+                report::from_run(report::ReportedCommand::Run, summary, whose.release, whose.namespace, whose.revision);
             markdown::render(&t)
         }
         Format::Text | Format::Dot | Format::Mermaid => text::run::summary_in(summary, whose.namespace),
@@ -84,7 +85,7 @@ pub fn status(output: Format, s: &StatusOutcome) -> String {
         Format::Yaml => yaml::summary(&s.summary),
         Format::Junit => junit::summary(&s.summary, &s.release),
         Format::Markdown => markdown::render(&report::from_run(
-            report::Command::Status,
+            report::ReportedCommand::Status,
             &s.summary,
             &s.release,
             Some(&s.namespace),
@@ -95,7 +96,7 @@ pub fn status(output: Format, s: &StatusOutcome) -> String {
 }
 
 /// `deploy`, `rollback` and `uninstall`: what the operation did.
-pub fn deploy(output: Format, command: report::Command, r: &Report) -> String {
+pub fn deploy(output: Format, command: report::ReportedCommand, r: &Report) -> String {
     match output {
         Format::Json => json::report(r),
         Format::Yaml => yaml::report(r),

@@ -21,7 +21,7 @@ use crate::release::record::Operation;
 /// What produced the timeline: a command that just ran, or the release
 /// record read afterwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum ReportedCommand {
     Run,
     Deploy,
     Rollback,
@@ -30,14 +30,14 @@ pub enum Command {
     Status,
 }
 
-impl Command {
+impl ReportedCommand {
     pub fn name(self) -> &'static str {
         match self {
-            Command::Run => "run",
-            Command::Deploy => "deploy",
-            Command::Rollback => "rollback",
-            Command::Uninstall => "uninstall",
-            Command::Status => "status",
+            ReportedCommand::Run => "run",
+            ReportedCommand::Deploy => "deploy",
+            ReportedCommand::Rollback => "rollback",
+            ReportedCommand::Uninstall => "uninstall",
+            ReportedCommand::Status => "status",
         }
     }
 }
@@ -140,7 +140,7 @@ impl Item {
 
 #[derive(Debug, Clone)]
 pub struct Timeline {
-    pub command: Command,
+    pub command: ReportedCommand,
     pub release: String,
     pub namespace: Option<String>,
     pub revision: Option<u64>,
@@ -290,13 +290,13 @@ fn verdict(outcome: Outcome) -> Verdict {
 
 /// `helm hooks run`'s timeline (and `status`'s, from [`crate::release::hook_runs::stored_summary`]).
 pub fn from_run(
-    command: Command,
+    command: ReportedCommand,
     summary: &Summary,
     release: &str,
     namespace: Option<&str>,
     revision: Option<u64>,
 ) -> Timeline {
-    let never = command == Command::Status && summary.rows.iter().all(|r| r.started_at.is_none());
+    let never = command == ReportedCommand::Status && summary.rows.iter().all(|r| r.started_at.is_none());
     Timeline {
         command,
         release: release.to_string(),
@@ -317,7 +317,7 @@ pub fn from_run(
 
 /// `deploy`'s, `rollback`'s and `uninstall`'s timeline: the pre-hooks, the
 /// resources batch by batch, the deletions, the post-hooks.
-pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
+pub fn from_deploy(command: ReportedCommand, report: &DeployReport) -> Timeline {
     let mut groups = Vec::new();
     let (pre, post): (Vec<&Summary>, Vec<&Summary>) = report.hooks.iter().partition(|s| s.event.starts_with("pre-"));
     for s in pre {
@@ -391,7 +391,11 @@ pub fn from_deploy(command: Command, report: &DeployReport) -> Timeline {
         groups,
         api_requests: Some((report.api_requests, report.api_requests_repeated)),
         recovery: report.recovery.as_deref().map(|r| {
-            let command = if r.operation == Operation::Uninstall { Command::Uninstall } else { Command::Rollback };
+            let command = if r.operation == Operation::Uninstall {
+                ReportedCommand::Uninstall
+            } else {
+                ReportedCommand::Rollback
+            };
             Box::new(from_deploy(command, r))
         }),
     }
@@ -416,7 +420,7 @@ mod tests {
         let group =
             |w: i64, items: Vec<Item>| Group { stage: Stage::Hooks("test".into()), level: Level::Weight(w), items };
         let t = Timeline {
-            command: Command::Run,
+            command: ReportedCommand::Run,
             release: "r".into(),
             namespace: None,
             revision: None,

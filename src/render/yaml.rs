@@ -15,10 +15,10 @@ use super::json;
 use crate::deploy::Report;
 use crate::exec::run::Summary;
 use crate::model::diagnostic::Diagnostics;
-use crate::model::input::{Format, Release};
+use crate::model::input::{InputFormat, Release};
 use crate::plan::Plan;
 
-pub fn plan(release: &Release, input: Format, plan: &Plan, diags: &Diagnostics) -> String {
+pub fn plan(release: &Release, input: InputFormat, plan: &Plan, diags: &Diagnostics) -> String {
     from_json(&json::plan(release, input, plan, diags))
 }
 
@@ -188,7 +188,7 @@ mod tests {
         let mut diags = Diagnostics::default();
         let syntax = crate::model::manifest::Syntax::HeadOnly;
         let (input, release) = crate::model::input::parse_as(chart.as_bytes(), syntax, &mut diags).unwrap();
-        let planned = crate::plan::build(&release, &[], crate::plan::Options::default(), &mut diags);
+        let planned = crate::plan::build(&release, &[], crate::plan::PlanOptions::default(), &mut diags);
         let json: Value = serde_json::from_str(&json::plan(&release, input, &planned, &diags)).unwrap();
         let yaml = plan(&release, input, &planned, &diags);
         assert_eq!(to_json(&yaml).unwrap(), json, "{yaml}");

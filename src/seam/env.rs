@@ -24,7 +24,7 @@ pub trait Env: Cluster + Store + Clock {
         &mut self,
         (plan, hooks): (&EventPlan, &[Hook]),
         stored: &mut StoredRelease,
-        options: executor::Options,
+        options: executor::RunOptions,
         recording: Recording,
         progress: &mut dyn HookProgress,
         since: Option<Millis>,

@@ -1,4 +1,4 @@
-//! The executor's cluster ([`crate::exec::run::Cluster`]) over the seam:
+//! The executor's cluster ([`crate::exec::run::HookApi`]) over the seam:
 //! hooks are applied server-side with field manager `helm`, watched in
 //! batches by a label the run puts on them, and their `last_run` written
 //! back into the release Helm stored. `run` and the deploys run their hooks
@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::base::cause::Cause;
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::pod_state::HookState;
-use crate::exec::run::{Cluster as HookApi, ClusterError, CreateError, Finished};
+use crate::exec::run::{ClusterError, CreateError, Finished, HookApi};
 use crate::exec::status::{hook_completion, Completion};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::hook::Hook;

@@ -1047,7 +1047,7 @@ fn real_charts_have_no_order_warning() {
                 assert_eq!(out.code, 0, "helm {} failed:\n{}", render.join(" "), out.stderr);
                 let mut diags = Diagnostics::default();
                 let (_, release) = input::parse_as(out.stdout.as_bytes(), Syntax::Whole, &mut diags).unwrap();
-                let planned = plan::build(&release, &[], plan::Options::default(), &mut diags);
+                let planned = plan::build(&release, &[], plan::PlanOptions::default(), &mut diags);
                 inputs += 1;
                 for w in order_check::check(&release, &planned) {
                     noise.push(format!("{name} ({} {values:?}): {w}", render[0]));

@@ -1,17 +1,17 @@
 //! `--dry-run -o text` of `deploy`, `rollback` and `uninstall`: batch by
 //! batch, what would be done to each resource, and the hooks that would run.
 
-use crate::deploy::preview::{Action, HookRows, Preview, Row, UninstallPreview};
+use crate::deploy::preview::{HookRows, Preview, PreviewAction, Row, UninstallPreview};
 use crate::render::progress::local_name;
 
-fn word(action: Action) -> &'static str {
+fn word(action: PreviewAction) -> &'static str {
     match action {
-        Action::Create => "create",
-        Action::Update => "update",
-        Action::Unchanged => "unchanged",
-        Action::Delete => "delete",
-        Action::Fail => "would fail",
-        Action::Keep => "keep",
+        PreviewAction::Create => "create",
+        PreviewAction::Update => "update",
+        PreviewAction::Unchanged => "unchanged",
+        PreviewAction::Delete => "delete",
+        PreviewAction::Fail => "would fail",
+        PreviewAction::Keep => "keep",
     }
 }
 
@@ -24,12 +24,12 @@ pub fn preview(p: &Preview) -> String {
     let row_lines = |out: &mut String, rows: &[Row]| {
         for r in rows {
             let mark = match r.action {
-                Action::Create => '+',
-                Action::Update => '~',
-                Action::Unchanged => '=',
-                Action::Delete => '-',
-                Action::Fail => '!',
-                Action::Keep => '=',
+                PreviewAction::Create => '+',
+                PreviewAction::Update => '~',
+                PreviewAction::Unchanged => '=',
+                PreviewAction::Delete => '-',
+                PreviewAction::Fail => '!',
+                PreviewAction::Keep => '=',
             };
             out.push_str(&format!("  {mark} {:<10} {}", word(r.action), local_name(&r.reference, Some(&p.namespace))));
             if !r.message.is_empty() {
@@ -44,7 +44,11 @@ pub fn preview(p: &Preview) -> String {
         }
     };
     if p.create_namespace {
-        out.push_str(&format!("  + {:<10} Namespace/{} (--create-namespace)\n", word(Action::Create), p.namespace));
+        out.push_str(&format!(
+            "  + {:<10} Namespace/{} (--create-namespace)\n",
+            word(PreviewAction::Create),
+            p.namespace
+        ));
     }
     if !p.crds.is_empty() {
         out.push_str("crds/ (first install)\n");
@@ -67,14 +71,14 @@ pub fn preview(p: &Preview) -> String {
         row_lines(&mut out, &p.deleted);
     }
     out.push_str(&hooks(&p.hooks_after));
-    let count = |a: Action| p.rows().filter(|r| r.action == a).count();
+    let count = |a: PreviewAction| p.rows().filter(|r| r.action == a).count();
     out.push_str(&format!(
         "{} to create, {} to update, {} unchanged, {} to delete{}\n",
-        count(Action::Create),
-        count(Action::Update),
-        count(Action::Unchanged),
-        count(Action::Delete),
-        match count(Action::Fail) {
+        count(PreviewAction::Create),
+        count(PreviewAction::Update),
+        count(PreviewAction::Unchanged),
+        count(PreviewAction::Delete),
+        match count(PreviewAction::Fail) {
             0 => String::new(),
             n => format!(", {n} the API server refuses: the deploy would fail"),
         }
@@ -100,7 +104,7 @@ pub fn uninstall_preview(p: &UninstallPreview) -> String {
     for b in &p.batches {
         out.push_str(&format!("batch {}/{total} ({})\n", b.batch, b.description));
         for r in &b.resources {
-            let mark = if r.action == Action::Keep { '=' } else { '-' };
+            let mark = if r.action == PreviewAction::Keep { '=' } else { '-' };
             out.push_str(&format!("  {mark} {:<10} {}", word(r.action), local_name(&r.reference, Some(&p.namespace))));
             if !r.message.is_empty() {
                 out.push_str(&format!(" ({})", r.message));
@@ -110,8 +114,10 @@ pub fn uninstall_preview(p: &UninstallPreview) -> String {
     }
     out.push_str(&hooks(&p.hooks_after));
     let rows = || p.batches.iter().flat_map(|b| b.resources.iter());
-    let (delete, keep) =
-        (rows().filter(|r| r.action == Action::Delete).count(), rows().filter(|r| r.action == Action::Keep).count());
+    let (delete, keep) = (
+        rows().filter(|r| r.action == PreviewAction::Delete).count(),
+        rows().filter(|r| r.action == PreviewAction::Keep).count(),
+    );
     let history = if p.keep_history {
         format!("revision {} kept, marked uninstalled (--keep-history)", p.revision)
     } else {
