@@ -24,8 +24,8 @@ use helm_hooks::deploy::options::Flags;
 use helm_hooks::deploy::{self, DeployOptions, Ended, Error, Report};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
 use helm_hooks::exec::progress::{Elapsed, HookEvent, HookProgress};
-use helm_hooks::exec::rollout::State;
-use helm_hooks::exec::run::{Outcome as RunOutcome, Row, Summary};
+use helm_hooks::exec::rollout::ResourceState;
+use helm_hooks::exec::run::{HookRow, RunEnd, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
@@ -415,7 +415,7 @@ impl Env for Sim {
         let rows = plan
             .items
             .iter()
-            .map(|i| Row {
+            .map(|i| HookRow {
                 reference: i.reference.to_string(),
                 weight: 0,
                 phase: if fails { HookPhase::Failed } else { HookPhase::Succeeded },
@@ -431,7 +431,7 @@ impl Env for Sim {
             rows,
             started_at,
             ended_at: self.now,
-            outcome: if fails { RunOutcome::Failed } else { RunOutcome::Succeeded },
+            outcome: if fails { RunEnd::Failed } else { RunEnd::Succeeded },
             error: None,
             failed_fast: None,
             api_requests: None,
@@ -632,7 +632,7 @@ fn one_clock_for_the_whole_command() {
     assert!(times.windows(2).all(|w| w[0].0 <= w[1].0), "the clock went back:\n{out}");
 }
 
-fn states(r: &Report) -> Vec<(String, State)> {
+fn states(r: &Report) -> Vec<(String, ResourceState)> {
     r.resources.iter().map(|row| (row.reference.clone(), row.state)).collect()
 }
 
@@ -737,7 +737,8 @@ fn a_resource_never_ready_fails_the_release_at_its_batch_and_nothing_after_it_ru
     // Batch 2 never applied, nothing deleted, no post-hooks; the revision it
     // was to replace stays deployed (Helm supersedes only on success).
     assert!(sim.only(&["apply Deployment/web", "apply Deployment/worker", "delete", "hooks post"]).is_empty());
-    let skipped: Vec<_> = states(&r).into_iter().filter(|(_, s)| *s == State::Skipped).map(|(n, _)| n).collect();
+    let skipped: Vec<_> =
+        states(&r).into_iter().filter(|(_, s)| *s == ResourceState::Skipped).map(|(n, _)| n).collect();
     assert_eq!(skipped, ["Deployment/web", "Deployment/worker"]);
     assert_eq!(sim.statuses(), [(1, "deployed".into()), (2, "failed".into())]);
     let description = sim.records[&2].pointer("/info/description").unwrap().as_str().unwrap();
@@ -761,7 +762,7 @@ fn a_readiness_timeout_is_awaited_through_the_seam_reported_as_it_goes_and_expla
     let row = |name: &str| r.resources.iter().find(|row| row.reference == name).unwrap();
     let batch_began = row("ConfigMap/legacy").applied_at.unwrap() - APPLY_MS;
     let web = row("Deployment/web");
-    assert_eq!((web.state, web.failed_at.unwrap() - batch_began), (State::Failed, 60_000));
+    assert_eq!((web.state, web.failed_at.unwrap() - batch_began), (ResourceState::Failed, 60_000));
     // The wait went in steps of at most 5 s, each saying what is still awaited.
     let waiting = progress.lines().filter(|l| l.contains("waiting   Deployment/web (0/1 replicas available)")).count();
     assert_eq!(waiting, 11, "{progress}");
@@ -927,10 +928,10 @@ fn an_interrupt_between_batches_leaves_the_release_failed_with_its_cause_and_lat
     assert_eq!(
         states(&r),
         [
-            ("ConfigMap/db-config".to_string(), State::Ready),
-            ("Deployment/db".to_string(), State::Ready),
-            ("ConfigMap/legacy".to_string(), State::Pending),
-            ("Deployment/web".to_string(), State::Pending),
+            ("ConfigMap/db-config".to_string(), ResourceState::Ready),
+            ("Deployment/db".to_string(), ResourceState::Ready),
+            ("ConfigMap/legacy".to_string(), ResourceState::Pending),
+            ("Deployment/web".to_string(), ResourceState::Pending),
         ],
     );
     // Nothing after the interrupted apply was sent.
@@ -1162,7 +1163,7 @@ fn an_external_dependency_that_never_comes_fails_what_names_it_unapplied() {
     );
     assert!(sim.only(&["apply"]).is_empty(), "{:?}", sim.log);
     let web = &r.resources[0];
-    assert_eq!((web.state, web.applied_at, web.failed_at.map(|t| t - T0)), (State::Failed, None, Some(60_000)));
+    assert_eq!((web.state, web.applied_at, web.failed_at.map(|t| t - T0)), (ResourceState::Failed, None, Some(60_000)));
     assert_eq!(sim.statuses(), [(1, "failed".into())]);
 }
 

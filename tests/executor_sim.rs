@@ -561,7 +561,7 @@ fn run_says_what_a_timed_out_hook_was_stuck_on() {
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
     let options = RunOptions { timeout_ms: 20_000, ..opts(8) };
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut ());
-    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
+    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Failed);
     let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
     assert_eq!(message("pull"), "timed out after 20s: Pod/pull (Pending): container main waiting: ImagePullBackOff");
     assert_eq!(message("quick"), "");
@@ -588,7 +588,7 @@ fn run_prints_fail_fast_and_the_output_block() {
     let mut out = Vec::new();
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Failed);
+    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
     assert_eq!(s.ended_at - s.started_at, 2000);
     let ff = out.find("Fail-fast job failed: preflight\n").expect(&out);
@@ -623,7 +623,7 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
         &mut cluster,
         &mut (),
     );
-    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::Succeeded);
+    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Succeeded);
 }
 
 // `helm test` stores the release before its deferred clean-up deletes;
@@ -651,7 +651,7 @@ fn a_refused_record_reports_no_start() {
     let mut out = Vec::new();
     let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::exec::run::Outcome::ClusterError);
+    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");
     assert!(!out.contains("started"), "{out}");
 }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use helm_hooks::deploy::report::ResourceRow;
 use helm_hooks::deploy::{Deletion, Diagnosis, Ended, Error, Report};
 use helm_hooks::exec::executor::{ContainerLog, Executor, RunOptions};
-use helm_hooks::exec::rollout::State as ResourceState;
+use helm_hooks::exec::rollout::ResourceState;
 use helm_hooks::exec::run::{self, ClusterError, CreateError, Finished, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;

@@ -13,7 +13,7 @@
 //! - without failures every resource ends ready, batch after batch;
 //! - a resource still waiting at its batch's deadline fails, naming it.
 
-use helm_hooks::exec::rollout::{Rollout, RolloutAction, RolloutInput, RolloutOptions, State};
+use helm_hooks::exec::rollout::{ResourceState, Rollout, RolloutAction, RolloutInput, RolloutOptions};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::input;
 use helm_hooks::plan::{self, EventPlan, ItemId, Target};
@@ -152,7 +152,7 @@ fn drive(p: &EventPlan, n: usize, steps: &[Step], apply_ready: &[bool]) -> Resul
             RolloutAction::Done => {
                 let failed = r.failed();
                 if failed.is_none() {
-                    prop_assert!(p.ids().all(|i| r.state(i) == State::Ready));
+                    prop_assert!(p.ids().all(|i| r.state(i) == ResourceState::Ready));
                 }
                 return Ok(Observed { failed, applied_order });
             }
@@ -260,5 +260,5 @@ fn a_batch_past_its_readiness_timeout_fails_naming_the_resource() {
     assert_eq!(r.poll(1_000), RolloutAction::Done);
     assert_eq!(r.failed(), Some(first));
     assert_eq!(r.reason(first), "not ready after 1s (--readiness-timeout): condition Ready=False: Pending");
-    assert_eq!(r.state(ItemId(1 - first.0)), State::Skipped);
+    assert_eq!(r.state(ItemId(1 - first.0)), ResourceState::Skipped);
 }

@@ -16,7 +16,7 @@ use helm_hooks::action::status::{self, StatusRequest};
 use helm_hooks::base::time::{go_time, Millis};
 use helm_hooks::exec::executor::{self, ContainerLog, LeftRunning, Phase};
 use helm_hooks::exec::progress::{HookEvent, HookProgress};
-use helm_hooks::exec::run::Outcome;
+use helm_hooks::exec::run::RunEnd;
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
@@ -387,7 +387,7 @@ fn a_fail_fast_hook_stops_the_run_and_leaves_the_other_running() {
     let mut sim =
         Sim::new(&[("migrate", &[("helm.sh/hook-fail-fast", "true"), parallel], broken), ("warm", &[parallel], slow)]);
     let (outcome, said) = run(&mut sim, request(2, 300_000, false));
-    assert_eq!(outcome.summary.outcome, Outcome::Failed);
+    assert_eq!(outcome.summary.outcome, RunEnd::Failed);
     assert_eq!(outcome.summary.failed_fast.as_deref(), Some("Job/migrate"), "{said:?}");
     assert_eq!(sim.now - T0, 2_000, "stopped when the fail-fast hook failed: {said:?} {:?}", sim.log);
     let left: Vec<(String, LeftRunning)> =
@@ -445,7 +445,7 @@ fn a_hook_timeout_ends_its_wait_at_its_own_time() {
         ("b-after", &[("helm.sh/hook-weight", "2")], quick),
     ]);
     let (outcome, said) = run(&mut sim, request(1, 300_000, false));
-    assert_eq!(outcome.summary.outcome, Outcome::Failed, "{said:?}");
+    assert_eq!(outcome.summary.outcome, RunEnd::Failed, "{said:?}");
     let stuck_row = &outcome.summary.rows[0];
     assert_eq!(stuck_row.phase, Phase::Failed);
     assert_eq!(stuck_row.completed_at.map(|t| t - T0), Some(30_000), "{said:?}");
@@ -468,7 +468,7 @@ fn a_followed_hooks_log_is_printed_as_it_is_written_each_line_once() {
     };
     let mut sim = Sim::new(&[("migrate", &[("helm.sh/show-output", "true")], talky)]);
     let (outcome, said) = run(&mut sim, request(1, 300_000, false));
-    assert_eq!(outcome.summary.outcome, Outcome::Succeeded, "{said:?}");
+    assert_eq!(outcome.summary.outcome, RunEnd::Succeeded, "{said:?}");
     let logs: Vec<&str> = said.iter().filter(|l| l.starts_with("log ")).map(String::as_str).collect();
     let lines: Vec<&str> = logs.iter().flat_map(|l| l["log Job/migrate: ".len()..].lines()).collect();
     assert_eq!(lines, ["connecting", "migrating 1/2", "migrating 2/2", "done"], "{said:?}");

@@ -9,7 +9,7 @@ use helm_hooks::base::time::parse_time;
 
 use helm_hooks::exec::executor::Phase;
 use helm_hooks::exec::run::Totals;
-use helm_hooks::exec::run::{Outcome, Summary};
+use helm_hooks::exec::run::{RunEnd, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::Release;
@@ -69,7 +69,7 @@ fn the_last_run_from_the_record() {
     let s = stored_summary(&json, &release, &plan.events[0]);
     let t0 = parse_time("2026-01-02T03:04:05.123Z").unwrap();
     assert_eq!((s.started_at, s.ended_at), (t0, t0 + 6_877));
-    assert_eq!(s.outcome, Outcome::Failed);
+    assert_eq!(s.outcome, RunEnd::Failed);
     let starts: Vec<_> = s.rows.iter().map(|r| (r.reference.as_str(), r.phase, r.started_at)).collect();
     assert_eq!(
         starts,

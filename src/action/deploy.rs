@@ -23,7 +23,7 @@ use crate::deploy::crd::{self, Crd};
 use crate::deploy::options::Flags;
 use crate::deploy::policy::{choose, recover};
 use crate::deploy::progress::Progress;
-use crate::deploy::wants::Needs;
+use crate::deploy::wants::DeployNeeds;
 use crate::deploy::{check, deploy, Checked};
 use crate::kube;
 use crate::model::diagnostic::Diagnostics;
@@ -165,7 +165,7 @@ pub fn prepare(env: &mut (impl Env + ?Sized), request: &DeployRequest) -> Result
     let (operation, current, revision) = choose(&history);
     let prepared = DeployPrepared { operation, current, revision };
     let install = prepared.install();
-    let needs = Needs {
+    let needs = DeployNeeds {
         crds: if install { crds } else { &[] },
         create_namespace: install && flags.create_namespace,
         dry_run: flags.dry_run,

@@ -9,7 +9,7 @@
 use crate::deploy::command::{dry_run, Done, Refused};
 use crate::deploy::options::Flags;
 use crate::deploy::progress::Progress;
-use crate::deploy::wants::Needs;
+use crate::deploy::wants::DeployNeeds;
 use crate::deploy::{deploy, Checked};
 use crate::model::event::Event;
 use crate::release::record::Operation;
@@ -70,7 +70,7 @@ pub fn prepare(env: &mut (impl Env + ?Sized), r: &RollbackRequest) -> Result<Rol
     let (current, target) = target(env, &r.release, r.revision)?;
     let (checked, warnings) = stored_checked(&target, &[Event::PreRollback, Event::PostRollback], &r.flags)?;
     let to = target.revision;
-    let needs = Needs { crds: &[], create_namespace: false, dry_run: r.flags.dry_run, uninstall: false };
+    let needs = DeployNeeds { crds: &[], create_namespace: false, dry_run: r.flags.dry_run, uninstall: false };
     let wants = needs.wants(env.records(), env.namespace(), &checked, Operation::Rollback { to }, Some(&current));
     if let Err(e) = env.check_access(&wants, needs.why()) {
         return Err(OperationStop::refused(Refused::Access(e), warnings));

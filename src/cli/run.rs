@@ -9,7 +9,7 @@ use crate::action::connect::Early;
 use crate::action::run::{self, RunRequest, RunStop};
 use crate::action::Exit;
 use crate::exec::executor;
-use crate::exec::run::Outcome;
+use crate::exec::run::RunEnd;
 use crate::model::event::Event;
 use crate::plan;
 use crate::render;
@@ -53,9 +53,9 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
         render::Whose { release: &args.release, namespace: Some(&outcome.namespace), revision: outcome.revision };
     let _ = io.stdout.write_all(render::run(args.output, whose, &outcome.summary).as_bytes());
     match outcome.summary.outcome {
-        Outcome::Succeeded => Exit::Ok,
-        Outcome::Failed => Exit::Failed,
-        Outcome::ClusterError => Exit::Cluster,
+        RunEnd::Succeeded => Exit::Ok,
+        RunEnd::Failed => Exit::Failed,
+        RunEnd::ClusterError => Exit::Cluster,
     }
 }
 

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::base::time::Millis;
 use crate::exec::kstatus::{self, Health};
 use crate::exec::progress::{Elapsed, ResourceEvent};
-use crate::exec::rollout::{Rollout, RolloutAction, RolloutInput, RolloutOptions, RolloutReport, State};
+use crate::exec::rollout::{ResourceState, Rollout, RolloutAction, RolloutInput, RolloutOptions, RolloutReport};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::readiness::ReadinessStatus;
 use crate::model::resource::Resource;
@@ -96,7 +96,7 @@ fn base_readiness(resource: &Resource, object: &Value) -> Health {
 }
 
 #[derive(Debug)]
-pub struct Outcome {
+pub struct RolloutOutcome {
     pub rows: Vec<ResourceRow>,
     /// The resource that failed and why ([`Error::NotApplied`] or
     /// [`Error::NotReady`], with what the cluster shows of it).
@@ -134,7 +134,7 @@ pub fn roll_out<E: Cluster + Clock + ?Sized>(
     resources: Resources<'_>,
     options: RolloutOptions,
     progress: &mut dyn Progress,
-) -> Outcome {
+) -> RolloutOutcome {
     let watch = env.watch(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
     let mut applier = Applier { env, r: resources, watch, external_met: Default::default(), rejections: Vec::new() };
     applier.run(options, progress)
@@ -164,7 +164,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
     }
 
     /// Applies and awaits every resource in plan order; progress to `progress`.
-    fn run(&mut self, options: RolloutOptions, progress: &mut dyn Progress) -> Outcome {
+    fn run(&mut self, options: RolloutOptions, progress: &mut dyn Progress) -> RolloutOutcome {
         let t0 = self.env.now_ms();
         let mut rollout = Rollout::new(self.r.plan, options, t0);
         let mut cluster_error = None;
@@ -254,7 +254,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
     }
 
     /// What the rollout did: each resource's row, and how it failed, if it did.
-    fn outcome(&mut self, rollout: &Rollout<'_>, cluster_error: Option<KubeError>) -> Outcome {
+    fn outcome(&mut self, rollout: &Rollout<'_>, cluster_error: Option<KubeError>) -> RolloutOutcome {
         let plan = self.r.plan;
         let rejected = rollout.failed().is_some_and(|i| rollout.times(i).0.is_none());
         let failure = match (rollout.failed(), &cluster_error) {
@@ -272,7 +272,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                     applied_at,
                     ready_at,
                     failed_at: rollout.failed_at(i),
-                    message: if rollout.state(i) == State::Failed {
+                    message: if rollout.state(i) == ResourceState::Failed {
                         rollout.reason(i).to_string()
                     } else {
                         String::new()
@@ -280,7 +280,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 }
             })
             .collect();
-        Outcome { rows, failure, rejected, cluster_error }
+        RolloutOutcome { rows, failure, rejected, cluster_error }
     }
 
     /// Waits for the `helm.sh/depends-on-external` objects of `items` (each
@@ -477,7 +477,7 @@ mod batch_tests {
 
     /// Deploys CHART over `c` (the real seam, `seam::KubeEnv`); the lines
     /// printed, without their times.
-    fn deploy(c: Client) -> (Vec<String>, Outcome) {
+    fn deploy(c: Client) -> (Vec<String>, RolloutOutcome) {
         let mut d = Diagnostics::default();
         let (_, release) = crate::model::input::parse(CHART.as_bytes(), &mut d).unwrap();
         let p = crate::plan::build(&release, &[crate::plan::Target::Install], Default::default(), &mut d);
@@ -550,8 +550,8 @@ mod batch_tests {
             ]
         );
         assert!(outcome.cluster_error.is_none());
-        let states: Vec<State> = outcome.rows.iter().map(|r| r.state).collect();
-        assert_eq!(states, [State::Ready, State::Ready, State::Failed], "{:?}", outcome.rows);
+        let states: Vec<ResourceState> = outcome.rows.iter().map(|r| r.state).collect();
+        assert_eq!(states, [ResourceState::Ready, ResourceState::Ready, ResourceState::Failed], "{:?}", outcome.rows);
         assert!(outcome.rows[2].message.contains("Invalid value"), "{:?}", outcome.rows[2]);
 
         // The http_request build: one request at a time, the same requests,

@@ -46,7 +46,7 @@ pub struct Change {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Row {
+pub struct PreviewRow {
     #[serde(rename = "ref")]
     pub reference: String,
     pub action: PreviewAction,
@@ -60,7 +60,7 @@ pub struct Row {
 pub struct BatchRows {
     pub batch: usize,
     pub description: String,
-    pub resources: Vec<Row>,
+    pub resources: Vec<PreviewRow>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,16 +80,16 @@ pub struct Preview {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub create_namespace: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub crds: Vec<Row>,
+    pub crds: Vec<PreviewRow>,
     pub hooks_before: HookRows,
     pub batches: Vec<BatchRows>,
-    pub deleted: Vec<Row>,
+    pub deleted: Vec<PreviewRow>,
     pub hooks_after: HookRows,
 }
 
 impl Preview {
     /// Every resource row: the CRDs, the batches', the deleted.
-    pub fn rows(&self) -> impl Iterator<Item = &Row> {
+    pub fn rows(&self) -> impl Iterator<Item = &PreviewRow> {
         self.crds.iter().chain(self.batches.iter().flat_map(|b| b.resources.iter())).chain(self.deleted.iter())
     }
 
@@ -132,14 +132,14 @@ pub fn preview(
             let object = match prepare(&r.manifest, &release, &namespace) {
                 Ok(o) => o,
                 Err(message) => {
-                    rows.push(Row { reference, action: PreviewAction::Fail, changes: Vec::new(), message });
+                    rows.push(PreviewRow { reference, action: PreviewAction::Fail, changes: Vec::new(), message });
                     continue;
                 }
             };
             let in_new_namespace = !namespace_exists && r.head.namespace.as_deref().is_none_or(|n| n == namespace);
             if in_new_namespace {
                 let message = format!("namespace {namespace:?} is created first (--create-namespace)");
-                rows.push(Row { reference, action: PreviewAction::Create, changes: Vec::new(), message });
+                rows.push(PreviewRow { reference, action: PreviewAction::Create, changes: Vec::new(), message });
                 continue;
             }
             rows.push(dry_run(cluster, &object, &[MANAGED_BY], &reference, false)?);
@@ -152,7 +152,12 @@ pub fn preview(
     }
     let deleted = removed
         .into_iter()
-        .map(|reference| Row { reference, action: PreviewAction::Delete, changes: Vec::new(), message: String::new() })
+        .map(|reference| PreviewRow {
+            reference,
+            action: PreviewAction::Delete,
+            changes: Vec::new(),
+            message: String::new(),
+        })
         .collect();
     let hooks = |event: Event| HookRows {
         event: event.to_string(),
@@ -184,8 +189,9 @@ fn dry_run(
     labels: &[(&str, &str)],
     reference: &str,
     crd: bool,
-) -> Result<Row, KubeError> {
-    let row = |action, changes, message: String| Row { reference: reference.to_string(), action, changes, message };
+) -> Result<PreviewRow, KubeError> {
+    let row =
+        |action, changes, message: String| PreviewRow { reference: reference.to_string(), action, changes, message };
     let key = match ObjectKey::of(object) {
         Ok(k) => k,
         Err(e) => return Ok(row(PreviewAction::Fail, Vec::new(), e.to_string())),
@@ -306,7 +312,7 @@ pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_his
             .iter()
             .map(|&i| {
                 let keep = super::removed::kept(&checked.release.resources[plan.items[i].index]);
-                Row {
+                PreviewRow {
                     reference: plan.items[i].reference.to_string(),
                     action: if keep { PreviewAction::Keep } else { PreviewAction::Delete },
                     changes: Vec::new(),

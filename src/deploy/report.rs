@@ -6,7 +6,7 @@ use crate::exec::run as runner;
 use crate::release::record::Operation;
 
 use super::error::Error;
-use crate::exec::rollout::State;
+use crate::exec::rollout::ResourceState;
 
 /// How an operation ended.
 #[derive(Debug)]
@@ -94,7 +94,7 @@ pub struct ResourceRow {
     #[serde(rename = "ref")]
     pub reference: String,
     pub batch: usize,
-    pub state: State,
+    pub state: ResourceState,
     pub applied_at: Option<Millis>,
     pub ready_at: Option<Millis>,
     /// When it failed (applied and not ready in time, or refused).

@@ -5,7 +5,7 @@
 use crate::exec::executor::{self, Millis};
 use crate::exec::progress::Elapsed;
 use crate::exec::rollout::deletion_batches;
-use crate::exec::run::Outcome as RunOutcome;
+use crate::exec::run::RunEnd;
 use crate::kube::ObjectKey;
 use crate::model::event::Event;
 use crate::model::input::Release;
@@ -60,8 +60,8 @@ pub(crate) fn run_hooks(
     }
     match summary.outcome {
         // ClusterError returned above, with its cause.
-        RunOutcome::Succeeded | RunOutcome::ClusterError => Ok(()),
-        RunOutcome::Failed => {
+        RunEnd::Succeeded | RunEnd::ClusterError => Ok(()),
+        RunEnd::Failed => {
             let failed = summary
                 .rows
                 .iter()

@@ -16,7 +16,7 @@ use super::checked::Checked;
 
 /// What a deploy or rollback needs besides its resources and hooks.
 #[derive(Debug, Clone, Copy)]
-pub struct Needs<'a> {
+pub struct DeployNeeds<'a> {
     /// The chart's CRDs, installed first (a first install).
     pub crds: &'a [super::crd::Crd],
     pub create_namespace: bool,
@@ -26,7 +26,7 @@ pub struct Needs<'a> {
     pub uninstall: bool,
 }
 
-impl Needs<'_> {
+impl DeployNeeds<'_> {
     /// Helm's storage (read; create and update the record); per resource
     /// kind get, list and watch (waiting) and create and patch (server-side
     /// apply, also for a dry run); per kind of what the replaced revision

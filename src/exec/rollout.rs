@@ -28,7 +28,7 @@ pub struct RolloutOptions {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum State {
+pub enum ResourceState {
     Pending,
     /// Applied, readiness awaited.
     Applied,
@@ -88,7 +88,7 @@ pub enum RolloutReport {
 
 #[derive(Debug, Clone)]
 struct Resource {
-    state: State,
+    state: ResourceState,
     applied_at: Option<Millis>,
     ready_at: Option<Millis>,
     /// When it failed: the end of its bar in a timeline report.
@@ -127,7 +127,7 @@ impl<'p> Rollout<'p> {
             options: RolloutOptions { parallel: options.parallel.max(1), ..options },
             resources: vec![
                 Resource {
-                    state: State::Pending,
+                    state: ResourceState::Pending,
                     applied_at: None,
                     ready_at: None,
                     failed_at: None,
@@ -146,7 +146,7 @@ impl<'p> Rollout<'p> {
         }
     }
 
-    pub fn state(&self, item: ItemId) -> State {
+    pub fn state(&self, item: ItemId) -> ResourceState {
         self.resources[item.0].state
     }
 
@@ -169,7 +169,7 @@ impl<'p> Rollout<'p> {
     }
 
     pub fn succeeded(&self) -> bool {
-        self.resources.iter().all(|r| r.state == State::Ready)
+        self.resources.iter().all(|r| r.state == ResourceState::Ready)
     }
 
     /// Applied and not ready yet, in Helm order.
@@ -230,11 +230,11 @@ impl<'p> Rollout<'p> {
         match input {
             RolloutInput::Applied { item, ready } => {
                 self.applying = self.applying.saturating_sub(1);
-                if self.resources[item.0].state != State::Pending {
+                if self.resources[item.0].state != ResourceState::Pending {
                     return;
                 }
                 let r = &mut self.resources[item.0];
-                r.state = State::Applied;
+                r.state = ResourceState::Applied;
                 r.applied_at = Some(self.now);
                 self.applied.push(item);
                 self.reports.push(RolloutReport::Applied { item, at: self.now });
@@ -243,20 +243,20 @@ impl<'p> Rollout<'p> {
                 }
             }
             RolloutInput::Ready { item } => {
-                if self.resources[item.0].state == State::Applied {
+                if self.resources[item.0].state == ResourceState::Applied {
                     self.make_ready(item);
                 }
             }
             RolloutInput::Waiting { item, reason } => {
-                if self.resources[item.0].state == State::Applied {
+                if self.resources[item.0].state == ResourceState::Applied {
                     self.resources[item.0].reason = reason;
                 }
             }
             RolloutInput::Failed { item, message } => {
-                if self.resources[item.0].state == State::Pending {
+                if self.resources[item.0].state == ResourceState::Pending {
                     self.applying = self.applying.saturating_sub(1);
                 }
-                if matches!(self.resources[item.0].state, State::Pending | State::Applied) {
+                if matches!(self.resources[item.0].state, ResourceState::Pending | ResourceState::Applied) {
                     self.fail(item, message);
                 }
             }
@@ -271,7 +271,7 @@ impl<'p> Rollout<'p> {
     fn make_ready(&mut self, item: ItemId) {
         self.applied.retain(|&i| i != item);
         let r = &mut self.resources[item.0];
-        r.state = State::Ready;
+        r.state = ResourceState::Ready;
         r.ready_at = Some(self.now);
         r.reason.clear();
         self.reports.push(RolloutReport::Ready { item, at: self.now });
@@ -286,7 +286,7 @@ impl<'p> Rollout<'p> {
     fn fail(&mut self, item: ItemId, message: String) {
         self.applied.retain(|&i| i != item);
         let r = &mut self.resources[item.0];
-        r.state = State::Failed;
+        r.state = ResourceState::Failed;
         r.failed_at = Some(self.now);
         r.reason = message.clone();
         self.reports.push(RolloutReport::Failed { item, at: self.now, message });
@@ -294,8 +294,8 @@ impl<'p> Rollout<'p> {
             self.failed = Some(item);
         }
         for r in &mut self.resources {
-            if r.state == State::Pending {
-                r.state = State::Skipped;
+            if r.state == ResourceState::Pending {
+                r.state = ResourceState::Skipped;
             }
         }
     }
@@ -462,7 +462,7 @@ metadata:
         r.handle(RolloutInput::Failed { item: db, message: "Failed: CrashLoopBackOff".into() });
         assert_eq!(r.poll(10), RolloutAction::Done);
         assert_eq!(r.failed(), Some(db));
-        assert!(p.ids().filter(|&i| i != db).all(|i| r.state(i) == State::Skipped));
+        assert!(p.ids().filter(|&i| i != db).all(|i| r.state(i) == ResourceState::Skipped));
     }
 
     #[test]

@@ -150,7 +150,7 @@ impl Pace {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum RunEnd {
     Succeeded,
     /// One or more hooks failed (exit 1).
     Failed,
@@ -162,11 +162,11 @@ pub enum Outcome {
 #[derive(Debug, Clone)]
 pub struct Summary {
     pub event: String,
-    pub rows: Vec<Row>,
+    pub rows: Vec<HookRow>,
     pub started_at: Millis,
     pub ended_at: Millis,
-    pub outcome: Outcome,
-    /// Why the run stopped on the cluster ([`Outcome::ClusterError`]).
+    pub outcome: RunEnd,
+    /// Why the run stopped on the cluster ([`RunEnd::ClusterError`]).
     pub error: Option<ClusterError>,
     pub failed_fast: Option<String>,
     /// Requests sent to the API server during the run, when counted, and
@@ -181,7 +181,7 @@ pub struct Summary {
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Row {
+pub struct HookRow {
     #[serde(rename = "ref")]
     pub reference: String,
     pub weight: i64,
@@ -196,13 +196,13 @@ pub struct Row {
     pub waiting: Option<String>,
 }
 
-impl Row {
+impl HookRow {
     /// The row of plan item `it` that ran as `run` says (started, completed,
     /// phase), without output or what it waited on.
-    pub fn new(it: &crate::plan::Item, run: (Option<Millis>, Option<Millis>, Phase), message: String) -> Row {
+    pub fn new(it: &crate::plan::Item, run: (Option<Millis>, Option<Millis>, Phase), message: String) -> HookRow {
         let (started_at, completed_at, phase) = run;
         let (reference, weight) = (it.reference.to_string(), it.level);
-        Row { reference, weight, phase, started_at, completed_at, message, output: None, waiting: None }
+        HookRow { reference, weight, phase, started_at, completed_at, message, output: None, waiting: None }
     }
 }
 
@@ -378,18 +378,18 @@ fn summarise(
     let rows = plan
         .ids()
         .zip(&plan.items)
-        .map(|(i, it)| Row {
+        .map(|(i, it)| HookRow {
             output: outputs[i.0].take(),
             waiting: exec.waiting(i).map(str::to_string),
-            ..Row::new(it, exec.last_run(i), exec.message(i).to_string())
+            ..HookRow::new(it, exec.last_run(i), exec.message(i).to_string())
         })
         .collect();
     let outcome = if error.is_some() {
-        Outcome::ClusterError
+        RunEnd::ClusterError
     } else if exec.succeeded() {
-        Outcome::Succeeded
+        RunEnd::Succeeded
     } else {
-        Outcome::Failed
+        RunEnd::Failed
     };
     Summary {
         event: plan.target.name().to_string(),
@@ -493,7 +493,7 @@ pub struct Totals {
 }
 
 impl Totals {
-    pub fn of(rows: &[Row]) -> Totals {
+    pub fn of(rows: &[HookRow]) -> Totals {
         let mut t = Totals::default();
         for r in rows {
             match r.phase {

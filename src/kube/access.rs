@@ -16,9 +16,9 @@ use super::request::Call;
 
 /// The permissions a command needs: (verb, group, resource, namespace).
 #[derive(Debug, Default)]
-pub struct Needs(BTreeSet<(&'static str, String, String, Option<String>)>);
+pub struct Permissions(BTreeSet<(&'static str, String, String, Option<String>)>);
 
-impl Needs {
+impl Permissions {
     pub fn add(&mut self, verbs: &[&'static str], group: &str, resource: &str, namespace: Option<&str>) {
         for verb in verbs {
             self.0.insert((verb, group.to_string(), resource.to_string(), namespace.map(str::to_string)));
@@ -117,7 +117,7 @@ impl Client {
         Ok(&self.rules[namespace])
     }
 
-    /// The rules of [`Needs::check`]'s cluster-wide pseudo-namespace.
+    /// The rules of [`Permissions::check`]'s cluster-wide pseudo-namespace.
     pub fn cluster_rules(&mut self) -> Result<&Option<Vec<Value>>, KubeError> {
         self.rules(CLUSTER_SCOPE)
     }

@@ -38,7 +38,7 @@ pub(crate) const MAX_BATCH: usize = 256;
 #[derive(Debug, Serialize)]
 pub(crate) struct HostBatch<'a> {
     requests: &'a [HostRequest],
-    /// Answer as soon as any returnOnEvent watch has its answer; the
+    /// HostAnswer as soon as any returnOnEvent watch has its answer; the
     /// others come back stopped.
     #[serde(rename = "returnOnAnyEvent", skip_serializing_if = "std::ops::Not::not")]
     return_on_any_event: bool,
@@ -59,7 +59,7 @@ pub(crate) struct HostResponse {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct Answer {
+pub(crate) struct HostAnswer {
     #[serde(default)]
     pub(crate) server: String,
     #[serde(default)]
@@ -79,7 +79,7 @@ pub enum HostError {
     Call(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// Helm's answer is not the contract's JSON.
     #[error("Helm's kube_request answer: {0}")]
-    Answer(#[source] serde_json::Error),
+    HostAnswer(#[source] serde_json::Error),
 }
 
 /// The request for Helm: the URL's path and query relative to `server`,
@@ -119,7 +119,7 @@ pub(crate) fn to_host(server: &str, req: &Request) -> Result<HostRequest, Transp
 
 /// The responses to the requests at `urls` from Helm's answer, in order,
 /// or why there were none.
-pub(crate) fn from_host(urls: &[&str], answer: Answer) -> Vec<Result<Response, TransportError>> {
+pub(crate) fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Response, TransportError>> {
     let io = |url: &str, message: String| TransportError::Io { url: url.to_string(), message };
     if !answer.error.is_empty() {
         return urls.iter().map(|u| Err(io(u, answer.error.clone()))).collect();
@@ -143,7 +143,7 @@ pub(crate) fn send_batch(
     server: &str,
     reqs: &[Request],
     how: super::transport::ReturnOn,
-    call: &mut dyn FnMut(&HostBatch<'_>) -> Result<Answer, HostError>,
+    call: &mut dyn FnMut(&HostBatch<'_>) -> Result<HostAnswer, HostError>,
 ) -> Vec<Result<Response, TransportError>> {
     let mut out = Vec::with_capacity(reqs.len());
     for chunk in reqs.chunks(MAX_BATCH) {
@@ -191,7 +191,7 @@ mod ffi {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn call(batch: &HostBatch<'_>) -> Result<Answer, HostError> {
+fn call(batch: &HostBatch<'_>) -> Result<HostAnswer, HostError> {
     let input = serde_json::to_string(batch).map_err(HostError::Request)?;
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
@@ -305,7 +305,7 @@ mod tests {
         let mut reqs: Vec<Request> = (0..300).map(|i| get(&format!("/api/v1/namespaces/n{i}/pods?watch=1"))).collect();
         reqs[1].url = "https://elsewhere/api".into();
         let mut calls: Vec<serde_json::Value> = Vec::new();
-        let mut call = |b: &HostBatch<'_>| -> Result<Answer, HostError> {
+        let mut call = |b: &HostBatch<'_>| -> Result<HostAnswer, HostError> {
             calls.push(serde_json::to_value(b).unwrap());
             // The first watch of each call has events; the second was stopped
             // before it was answered, the others stopped with nothing.
@@ -318,7 +318,7 @@ mod tests {
                 };
                 responses.push(serde_json::from_str::<HostResponse>(r).unwrap());
             }
-            Ok(Answer { server: "https://k".into(), responses, error: String::new() })
+            Ok(HostAnswer { server: "https://k".into(), responses, error: String::new() })
         };
         let got = send_batch("https://k", &reqs, crate::kube::ReturnOn::AnyEvent, &mut call);
         assert_eq!(got.len(), 300);
@@ -335,7 +335,7 @@ mod tests {
         assert!(matches!(&got[257], Err(TransportError::Stopped { .. })));
 
         // Without AnyEvent the option is not sent; a failed call fails each request.
-        let mut failing = |b: &HostBatch<'_>| -> Result<Answer, HostError> {
+        let mut failing = |b: &HostBatch<'_>| -> Result<HostAnswer, HostError> {
             assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
             Err(HostError::Call("no host".into()))
         };
@@ -347,15 +347,15 @@ mod tests {
 
     #[test]
     fn errors_are_transport_errors_naming_the_url() {
-        let answer: Answer = serde_json::from_str(
+        let answer: HostAnswer = serde_json::from_str(
             r#"{"server":"https://k","responses":[{"error":"dial tcp 127.0.0.1:1: connect: connection refused"}]}"#,
         )
         .unwrap();
         let e = from_host(&["https://k/api"], answer).pop().unwrap().unwrap_err();
         assert_eq!(e.to_string(), "https://k/api: dial tcp 127.0.0.1:1: connect: connection refused");
-        let answer: Answer = serde_json::from_str(r#"{"responses":[],"error":"no cluster"}"#).unwrap();
+        let answer: HostAnswer = serde_json::from_str(r#"{"responses":[],"error":"no cluster"}"#).unwrap();
         assert!(from_host(&["https://k/api"], answer).pop().unwrap().unwrap_err().to_string().contains("no cluster"));
-        let answer: Answer = serde_json::from_str(
+        let answer: HostAnswer = serde_json::from_str(
             r#"{"responses":[{"status":404,"headers":{"content-type":"application/json"},"body":"{}"}]}"#,
         )
         .unwrap();

@@ -13,7 +13,7 @@ use crate::model::kind_order::{tier, tier_kinds};
 use super::event_plan::*;
 
 /// The items of one level (weight or batch): a run of the sorted items.
-pub(super) struct Level {
+pub(super) struct LevelRun {
     pub(super) level: i64,
     pub(super) start: usize,
     pub(super) end: usize,
@@ -23,8 +23,8 @@ pub(super) struct Level {
 /// before it, and every later item waits for it. Items are sorted, so a
 /// level is a run; each item learns the level before its own. Returns the
 /// levels in order.
-pub(super) fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item]) -> Vec<Level> {
-    let mut levels: Vec<Level> = Vec::new();
+pub(super) fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [Item]) -> Vec<LevelRun> {
+    let mut levels: Vec<LevelRun> = Vec::new();
     let mut level_start = 0;
     while level_start < items.len() {
         let level = items[level_start].level;
@@ -53,7 +53,7 @@ pub(super) fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [It
                 items[i].after.push((ItemId(p), Reason::Serial));
             }
         }
-        levels.push(Level { level, start: level_start, end });
+        levels.push(LevelRun { level, start: level_start, end });
         level_start = end;
     }
     levels
@@ -63,7 +63,7 @@ pub(super) fn serial_barriers(graph: &mut DiGraph<Node, Reason>, items: &mut [It
 /// level that no item of that level waits for, to the items of this level
 /// that wait for no item of this level. The rest follow transitively, so a
 /// plan keeps O(n) edges however many items share a level.
-pub(super) fn level_barriers(graph: &mut DiGraph<Node, Reason>, items: &[Item], levels: &[Level]) {
+pub(super) fn level_barriers(graph: &mut DiGraph<Node, Reason>, items: &[Item], levels: &[LevelRun]) {
     let mut has_same_level_succ = vec![false; items.len()];
     let mut waits_in_level = vec![false; items.len()];
     for (i, it) in items.iter().enumerate() {

@@ -29,7 +29,7 @@ pub struct Record {
 
 /// One call (docs/hip-host-functions.md, "release_storage").
 #[derive(Debug, Serialize, PartialEq)]
-pub(crate) struct Request<'a> {
+pub(crate) struct StorageRequest<'a> {
     op: &'static str,
     #[serde(skip_serializing_if = "str::is_empty")]
     name: &'a str,
@@ -46,7 +46,7 @@ fn is_zero(v: &u64) -> bool {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct Answer {
+pub(crate) struct StorageAnswer {
     #[serde(default)]
     pub(crate) namespace: String,
     #[serde(default)]
@@ -86,10 +86,10 @@ pub enum HelmStorageError {
     ConflictWithoutRecord(String),
     /// The request could not be written as the contract's JSON.
     #[error("Helm's release storage: {0}")]
-    Request(#[source] Cause<serde_json::Error>),
+    StorageRequest(#[source] Cause<serde_json::Error>),
     /// Helm's answer is not the contract's JSON.
     #[error("Helm's release storage: Helm's release_storage answer: {0}")]
-    Answer(#[source] Cause<serde_json::Error>),
+    StorageAnswer(#[source] Cause<serde_json::Error>),
     /// The host function could not be called.
     #[error("Helm's release storage: {0}")]
     Call(#[source] Cause),
@@ -98,24 +98,24 @@ pub enum HelmStorageError {
     NoHost,
 }
 
-impl<'a> Request<'a> {
+impl<'a> StorageRequest<'a> {
     pub(crate) fn history(name: &'a str) -> Self {
-        Request { op: "history", name, version: 0, record: None, expected: None }
+        StorageRequest { op: "history", name, version: 0, record: None, expected: None }
     }
     pub(crate) fn create(record: &'a Record) -> Self {
-        Request { op: "create", name: "", version: 0, record: Some(record), expected: None }
+        StorageRequest { op: "create", name: "", version: 0, record: Some(record), expected: None }
     }
     pub(crate) fn update(record: &'a Record, expected: &'a Record) -> Self {
-        Request { op: "update", name: "", version: 0, record: Some(record), expected: Some(expected) }
+        StorageRequest { op: "update", name: "", version: 0, record: Some(record), expected: Some(expected) }
     }
     pub(crate) fn delete(name: &'a str, version: u64) -> Self {
-        Request { op: "delete", name, version, record: None, expected: None }
+        StorageRequest { op: "delete", name, version, record: None, expected: None }
     }
 }
 
 /// Helm's answer, or the error value it carries.
-pub(crate) fn interpret(answer: Answer) -> Result<Answer, HelmStorageError> {
-    let detail = |a: &Answer| format!("{} ({} storage, namespace {:?})", a.error, a.driver, a.namespace);
+pub(crate) fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
+    let detail = |a: &StorageAnswer| format!("{} ({} storage, namespace {:?})", a.error, a.driver, a.namespace);
     match answer.code.as_str() {
         "" if answer.error.is_empty() => Ok(answer),
         "notFound" => Err(HelmStorageError::NotFound(detail(&answer))),
@@ -146,7 +146,7 @@ pub fn driver_name() -> Option<&'static str> {
 /// when that is safe: reads, and an update (Helm refuses it once the stored
 /// revision differs). A create or a delete may have been done before the
 /// connection was lost: not repeated.
-pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
+pub(crate) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
     let mut lost = crate::kube::retry::Reconnect::after(1);
     loop {
         match call_once(req) {
@@ -158,10 +158,10 @@ pub(crate) fn call(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
     }
 }
 
-fn call_once(req: &Request<'_>) -> Result<Answer, HelmStorageError> {
+fn call_once(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
     let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Request(e.into()))?;
     let output = raw_call(input)?;
-    let answer: Answer = serde_json::from_str(&output).map_err(|e| HelmStorageError::Answer(e.into()))?;
+    let answer: StorageAnswer = serde_json::from_str(&output).map_err(|e| HelmStorageError::Answer(e.into()))?;
     if !answer.driver.is_empty() {
         let _ = DRIVER_NAME.set(answer.driver.clone());
     }
@@ -204,12 +204,12 @@ mod tests {
         let r = rec(2, "mine");
         let mut read = rec(2, "read");
         read.labels.insert("team".into(), "a".into());
-        let j = |req: Request<'_>| serde_json::to_value(req).unwrap();
-        assert_eq!(j(Request::history("r")), json!({"op": "history", "name": "r"}));
-        assert_eq!(j(Request::delete("r", 3)), json!({"op": "delete", "name": "r", "version": 3}));
-        assert_eq!(j(Request::create(&r)), json!({"op": "create", "record": {"release": r.release}}));
+        let j = |req: StorageRequest<'_>| serde_json::to_value(req).unwrap();
+        assert_eq!(j(StorageRequest::history("r")), json!({"op": "history", "name": "r"}));
+        assert_eq!(j(StorageRequest::delete("r", 3)), json!({"op": "delete", "name": "r", "version": 3}));
+        assert_eq!(j(StorageRequest::create(&r)), json!({"op": "create", "record": {"release": r.release}}));
         assert_eq!(
-            j(Request::update(&r, &read)),
+            j(StorageRequest::update(&r, &read)),
             json!({"op": "update", "record": {"release": r.release},
                    "expected": {"release": read.release, "labels": {"team": "a"}}})
         );
@@ -264,7 +264,7 @@ mod tests {
     #[test]
     fn outside_helm_there_is_no_host_function() {
         #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
-        let e = call(&Request::history("r")).unwrap_err();
+        let e = call(&StorageRequest::history("r")).unwrap_err();
         assert!(matches!(e, HelmStorageError::NoHost));
         assert!(e.to_string().contains("only plugin.wasm"));
     }

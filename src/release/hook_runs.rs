@@ -32,7 +32,7 @@ use serde_json::Value;
 
 use crate::base::time::{go_time, parse_time};
 use crate::exec::executor::{Millis, Phase};
-use crate::exec::run::{Outcome, Row, Summary};
+use crate::exec::run::{HookRow, RunEnd, Summary};
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId, Target};
@@ -130,13 +130,13 @@ pub fn stored_summary(release_json: &Value, release: &Release, plan: &EventPlan)
         })
         .collect();
     let before = started_before(plan, &runs);
-    let rows: Vec<Row> = plan.items.iter().enumerate().map(|(i, it)| row(it, &runs[i], before[i])).collect();
+    let rows: Vec<HookRow> = plan.items.iter().enumerate().map(|(i, it)| row(it, &runs[i], before[i])).collect();
     let started_at = rows.iter().filter_map(|r| r.started_at).min().unwrap_or_default();
     let ended_at = rows.iter().filter_map(|r| r.completed_at.or(r.started_at)).max().unwrap_or(started_at);
     let failed = rows.iter().any(|r| r.phase == Phase::Failed);
     Summary {
         event: plan.target.name().to_string(),
-        outcome: if failed { Outcome::Failed } else { Outcome::Succeeded },
+        outcome: if failed { RunEnd::Failed } else { RunEnd::Succeeded },
         failed_fast: rows
             .iter()
             .zip(&plan.items)
@@ -178,7 +178,7 @@ fn started_before(plan: &EventPlan, runs: &[Result<Option<Stored>, String>]) -> 
 
 /// An item's row from its stored run (or why it has none), given the latest
 /// start of what runs before it: a run older than that was not the last run's.
-fn row(it: &crate::plan::Item, run: &Result<Option<Stored>, String>, before: Option<Millis>) -> Row {
+fn row(it: &crate::plan::Item, run: &Result<Option<Stored>, String>, before: Option<Millis>) -> HookRow {
     let (started_at, completed_at, phase, message) = match run {
         Err(why) => (None, None, Phase::Skipped, why.clone()),
         Ok(None) => (None, None, Phase::Skipped, String::new()),
@@ -197,7 +197,7 @@ fn row(it: &crate::plan::Item, run: &Result<Option<Stored>, String>, before: Opt
             (run.started_at, run.completed_at, run.phase, message)
         }
     };
-    Row::new(it, (started_at, completed_at, phase), message)
+    HookRow::new(it, (started_at, completed_at, phase), message)
 }
 
 /// What the cluster shows now of an abandoned hook's object.
@@ -213,7 +213,7 @@ pub enum SeenNow {
 /// An abandoned row as the cluster shows its hook now: its end as its object
 /// says it (said as read now, since the record never had it), still running,
 /// or abandoned still when the object is gone or cannot be read.
-pub fn as_seen_now(row: &mut Row, kind: &str, seen: &SeenNow) {
+pub fn as_seen_now(row: &mut HookRow, kind: &str, seen: &SeenNow) {
     use crate::exec::status::{finished_at, hook_completion, Completion};
     if row.phase != Phase::Abandoned {
         return;

@@ -321,7 +321,7 @@ impl StoredRelease {
         for _ in 0..4 {
             let Origin::Helm(read) = &self.origin else { unreachable!("read through Helm") };
             let record = Record { release: self.release.clone(), labels: read.labels.clone() };
-            match helm::call(&helm::Request::update(&record, read)).map_err(|e| unreachable_cluster(client, e)) {
+            match helm::call(&helm::StorageRequest::update(&record, read)).map_err(|e| unreachable_cluster(client, e)) {
                 Ok(_) => {
                     self.origin = Origin::Helm(record);
                     return Ok(());
@@ -354,7 +354,7 @@ impl StoredRelease {
         let revision = release.get("version").and_then(Value::as_u64).unwrap_or(0);
         if driver == Driver::Helm {
             let record = Record { release, labels: BTreeMap::new() };
-            helm::call(&helm::Request::create(&record)).map_err(|e| unreachable_cluster(client, e))?;
+            helm::call(&helm::StorageRequest::create(&record)).map_err(|e| unreachable_cluster(client, e))?;
             return Ok(StoredRelease {
                 driver,
                 name,
@@ -407,7 +407,7 @@ impl StoredRelease {
     /// Removes this revision's object (Helm's `Storage.Delete`).
     pub fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
         if self.driver == Driver::Helm {
-            helm::call(&helm::Request::delete(&self.name, self.revision))
+            helm::call(&helm::StorageRequest::delete(&self.name, self.revision))
                 .map_err(|e| unreachable_cluster(client, e))?;
             return Ok(());
         }
@@ -662,7 +662,7 @@ pub fn history_where(
 /// Every revision of `release` as Helm reads it (lowest version first),
 /// with the namespace and the driver Helm answered from.
 fn history_through_helm(release: &str) -> Result<(String, String, Vec<StoredRelease>), HelmStorageError> {
-    let answer = helm::call(&helm::Request::history(release))?;
+    let answer = helm::call(&helm::StorageRequest::history(release))?;
     let namespace = answer.namespace;
     let all = answer.records.into_iter().map(|r| from_record(release, &namespace, r)).collect();
     Ok((namespace, answer.driver, all))

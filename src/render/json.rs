@@ -9,7 +9,7 @@ use super::{facts, refs};
 use crate::deploy::report::ResourceRow;
 use crate::deploy::{Deletion, Ended, Report};
 use crate::exec::executor::Millis;
-use crate::exec::run::{Outcome, Row, Summary};
+use crate::exec::run::{HookRow, RunEnd, Summary};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::model::input::{InputFormat, Release};
 use crate::plan::{EventPlan, Plan, Reason, Target};
@@ -264,7 +264,7 @@ struct SummaryJson<'a> {
     api_requests: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     api_requests_repeated: Option<u64>,
-    hooks: &'a [Row],
+    hooks: &'a [HookRow],
 }
 
 /// `run -o json` and `status -o json`.
@@ -277,9 +277,9 @@ pub fn summary_value(s: &Summary) -> serde_json::Value {
     let doc = SummaryJson {
         event: &s.event,
         outcome: match s.outcome {
-            Outcome::Succeeded => "succeeded",
-            Outcome::Failed => "failed",
-            Outcome::ClusterError => "cluster-error",
+            RunEnd::Succeeded => "succeeded",
+            RunEnd::Failed => "failed",
+            RunEnd::ClusterError => "cluster-error",
         },
         started_at: s.started_at,
         ended_at: s.ended_at,

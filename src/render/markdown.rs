@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::picture::FOLD_OVER;
-use super::report::{At, Group, Item, Level, ReportedCommand, Stage, State, Timeline, Verdict};
+use super::report::{At, Group, Level, ReportedCommand, Stage, State, Timeline, TimelineItem, Verdict};
 use crate::base::time::{format_duration, Millis};
 use crate::model::kind_order::install_rank;
 
@@ -225,7 +225,7 @@ fn bar(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> Bar {
 }
 
 /// `3 ConfigMap, 2 Deployment`, in Helm's kind order.
-fn kind_counts<'a>(items: impl Iterator<Item = &'a Item>) -> String {
+fn kind_counts<'a>(items: impl Iterator<Item = &'a TimelineItem>) -> String {
     let mut counts: BTreeMap<(crate::model::kind_order::KindRank, String), usize> = BTreeMap::new();
     for it in items {
         *counts.entry((install_rank(it.kind()), it.kind().to_string())).or_default() += 1;
@@ -316,7 +316,7 @@ fn merge_quiet(t: &Timeline, sections: Vec<Section>, path: &std::collections::BT
             continue;
         }
         let groups: Vec<&Group> = run.iter().map(|&g| &t.groups[g]).collect();
-        let items: Vec<&Item> = groups.iter().flat_map(|g| &g.items).collect();
+        let items: Vec<&TimelineItem> = groups.iter().flat_map(|g| &g.items).collect();
         let start = items.iter().filter_map(|it| it.started_at).min().unwrap_or(t.started_at);
         let end = items.iter().filter_map(|it| t.end_of(it)).max().unwrap_or(start);
         let on_path = path.iter().any(|(g, _)| run.contains(g));
@@ -480,7 +480,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
 }
 
 fn table(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) {
-    const HEAD: &str = "| | Item | Stage | Result | Started | Took |\n|---|---|---|---|---|---|\n";
+    const HEAD: &str = "| | TimelineItem | Stage | Result | Started | Took |\n|---|---|---|---|---|---|\n";
     let all: Vec<At> = t.items().map(|(at, _)| at).collect();
     if all.len() <= TABLE_OPEN {
         out.push_str(HEAD);
@@ -645,7 +645,7 @@ mod tests {
             groups: vec![Group {
                 stage: Stage::Hooks("test".into()),
                 level: Level::Weight(0),
-                items: vec![Item {
+                items: vec![TimelineItem {
                     reference: reference.into(),
                     state: State::Failed,
                     started_at: Some(1_000),

@@ -33,13 +33,13 @@ pub struct EventPicture {
     /// The event's name (`install` for the resources); events with the same
     /// picture are drawn once, named `pre-install, pre-upgrade`.
     pub name: String,
-    pub levels: Vec<Level>,
+    pub levels: Vec<PictureLevel>,
     /// Barrier points: id and what they stand for.
     pub barriers: Vec<(String, String)>,
     pub edges: Vec<(String, String, Edge)>,
 }
 
-pub struct Level {
+pub struct PictureLevel {
     pub id: String,
     /// `weight -5`, `batch 2 (CRDs and Namespaces)`.
     pub label: String,
@@ -187,7 +187,7 @@ fn pinned(e: &EventPlan) -> Vec<bool> {
 
 /// The event's levels, each item a box or folded into its level's one, and
 /// the id of the node that stands for each item.
-fn levels(e: &EventPlan, pinned: &[bool]) -> (Vec<Level>, Vec<String>) {
+fn levels(e: &EventPlan, pinned: &[bool]) -> (Vec<PictureLevel>, Vec<String>) {
     let target = e.target.name();
     let install = e.target == Target::Install;
     let mut levels = Vec::new();
@@ -226,7 +226,7 @@ fn levels(e: &EventPlan, pinned: &[bool]) -> (Vec<Level>, Vec<String>) {
                 })
                 .collect()
         };
-        levels.push(Level { id: level_id, label, boxes });
+        levels.push(PictureLevel { id: level_id, label, boxes });
         start = end;
     }
     (levels, node_of)

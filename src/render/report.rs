@@ -14,8 +14,8 @@ use std::collections::BTreeSet;
 
 use crate::deploy::{Ended, Report as DeployReport};
 use crate::exec::executor::{Millis, Phase};
-use crate::exec::rollout::State as ResourceState;
-use crate::exec::run::{Outcome, Summary};
+use crate::exec::rollout::ResourceState;
+use crate::exec::run::{RunEnd, Summary};
 use crate::release::record::Operation;
 
 /// What produced the timeline: a command that just ran, or the release
@@ -77,7 +77,7 @@ pub enum Level {
 pub struct Group {
     pub stage: Stage,
     pub level: Level,
-    pub items: Vec<Item>,
+    pub items: Vec<TimelineItem>,
 }
 
 impl Group {
@@ -120,7 +120,7 @@ pub enum State {
 }
 
 #[derive(Debug, Clone)]
-pub struct Item {
+pub struct TimelineItem {
     /// `Kind/name` or `Kind/namespace/name`, as every output names it.
     pub reference: String,
     pub state: State,
@@ -132,7 +132,7 @@ pub struct Item {
     pub output: Option<String>,
 }
 
-impl Item {
+impl TimelineItem {
     pub fn kind(&self) -> &str {
         self.reference.split('/').next().unwrap_or_default()
     }
@@ -165,19 +165,19 @@ pub struct Timeline {
 pub type At = (usize, usize);
 
 impl Timeline {
-    pub fn items(&self) -> impl Iterator<Item = (At, &Item)> {
+    pub fn items(&self) -> impl Iterator<Item = (At, &TimelineItem)> {
         self.groups
             .iter()
             .enumerate()
             .flat_map(|(g, group)| group.items.iter().enumerate().map(move |(i, it)| ((g, i), it)))
     }
 
-    pub fn item(&self, (g, i): At) -> &Item {
+    pub fn item(&self, (g, i): At) -> &TimelineItem {
         &self.groups[g].items[i]
     }
 
     /// Where an item's bar ends: its end, or the operation's for one cut short.
-    pub fn end_of(&self, item: &Item) -> Option<Millis> {
+    pub fn end_of(&self, item: &TimelineItem) -> Option<Millis> {
         match (item.started_at, item.ended_at) {
             (Some(_), Some(end)) => Some(end),
             (Some(start), None) => Some(self.ended_at.max(start)),
@@ -246,7 +246,7 @@ fn hook_state(phase: Phase) -> State {
 
 /// A hook's message and, when it did not succeed, what it was last seen
 /// waiting on (unless the message says it already, as a timeout's does).
-fn with_waiting(row: &crate::exec::run::Row) -> String {
+fn with_waiting(row: &crate::exec::run::HookRow) -> String {
     match &row.waiting {
         Some(w) if !row.message.contains(w.as_str()) => {
             let sep = if row.message.is_empty() { "" } else { "; " };
@@ -260,7 +260,7 @@ fn with_waiting(row: &crate::exec::run::Row) -> String {
 fn hook_groups(summary: &Summary) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for row in &summary.rows {
-        let item = Item {
+        let item = TimelineItem {
             reference: row.reference.clone(),
             state: hook_state(row.phase),
             started_at: row.started_at,
@@ -280,11 +280,11 @@ fn hook_groups(summary: &Summary) -> Vec<Group> {
     groups
 }
 
-fn verdict(outcome: Outcome) -> Verdict {
+fn verdict(outcome: RunEnd) -> Verdict {
     match outcome {
-        Outcome::Succeeded => Verdict::Succeeded,
-        Outcome::Failed => Verdict::Failed,
-        Outcome::ClusterError => Verdict::ClusterError,
+        RunEnd::Succeeded => Verdict::Succeeded,
+        RunEnd::Failed => Verdict::Failed,
+        RunEnd::ClusterError => Verdict::ClusterError,
     }
 }
 
@@ -331,7 +331,7 @@ pub fn from_deploy(command: ReportedCommand, report: &DeployReport) -> Timeline 
             ResourceState::Applied => (State::CutShort, row.applied_at, None),
             ResourceState::Pending | ResourceState::Skipped => (State::NotRun, None, None),
         };
-        let item = Item {
+        let item = TimelineItem {
             reference: row.reference.clone(),
             state,
             started_at,
@@ -350,7 +350,7 @@ pub fn from_deploy(command: ReportedCommand, report: &DeployReport) -> Timeline 
         let items = d
             .resources
             .iter()
-            .map(|r| Item {
+            .map(|r| TimelineItem {
                 reference: r.clone(),
                 state: State::Succeeded,
                 started_at: Some(d.started_at),
@@ -409,7 +409,7 @@ mod tests {
     /// whatever freed the next start.
     #[test]
     fn critical_path_follows_the_stragglers() {
-        let item = |name: &str, start: Millis, end: Millis| Item {
+        let item = |name: &str, start: Millis, end: Millis| TimelineItem {
             reference: format!("Job/{name}"),
             state: State::Succeeded,
             started_at: Some(start),
@@ -417,8 +417,11 @@ mod tests {
             message: String::new(),
             output: None,
         };
-        let group =
-            |w: i64, items: Vec<Item>| Group { stage: Stage::Hooks("test".into()), level: Level::Weight(w), items };
+        let group = |w: i64, items: Vec<TimelineItem>| Group {
+            stage: Stage::Hooks("test".into()),
+            level: Level::Weight(w),
+            items,
+        };
         let t = Timeline {
             command: ReportedCommand::Run,
             release: "r".into(),

@@ -200,8 +200,8 @@ mod tests {
     #[test]
     fn a_run_summary_in_yaml_is_its_json() {
         use crate::exec::executor::Phase;
-        use crate::exec::run::{Outcome, Row};
-        let row = |name: &str, phase, message: &str, output: Option<&str>| Row {
+        use crate::exec::run::{HookRow, RunEnd};
+        let row = |name: &str, phase, message: &str, output: Option<&str>| HookRow {
             reference: format!("Job/{name}"),
             weight: -3,
             phase,
@@ -220,7 +220,7 @@ mod tests {
             ],
             started_at: 1_767_323_045_000,
             ended_at: 1_767_323_048_000,
-            outcome: Outcome::Failed,
+            outcome: RunEnd::Failed,
             error: None,
             failed_fast: Some("Job/1e3".into()),
             api_requests: Some((12, 0)),

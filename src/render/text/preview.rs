@@ -1,7 +1,7 @@
 //! `--dry-run -o text` of `deploy`, `rollback` and `uninstall`: batch by
 //! batch, what would be done to each resource, and the hooks that would run.
 
-use crate::deploy::preview::{HookRows, Preview, PreviewAction, Row, UninstallPreview};
+use crate::deploy::preview::{HookRows, Preview, PreviewAction, PreviewRow, UninstallPreview};
 use crate::render::progress::local_name;
 
 fn word(action: PreviewAction) -> &'static str {
@@ -21,7 +21,7 @@ pub fn preview(p: &Preview) -> String {
         "Plan: release {:?} in namespace {:?}: {} as revision {} (dry run: nothing applied or stored)\n",
         p.release, p.namespace, p.operation, p.revision
     );
-    let row_lines = |out: &mut String, rows: &[Row]| {
+    let row_lines = |out: &mut String, rows: &[PreviewRow]| {
         for r in rows {
             let mark = match r.action {
                 PreviewAction::Create => '+',

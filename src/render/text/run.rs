@@ -152,14 +152,14 @@ fn header(s: &StatusOutcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::run::{Outcome, Row};
+    use crate::exec::run::{HookRow, RunEnd};
 
     /// The header names the release, namespace, revision, what made it, the
     /// event and when its run was (issue 32).
     #[test]
     fn the_header_says_whose_run_and_when() {
         let json = serde_json::json!({"version": 2, "info": {"description": "Upgrade complete"}});
-        let row = |started_at: Option<u64>| Row {
+        let row = |started_at: Option<u64>| HookRow {
             reference: "Job/m".into(),
             weight: 0,
             phase: Phase::Succeeded,
@@ -174,7 +174,7 @@ mod tests {
             rows: vec![row(Some(1_767_323_045_000))],
             started_at: 1_767_323_045_000,
             ended_at: 1_767_323_047_000,
-            outcome: Outcome::Succeeded,
+            outcome: RunEnd::Succeeded,
             error: None,
             failed_fast: None,
             api_requests: None,
