@@ -79,7 +79,7 @@ pub enum HostError {
     Call(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// Helm's answer is not the contract's JSON.
     #[error("Helm's kube_request answer: {0}")]
-    HostAnswer(#[source] serde_json::Error),
+    Answer(#[source] serde_json::Error),
 }
 
 /// The request for Helm: the URL's path and query relative to `server`,

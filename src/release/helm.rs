@@ -86,10 +86,10 @@ pub enum HelmStorageError {
     ConflictWithoutRecord(String),
     /// The request could not be written as the contract's JSON.
     #[error("Helm's release storage: {0}")]
-    StorageRequest(#[source] Cause<serde_json::Error>),
+    Request(#[source] Cause<serde_json::Error>),
     /// Helm's answer is not the contract's JSON.
     #[error("Helm's release storage: Helm's release_storage answer: {0}")]
-    StorageAnswer(#[source] Cause<serde_json::Error>),
+    Answer(#[source] Cause<serde_json::Error>),
     /// The host function could not be called.
     #[error("Helm's release storage: {0}")]
     Call(#[source] Cause),
