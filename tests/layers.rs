@@ -188,7 +188,11 @@ fn file_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     let stem = |f: &Path| f.file_stem().unwrap().to_string_lossy().to_string();
     let mut out = BTreeMap::new();
     for (folder, files) in folders {
-        let siblings: BTreeSet<String> = files.iter().map(|f| stem(f)).filter(|s| s != "mod").collect();
+        // A subfolder is a sibling too (`render/text/`, through its own front).
+        let dir = src.join(&folder);
+        let subfolders = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir());
+        let mut siblings: BTreeSet<String> = files.iter().map(|f| stem(f)).filter(|s| s != "mod").collect();
+        siblings.extend(subfolders.map(|p| p.file_name().unwrap().to_string_lossy().to_string()));
         let mut g = BTreeMap::new();
         for f in &files {
             let source = std::fs::read_to_string(f).unwrap();

@@ -3,7 +3,7 @@
 //! request, the action (`action::deploy`, `rollback`, `uninstall`) prepared
 //! and performed, its outcome rendered.
 
-use super::io::{connect, fail, Io};
+use super::io::{connect, fail, problems, show, Io};
 use super::typed::{DeployArgs, RollbackArgs, UninstallArgs};
 use crate::action::connect::Early;
 use crate::action::deploy::{self, DeployRequest};
@@ -14,11 +14,11 @@ use crate::action::OperationStop;
 use crate::deploy::command::{Done, Refused};
 use crate::deploy::{Ended, Report};
 use crate::model::diagnostic::Diagnostics;
-use crate::render;
-use crate::render::format::Format;
+use crate::render::report::ReportedCommand;
+use crate::render::{self, DeployShown, Format};
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
-    let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
+    problems(io, &diags.acting());
 }
 
 /// A command that stopped before acting: what it found, why, and the exit code.
@@ -34,27 +34,23 @@ fn stopped(io: &mut Io, stop: &OperationStop) -> Exit {
 
 /// Prints what the command did in the chosen output: the closing report,
 /// or the dry run's plan (exit 1 when the API server refuses an object).
-fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: render::report::ReportedCommand) -> Exit {
-    match done {
-        Err(e) => stopped(io, &OperationStop::from(e)),
-        Ok(Done::Report(report)) => finish_report(io, &report, output, command),
-        Ok(Done::Preview(p)) => {
-            let _ = io.stdout.write_all(render::preview(output, &p).as_bytes());
-            if p.would_fail() {
-                Exit::Failed
-            } else {
-                Exit::Ok
-            }
-        }
-        Ok(Done::UninstallPreview(p)) => {
-            let _ = io.stdout.write_all(render::uninstall_preview(output, &p).as_bytes());
-            Exit::Ok
-        }
+fn finish(io: &mut Io, done: Result<Done, Refused>, output: Format, command: ReportedCommand) -> Exit {
+    let done = match done {
+        Err(e) => return stopped(io, &OperationStop::from(e)),
+        Ok(d) => d,
+    };
+    let (shown, code) = match &done {
+        Done::Report(report) => (show(io, &DeployShown { command, report }, output), report_exit(report)),
+        Done::Preview(p) => (show(io, p, output), if p.would_fail() { Exit::Failed } else { Exit::Ok }),
+        Done::UninstallPreview(p) => (show(io, p, output), Exit::Ok),
+    };
+    match shown {
+        Ok(()) => code,
+        Err(code) => code,
     }
 }
 
-fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::report::ReportedCommand) -> Exit {
-    let _ = io.stdout.write_all(render::deploy(output, command, report).as_bytes());
+fn report_exit(report: &Report) -> Exit {
     match &report.ended {
         Ended::Done => Exit::Ok,
         Ended::Failed(e) if e.is_cluster() => Exit::Cluster,
@@ -64,7 +60,7 @@ fn finish_report(io: &mut Io, report: &Report, output: Format, command: render::
 
 /// Where progress goes: stderr when stdout carries a machine format.
 fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> render::progress::Text<'a> {
-    render::progress::Text::new(if output.progress_on_stderr() { io.stderr } else { io.stdout }).within(namespace)
+    render::progress_lines(if output.progress_on_stderr() { io.stderr } else { io.stdout }, namespace)
 }
 
 pub fn deploy(args: &DeployArgs, io: &mut Io) -> Exit {
@@ -88,7 +84,7 @@ pub fn deploy(args: &DeployArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = deploy::run(&mut env, request, &mut progress);
-    finish(io, done, args.output, render::report::ReportedCommand::Deploy)
+    finish(io, done, args.output, ReportedCommand::Deploy)
 }
 
 pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
@@ -105,7 +101,7 @@ pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = rollback::perform(&mut env, &request, prepared, &mut progress);
-    finish(io, done, args.output, render::report::ReportedCommand::Rollback)
+    finish(io, done, args.output, ReportedCommand::Rollback)
 }
 
 pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
@@ -122,5 +118,5 @@ pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
     let namespace = env.client.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = uninstall::perform(&mut env, &request, prepared, &mut progress);
-    finish(io, Ok(done), args.output, render::report::ReportedCommand::Uninstall)
+    finish(io, Ok(done), args.output, ReportedCommand::Uninstall)
 }

@@ -4,11 +4,11 @@
 //! used by tests and benchmarks.
 
 use super::arg_error::ArgError;
-use super::io::{fail, usage_error, Io};
+use super::io::{fail, show, usage_error, Io};
 use super::typed::{self, Parsed};
 use super::{args, deploy, plan, run, spec, status};
 use crate::action::Exit;
-use crate::render::format::Format;
+use crate::render::{Format, VersionShown};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -58,16 +58,9 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
 }
 
 fn version(output: Format, io: &mut Io) -> Exit {
-    match output {
-        Format::Json => {
-            // For scripts that roll the plugin out and check which version is installed.
-            let _ = writeln!(io.stdout, "{}", serde_json::json!({"name": "hooks", "version": VERSION}));
-            Exit::Ok
-        }
-        _ => {
-            let _ = writeln!(io.stdout, "helm-hooks {VERSION}");
-            Exit::Ok
-        }
+    match show(io, &VersionShown(VERSION), output) {
+        Ok(()) => Exit::Ok,
+        Err(code) => code,
     }
 }
 

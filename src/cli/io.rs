@@ -8,6 +8,7 @@ use crate::action::connect::{self, Early};
 use crate::action::plan;
 use crate::action::Exit;
 use crate::model::input;
+use crate::render::{Format, Shown};
 use crate::seam::KubeEnv;
 
 /// Streams the CLI reads and writes.
@@ -29,6 +30,19 @@ pub(super) fn usage_error(io: &mut Io, command: &str, e: &dyn std::fmt::Display)
 pub(super) fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
     let _ = writeln!(io.stderr, "Error: {e}");
     code
+}
+
+/// Writes what a command did to stdout in the format asked; `Err` is the
+/// exit code once a format the outcome does not offer is refused.
+pub(super) fn show(io: &mut Io, shown: &impl Shown, format: Format) -> Result<(), Exit> {
+    let text = shown.render(format).map_err(|e| fail(io, &e, Exit::Invalid))?;
+    let _ = io.stdout.write_all(text.as_bytes());
+    Ok(())
+}
+
+/// The problems a command found, on stderr.
+pub(super) fn problems(io: &mut Io, diags: &crate::model::diagnostic::Diagnostics) {
+    let _ = io.stderr.write_all(crate::render::problems(diags).as_bytes());
 }
 
 /// The environment to act in, or the exit code once the reason is said.

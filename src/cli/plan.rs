@@ -2,12 +2,12 @@
 //! (`action::plan`, `action::lint`) prepared and performed, its outcome
 //! rendered.
 
-use super::io::{fail, read_input, Io};
+use super::io::{fail, problems, read_input, show, Io};
 use super::spec::DEFAULT_TIMEOUT;
 use super::typed::PlanArgs;
-use crate::action::plan::{PlanRequest, Planned};
+use crate::action::plan::PlanRequest;
 use crate::action::{lint, plan, Exit};
-use crate::render;
+use crate::render::{LintShown, PlanShown};
 
 /// `plan` and `lint`: read the input, call the action, print the plan or
 /// the problems.
@@ -32,15 +32,18 @@ pub(super) fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
         Err(e) => return fail(io, &e, Exit::Invalid),
     };
     let _span = crate::trace::span(|| "report".into());
-    let Planned { release, format, plan, diags } = &planned;
     if lint {
-        let _ = io.stdout.write_all(render::lint(args.output, release, diags, args.strict).as_bytes());
+        if let Err(code) = show(io, &LintShown { planned: &planned, strict: args.strict }, args.output) {
+            return code;
+        }
         return if planned.lint_failed(args.strict) { Exit::Invalid } else { Exit::Ok };
     }
-    let _ = io.stderr.write_all(render::text::diagnostics(diags, false).as_bytes());
-    if diags.has_errors() {
+    problems(io, &planned.diags);
+    if planned.diags.has_errors() {
         return fail(io, &"the plan has errors; nothing would run. Fix them and try again.", Exit::Invalid);
     }
-    let _ = io.stdout.write_all(render::plan(args.output, release, *format, plan, diags).as_bytes());
-    Exit::Ok
+    match show(io, &PlanShown(&planned), args.output) {
+        Ok(()) => Exit::Ok,
+        Err(code) => code,
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::io::{connect, fail, Io};
+use super::io::{connect, fail, problems, show, Io};
 use super::typed::RunArgs;
 use crate::action::connect::Early;
 use crate::action::run::{self, RunRequest, RunStop};
@@ -12,7 +12,7 @@ use crate::exec::executor;
 use crate::exec::run::RunEnd;
 use crate::model::event::Event;
 use crate::plan;
-use crate::render;
+use crate::render::{self, RunShown};
 
 pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     let mut env = match connect(io, Early::default(), None) {
@@ -37,8 +37,8 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
         Ok(p) => p,
         Err(stop) => return stopped(io, stop),
     };
-    let _ = io.stderr.write_all(render::text::diagnostics(&prepared.diags.acting(), false).as_bytes());
-    let header = render::text::run::run_header(
+    problems(io, &prepared.diags.acting());
+    let header = render::run_header(
         prepared.event_plan().items.len(),
         args.event,
         &args.release,
@@ -47,11 +47,11 @@ pub fn main(args: &RunArgs, io: &mut Io) -> Exit {
     );
     let progress: &mut dyn Write = if args.output.progress_on_stderr() { io.stderr } else { io.stdout };
     let _ = progress.write_all(header.as_bytes());
-    let mut progress = render::progress::Text::new(progress).within(prepared.namespace());
+    let mut progress = render::progress_lines(progress, prepared.namespace());
     let outcome = run::perform(&mut env, prepared, &mut progress);
-    let whose =
-        render::Whose { release: &args.release, namespace: Some(&outcome.namespace), revision: outcome.revision };
-    let _ = io.stdout.write_all(render::run(args.output, whose, &outcome.summary).as_bytes());
+    if let Err(code) = show(io, &RunShown { release: &args.release, outcome: &outcome }, args.output) {
+        return code;
+    }
     match outcome.summary.outcome {
         RunEnd::Succeeded => Exit::Ok,
         RunEnd::Failed => Exit::Failed,
@@ -65,12 +65,12 @@ fn stopped(io: &mut Io, stop: RunStop) -> Exit {
         RunStop::Storage(e) => fail(io, &e, Exit::of_storage(&e)),
         RunStop::Input(e) => fail(io, &e, Exit::Invalid),
         RunStop::Invalid(diags) => {
-            let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
+            problems(io, &diags.acting());
             let _ = writeln!(io.stderr, "Error: the release's hooks have errors; nothing was run.");
             Exit::Invalid
         }
         RunStop::Access(e, diags) => {
-            let _ = io.stderr.write_all(render::text::diagnostics(&diags.acting(), false).as_bytes());
+            problems(io, &diags.acting());
             fail(io, &e, Exit::Cluster)
         }
     }

@@ -10,10 +10,12 @@ use std::time::Duration;
 
 use super::arg_error::ArgError;
 use super::low_args::LowArgs;
+use crate::action::status::StatusOutcome;
 use crate::base::time::{parse_duration, Millis};
 use crate::model::event::Event;
 use crate::plan::Target;
 use crate::render::format::Format;
+use crate::render::{DeployShown, LintShown, PlanShown, RunShown, Shown, VersionShown};
 
 /// What a flag takes after its name, and how its value is kept: each
 /// flag's conversion sits beside its definition (ripgrep's flag table).
@@ -80,8 +82,8 @@ const fn flag(long: &'static str, takes: Takes, help: &'static str) -> Flag {
     Flag { long, short: None, takes, repeats: false, alias_of: None, help }
 }
 
-/// `-o` of a command: its `formats`, the first the default, and what more
-/// its help says (`note`, may be empty).
+/// `-o` of a command: the formats its outcome offers (`render::Shown`),
+/// the first the default, and what more its help says (`note`, may be empty).
 const fn output(formats: &'static [Format], note: &'static str) -> Flag {
     Flag { long: "output", short: Some('o'), takes: Takes::Format(formats), repeats: false, alias_of: None, help: note }
 }
@@ -211,7 +213,7 @@ fn set_event(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
 }
 
 const PLAN_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Yaml, Format::Dot, Format::Mermaid], ""),
+    output(<PlanShown as Shown>::FORMATS, ""),
     Flag {
         long: "event",
         short: None,
@@ -238,13 +240,13 @@ const PLAN_FLAGS: &[Flag] = &[
 ];
 
 const LINT_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Yaml], ""),
+    output(<LintShown as Shown>::FORMATS, ""),
     flag("strict", Takes::Bool(|a, on| a.strict = on), "fail (exit 2) on warnings too, as helm lint --strict: for CI"),
 ];
 
 const RUN_FLAGS: &[Flag] = &[
     output(
-        &[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown],
+        <RunShown as Shown>::FORMATS,
         "all but text write progress to stderr. markdown: a report with a timeline chart for CI job \
          summaries (docs/report.md)",
     ),
@@ -288,10 +290,7 @@ const FORCE_CONFLICTS: Flag = flag(
 );
 
 const DEPLOY_FLAGS: &[Flag] = &[
-    output(
-        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
-        "json, yaml and markdown write progress to stderr",
-    ),
+    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -368,10 +367,7 @@ fn server_dry_run(a: &mut LowArgs, v: &str, command: &str) -> Result<(), ArgErro
 }
 
 const ROLLBACK_FLAGS: &[Flag] = &[
-    output(
-        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
-        "json, yaml and markdown write progress to stderr",
-    ),
+    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -389,10 +385,7 @@ const ROLLBACK_FLAGS: &[Flag] = &[
 ];
 
 const UNINSTALL_FLAGS: &[Flag] = &[
-    output(
-        &[Format::Text, Format::Json, Format::Yaml, Format::Markdown],
-        "json, yaml and markdown write progress to stderr",
-    ),
+    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     flag(
         "keep-history",
         Takes::Bool(|a, on| a.keep_history = on),
@@ -414,7 +407,7 @@ const UNINSTALL_FLAGS: &[Flag] = &[
 ];
 
 const STATUS_FLAGS: &[Flag] = &[
-    output(&[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown], ""),
+    output(<StatusOutcome as Shown>::FORMATS, ""),
     flag(
         "event",
         Takes::Value("E", set_event),
@@ -432,7 +425,7 @@ const STATUS_FLAGS: &[Flag] = &[
     ),
 ];
 
-const VERSION_FLAGS: &[Flag] = &[output(&[Format::Text, Format::Json], "")];
+const VERSION_FLAGS: &[Flag] = &[output(<VersionShown as Shown>::FORMATS, "")];
 
 pub const COMMANDS: &[Command] = &[
     Command {

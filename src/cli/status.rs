@@ -3,12 +3,11 @@
 //! outputs as `run`, headed by the release, namespace, revision, event and
 //! when the run was.
 
-use super::io::{connect, fail, Io};
+use super::io::{connect, fail, show, Io};
 use super::typed::StatusArgs;
 use crate::action::connect::Early;
 use crate::action::status::{self, StatusRequest, StatusStop};
 use crate::action::Exit;
-use crate::render;
 
 pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {
     let mut env = match connect(io, Early::default(), None) {
@@ -22,7 +21,9 @@ pub fn main(args: &StatusArgs, io: &mut Io) -> Exit {
         Err(e @ StatusStop::Input(_)) => return fail(io, &e, Exit::Invalid),
     };
     let outcome = status::perform(&mut env, &request, prepared);
-    let _ = io.stdout.write_all(render::status(args.output, &outcome).as_bytes());
     // As `helm status`: the record was read; how the hooks went is in the report.
-    Exit::Ok
+    match show(io, &outcome, args.output) {
+        Ok(()) => Exit::Ok,
+        Err(code) => code,
+    }
 }

@@ -65,5 +65,5 @@ pub fn plan(plan: &Plan) -> String {
 }
 
 fn escape(s: &str) -> String {
-    super::visible_controls(s).replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    super::graph_names::visible_controls(s).replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }

@@ -1,8 +1,9 @@
 //! `-o`: every output format, one type for every command, as Helm's
-//! `pkg/cli/output` has one `Format`. Each command states the formats it
-//! offers once, in its flag table (`cli::spec`); the parser reads `-o` into
-//! this type there, and the help, the synopsis and the error for a format a
-//! command lacks are made from that list.
+//! `pkg/cli/output` has one `Format`. Each outcome states the formats it
+//! offers once (`render::shown`); the flag table (`cli::spec`) takes `-o`'s
+//! choices from there, the parser reads `-o` into this type, and the help,
+//! the synopsis, the completion and the error for a format a command lacks
+//! are made from that list.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{facts, refs};
+use super::item_facts::{facts, refs};
 use crate::deploy::report::ResourceRow;
 use crate::deploy::{Deletion, Ended, Report};
 use crate::exec::executor::Millis;

@@ -624,6 +624,19 @@ fn text(s: &str) -> String {
     cell(s)
 }
 
+/// `text` as a Markdown section: a heading and the text in a fence longer
+/// than any run of backticks in it, so that it shows as it was written.
+pub fn fenced(title: &str, text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("## {title}\n\n{fence}text\n{}\n{fence}\n", text.trim_end_matches('\n'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

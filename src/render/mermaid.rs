@@ -55,5 +55,5 @@ pub fn plan(plan: &Plan) -> String {
 
 /// A label for Mermaid: quotes as entities, line breaks as `<br/>`.
 fn text(s: &str) -> String {
-    super::visible_controls(s).replace('"', "#quot;").replace('\n', "<br/>")
+    super::graph_names::visible_controls(s).replace('"', "#quot;").replace('\n', "<br/>")
 }

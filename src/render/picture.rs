@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use petgraph::graph::NodeIndex;
 
-use super::node_id;
+use super::graph_names::node_id;
 use crate::model::kind_order::install_rank;
 use crate::plan::{EventPlan, ItemId, Node, Plan, Reason, Target};
 

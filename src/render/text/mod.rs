@@ -7,7 +7,7 @@ pub mod run;
 
 use std::fmt::Write;
 
-use super::{facts, refs};
+use super::item_facts::{facts, refs};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId, Plan, Reason, Target};

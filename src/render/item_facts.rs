@@ -1,0 +1,54 @@
+//! What every renderer shows of a plan's item, read once from the release:
+//! where it comes from and the annotations that change how it runs.
+
+use crate::model::input::Release;
+use crate::plan::{EventPlan, ItemId, Target};
+
+/// Facts about an item that every renderer shows, read from the release.
+pub(crate) struct ItemFacts<'a> {
+    pub source: &'a str,
+    pub fail_fast: bool,
+    pub show_output: bool,
+    /// `helm.sh/hook-timeout`.
+    pub timeout_ms: Option<crate::base::time::Millis>,
+    pub delete_policies: &'a [crate::model::hook::DeletePolicy],
+    pub output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
+    pub readiness: Option<&'a crate::model::readiness::Readiness>,
+    pub external: &'a [crate::model::external::External],
+}
+
+pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> ItemFacts<'a> {
+    let index = plan.items[i].index;
+    match plan.target {
+        Target::Hooks(_) => {
+            let h = &release.hooks[index];
+            ItemFacts {
+                source: &h.source,
+                fail_fast: h.fail_fast,
+                show_output: h.show_output,
+                timeout_ms: h.timeout_ms,
+                delete_policies: &h.delete_policies,
+                output_log_policies: &h.output_log_policies,
+                readiness: None,
+                external: &[],
+            }
+        }
+        Target::Install => {
+            let r = &release.resources[index];
+            ItemFacts {
+                source: &r.source,
+                fail_fast: false,
+                show_output: false,
+                timeout_ms: None,
+                delete_policies: &[],
+                output_log_policies: &[],
+                readiness: r.readiness.as_ref(),
+                external: &r.external,
+            }
+        }
+    }
+}
+
+pub(crate) fn refs(plan: &EventPlan, items: &[ItemId]) -> Vec<String> {
+    items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
+}
