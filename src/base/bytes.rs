@@ -81,7 +81,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 
 /// `a.cmp(b)`, eight bytes at a time: read big-endian, words order as
 /// their bytes do. Not inlined: inside a sort's comparison it was copied
-/// into every step of the sort, 1.5 KB of plugin.wasm (docs/benchmarks.md).
+/// into every step of the sort, which made plugin.wasm larger.
 #[inline(never)]
 pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     let (mut xs, mut ys) = (a.chunks_exact(8), b.chunks_exact(8));
