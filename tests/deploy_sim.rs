@@ -25,7 +25,7 @@ use helm_hooks::deploy::{self, DeployOptions, Ended, Error, Report};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
 use helm_hooks::exec::progress::{Elapsed, HookEvent, HookProgress};
 use helm_hooks::exec::rollout::ResourceState;
-use helm_hooks::exec::run::{HookRow, RunEnd, Summary};
+use helm_hooks::exec::runner::{HookRow, RunEnd, Summary};
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
@@ -33,7 +33,7 @@ use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
-use helm_hooks::render::progress::Text;
+use helm_hooks::render::progress_lines::Text;
 use helm_hooks::seam::Want;
 use helm_hooks::seam::{Clock, Cluster, Env, Recording, Store};
 use serde_json::{json, Value};
@@ -590,7 +590,7 @@ fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
     let r =
-        deploy::uninstall::perform(sim, latest, history, &checked, &options(), keep_history, &mut Text::new(&mut out));
+        deploy::teardown::perform(sim, latest, history, &checked, &options(), keep_history, &mut Text::new(&mut out));
     (r, String::from_utf8(out).unwrap())
 }
 

@@ -10,7 +10,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, ItemId, Target};
-use helm_hooks::render::progress::Text;
+use helm_hooks::render::progress_lines::Text;
 use proptest::prelude::*;
 
 /// How a simulated hook behaves: run time and outcome.
@@ -410,22 +410,22 @@ impl SimCluster {
     }
 }
 
-impl helm_hooks::exec::run::HookApi for SimCluster {
+impl helm_hooks::exec::runner::HookApi for SimCluster {
     fn now(&mut self) -> u64 {
         self.now
     }
-    fn delete(&mut self, hooks: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::run::ClusterError> {
+    fn delete(&mut self, hooks: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::runner::ClusterError> {
         self.deleted.extend(hooks.iter().map(|h| (self.names[h.0].clone(), self.now)));
         Ok(())
     }
-    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::run::ClusterError> {
+    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::runner::ClusterError> {
         self.records += 1;
         if self.refuse_records {
-            return Err(helm_hooks::exec::run::ClusterError::Record("secrets is forbidden".into()));
+            return Err(helm_hooks::exec::runner::ClusterError::Record("secrets is forbidden".into()));
         }
         Ok(())
     }
-    fn create(&mut self, hook: ItemId) -> Result<(), helm_hooks::exec::run::CreateError> {
+    fn create(&mut self, hook: ItemId) -> Result<(), helm_hooks::exec::runner::CreateError> {
         self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook.0]).ms);
         Ok(())
     }
@@ -433,7 +433,7 @@ impl helm_hooks::exec::run::HookApi for SimCluster {
         &mut self,
         hooks: &[ItemId],
         deadline: u64,
-    ) -> Result<Vec<helm_hooks::exec::run::Finished>, helm_hooks::exec::run::ClusterError> {
+    ) -> Result<Vec<helm_hooks::exec::runner::Finished>, helm_hooks::exec::runner::ClusterError> {
         let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
         self.now = if next <= deadline { next } else { deadline + self.late_ms }.max(self.now);
         let now = self.now;
@@ -444,7 +444,7 @@ impl helm_hooks::exec::run::HookApi for SimCluster {
             .map(|h| {
                 self.running.remove(&h);
                 let ok = (self.behaviour)(&self.names[h.0]).ok;
-                helm_hooks::exec::run::Finished {
+                helm_hooks::exec::runner::Finished {
                     hook: h,
                     succeeded: ok,
                     message: if ok { String::new() } else { "exit code 1".into() },
@@ -455,7 +455,7 @@ impl helm_hooks::exec::run::HookApi for SimCluster {
     fn logs(
         &mut self,
         hook: ItemId,
-    ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::run::ClusterError> {
+    ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::runner::ClusterError> {
         let text = match &self.script {
             Some(lines) => lines.join("\n"),
             None => format!("checking {}\nline two", self.names[hook.0]),
@@ -503,7 +503,7 @@ fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
     let mut out = Vec::new();
-    helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+    helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let beats: Vec<&str> = out.lines().filter(|l| l.contains("waiting   Job/healthy")).collect();
     assert_eq!(beats.len(), 2, "{out}");
@@ -525,7 +525,7 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
     let mut out = Vec::new();
     let options = RunOptions { timeout_ms: 12_000, ..opts(8) };
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}\n{out}"));
@@ -560,8 +560,8 @@ fn run_says_what_a_timed_out_hook_was_stuck_on() {
     let mut cluster =
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
     let options = RunOptions { timeout_ms: 20_000, ..opts(8) };
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, options, &mut cluster, &mut ());
-    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Failed);
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut ());
+    assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Failed);
     let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
     assert_eq!(message("pull"), "timed out after 20s: Pod/pull (Pending): container main waiting: ImagePullBackOff");
     assert_eq!(message("quick"), "");
@@ -586,9 +586,9 @@ fn run_prints_fail_fast_and_the_output_block() {
         }
     });
     let mut out = Vec::new();
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(8), &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(8), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Failed);
+    assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
     assert_eq!(s.ended_at - s.started_at, 2000);
     let ff = out.find("Fail-fast job failed: preflight\n").expect(&out);
@@ -616,14 +616,14 @@ fn fail_fast_output_without_show_output_and_ignored_is_success() {
     let mut d = Diagnostics::default();
     let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
     let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour { ms: 1000, ok: n != "pre" });
-    let s = helm_hooks::exec::run::execute(
+    let s = helm_hooks::exec::runner::execute(
         &p.events[0],
         &r.hooks,
         RunOptions { ignore_fail_fast: true, ..opts(1) },
         &mut cluster,
         &mut (),
     );
-    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::Succeeded);
+    assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Succeeded);
 }
 
 // `helm test` stores the release before its deferred clean-up deletes;
@@ -649,9 +649,9 @@ fn a_refused_record_reports_no_start() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
     let mut out = Vec::new();
-    let s = helm_hooks::exec::run::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(s.outcome, helm_hooks::exec::run::RunEnd::ClusterError);
+    assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");
     assert!(!out.contains("started"), "{out}");
 }
@@ -672,7 +672,8 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
         let mut cluster = SimCluster::new(&p.events[0], 1_000_000, |_| Behaviour { ms: 60_000, ok: true });
         cluster.late_ms = 1_700;
         let mut out = Vec::new();
-        let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+        let s =
+            helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
         (s, String::from_utf8(out).unwrap(), cluster.deleted)
     };
     let (s, progress, deleted) = run(&[]);
@@ -721,7 +722,7 @@ fn hooks_a_fail_fast_stop_leaves_running_are_named() {
         ms: if n == "preflight" { 1_000 } else { 30_000 },
         ok: n != "preflight",
     });
-    let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, opts(8), &mut cluster, &mut ());
+    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(8), &mut cluster, &mut ());
     let table = helm_hooks::render::text::run::summary_in(&s, Some("demo"));
     assert!(
         table.ends_with(
@@ -746,7 +747,7 @@ fn run_logs_of_a_show_output_hook_prints_each_line_once() {
     cluster.script = Some(script.clone());
     let mut out = Vec::new();
     let options = RunOptions { pod_logs: true, ..opts(1) };
-    let s = helm_hooks::exec::run::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     for line in &script {
         assert_eq!(out.matches(line.as_str()).count(), 1, "{line:?}:\n{out}");

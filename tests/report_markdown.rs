@@ -17,14 +17,14 @@ use helm_hooks::deploy::report::ResourceRow;
 use helm_hooks::deploy::{Deletion, Diagnosis, Ended, Error, Report};
 use helm_hooks::exec::executor::{ContainerLog, Executor, RunOptions};
 use helm_hooks::exec::rollout::ResourceState;
-use helm_hooks::exec::run::{self, ClusterError, CreateError, Finished, Summary};
+use helm_hooks::exec::runner::{self, ClusterError, CreateError, Finished, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
 use helm_hooks::plan::{self, ItemId, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::render::markdown;
-use helm_hooks::render::report::{self, ReportedCommand};
+use helm_hooks::render::timeline::{self, ReportedCommand};
 use serde_json::Value;
 
 /// 2026-01-02 03:04:05 UTC: every case starts here.
@@ -47,7 +47,7 @@ struct Sim {
     running: BTreeMap<ItemId, u64>,
 }
 
-impl run::HookApi for Sim {
+impl runner::HookApi for Sim {
     fn now(&mut self) -> u64 {
         self.now
     }
@@ -121,7 +121,7 @@ fn simulate(event: Event, docs: &[String], behaviour: &[(&str, u64, bool)], para
         pod_logs: false,
         record_before_cleanup: event == Event::Test,
     };
-    let mut summary = run::execute(plan, &release.hooks, options, &mut sim, &mut ());
+    let mut summary = runner::execute(plan, &release.hooks, options, &mut sim, &mut ());
     summary.api_requests = Some((57, 0));
     summary
 }
@@ -239,11 +239,12 @@ fn deploy_report() -> Report {
 }
 
 fn cases() -> Vec<(&'static str, String)> {
-    let run = |s: &Summary| markdown::render(&report::from_run(ReportedCommand::Run, s, "shop", Some("shop"), Some(6)));
+    let run =
+        |s: &Summary| markdown::render(&timeline::from_run(ReportedCommand::Run, s, "shop", Some("shop"), Some(6)));
     vec![
         ("run-passed", run(&passing_run())),
         ("run-fail-fast", run(&fail_fast_run())),
-        ("deploy-batches", markdown::render(&report::from_deploy(ReportedCommand::Deploy, &deploy_report()))),
+        ("deploy-batches", markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &deploy_report()))),
     ]
 }
 
@@ -298,7 +299,7 @@ fn bar_of<'a>(bars: &'a [(String, String, u64, u64)], reference: &str) -> &'a (S
 #[test]
 fn chart_times_are_the_json_times() {
     for summary in [passing_run(), fail_fast_run()] {
-        let md = markdown::render(&report::from_run(ReportedCommand::Run, &summary, "shop", None, None));
+        let md = markdown::render(&timeline::from_run(ReportedCommand::Run, &summary, "shop", None, None));
         let json: Value = serde_json::from_str(&helm_hooks::render::json::summary(&summary)).unwrap();
         let bars = bars(&md);
         for h in json["hooks"].as_array().unwrap() {
@@ -313,7 +314,7 @@ fn chart_times_are_the_json_times() {
         }
     }
     let report = deploy_report();
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &report));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &report));
     let json: Value = serde_json::from_str(&helm_hooks::render::json::report(&report)).unwrap();
     let bars = bars(&md);
     for r in json["resources"].as_array().unwrap() {
@@ -381,7 +382,7 @@ fn long_releases_fold() {
         behaviour.push((n.as_str(), 1_000 + (i as u64 % 7) * 100, i != 150));
     }
     let s = simulate(Event::Test, &docs, &behaviour, 1, T0);
-    let md = markdown::render(&report::from_run(ReportedCommand::Run, &s, "big", None, None));
+    let md = markdown::render(&timeline::from_run(ReportedCommand::Run, &s, "big", None, None));
     let b = bars(&md);
     assert!(b.len() <= markdown::MAX_BARS, "{} bars", b.len());
     assert_eq!(bar_of(&b, "Job/step-150").1, "crit");
@@ -390,7 +391,7 @@ fn long_releases_fold() {
 
     let mut report = deploy_report();
     report.resources = (0..120).map(|i| resource(2, &format!("ConfigMap/cm-{i:03}"), 8_700, 8_800 + i)).collect();
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &report));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &report));
     let b = bars(&md);
     assert!(b.len() < 12, "{b:?}");
     assert!(b.iter().any(|x| x.0.starts_with("119 resources more (119 ConfigMap)")), "{b:?}");
@@ -431,7 +432,7 @@ fn a_failed_deploy_and_its_recovery() {
     recovery.operation = Operation::Rollback { to: 6 };
     recovery.revision = 8;
     report.recovery = Some(Box::new(recovery));
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &report));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &report));
     let b = bars(&md);
     assert!(md.starts_with("### ❌ helm hooks deploy: upgrade of `shop` failed\n"), "{md}");
     assert_eq!(bar_of(&b, "StatefulSet/db").1, "crit", "{md}");
@@ -470,9 +471,10 @@ fn the_chart_title_names_the_operation_once() {
     ] {
         let mut r = deploy_report();
         r.operation = operation;
-        assert_eq!(title(&markdown::render(&report::from_deploy(command, &r))), want);
+        assert_eq!(title(&markdown::render(&timeline::from_deploy(command, &r))), want);
     }
-    let run = markdown::render(&report::from_run(ReportedCommand::Run, &passing_run(), "shop", Some("shop"), Some(6)));
+    let run =
+        markdown::render(&timeline::from_run(ReportedCommand::Run, &passing_run(), "shop", Some("shop"), Some(6)));
     assert_eq!(title(&run), "test hooks of shop");
 }
 
@@ -483,7 +485,7 @@ fn resources_ready_on_apply_are_visible_bars() {
     let mut r = deploy_report();
     let applied = r.resources[0].applied_at;
     r.resources[0].ready_at = applied;
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &r));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &r));
     let b = bar_of(&bars(&md), "CustomResourceDefinition/backups.shop.example.com").clone();
     let span = r.ended_at - r.started_at;
     assert_eq!((b.2, b.3), (applied.unwrap(), applied.unwrap() + span / 100), "{md}");
@@ -510,7 +512,7 @@ fn a_failed_install_says_its_resources_were_never_applied() {
         ended: Ended::Failed(Error::Hooks { event: Event::PreInstall, failed }),
         ..deploy_report()
     };
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &r));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &r));
     assert!(
         md.contains("**No resource was applied:** the install stopped before its resources, so none of them reached the cluster."),
         "{md}"
@@ -518,6 +520,6 @@ fn a_failed_install_says_its_resources_were_never_applied() {
     let text = helm_hooks::render::text::deploy::report(&r);
     assert!(text.contains("No resource was applied: the operation stopped before its resources.\n"), "{text}");
     // A deploy that reached its resources says nothing of the kind.
-    let md = markdown::render(&report::from_deploy(ReportedCommand::Deploy, &deploy_report()));
+    let md = markdown::render(&timeline::from_deploy(ReportedCommand::Deploy, &deploy_report()));
     assert!(!md.contains("No resource was applied"), "{md}");
 }

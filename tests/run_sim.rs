@@ -16,7 +16,7 @@ use helm_hooks::action::status::{self, StatusRequest};
 use helm_hooks::base::time::{go_time, Millis};
 use helm_hooks::exec::executor::{self, ContainerLog, LeftRunning, Phase};
 use helm_hooks::exec::progress::{HookEvent, HookProgress};
-use helm_hooks::exec::run::RunEnd;
+use helm_hooks::exec::runner::RunEnd;
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;

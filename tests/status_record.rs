@@ -8,15 +8,15 @@ use serde_json::Value;
 use helm_hooks::base::time::parse_time;
 
 use helm_hooks::exec::executor::Phase;
-use helm_hooks::exec::run::Totals;
-use helm_hooks::exec::run::{RunEnd, Summary};
+use helm_hooks::exec::runner::Totals;
+use helm_hooks::exec::runner::{RunEnd, Summary};
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::Release;
 use helm_hooks::plan::{self, Target};
 use helm_hooks::release::hook_runs::*;
-use helm_hooks::render::report::{from_run, ReportedCommand, Verdict};
 use helm_hooks::render::text::run::summary as summary_text;
+use helm_hooks::render::timeline::{from_run, ReportedCommand, Verdict};
 
 /// A hook of the stored release: name, weight, events, extra annotations, `last_run`.
 struct H(&'static str, i64, &'static str, &'static str, Value);

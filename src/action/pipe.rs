@@ -176,7 +176,7 @@ fn records(helm_driver: Option<&str>) -> Option<Driver> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release::status::ReleaseStatus;
+    use crate::release::release_status::ReleaseStatus;
 
     /// Empty stdin, or text that is not JSON, is the pipe's failure; a
     /// pending release of the namespace gets its way out (issue 32).

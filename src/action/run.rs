@@ -5,7 +5,7 @@
 
 use crate::exec::executor;
 use crate::exec::progress::HookProgress;
-use crate::exec::run::Summary;
+use crate::exec::runner::Summary;
 use crate::kube::KubeError;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::exec::executor::Phase;
-use crate::exec::run::Summary;
+use crate::exec::runner::Summary;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, InputError, Release};

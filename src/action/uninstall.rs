@@ -1,16 +1,16 @@
 //! `helm hooks uninstall RELEASE`, as Helm's `pkg/action/uninstall.go`:
 //! [`prepare`] finds the latest revision and the history, checks it and
 //! asks for every permission; [`perform`] runs the uninstall
-//! (`deploy::uninstall`). As `helm uninstall --dry-run`, a dry run deletes
+//! (`deploy::teardown`). As `helm uninstall --dry-run`, a dry run deletes
 //! nothing, runs no hook, keeps the history and asks for no permission.
 
 use crate::deploy::command::{Done, Refused};
 use crate::deploy::options::Flags;
 use crate::deploy::progress::Progress;
-use crate::deploy::{check, preview, uninstall, wants, Checked};
+use crate::deploy::{check, preview, teardown, wants, Checked};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 use crate::seam::Env;
 
@@ -75,6 +75,6 @@ pub fn perform(
         let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
         return Done::UninstallPreview(preview::uninstall(&checked, env.namespace(), &revisions, flags.keep_history));
     }
-    let report = uninstall::perform(env, latest, history, &checked, &flags.options, flags.keep_history, progress);
+    let report = teardown::perform(env, latest, history, &checked, &flags.options, flags.keep_history, progress);
     Done::Report(report)
 }

@@ -14,7 +14,7 @@ use crate::action::OperationStop;
 use crate::deploy::command::{Done, Refused};
 use crate::deploy::{Ended, Report};
 use crate::model::diagnostic::Diagnostics;
-use crate::render::report::ReportedCommand;
+use crate::render::timeline::ReportedCommand;
 use crate::render::{self, DeployShown, Format};
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
@@ -59,7 +59,7 @@ fn report_exit(report: &Report) -> Exit {
 }
 
 /// Where progress goes: stderr when stdout carries a machine format.
-fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> render::progress::Text<'a> {
+fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> render::progress_lines::Text<'a> {
     render::progress_lines(if output.progress_on_stderr() { io.stderr } else { io.stdout }, namespace)
 }
 

@@ -9,7 +9,7 @@ use crate::action::connect::Early;
 use crate::action::run::{self, RunRequest, RunStop};
 use crate::action::Exit;
 use crate::exec::executor;
-use crate::exec::run::RunEnd;
+use crate::exec::runner::RunEnd;
 use crate::model::event::Event;
 use crate::plan;
 use crate::render::{self, RunShown};

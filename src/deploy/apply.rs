@@ -141,7 +141,7 @@ pub fn roll_out<E: Cluster + Clock + ?Sized>(
 }
 
 /// The rollout driver: feeds the [`Rollout`] state machine what the
-/// cluster answers, as `exec::run::execute` feeds the hook executor.
+/// cluster answers, as `exec::runner::execute` feeds the hook executor.
 struct Applier<'a, E: Cluster + Clock + ?Sized> {
     env: &'a mut E,
     r: Resources<'a>,

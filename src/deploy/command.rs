@@ -10,7 +10,7 @@ use super::preview::{self, Preview, UninstallPreview};
 use super::report::Report;
 use crate::kube::{KubeError, ObjectKey};
 use crate::release::record::Operation;
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::{StorageError, StoredRelease};
 use crate::seam::{Cluster, Env};
 

@@ -3,7 +3,7 @@
 //! Helm has them; the release's description and the closing line print them
 //! as they are.
 
-use crate::exec::run::ClusterError;
+use crate::exec::runner::ClusterError;
 use crate::kube::{KubeError, ObjectKey};
 use crate::model::event::Event;
 use crate::release::record::Operation;
@@ -139,7 +139,7 @@ fn hook_list(failed: &[HookFailure]) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diagnosis {
     pub explanation: Vec<String>,
-    /// The pods' logs as a block (`exec::run::output_block`), when they have any.
+    /// The pods' logs as a block (`exec::runner::output_block`), when they have any.
     pub output: Option<String>,
 }
 

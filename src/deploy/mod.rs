@@ -40,7 +40,7 @@ pub mod removed;
 pub mod report;
 pub mod steps;
 pub mod stuck;
-pub mod uninstall;
+pub mod teardown;
 pub mod wants;
 
 pub use checked::{check, Checked};

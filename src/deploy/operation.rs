@@ -12,7 +12,7 @@ use crate::exec::rollout;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::{StorageError, StoredRelease};
 
 use super::apply;

@@ -4,7 +4,7 @@
 
 use crate::model::event::Event;
 use crate::release::record::Operation;
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 
 use super::error::Error;
@@ -69,7 +69,7 @@ pub fn recover(
                 Ok((c, _)) => c,
                 Err(_) => return,
             };
-        super::uninstall::perform(env, latest, history, &checked, options, false, progress)
+        super::teardown::perform(env, latest, history, &checked, options, false, progress)
     } else {
         let good = history
             .iter()

@@ -3,7 +3,7 @@
 //! resources' events of the pure cores ([`crate::exec::progress`]) and the
 //! driver's own steps around them (the record stored, the chart's CRDs,
 //! external dependencies, deletions, `--rollback-on-failure`). The text
-//! lines are one sink (`render::progress`); `tests/deploy_sim.rs` reads them.
+//! lines are one sink (`render::progress_lines`); `tests/deploy_sim.rs` reads them.
 
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress, ResourceEvent};
 use crate::kube::KubeError;

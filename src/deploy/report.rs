@@ -2,7 +2,7 @@
 //! filled in as it goes and returned however it ended.
 
 use crate::exec::executor::Millis;
-use crate::exec::run as runner;
+use crate::exec::runner;
 use crate::release::record::Operation;
 
 use super::error::Error;

@@ -5,7 +5,7 @@
 use crate::exec::executor::{self, Millis};
 use crate::exec::progress::Elapsed;
 use crate::exec::rollout::deletion_batches;
-use crate::exec::run::RunEnd;
+use crate::exec::runner::RunEnd;
 use crate::kube::ObjectKey;
 use crate::model::event::Event;
 use crate::model::input::Release;

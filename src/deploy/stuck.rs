@@ -37,8 +37,8 @@ pub fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &s
     let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
     let explanation = explain(env, &ns, &key.kind, &key.name, pods);
     let logs = env.container_logs(&ns, pods);
-    let output =
-        (!logs.is_empty()).then(|| crate::exec::run::output_block(&key.kind, &key.name, &logs).trim_end().to_string());
+    let output = (!logs.is_empty())
+        .then(|| crate::exec::runner::output_block(&key.kind, &key.name, &logs).trim_end().to_string());
     Diagnosis { explanation, output }
 }
 

@@ -27,7 +27,7 @@
 
 use serde_json::Value;
 
-use crate::exec::status::{pod_completion, Completion};
+use crate::exec::completion::{pod_completion, Completion};
 
 /// What a live object's status says now, as kstatus computes it (its
 /// `Current` is [`Health::Ready`]); Flux calls this a health check. Not

@@ -3,11 +3,11 @@
 //! rules, Helm's hook status), and the loop that drives the executor against any
 //! [`run::HookApi`] (over the seam: `seam::HookCluster`).
 
+pub mod completion;
 pub mod executor;
 pub mod follow;
 pub mod kstatus;
 pub mod pod_state;
 pub mod progress;
 pub mod rollout;
-pub mod run;
-pub mod status;
+pub mod runner;

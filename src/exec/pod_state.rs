@@ -39,7 +39,7 @@ pub fn pod_state(pod: &Value) -> String {
             } else if let Some(t) = cs.pointer("/state/terminated") {
                 let code = t.get("exitCode").and_then(Value::as_i64).unwrap_or(0);
                 if code != 0 {
-                    let what = format!("container {container} terminated with {}", super::status::exit_code(code));
+                    let what = format!("container {container} terminated with {}", super::completion::exit_code(code));
                     notes.push(join(&what, str_at(t, "/reason"), str_at(t, "/message")) + &restarted);
                 }
             } else if restarts > 0 {

@@ -1,10 +1,10 @@
 //! What a run of hooks and a rollout of resources say as they happen: typed
 //! events, in order, given to a sink. The drivers (`run`'s loop in
-//! [`super::run`], deploy's rollout) turn the executor's and the rollout's
+//! [`super::runner`], deploy's rollout) turn the executor's and the rollout's
 //! reports into these, naming hooks and resources by their references and
 //! times by the command's clock, so that a sink needs neither the plan nor
 //! the clock. The text lines a command prints are one sink
-//! (`render::progress`); a test may keep the events themselves.
+//! (`render::progress_lines`); a test may keep the events themselves.
 
 use crate::base::time::Millis;
 use crate::exec::executor::{ContainerLog, LogPurpose, Phase};

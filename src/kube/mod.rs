@@ -16,7 +16,7 @@
 //! sandbox. See [`Tracker`] and [`Client::look`].
 //!
 //! Layout, a file per concept: [`config`] reads the connection from Helm's
-//! environment, [`connect`] picks the platform's transport for it; [`key`] names kinds, objects and selectors; `request`
+//! environment, [`platform`] picks the platform's transport for it; [`key`] names kinds, objects and selectors; `request`
 //! builds requests as values, with no client and no I/O; [`client`] holds
 //! the connection and sends them, [`retry`] repeats them; [`discovery`]
 //! maps kinds to resources; [`objects`] applies, gets, creates and deletes;
@@ -29,7 +29,6 @@ pub mod access;
 pub mod client;
 pub mod collections;
 pub mod config;
-pub mod connect;
 pub mod discovery;
 pub mod error;
 #[cfg(test)]
@@ -37,6 +36,7 @@ pub(crate) mod fixture;
 pub mod key;
 pub mod objects;
 mod pace;
+pub mod platform;
 pub mod pods;
 mod query;
 mod request;
@@ -59,9 +59,9 @@ pub mod tcp;
 pub use client::Client;
 pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
-pub use connect::{connect_from_env, platform_transport};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
+pub use platform::{connect_from_env, platform_transport};
 pub use pods::MAX_LOG_BYTES;
 pub use request::Conflicts;
 pub use tracker::{Observed, Tracker};

@@ -53,7 +53,7 @@ pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 
 /// The label every hook object of a parallel `run` carries, valued with the
 /// release name, so that one list or watch request covers all running hooks
-/// of a kind and namespace (`run::cluster`).
+/// of a kind and namespace (`seam::hook_cluster`).
 pub const RUN_LABEL: &str = "helm-hooks.sh/release";
 
 /// The `helm.sh/` namespace of every key above.

@@ -32,7 +32,7 @@ use serde_json::Value;
 
 use crate::base::time::{go_time, parse_time};
 use crate::exec::executor::{Millis, Phase};
-use crate::exec::run::{HookRow, RunEnd, Summary};
+use crate::exec::runner::{HookRow, RunEnd, Summary};
 use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId, Target};
@@ -214,7 +214,7 @@ pub enum SeenNow {
 /// says it (said as read now, since the record never had it), still running,
 /// or abandoned still when the object is gone or cannot be read.
 pub fn as_seen_now(row: &mut HookRow, kind: &str, seen: &SeenNow) {
-    use crate::exec::status::{finished_at, hook_completion, Completion};
+    use crate::exec::completion::{finished_at, hook_completion, Completion};
     if row.phase != Phase::Abandoned {
         return;
     }

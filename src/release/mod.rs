@@ -7,5 +7,5 @@ pub mod hook_runs;
 pub mod last_run;
 pub mod payload;
 pub mod record;
-pub mod status;
+pub mod release_status;
 pub mod storage;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::base::time::go_time;
 use crate::exec::executor::Millis;
 use crate::model::event::Event;
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 
 /// What a sequenced deploy or uninstall does to the release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

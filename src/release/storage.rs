@@ -23,7 +23,7 @@
 
 use crate::base::base64;
 use crate::base::cause::Cause;
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};

@@ -9,7 +9,7 @@ use super::item_facts::{facts, refs};
 use crate::deploy::report::ResourceRow;
 use crate::deploy::{Deletion, Ended, Report};
 use crate::exec::executor::Millis;
-use crate::exec::run::{HookRow, RunEnd, Summary};
+use crate::exec::runner::{HookRow, RunEnd, Summary};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location, Severity};
 use crate::model::input::{InputFormat, Release};
 use crate::plan::{EventPlan, Plan, Reason, Target};

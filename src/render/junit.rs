@@ -2,7 +2,7 @@
 //! CI systems' test reports.
 
 use crate::exec::executor::{Millis, Phase};
-use crate::exec::run::Summary;
+use crate::exec::runner::Summary;
 
 /// JUnit XML: one test case per hook, for CI systems.
 pub fn summary(s: &Summary, release: &str) -> String {

@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::picture::FOLD_OVER;
-use super::report::{At, Group, Level, ReportedCommand, Stage, State, Timeline, TimelineItem, Verdict};
+use super::timeline::{At, Group, Level, ReportedCommand, Stage, State, Timeline, TimelineItem, Verdict};
 use crate::base::time::{format_duration, Millis};
 use crate::model::kind_order::install_rank;
 
@@ -640,7 +640,7 @@ pub fn fenced(title: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::report::{Group, Level, Stage};
+    use crate::render::timeline::{Group, Level, Stage};
 
     fn timeline(reference: &str, message: &str, output: Option<&str>) -> Timeline {
         Timeline {

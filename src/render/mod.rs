@@ -18,10 +18,10 @@ pub mod junit;
 pub mod markdown;
 pub mod mermaid;
 pub mod picture;
-pub mod progress;
-pub mod report;
+pub mod progress_lines;
 pub mod shown;
 pub mod text;
+pub mod timeline;
 pub mod yaml;
 
 pub use crate::base::text::WIDTH;

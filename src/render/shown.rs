@@ -12,7 +12,7 @@
 use std::io::Write;
 
 use super::format::Format;
-use super::report::{self, ReportedCommand};
+use super::timeline::{self, ReportedCommand};
 use super::{dot, mermaid};
 use super::{json, junit, markdown, text, yaml};
 use crate::action::plan::Planned;
@@ -105,7 +105,7 @@ impl Shown for RunShown<'_> {
             Format::Json => json::summary(summary),
             Format::Yaml => yaml::summary(summary),
             Format::Junit => junit::summary(summary, self.release),
-            Format::Markdown => markdown::render(&report::from_run(
+            Format::Markdown => markdown::render(&timeline::from_run(
                 ReportedCommand::Run,
                 summary,
                 self.release,
@@ -128,7 +128,7 @@ impl Shown for StatusOutcome {
             Format::Json => json::summary(&self.summary),
             Format::Yaml => yaml::summary(&self.summary),
             Format::Junit => junit::summary(&self.summary, &self.release),
-            Format::Markdown => markdown::render(&report::from_run(
+            Format::Markdown => markdown::render(&timeline::from_run(
                 ReportedCommand::Status,
                 &self.summary,
                 &self.release,
@@ -154,7 +154,7 @@ impl Shown for DeployShown<'_> {
             Format::Text => text::deploy::report(self.report),
             Format::Json => json::report(self.report),
             Format::Yaml => yaml::report(self.report),
-            Format::Markdown => markdown::render(&report::from_deploy(self.command, self.report)),
+            Format::Markdown => markdown::render(&timeline::from_deploy(self.command, self.report)),
             _ => return Err(Self::not_offered(format)),
         })
     }
@@ -215,8 +215,8 @@ pub fn problems(diags: &Diagnostics) -> String {
 
 /// Where a command's progress is said as lines, its objects in `namespace`
 /// named without it.
-pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> super::progress::Text<'a> {
-    super::progress::Text::new(out).within(namespace)
+pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> super::progress_lines::Text<'a> {
+    super::progress_lines::Text::new(out).within(namespace)
 }
 
 /// The line a run's progress opens with.

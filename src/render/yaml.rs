@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 use super::json;
 use crate::deploy::Report;
-use crate::exec::run::Summary;
+use crate::exec::runner::Summary;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::input::{InputFormat, Release};
 use crate::plan::Plan;
@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn a_run_summary_in_yaml_is_its_json() {
         use crate::exec::executor::Phase;
-        use crate::exec::run::{HookRow, RunEnd};
+        use crate::exec::runner::{HookRow, RunEnd};
         let row = |name: &str, phase, message: &str, output: Option<&str>| HookRow {
             reference: format!("Job/{name}"),
             weight: -3,

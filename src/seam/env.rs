@@ -4,7 +4,7 @@
 use crate::base::time::Millis;
 use crate::exec::executor;
 use crate::exec::progress::HookProgress;
-use crate::exec::run::{self as runner, Summary};
+use crate::exec::runner::{self as runner, Summary};
 use crate::model::hook::Hook;
 use crate::plan::EventPlan;
 use crate::release::storage::StoredRelease;

@@ -1,4 +1,4 @@
-//! The executor's cluster ([`crate::exec::run::HookApi`]) over the seam:
+//! The executor's cluster ([`crate::exec::runner::HookApi`]) over the seam:
 //! hooks are applied server-side with field manager `helm`, watched in
 //! batches by a label the run puts on them, and their `last_run` written
 //! back into the release Helm stored. `run` and the deploys run their hooks
@@ -8,10 +8,10 @@
 use serde_json::Value;
 
 use crate::base::cause::Cause;
+use crate::exec::completion::{hook_completion, Completion};
 use crate::exec::executor::{ContainerLog, Executor, Millis};
 use crate::exec::pod_state::HookState;
-use crate::exec::run::{ClusterError, CreateError, Finished, HookApi};
-use crate::exec::status::{hook_completion, Completion};
+use crate::exec::runner::{ClusterError, CreateError, Finished, HookApi};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::hook::Hook;
 use crate::model::yaml::YamlError;
@@ -184,7 +184,7 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     fn create_many(&mut self, hooks: &[ItemId]) -> Vec<Result<(), CreateError>> {
         if !self.env.at_once() {
             // One request at a time: one hook after another, as always.
-            return crate::exec::run::create_one_by_one(hooks, |h| self.create(h));
+            return crate::exec::runner::create_one_by_one(hooks, |h| self.create(h));
         }
         let mut outcomes: Vec<Option<Result<(), CreateError>>> = Vec::with_capacity(hooks.len());
         let mut prepared = Vec::new();

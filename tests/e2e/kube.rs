@@ -22,7 +22,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use helm_hooks::exec::status::{self, Completion};
+use helm_hooks::exec::completion::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
 use helm_hooks::kube::{Client, Conflicts, Connection, KubeError, ObjectKey, Selector, Tracker};
 use helm_hooks::release::last_run::{HookPhase, LastRun};
@@ -141,12 +141,12 @@ fn wait_done(c: &mut Client, key: &ObjectKey, secs: u64) -> (Completion, Value) 
     let deadline = now_ms() + secs * 1000;
     let done = c
         .wait_any(&mut t, deadline, &mut now_ms, &mut |k, obj| {
-            obj.last().and_then(|o| status::hook_completion(&k.kind, o)).is_some_and(|s| s.is_done())
+            obj.last().and_then(|o| completion::hook_completion(&k.kind, o)).is_some_and(|s| s.is_done())
         })
         .unwrap();
     assert_eq!(done, vec![key.clone()], "{key} did not finish within {secs}s");
     let obj = t.get(key).unwrap().clone();
-    (status::hook_completion(&key.kind, &obj).unwrap(), obj)
+    (completion::hook_completion(&key.kind, &obj).unwrap(), obj)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ fn several_jobs_are_awaited_together_by_label() {
     let deadline = start + 60_000;
     let done = c
         .wait_any(&mut t, deadline, &mut now_ms, &mut |k, o| {
-            o.last().is_some_and(|o| status::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
+            o.last().is_some_and(|o| completion::hook_completion(&k.kind, o).is_some_and(|s| s.is_done()))
         })
         .unwrap();
     assert_eq!(done, vec![ObjectKey::new("batch/v1", "Job", None, "quick")]);
@@ -341,7 +341,7 @@ fn several_jobs_are_awaited_together_by_label() {
     assert!(used >= 2 && used <= 10 + 10 * secs, "{used} requests in {secs} s");
     // Still tracked: the slow one is running, and goes away when deleted.
     let slow = ObjectKey::new("batch/v1", "Job", None, "slow");
-    assert!(status::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
+    assert!(completion::job_completion(t.get(&slow).unwrap()) == Completion::InProgress);
     assert!(c.delete(&slow).unwrap());
     let done = c
         .wait_any(&mut t, now_ms() + 30_000, &mut now_ms, &mut |k, o| {

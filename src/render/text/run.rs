@@ -4,10 +4,10 @@
 use crate::action::status::StatusOutcome;
 use crate::base::time::{format_duration, go_time};
 use crate::exec::executor::{LeftRunning, Phase};
-use crate::exec::run::{Summary, Totals};
+use crate::exec::runner::{Summary, Totals};
 use crate::model::event::Event;
 use crate::model::reference::ObjectRef;
-use crate::render::progress::local_name;
+use crate::render::progress_lines::local_name;
 
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary(s: &Summary) -> String {
@@ -152,7 +152,7 @@ fn header(s: &StatusOutcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::run::{HookRow, RunEnd};
+    use crate::exec::runner::{HookRow, RunEnd};
 
     /// The header names the release, namespace, revision, what made it, the
     /// event and when its run was (issue 32).

@@ -5,7 +5,7 @@
 //! and the chain of items the operation waited for.
 //!
 //! The timeline is built from what the command already returns
-//! ([`crate::exec::run::Summary`], [`crate::deploy::Report`]), or from what
+//! ([`crate::exec::runner::Summary`], [`crate::deploy::Report`]), or from what
 //! the release record keeps of the last run of each hook ([`super::stored`]),
 //! so that a report printed later tells the same story as the one printed
 //! at the time.
@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use crate::deploy::{Ended, Report as DeployReport};
 use crate::exec::executor::{Millis, Phase};
 use crate::exec::rollout::ResourceState;
-use crate::exec::run::{RunEnd, Summary};
+use crate::exec::runner::{RunEnd, Summary};
 use crate::release::record::Operation;
 
 /// What produced the timeline: a command that just ran, or the release
@@ -246,7 +246,7 @@ fn hook_state(phase: Phase) -> State {
 
 /// A hook's message and, when it did not succeed, what it was last seen
 /// waiting on (unless the message says it already, as a timeout's does).
-fn with_waiting(row: &crate::exec::run::HookRow) -> String {
+fn with_waiting(row: &crate::exec::runner::HookRow) -> String {
     match &row.waiting {
         Some(w) if !row.message.contains(w.as_str()) => {
             let sep = if row.message.is_empty() { "" } else { "; " };

@@ -22,7 +22,7 @@ use crate::base::time::stamp;
 use crate::deploy::progress::{DeployEvent, Keep, Progress};
 use crate::exec::executor::{ContainerLog, LogPurpose, Phase};
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress, ResourceEvent};
-use crate::exec::run::{output_block_after, shown_above};
+use crate::exec::runner::{output_block_after, shown_above};
 use crate::model::reference::ObjectRef;
 use crate::plan::batch::{describe, Batch};
 

@@ -13,7 +13,7 @@ use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
-use crate::release::status::ReleaseStatus;
+use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 
 use super::checked::{event_plan, Checked};
