@@ -212,12 +212,10 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
 /// sorted by this one function, as each sort a closure is given is its own
 /// copy in plugin.wasm (about 10 KB).
 fn template_order(places: Vec<(&str, usize)>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..places.len()).collect();
-    order.sort_by(|&x, &y| {
+    crate::base::order::sorted(places.len(), &|x, y| {
         let ((a, i), (b, j)) = (places[x], places[y]);
         crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
-    });
-    order
+    })
 }
 
 /// Whether text that starts with `{` is a YAML flow mapping (`{kind:

@@ -155,7 +155,7 @@ fn held_back(plan: &EventPlan) -> usize {
     // Counted by sorting the levels, not by a scan of every item for each:
     // 10,000 parallel hooks were 10^8 comparisons, seconds under Helm.
     let mut levels: Vec<i64> = plan.items.iter().filter(|it| it.parallel).map(|it| it.level).collect();
-    levels.sort_unstable();
+    crate::base::order::by_key(&mut levels, |&l| (l as u64) ^ (1 << 63));
     levels.chunk_by(|a, b| a == b).filter(|run| run.len() > 1).map(<[i64]>::len).sum()
 }
 
@@ -169,14 +169,16 @@ fn waves_lines(plan: &EventPlan, out: &mut String) {
 /// A batch's members: their names when few, else a count per kind.
 fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
     let mut members = batch.resources.clone();
-    members.sort_by_cached_key(|&i| crate::model::kind_order::install_rank(&release.resources[i].head.kind));
+    crate::base::order::by_cached_key(&mut members, |&i| {
+        crate::model::kind_order::install_rank(&release.resources[i].head.kind)
+    });
     let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
     if refs.len() <= 6 {
         return refs.join(", ");
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
-    sorted.sort_by_cached_key(|k| crate::model::kind_order::install_rank(k));
+    crate::base::order::by_cached_key(&mut sorted, |k| crate::model::kind_order::install_rank(k));
     for k in sorted {
         match kinds.last_mut() {
             Some((last, count)) if *last == k => *count += 1,
