@@ -91,6 +91,16 @@ pub fn api_requests(sent: u64, repeated: u64) -> String {
 /// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
 /// resources stay readable in a terminal.
 pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+    // What fits in bytes fits in characters: one line, copied whole (a plan
+    // prints one such line per wave, 10,000 for a chain).
+    if first.len() + text.len() <= WIDTH {
+        let mut out = String::with_capacity(first.len() + text.len() + 1);
+        out.push_str(first);
+        out.push_str(text);
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+        return out;
+    }
     let mut out = String::new();
     let mut line = String::from(first);
     let mut empty = true;

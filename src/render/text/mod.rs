@@ -168,12 +168,12 @@ fn waves_lines(plan: &EventPlan, out: &mut String) {
 
 /// A batch's members: their names when few, else a count per kind.
 fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
-    let mut members = batch.resources.clone();
-    crate::base::order::by_cached_key(&mut members, |&i| {
-        crate::model::kind_order::install_rank(&release.resources[i].head.kind)
-    });
-    let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
-    if refs.len() <= 6 {
+    if batch.resources.len() <= 6 {
+        let mut members = batch.resources.clone();
+        crate::base::order::by_cached_key(&mut members, |&i| {
+            crate::model::kind_order::install_rank(&release.resources[i].head.kind)
+        });
+        let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
         return refs.join(", ");
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
@@ -186,7 +186,7 @@ fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
         }
     }
     let counts: Vec<String> = kinds.iter().map(|(k, c)| format!("{c} {k}")).collect();
-    format!("{} resources ({})", refs.len(), counts.join(", "))
+    format!("{} resources ({})", batch.resources.len(), counts.join(", "))
 }
 
 /// A long chain shortened to its ends: `a -> b -> c -> … 12 more … -> y -> z`.
