@@ -24,7 +24,11 @@ pub fn batches(
     nodes: &BTreeSet<String>,
     deps: &BTreeMap<String, BTreeSet<String>>,
 ) -> Result<Vec<Vec<String>>, DagError> {
-    let mut indegree: BTreeMap<&str, usize> = nodes.iter().map(|n| (n.as_str(), 0)).collect();
+    // Inserted one by one: collect() would sort first, a sort of its own in plugin.wasm.
+    let mut indegree: BTreeMap<&str, usize> = BTreeMap::new();
+    for n in nodes {
+        indegree.insert(n.as_str(), 0);
+    }
     let mut dependents: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (node, ds) in deps {
         for d in ds {
@@ -39,7 +43,7 @@ pub fn batches(
     let mut ready: Vec<&str> = indegree.iter().filter(|(_, d)| **d == 0).map(|(n, _)| *n).collect();
     let mut done = 0;
     while !ready.is_empty() {
-        ready.sort_unstable();
+        crate::base::order::by(&mut ready, |a, b| a.cmp(b));
         done += ready.len();
         let mut next = Vec::new();
         for n in &ready {
@@ -75,7 +79,7 @@ pub fn cycle_members(deps: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         .flatten()
         .map(str::to_string)
         .collect();
-    members.sort();
+    crate::base::order::by(&mut members, |a, b| a.cmp(b));
     members
 }
 

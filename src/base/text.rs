@@ -7,23 +7,52 @@ pub const WIDTH: usize = 100;
 /// Aligns rows into columns two spaces apart (the last column unpadded),
 /// each line prefixed with `indent` and without trailing blanks.
 pub fn table(rows: &[Vec<String>], indent: &str) -> String {
+    // Few loops per row (Helm's Wasm runtime charges every iteration): each
+    // cell's width counted once, padding copied from a run of blanks, each
+    // line built in place in the output and its trailing blanks cut there.
+    let widths_of: Vec<Vec<usize>> = rows.iter().map(|r| r.iter().map(|s| width(s)).collect()).collect();
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::from(indent);
+    let mut widths = vec![0; columns];
+    for row in &widths_of {
+        for (w, &cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell);
+        }
+    }
+    let bytes: usize = rows.iter().flatten().map(String::len).sum();
+    let mut out = String::with_capacity(bytes + rows.len() * (indent.len() + 2 * columns + 1));
+    for (row, cells) in rows.iter().zip(&widths_of) {
+        let start = out.len();
+        out.push_str(indent);
         for (c, cell) in row.iter().enumerate() {
-            line.push_str(cell);
+            out.push_str(cell);
             if c + 1 < row.len() {
-                line.push_str(&" ".repeat(widths[c] - cell.chars().count() + 2));
+                blanks(&mut out, widths[c] - cells[c] + 2);
             }
         }
-        out.push_str(line.trim_end());
+        let kept = start + out[start..].trim_end().len();
+        out.truncate(kept);
         out.push('\n');
     }
     out
+}
+
+/// The characters of `s`: its length when it is ASCII (one check a word).
+fn width(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// `n` blanks, copied from a run of them rather than pushed one at a time.
+fn blanks(out: &mut String, mut n: usize) {
+    const RUN: &str = "                                                                ";
+    while n > RUN.len() {
+        out.push_str(RUN);
+        n -= RUN.len();
+    }
+    out.push_str(&RUN[..n]);
 }
 
 /// How many members a message about a cycle or a list of names names
@@ -62,6 +91,16 @@ pub fn api_requests(sent: u64, repeated: u64) -> String {
 /// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
 /// resources stay readable in a terminal.
 pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+    // What fits in bytes fits in characters: one line, copied whole (a plan
+    // prints one such line per wave, 10,000 for a chain).
+    if first.len() + text.len() <= WIDTH {
+        let mut out = String::with_capacity(first.len() + text.len() + 1);
+        out.push_str(first);
+        out.push_str(text);
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+        return out;
+    }
     let mut out = String::new();
     let mut line = String::from(first);
     let mut empty = true;

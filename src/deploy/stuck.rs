@@ -98,7 +98,7 @@ pub fn explain<E: Cluster + ?Sized>(
             events.extend(items);
         }
     }
-    events.sort_by(|a, b| last_seen(a).cmp(last_seen(b)));
+    crate::base::order::by(&mut events, |a, b| last_seen(a).cmp(last_seen(b)));
     // The scheduler's event repeats the pod's condition word for word.
     events.retain(|e| {
         let message = str_at(e, "/message").trim();

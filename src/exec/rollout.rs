@@ -175,7 +175,7 @@ impl<'p> Rollout<'p> {
     /// Applied and not ready yet, in Helm order.
     pub fn waiting(&self) -> Vec<ItemId> {
         let mut w = self.applied.clone();
-        w.sort_unstable();
+        crate::base::order::by(&mut w, |a, b| a.cmp(b));
         w
     }
 

@@ -40,7 +40,11 @@ impl Transport for ExtismTransport {
         })?;
         let status = resp.status_code();
         let body = resp.body();
-        let headers = resp.headers().iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();
+        // Inserted one by one: collect() would sort first, a sort of its own in plugin.wasm.
+        let mut headers = std::collections::BTreeMap::new();
+        for (k, v) in resp.headers() {
+            headers.insert(k.to_ascii_lowercase(), v.clone());
+        }
         // The response lives in Extism's memory until freed; a run makes
         // many requests (several looks a second while it waits).
         let memory = resp.into_memory();

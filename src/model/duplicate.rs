@@ -38,7 +38,8 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
     let ns = release.namespace.as_deref();
     // The first of each identity by position: a location is made only for
     // a duplicate.
-    let mut seen: HashMap<_, usize> = HashMap::new();
+    // Sized once: growing by doubling hashed every identity again each time.
+    let mut seen: HashMap<_, usize> = HashMap::with_capacity(release.resources.len());
     for (i, r) in release.resources.iter().enumerate() {
         match seen.entry(r.head.identity_in(ns)) {
             Entry::Occupied(first) => {
@@ -49,7 +50,7 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
             }
         }
     }
-    let mut seen: HashMap<_, usize> = HashMap::new();
+    let mut seen: HashMap<_, usize> = HashMap::with_capacity(release.hooks.len());
     for (i, h) in release.hooks.iter().enumerate() {
         for &event in &h.events {
             let key: (Event, _) = (event, h.head.identity_in(ns));

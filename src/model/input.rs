@@ -212,12 +212,10 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
 /// sorted by this one function, as each sort a closure is given is its own
 /// copy in plugin.wasm (about 10 KB).
 fn template_order(places: Vec<(&str, usize)>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..places.len()).collect();
-    order.sort_by(|&x, &y| {
+    crate::base::order::sorted(places.len(), &|x, y| {
         let ((a, i), (b, j)) = (places[x], places[y]);
         crate::base::bytes::cmp(a.as_bytes(), b.as_bytes()).then(i.cmp(&j))
-    });
-    order
+    })
 }
 
 /// Whether text that starts with `{` is a YAML flow mapping (`{kind:
@@ -331,7 +329,9 @@ fn from_release_json(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics)
         };
     }
     manifest::split_each(&json.manifest, "<manifest>", |doc| classify(doc, syntax, &mut release, diags));
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    // Hashed, as `manifest::split_each` counts: an ordered map compared the
+    // shared beginnings of 10,000 paths a byte per loop iteration.
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (position, h) in json.hooks.into_iter().enumerate() {
         let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);

@@ -106,7 +106,7 @@ pub fn tier_kinds<'a>(kinds: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<&str> = kinds.collect();
     // By cached key, as plan::build sorts by kind: the two share one copy of
     // the sort in plugin.wasm (docs/benchmarks.md, "plugin.wasm size").
-    out.sort_by_cached_key(|k| install_rank(k));
+    crate::base::order::by_cached_key(&mut out, |k| install_rank(k));
     out.dedup();
     out.into_iter().map(str::to_string).collect()
 }

@@ -44,6 +44,13 @@ pub fn has_pod_spec(kind: &str) -> bool {
 /// manifest that does not parse has none: `lint` reports its YAML already.
 pub fn references(kind: &str, manifest: &str) -> Vec<PodReference> {
     let Some(path) = pod_spec_path(kind) else { return Vec::new() };
+    // Every path starts at a `spec` key, which YAML can only spell without
+    // those letters through an escape in a double-quoted key: without both,
+    // nothing to parse (10,000 spec-less Jobs were a quarter of `lint`).
+    let text = manifest.as_bytes();
+    if !crate::base::bytes::contains(text, b"spec") && crate::base::bytes::find(text, b'\\').is_none() {
+        return Vec::new();
+    }
     let Ok(doc) = yaml::to_json(manifest) else { return Vec::new() };
     let spec = path.iter().try_fold(&doc, |v, key| v.get(key));
     let Some(spec) = spec.filter(|s| s.is_object()) else { return Vec::new() };
@@ -203,5 +210,16 @@ spec:
         assert!(paths("ConfigMap", "data:\n  serviceAccountName: x\n").is_empty());
         assert!(paths("Pod", "spec: [").is_empty());
         assert!(paths("Pod", "spec:\n  volumes: [{configMap: {name: 3}}]\n").is_empty());
+    }
+
+    /// Without the letters `spec` the manifest is not parsed; an escape
+    /// spells the key without them, and is read.
+    #[test]
+    fn a_spec_key_spelled_with_an_escape_is_still_read() {
+        assert!(paths("Job", "metadata: {name: j}\n").is_empty());
+        assert_eq!(
+            paths("Pod", "\"\\x73pec\":\n  serviceAccountName: t\n"),
+            ["spec.serviceAccountName ServiceAccount/t"]
+        );
     }
 }

@@ -134,7 +134,7 @@ fn group_dependencies(
             let value = read(portable);
             let sorted = |r: &Result<Vec<String>, String>| {
                 r.clone().map(|mut v| {
-                    v.sort();
+                    crate::base::order::by(&mut v, |a, b| a.cmp(b));
                     v.dedup();
                     v
                 })

@@ -41,7 +41,9 @@ impl Groups<'_> {
     /// One sort for every list of groups: each closure passed to a sort is
     /// a copy of the sort in plugin.wasm (about 14 KB).
     fn sort_by_name(&self, ids: &mut [usize]) {
-        ids.sort_unstable_by(|x, y| self.names[*x].cmp(self.names[*y]));
+        let order = crate::base::order::sorted(ids.len(), &|a, b| self.names[ids[a]].cmp(self.names[ids[b]]));
+        let sorted: Vec<usize> = order.into_iter().map(|i| ids[i]).collect();
+        ids.copy_from_slice(&sorted);
     }
 }
 
@@ -127,7 +129,7 @@ fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnost
         g.members[id].push(i);
     }
     for ds in &mut g.deps {
-        ds.sort_unstable();
+        crate::base::order::by(ds, |a, b| a.cmp(b));
         ds.dedup();
     }
     (g, ungrouped)
@@ -237,12 +239,17 @@ fn batches(
     diags: &mut Diagnostics,
 ) -> Option<Vec<GroupBatch>> {
     let n = g.names.len();
-    let deps: BTreeMap<String, BTreeSet<String>> = (0..n)
-        .filter(|&id| !demoted[id])
-        .map(|id| (g.names[id].to_string(), g.deps[id].iter().map(|d| d.to_string()).collect()))
-        .collect();
+    // Inserted one by one: collect() would sort first, a sort of its own in plugin.wasm.
+    let (mut deps, mut nodes) = (BTreeMap::<String, BTreeSet<String>>::new(), BTreeSet::new());
+    for id in (0..n).filter(|&id| !demoted[id]) {
+        let mut set = BTreeSet::new();
+        for d in &g.deps[id] {
+            set.insert(d.to_string());
+        }
+        deps.insert(g.names[id].to_string(), set);
+        nodes.insert(g.names[id].to_string());
+    }
     let groups = |name: &str| &g.members[g.ids[name]];
-    let nodes: BTreeSet<String> = deps.keys().cloned().collect();
     let batches = match dag::batches(&nodes, &deps) {
         Ok(b) => b,
         Err(e) => {

@@ -102,7 +102,7 @@ pub(super) fn plan_hooks<'a>(
 ) -> EventPlan {
     let mut specs: Vec<(usize, &crate::model::hook::Hook)> =
         release.hooks.iter().enumerate().filter(|(_, h)| h.events.contains(&event)).collect();
-    specs.sort_by_cached_key(|&(_, h)| h.helm_order_key());
+    crate::base::order::by_cached_key(&mut specs, |&(_, h)| h.helm_order_key());
     let specs: Vec<Spec> = specs
         .into_iter()
         .map(|(index, h)| Spec {
@@ -139,7 +139,7 @@ pub(super) fn plan_resources<'a>(
     let mut specs = Vec::new();
     for (level, batch) in layout.batches.iter().enumerate() {
         let mut members = batch.resources.clone();
-        members.sort_by_cached_key(|&i| install_rank(&release.resources[i].head.kind));
+        crate::base::order::by_cached_key(&mut members, |&i| install_rank(&release.resources[i].head.kind));
         for i in members {
             let r = &release.resources[i];
             specs.push(Spec {

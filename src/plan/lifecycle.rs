@@ -193,6 +193,6 @@ fn hook_gap(moment: Moment, hook: &Hook, same_event: Option<ItemId>, search: &mu
 
 fn sorted(events: &[Event]) -> Vec<Event> {
     let mut e = events.to_vec();
-    e.sort();
+    crate::base::order::by(&mut e, |a, b| a.cmp(b));
     e
 }

@@ -44,7 +44,7 @@ pub fn check(release: &Release, plan: &Plan) -> Vec<Diagnostic> {
             continue;
         }
         let mut events = hook.events.clone();
-        events.sort();
+        crate::base::order::by(&mut events, |a, b| a.cmp(b));
         let moments: Vec<Moment> = events
             .into_iter()
             .filter_map(|event| {

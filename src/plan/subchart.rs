@@ -305,7 +305,10 @@ fn walk(
     diags: &mut Diagnostics,
     out: &mut Vec<Batch>,
 ) {
-    let rendered: BTreeSet<String> = node.subcharts.keys().cloned().collect();
+    let mut rendered = BTreeSet::new();
+    for name in node.subcharts.keys() {
+        rendered.insert(name.clone());
+    }
     let key = |name: &str| {
         if rel.is_empty() {
             name.to_string()

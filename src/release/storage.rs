@@ -546,7 +546,7 @@ pub fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Els
             .filter(|n| *n != here)
             .map(str::to_string)
             .collect();
-        namespaces.sort();
+        crate::base::order::by(&mut namespaces, |a, b| a.cmp(b));
         namespaces.dedup();
         let any_release = !namespaces.is_empty() || client.any(&res, None, &Selector::labels("owner=helm"))?;
         Ok(Elsewhere::Searched { namespaces, any_release })
@@ -592,7 +592,7 @@ pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pendi
         })
         .collect();
     // One line per release: its newest pending revision.
-    found.sort_by(|a, b| (&a.release, b.revision).cmp(&(&b.release, a.revision)));
+    crate::base::order::by(&mut found, |a, b| (&a.release, b.revision).cmp(&(&b.release, a.revision)));
     found.dedup_by(|a, b| a.release == b.release);
     Ok(found)
 }

@@ -111,14 +111,14 @@ fn hook_lines(plan: &EventPlan, limit: usize, out: &mut String) {
     // which lists the items in Helm order with what each waits for.
     let in_table_order = plan.waves.iter().flatten().copied().eq(plan.ids());
     let one_at_a_time = in_table_order && plan.waves.iter().all(|w| w.len() == 1);
+    let held = if limit == 1 && one_at_a_time { held_back(plan) } else { 0 };
     let _ = match (n, one_at_a_time) {
         (1, _) => writeln!(out, "1 {noun}"),
         // Under --parallel 1 the table's `parallel` hooks run one at a time
         // too: the count says so, so that it and the table agree.
-        (_, true) if limit == 1 && held_back(plan) > 0 => writeln!(
+        (_, true) if held > 0 => writeln!(
             out,
-            "{n} {noun}s, one at a time by --parallel 1 ({} marked parallel run together with --parallel 2)",
-            held_back(plan)
+            "{n} {noun}s, one at a time by --parallel 1 ({held} marked parallel run together with --parallel 2)"
         ),
         (_, true) => writeln!(out, "{n} {noun}s, one at a time"),
         _ => writeln!(out, "{n} {noun}s in {}", crate::base::text::count(plan.waves.len(), "wave")),
@@ -152,8 +152,11 @@ fn hook_lines(plan: &EventPlan, limit: usize, out: &mut String) {
 /// How many parallel hooks share their weight with another parallel hook:
 /// those that a limit above 1 would let run together.
 fn held_back(plan: &EventPlan) -> usize {
-    let parallel = |level: i64| plan.items.iter().filter(|it| it.parallel && it.level == level).count();
-    plan.items.iter().filter(|it| it.parallel && parallel(it.level) > 1).count()
+    // Counted by sorting the levels, not by a scan of every item for each:
+    // 10,000 parallel hooks were 10^8 comparisons, seconds under Helm.
+    let mut levels: Vec<i64> = plan.items.iter().filter(|it| it.parallel).map(|it| it.level).collect();
+    crate::base::order::by_key(&mut levels, |&l| (l as u64) ^ (1 << 63));
+    levels.chunk_by(|a, b| a == b).filter(|run| run.len() > 1).map(<[i64]>::len).sum()
 }
 
 fn waves_lines(plan: &EventPlan, out: &mut String) {
@@ -165,15 +168,17 @@ fn waves_lines(plan: &EventPlan, out: &mut String) {
 
 /// A batch's members: their names when few, else a count per kind.
 fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
-    let mut members = batch.resources.clone();
-    members.sort_by_cached_key(|&i| crate::model::kind_order::install_rank(&release.resources[i].head.kind));
-    let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
-    if refs.len() <= 6 {
+    if batch.resources.len() <= 6 {
+        let mut members = batch.resources.clone();
+        crate::base::order::by_cached_key(&mut members, |&i| {
+            crate::model::kind_order::install_rank(&release.resources[i].head.kind)
+        });
+        let refs: Vec<String> = members.iter().map(|&i| release.resources[i].reference().to_string()).collect();
         return refs.join(", ");
     }
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     let mut sorted: Vec<&str> = batch.resources.iter().map(|&i| release.resources[i].head.kind.as_str()).collect();
-    sorted.sort_by_cached_key(|k| crate::model::kind_order::install_rank(k));
+    crate::base::order::by_cached_key(&mut sorted, |k| crate::model::kind_order::install_rank(k));
     for k in sorted {
         match kinds.last_mut() {
             Some((last, count)) if *last == k => *count += 1,
@@ -181,7 +186,7 @@ fn members(release: &Release, batch: &crate::plan::batch::Batch) -> String {
         }
     }
     let counts: Vec<String> = kinds.iter().map(|(k, c)| format!("{c} {k}")).collect();
-    format!("{} resources ({})", refs.len(), counts.join(", "))
+    format!("{} resources ({})", batch.resources.len(), counts.join(", "))
 }
 
 /// A long chain shortened to its ends: `a -> b -> c -> … 12 more … -> y -> z`.
@@ -196,7 +201,7 @@ fn summarise(items: &[String], sep: &str) -> String {
 fn table(release: &Release, plan: &EventPlan) -> String {
     let install = plan.target == Target::Install;
     let noun = if install { "resource" } else { "hook" };
-    let rows: Vec<Vec<String>> = plan
+    let mut rows: Vec<Vec<String>> = plan
         .ids()
         .zip(&plan.items)
         .map(|(i, it)| {
@@ -253,7 +258,9 @@ fn table(release: &Release, plan: &EventPlan) -> String {
         headers.push("RUNS".into());
     }
     headers.extend(["FLAGS".into(), "WAITS FOR".into()]);
-    crate::base::text::table(&[vec![headers], rows].concat(), "  ")
+    // Put first in place: a concatenation copied every cell of every row.
+    rows.insert(0, headers);
+    crate::base::text::table(&rows, "  ")
 }
 
 fn plural(n: usize) -> &'static str {
