@@ -523,7 +523,7 @@ mod batch_tests {
             respond(200, V1),
             respond(200, r#"{"kind":"Secret","metadata":{"name":"s"}}"#),
             respond(200, r#"{"kind":"ConfigMap","metadata":{"name":"a"}}"#),
-            respond(422, r#"{"kind":"ReadinessStatus","message":"data: Invalid value"}"#),
+            respond(422, r#"{"kind":"Status","message":"data: Invalid value"}"#),
         ]
     }
 

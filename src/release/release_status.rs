@@ -1,4 +1,4 @@
-//! A release's status, as Helm's `common.ReleaseStatus` names them
+//! A release's status, as Helm's `common.Status` names them
 //! (`pkg/release/common/status.go`): what `info.status` holds and the
 //! storage drivers' `status` label repeats.
 
@@ -51,7 +51,7 @@ impl ReleaseStatus {
     }
 
     /// While one of these is the latest, Helm refuses another operation on
-    /// the release (`ReleaseStatus.IsPending`, plus `uninstalling`, which Helm's
+    /// the release (`Status.IsPending`, plus `uninstalling`, which Helm's
     /// actions also treat as in progress).
     pub fn is_pending(self) -> bool {
         matches!(

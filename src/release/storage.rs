@@ -852,7 +852,7 @@ mod tests {
         assert!(e.ends_with("no Secret in any namespace holds a Helm release: set HELM_DRIVER=configmap if Helm stores releases in ConfigMaps"), "{e}");
 
         // Credentials of one namespace: the list across namespaces is refused, and said.
-        let forbidden = r#"{"kind":"ReleaseStatus","message":"secrets is forbidden: User \"u\" cannot list resource \"secrets\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}"#;
+        let forbidden = r#"{"kind":"Status","message":"secrets is forbidden: User \"u\" cannot list resource \"secrets\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403}"#;
         let (mut c, _) = client(None, vec![respond(200, core), respond(200, empty), respond(403, forbidden)]);
         let e = read_latest(&mut c, Driver::Secret, "nope").unwrap_err();
         assert!(e.is_not_found(), "{e:?}");

@@ -480,7 +480,7 @@ fn row(t: &Timeline, at: At, path: &std::collections::BTreeSet<At>) -> String {
 }
 
 fn table(out: &mut String, t: &Timeline, path: &std::collections::BTreeSet<At>) {
-    const HEAD: &str = "| | TimelineItem | Stage | Result | Started | Took |\n|---|---|---|---|---|---|\n";
+    const HEAD: &str = "| | Item | Stage | Result | Started | Took |\n|---|---|---|---|---|---|\n";
     let all: Vec<At> = t.items().map(|(at, _)| at).collect();
     if all.len() <= TABLE_OPEN {
         out.push_str(HEAD);
