@@ -41,7 +41,8 @@ mkdir -p "$work/rook"
 import json, sys, yaml
 for d in yaml.safe_load_all(sys.stdin):
     if d and d.get("kind") == "CustomResourceDefinition":
-        with open(f"{sys.argv[1]}/{d["metadata"]["name"]}", "w") as f:
+        name = d["metadata"]["name"]
+        with open(f"{sys.argv[1]}/{name}", "w") as f:
             json.dump(d, f)
 ' "$work/rook"
 rook_names=$(ls "$work/rook")
