@@ -21,12 +21,14 @@
 # counted; the difference is a minute of waiting.
 #
 # Charts (CHARTS): ingress-nginx (IngressClass renamed <release>-nginx), cert-manager
-# (crds.enabled=true), vault, argo-cd, prometheus (persistence off: the bed has no volume
+# (crds.enabled=true), vault, argo-cd, prometheus (its two volumes on, bound by the bed's
 # provisioner), helm-create (`helm create`'s chart) — the charts tests/e2e/real.rs
-# installs; sentry too when named (its serial hooks take minutes). Not on the bed:
+# installs; sentry too when named (its serial hooks take minutes); when named, nats
+# (JetStream on a volume), airflow (its database's volume and hooks; fixed keys) and
+# rook-ceph (26 templated CRDs; docs/benchmarks.md, "CRD-heavy charts"). Not on the bed:
 # kube-prometheus-stack (its CRDs come from a subchart's crds/ folder, which
-# --dry-run=server cannot render against), ark (stock Helm 4 cannot install it either),
-# airflow (its database asks for a volume). Charts with cluster-scoped objects are
+# --dry-run=server cannot render against), ark (stock Helm 4 cannot install it either).
+# Charts with cluster-scoped objects are
 # uninstalled after every run and what a keep policy left is deleted; CRDs with fixed
 # names (cert-manager's, argo-cd's) are awaited free of other releases first.
 #
@@ -74,8 +76,13 @@ setup_chart() {
       args=(--set crds.enabled=true) ;;
     vault) path=$root/testdata/charts/real/vault clustered=1 ;;
     argo-cd) path=$root/testdata/charts/real/argo-cd clustered=1 crds='argoproj.io$' ;;
-    prometheus) path=$root/testdata/charts/real/prometheus clustered=1
-      args=(--set server.persistentVolume.enabled=false --set alertmanager.persistence.enabled=false) ;;
+    prometheus) path=$root/testdata/charts/real/prometheus clustered=1 ;;
+    rook-ceph) path=$root/testdata/charts/real/rook-ceph clustered=1 crds='ceph' ;;
+    nats) path=$root/testdata/charts/real/nats
+      args=(--set config.jetstream.enabled=true) ;;
+    airflow) path=$root/testdata/charts/real/airflow
+      args=(--set fernetKey=aG9va3MtdGVzdC1mZXJuZXQta2V5LTMyLWJ5dGVzISE= --set webserverSecretKey=hooks-test
+        --set jwtSecret=hooks-test --set apiSecretKey=hooks-test --set redis.password=hooks-test) ;;
     helm-create) path=$work/helm-create
       [ -d "$path" ] || "$HELM" create "$path" >/dev/null ;;
     sentry) path=$root/testdata/charts/real/sentry clustered=1

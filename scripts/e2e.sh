@@ -80,6 +80,9 @@ lane_two() {
     --skip a_chart_with_the_portable_key_installs_everywhere \
     --skip one_input_gets_one_verdict_from_lint_plan_and_deploy || rc=1
   for name in testbed kube; do suite stock "$name" || rc=1; done
+  # The stateful public charts (a queue, a database with its hooks; about a minute) here,
+  # not beside real.rs in lane one, the critical path.
+  suite stock stateful || rc=1
   suite host sql || rc=1
   suite stock helm || rc=1
   # The real node's waits through the host build's transport: what containers print and

@@ -71,6 +71,13 @@ def plugin(log, start):
         if k in phases:
             out.append(f"{k} {phases[k]:.2f}")
     out.append(f"records {int(phases.get('records', 0))}: encode {phases.get('record encode', 0):.2f} + requests {phases.get('record requests', 0):.2f}")
+    # CRD applies (crds/ or templates), inside the steps above: how many, their requests'
+    # time, and first start to last end.
+    crd = [(int(m.group(1)), int(m.group(4) or 0)) for m in lines
+           if re.match(r"PATCH /apis/apiextensions.k8s.io/v1/customresourcedefinitions/", m.group(3))]
+    if crd:
+        span = (max(t for t, _ in crd) - min(t - ms for t, ms in crd)) / 1000
+        out.append(f"CRD applies {len(crd)}: {sum(ms for _, ms in crd) / 1000:.2f} in requests, {span:.2f} first to last")
     out.append(f"{requests} requests")
     return ", ".join(out)
 
@@ -92,6 +99,9 @@ def stock(requests_log, start, end):
         out.append(f"record created at {create - start:.2f}")
     if applies:
         out.append(f"applies {min(applies) - start:.2f}..{max(applies) - start:.2f}")
+    crd = [t for t, m, p in reqs if m in ("PATCH", "POST", "PUT") and "/customresourcedefinitions" in p]
+    if crd:
+        out.append(f"CRD applies {len(crd)} sent {min(crd) - start:.2f}..{max(crd) - start:.2f}")
     if record:
         out.append(f"{len(record)} record updates, last at {record[-1] - start:.2f}")
     out.append(f"exit {end - start:.2f}")

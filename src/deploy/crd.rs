@@ -92,14 +92,9 @@ pub fn from_shown(text: &str) -> Result<Vec<Crd>, Vec<String>> {
     for doc in crate::model::manifest::split(text, "helm show crds") {
         let origin = Origin::Shown { document: doc.index };
         match crate::model::yaml::to_json(&doc.text) {
-            Ok(object) if object.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") => problems
-                .push(format!(
-                    "{origin}: a {} where only CustomResourceDefinitions may come before the release",
-                    object
-                        .get("kind")
-                        .and_then(Value::as_str)
-                        .map_or("document without a kind".into(), |k| format!("{k:?}"))
-                )),
+            Ok(object) if object.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") => {
+                problems.push(format!("{origin}: {}", not_a_crd(&object)))
+            }
             Ok(object) if object.pointer("/metadata/name").and_then(Value::as_str).is_some() => {
                 crds.push(Crd { origin, object })
             }
@@ -136,6 +131,9 @@ pub fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
         };
         for doc in crate::model::manifest::split(&text, name) {
             match crate::model::yaml::to_json(&doc.text) {
+                Ok(object) if object.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") => {
+                    problems.push(format!("{name} (document {}): {}", doc.index, not_a_crd(&object)))
+                }
                 Ok(object) if object.pointer("/metadata/name").and_then(Value::as_str).is_some() => {
                     crds.push(Crd { origin: Origin::File(name.to_string()), object })
                 }
@@ -149,6 +147,16 @@ pub fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
     } else {
         Err(problems)
     }
+}
+
+/// Why a document of `crds/` or of `helm show crds` that is no CRD is
+/// refused: only CRDs are applied outside the release (Helm's install would
+/// apply whatever is there, and wait for it as for a CRD).
+fn not_a_crd(object: &Value) -> String {
+    format!(
+        "a {} where only CustomResourceDefinitions may come before the release",
+        object.get("kind").and_then(Value::as_str).map_or("document without a kind".into(), |k| format!("{k:?}"))
+    )
 }
 
 /// Helm's `CRDObjects`: files directly under `crds/` (or deeper) whose
@@ -244,5 +252,12 @@ mod tests {
         assert!(problems[0].starts_with("helm show crds (document 2): a \"ConfigMap\" where only"), "{problems:?}");
         assert!(problems[1].contains("(document 3): no metadata.name"), "{problems:?}");
         assert!(problems[2].starts_with("helm show crds (document 4): "), "{problems:?}");
+        // The same for the chart's own crds/ files, read from the release alone: a ConfigMap
+        // there was applied, then awaited a minute as a CRD that never became Established.
+        let text = format!("{}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\n", crd("a.x.io"));
+        let release = json!({"chart": {"files": [file("crds/a.yaml", &text)]}});
+        let problems = from_input(&release, None).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("crds/a.yaml (document 2): a \"ConfigMap\" where only"), "{problems:?}");
     }
 }

@@ -39,9 +39,13 @@ pub fn install<E: Cluster + Clock + ?Sized>(
     crds: &[Crd],
     progress: &mut dyn Progress,
 ) -> Result<(), Error> {
+    if crds.is_empty() {
+        return Ok(());
+    }
     let mut watch = env.watch(None);
     // What is not established yet, in the order of its keys (the first is named).
     let mut pending = BTreeSet::new();
+    let span = crate::trace::span(|| format!("apply {} CRDs of crds/", crds.len()));
     for crd in crds {
         let live = match env.apply(&crd.object, &[]) {
             Ok(live) => live,
@@ -57,6 +61,8 @@ pub fn install<E: Cluster + Clock + ?Sized>(
             pending.insert(key);
         }
     }
+    drop(span);
+    let _span = crate::trace::span(|| format!("wait for {} CRDs to be Established", pending.len()));
     let deadline = env.now_ms() + ESTABLISH_TIMEOUT_MS;
     let mut done = |_: &ObjectKey, seen: Observed<'_>| seen.last().is_some_and(established);
     while !pending.is_empty() && env.now_ms() < deadline {

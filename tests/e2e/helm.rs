@@ -1000,6 +1000,16 @@ fn real_traefik() {
     real_chart("traefik");
 }
 
+#[test]
+fn real_nats() {
+    real_chart("nats");
+}
+
+#[test]
+fn real_rook_ceph() {
+    real_chart("rook-ceph");
+}
+
 /// `lint`'s order check (docs/commands.md, "Order bugs") is silent on every public chart:
 /// stock Helm's order works for them. Each chart, with its default values and its hooks
 /// values, as `helm template --include-crds` and as `helm install --dry-run=client -o
@@ -1021,7 +1031,9 @@ fn real_charts_have_no_order_warning() {
         "cert-manager",
         "ingress-nginx",
         "kube-prometheus-stack",
+        "nats",
         "prometheus",
+        "rook-ceph",
         "sentry",
         "traefik",
         "vault",

@@ -23,4 +23,5 @@ mod node;
 mod real;
 mod run;
 mod sql;
+mod stateful;
 mod testbed;

@@ -46,17 +46,20 @@ const NOT_HELMS: &[&str] = &[
     "pod-template-hash",
 ];
 
-struct Chart {
+pub(crate) struct Chart {
     /// Folder under testdata/charts/real; `helm-create` is the chart `helm create`
     /// writes (Helm's own, with its test-connection Pod), made by the pinned Helm.
-    dir: &'static str,
+    pub(crate) dir: &'static str,
     /// More arguments for install, upgrade and the dry-run render (values).
-    args: &'static [&'static str],
+    pub(crate) args: &'static [&'static str],
     /// The chart has test hooks to compare with `helm test`.
-    tests: bool,
+    pub(crate) tests: bool,
     /// How many PersistentVolumeClaims the release makes, each to be Bound (by the bed's
     /// provisioner) and every StatefulSet ready, after either install; None: not checked.
-    claims: Option<usize>,
+    pub(crate) claims: Option<usize>,
+    /// The order in which the install creates and deletes its hooks (in the API server's
+    /// order) must be stock Helm's, and not empty.
+    pub(crate) hook_order: bool,
 }
 
 struct Case {
@@ -216,6 +219,31 @@ impl Case {
     }
 }
 
+/// What hooks are made of, watched for [`Chart::hook_order`].
+const HOOK_KINDS: &[(&str, &str)] = &[
+    ("/api/v1", "secrets"),
+    ("/api/v1", "configmaps"),
+    ("/api/v1", "serviceaccounts"),
+    ("/api/v1", "pods"),
+    ("/apis/batch/v1", "jobs"),
+    ("/apis/rbac.authorization.k8s.io/v1", "roles"),
+    ("/apis/rbac.authorization.k8s.io/v1", "rolebindings"),
+];
+
+impl Case {
+    /// The creations and deletions of the stored release's hooks among `events`, in the
+    /// API server's order (resourceVersion).
+    fn hook_sequence(&self, events: Vec<Ev>) -> Vec<String> {
+        let hooks = self.must(self.helm(&["get", "hooks", RELEASE]), "helm get hooks").stdout;
+        let hooks: Vec<String> = refs_in(&hooks).iter().map(Ref::to_string).collect();
+        events
+            .iter()
+            .filter(|e| e.ty != "MODIFIED" && hooks.contains(&e.what()))
+            .map(|e| format!("{} {}", e.ty, e.what()))
+            .collect()
+    }
+}
+
 impl Drop for Case {
     /// Whatever happened, the release's cluster-scoped objects go (the namespace goes
     /// with the space), so that a failed run does not block the next one.
@@ -369,10 +397,13 @@ fn volumes_bound(case: &Case, want: Option<usize>, who: &str) {
     }
 }
 
-fn fidelity(chart: Chart) {
+pub(crate) fn fidelity(chart: Chart) {
     let case = Case::new(chart);
+    let hook_watch = || case.chart.hook_order.then(|| Watch::start(&case.ns, HOOK_KINDS));
 
     // 1. Stock Helm.
+    let mut watch = hook_watch();
+    let t = Instant::now();
     let mut stock = case.helm_chart(&["install"], &["--wait", "--timeout", "3m"]);
     // Stock Helm 4.3.1's waiter can lose a hook Job that its own `hook-succeeded` policy
     // deleted as it completed: `status: NotFound` until the timeout (ingress-nginx's
@@ -381,11 +412,15 @@ fn fidelity(chart: Chart) {
     if stock.code != 0 && stock.stderr.contains("status: NotFound, message: Resource not found") {
         eprintln!("stock helm install lost a hook it deleted; installing again:\n{}", stock.stderr);
         case.must(case.helm(&["uninstall", RELEASE, "--wait", "--timeout", "3m"]), "stock helm uninstall");
+        drop(watch.take());
+        watch = hook_watch();
         stock = case.helm_chart(&["install"], &["--wait", "--timeout", "3m"]);
     }
+    let stock_time = t.elapsed();
     case.must(stock, "stock helm install");
     volumes_bound(&case, case.chart.claims, "stock helm install");
     let (refs, stock_objects, stock_release) = case.snapshot();
+    let stock_order = watch.map(|w| case.hook_sequence(w.stop()));
     let live = stock_objects.values().filter(|v| *v != "absent").count();
     assert!(live * 2 >= refs.len() && live > 0, "the snapshot saw {live} of {} objects", refs.len());
     let stock_tests = case.chart.tests.then(|| case.tests(false, &refs));
@@ -406,14 +441,32 @@ fn fidelity(chart: Chart) {
     ok(case.kubectl(&["delete", "pvc", "--all", "--wait=true", "--timeout=60s"]));
 
     // 2. The plugin, on the same chart, namespace and release name.
+    let watch = hook_watch();
+    let t = Instant::now();
     let render = case.must(
         case.helm_chart(&["upgrade", "--install"], &["--dry-run=server", "--disable-openapi-validation", "-o", "json"]),
         "helm upgrade --install --dry-run=server --disable-openapi-validation",
     );
     let deploy = case.plugin(&["deploy", "-", "--timeout", "3m"], Some(&render.stdout));
     let deploy = case.must(deploy, "helm hooks deploy");
+    let plugin_time = t.elapsed();
+    eprintln!(
+        "{}: stock helm install --wait {:.2} s, the pipe (render and deploy) {:.2} s",
+        case.chart.dir,
+        stock_time.as_secs_f64(),
+        plugin_time.as_secs_f64()
+    );
     volumes_bound(&case, case.chart.claims, "helm hooks deploy");
     let (plugin_refs, plugin_objects, plugin_release) = case.snapshot();
+    if let Some(stock_order) = stock_order {
+        let plugin_order = case.hook_sequence(watch.expect("watched").stop());
+        eprintln!("{}: hooks in the API server's order: {stock_order:#?}", case.chart.dir);
+        assert!(!stock_order.is_empty(), "stock helm install created no hook");
+        assert_eq!(
+            plugin_order, stock_order,
+            "helm hooks deploy ran the hooks in another order than stock helm install"
+        );
+    }
     // The chart's NOTES, as `helm install` prints them.
     if let Some(first) = stock_release["notes"].as_str().and_then(|n| n.lines().find(|l| !l.trim().is_empty())) {
         assert!(deploy.stdout.contains("NOTES:\n") && deploy.stdout.contains(first), "no NOTES:\n{}", deploy.stdout);
@@ -454,40 +507,42 @@ fn fidelity(chart: Chart) {
 
 #[test]
 fn ingress_nginx() {
-    fidelity(Chart { dir: "ingress-nginx", args: &[], tests: false, claims: None });
+    fidelity(Chart { dir: "ingress-nginx", args: &[], tests: false, claims: None, hook_order: false });
 }
 
 #[test]
 fn cert_manager() {
-    fidelity(Chart { dir: "cert-manager", args: &["--set", "crds.enabled=true"], tests: false, claims: None });
+    fidelity(Chart {
+        dir: "cert-manager",
+        args: &["--set", "crds.enabled=true"],
+        tests: false,
+        claims: None,
+        hook_order: false,
+    });
 }
 
 #[test]
 fn helm_create() {
-    fidelity(Chart { dir: "helm-create", args: &[], tests: true, claims: None });
+    fidelity(Chart { dir: "helm-create", args: &[], tests: true, claims: None, hook_order: false });
 }
 
 #[test]
 fn vault() {
-    fidelity(Chart { dir: "vault", args: &[], tests: true, claims: None });
+    fidelity(Chart { dir: "vault", args: &[], tests: true, claims: None, hook_order: false });
 }
 
 #[test]
 fn argo_cd() {
-    fidelity(Chart { dir: "argo-cd", args: &[], tests: false, claims: None });
+    fidelity(Chart { dir: "argo-cd", args: &[], tests: false, claims: None, hook_order: false });
 }
 
 /// An umbrella of four subcharts (alertmanager, kube-state-metrics, node-exporter,
-/// pushgateway). Its volumes stay off, as when the bed had no provisioner: `postgresql`
-/// is the suite's chart with a volume.
+/// pushgateway), its volumes on as by default: the server's PersistentVolumeClaim (a
+/// Deployment's) and alertmanager's StatefulSet's `volumeClaimTemplate`, both bound by the
+/// bed's provisioner. The chart has no hooks and no tests.
 #[test]
 fn prometheus() {
-    fidelity(Chart {
-        dir: "prometheus",
-        args: &["--set", "server.persistentVolume.enabled=false", "--set", "alertmanager.persistence.enabled=false"],
-        tests: false,
-        claims: None,
-    });
+    fidelity(Chart { dir: "prometheus", args: &[], tests: false, claims: Some(2), hook_order: false });
 }
 
 /// bitnami's PostgreSQL 13.2.24, the subchart airflow vendors, as a chart of its own: a
@@ -503,6 +558,7 @@ fn postgresql() {
         args: &["--set", "auth.postgresPassword=hooks-test"],
         tests: false,
         claims: Some(1),
+        hook_order: false,
     });
 }
 
@@ -534,6 +590,7 @@ fn sentry() {
         ],
         tests: false,
         claims: None,
+        hook_order: false,
     });
 }
 
@@ -607,7 +664,7 @@ impl Drop for DeleteCrds<'_> {
 /// and the CRDs are cluster-scoped; no other test uses traefik's CRDs).
 #[test]
 fn traefik_operator_chart() {
-    let case = Case::new(Chart { dir: "traefik", args: &[], tests: false, claims: None });
+    let case = Case::new(Chart { dir: "traefik", args: &[], tests: false, claims: None, hook_order: false });
     let path = case.path();
     let chart = path.to_str().unwrap();
     let shown = case.must(case.helm(&["show", "crds", chart]), "helm show crds").stdout;
