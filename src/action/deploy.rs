@@ -88,8 +88,9 @@ impl DeployRequest {
             problems: Vec::new(),
             message: "the release has errors; nothing was applied or stored.".into(),
         })?;
+        // `--skip-crds`: `crds/` is not read at all, as Helm's install skips it.
         let crds = match crd::from_input(&checked.value, shown) {
-            Ok(_) if skip_crds => Vec::new(),
+            _ if skip_crds => Vec::new(),
             Ok(c) => c,
             Err(problems) => {
                 return Err(OperationStop::Invalid {
@@ -245,5 +246,49 @@ fn ensure_namespace(cluster: &mut (impl Cluster + ?Sized), create: bool) -> Resu
             }
         }
         false => Err(Refused::NoNamespace(ns)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deploy::options::DeployOptions;
+
+    fn flags() -> Flags {
+        Flags {
+            options: DeployOptions {
+                parallel: 1,
+                parallel_all: false,
+                parallel_resources: None,
+                timeout_ms: 300_000,
+                readiness_timeout_ms: 60_000,
+                ignore_fail_fast: false,
+                wait_for_jobs: false,
+            },
+            create_namespace: false,
+            rollback_on_failure: false,
+            dry_run: false,
+            keep_history: false,
+            check_ownership: false,
+        }
+    }
+
+    /// A `crds/` file that is no CRD stops a deploy before the cluster is touched; with
+    /// `--skip-crds` the folder is not read at all, as Helm's install skips it.
+    #[test]
+    fn skip_crds_reads_no_crds_folder() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+        let data = crate::base::base64::encode(text.as_bytes());
+        let release = serde_json::json!({"name": "r", "namespace": "", "manifest": "", "hooks": [],
+            "chart": {"metadata": {"name": "c", "version": "1.0.0"}, "files": [{"name": "crds/a.yaml", "data": data}]}});
+        let bytes = release.to_string().into_bytes();
+        let Err(OperationStop::Invalid { problems, .. }) =
+            DeployRequest::read(&bytes, flags(), false, &mut Early(None))
+        else {
+            panic!("a ConfigMap in crds/ was not refused")
+        };
+        assert!(problems[0].starts_with("crds/a.yaml (document 1): a \"ConfigMap\" where only"), "{problems:?}");
+        let request = DeployRequest::read(&bytes, flags(), true, &mut Early(None)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(request.crds.is_empty());
     }
 }
