@@ -33,7 +33,7 @@ use helm_hooks::model::hook::Hook;
 use helm_hooks::plan::{EventPlan, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
-use helm_hooks::render::progress_lines::Text;
+use helm_hooks::render::progress_lines::ProgressLines;
 use helm_hooks::seam::Want;
 use helm_hooks::seam::{Clock, Cluster, Env, Recording, Store};
 use serde_json::{json, Value};
@@ -569,7 +569,7 @@ fn deploy_as(
 ) -> (Report, String) {
     let (checked, _) = deploy::check(value, &DEPLOY_EVENTS, &options()).unwrap();
     let mut out = Vec::new();
-    let mut progress = Text::new(&mut out);
+    let mut progress = ProgressLines::new(&mut out);
     let mut report = deploy::deploy(sim, checked, operation, current, revision, &options(), &mut progress);
     if rollback {
         deploy::recover(sim, &mut report, operation, &options(), &mut progress);
@@ -590,7 +590,7 @@ fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
     let r =
-        deploy::teardown::perform(sim, latest, history, &checked, &options(), keep_history, &mut Text::new(&mut out));
+        deploy::teardown::perform(sim, latest, history, &checked, &options(), keep_history, &mut ProgressLines::new(&mut out));
     (r, String::from_utf8(out).unwrap())
 }
 

@@ -10,7 +10,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, ItemId, Target};
-use helm_hooks::render::progress_lines::Text;
+use helm_hooks::render::progress_lines::ProgressLines;
 use proptest::prelude::*;
 
 /// How a simulated hook behaves: run time and outcome.
@@ -503,7 +503,7 @@ fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
     let mut out = Vec::new();
-    helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+    helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let beats: Vec<&str> = out.lines().filter(|l| l.contains("waiting   Job/healthy")).collect();
     assert_eq!(beats.len(), 2, "{out}");
@@ -525,7 +525,7 @@ fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
         SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
     let mut out = Vec::new();
     let options = RunOptions { timeout_ms: 12_000, ..opts(8) };
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut ProgressLines::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}\n{out}"));
@@ -586,7 +586,7 @@ fn run_prints_fail_fast_and_the_output_block() {
         }
     });
     let mut out = Vec::new();
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(8), &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(8), &mut cluster, &mut ProgressLines::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
@@ -649,7 +649,7 @@ fn a_refused_record_reports_no_start() {
     let plan = &p.events[0];
     let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
     let mut out = Vec::new();
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::ClusterError);
     assert!(cluster.running.is_empty(), "nothing was created");
@@ -673,7 +673,7 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
         cluster.late_ms = 1_700;
         let mut out = Vec::new();
         let s =
-            helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut Text::new(&mut out));
+            helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
         (s, String::from_utf8(out).unwrap(), cluster.deleted)
     };
     let (s, progress, deleted) = run(&[]);
@@ -747,7 +747,7 @@ fn run_logs_of_a_show_output_hook_prints_each_line_once() {
     cluster.script = Some(script.clone());
     let mut out = Vec::new();
     let options = RunOptions { pod_logs: true, ..opts(1) };
-    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut Text::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut ProgressLines::new(&mut out));
     let out = String::from_utf8(out).unwrap();
     for line in &script {
         assert_eq!(out.matches(line.as_str()).count(), 1, "{line:?}:\n{out}");

@@ -15,7 +15,7 @@ use crate::deploy::command::{Done, Refused};
 use crate::deploy::{Ended, Report};
 use crate::model::diagnostic::Diagnostics;
 use crate::render::timeline::ReportedCommand;
-use crate::render::{self, DeployShown, Format};
+use crate::render::{self, DeployShown, Format, ProgressLines};
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
     problems(io, &diags.acting());
@@ -59,7 +59,7 @@ fn report_exit(report: &Report) -> Exit {
 }
 
 /// Where progress goes: stderr when stdout carries a machine format.
-fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> render::progress_lines::Text<'a> {
+fn progress<'a>(io: &'a mut Io, output: Format, namespace: &str) -> ProgressLines<'a> {
     render::progress_lines(if output.progress_on_stderr() { io.stderr } else { io.stdout }, namespace)
 }
 

@@ -10,7 +10,7 @@ use super::spec::{Command, CommandId, Takes, DEFAULT_TIMEOUT};
 use crate::action::pipe;
 use crate::base::time::{format_duration, Millis};
 use crate::deploy::options::{DeployOptions, Flags};
-use crate::kube::Conflicts;
+use crate::seam::Conflicts;
 use crate::model::event::Event;
 use crate::plan::{PlanOptions, Target};
 use crate::render::format::Format;

@@ -26,6 +26,7 @@ pub mod yaml;
 
 pub use crate::base::text::WIDTH;
 pub use format::Format;
+pub use progress_lines::ProgressLines;
 pub use shown::{
     problems, progress_lines, run_header, DeployShown, LintShown, NotOffered, PlanShown, RunShown, Shown, VersionShown,
 };

@@ -27,16 +27,16 @@ use crate::model::reference::ObjectRef;
 use crate::plan::batch::{describe, Batch};
 
 /// Progress as text lines, written to `out` as each event comes.
-pub struct Text<'w> {
+pub struct ProgressLines<'w> {
     out: &'w mut dyn Write,
     names: Names,
     /// The lines already printed of each (hook, pod, container), in order.
     shown: BTreeMap<(String, String, String), Vec<String>>,
 }
 
-impl<'w> Text<'w> {
+impl<'w> ProgressLines<'w> {
     pub fn new(out: &'w mut dyn Write) -> Self {
-        Text { out, names: Names::default(), shown: BTreeMap::new() }
+        ProgressLines { out, names: Names::default(), shown: BTreeMap::new() }
     }
 
     /// Objects of `namespace`, the release's, are named without it.
@@ -108,14 +108,14 @@ pub(in crate::render) fn local_name(reference: &str, namespace: Option<&str>) ->
     }
 }
 
-impl HookProgress for Text<'_> {
+impl HookProgress for ProgressLines<'_> {
     fn hook(&mut self, e: &HookEvent<'_>) {
         let text = self.hook_text(e);
         self.write(&text);
     }
 }
 
-impl Progress for Text<'_> {
+impl Progress for ProgressLines<'_> {
     fn event(&mut self, e: &DeployEvent<'_>) {
         let text = match e {
             DeployEvent::Hook(h) => self.hook_text(h),
@@ -154,7 +154,7 @@ fn output_block(hook: &ObjectRef, purpose: LogPurpose, logs: &[ContainerLog], sh
     }
 }
 
-/// A hook event's line (the blocks of its output are [`Text`]'s, which
+/// A hook event's line (the blocks of its output are [`ProgressLines`]'s, which
 /// knows what was shown already).
 fn hook_line(e: &HookEvent<'_>, names: &Names) -> String {
     match *e {
@@ -284,7 +284,7 @@ mod tests {
 
     fn text(events: &[DeployEvent<'_>]) -> String {
         let mut out = Vec::new();
-        let mut sink = Text::new(&mut out);
+        let mut sink = ProgressLines::new(&mut out);
         for e in events {
             sink.event(e);
         }
@@ -362,7 +362,7 @@ mod tests {
         let log = |text: &str| ContainerLog { pod: "m-smoke".into(), container: "smoke".into(), text: text.into() };
         let (streamed, whole) = (log("smoke test ok\nstill ok"), [log("smoke test ok\nstill ok\nlast words")]);
         let mut out = Vec::new();
-        let mut sink = Text::new(&mut out);
+        let mut sink = ProgressLines::new(&mut out);
         sink.hook(&HookEvent::LogLines { hook: &hook, log: &streamed });
         sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::ShowOutput, logs: &whole });
         sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::TestLogs, logs: &whole });
@@ -378,7 +378,7 @@ mod tests {
         }
         // Nothing streamed (a hook not followed): the blocks are Helm's and the proposal's, whole.
         let mut out = Vec::new();
-        let mut sink = Text::new(&mut out);
+        let mut sink = ProgressLines::new(&mut out);
         sink.hook(&HookEvent::Output { hook: &hook, purpose: LogPurpose::TestLogs, logs: &whole });
         assert_eq!(String::from_utf8(out).unwrap(), "POD LOGS: m-smoke (smoke)\nsmoke test ok\nstill ok\nlast words\n");
     }
@@ -392,7 +392,7 @@ mod tests {
         let elsewhere = ObjectRef::new("ConfigMap", Some("other"), "shared");
         let at = Elapsed(100);
         let mut out = Vec::new();
-        let mut sink = Text::new(&mut out).within("demo");
+        let mut sink = ProgressLines::new(&mut out).within("demo");
         for e in [
             DeployEvent::Resource(ResourceEvent::Applied { resource: &migrate, at }),
             DeployEvent::Resource(ResourceEvent::Applied { resource: &api, at }),

@@ -12,6 +12,7 @@
 use std::io::Write;
 
 use super::format::Format;
+use super::progress_lines::ProgressLines;
 use super::timeline::{self, ReportedCommand};
 use super::{dot, mermaid};
 use super::{json, junit, markdown, text, yaml};
@@ -215,8 +216,8 @@ pub fn problems(diags: &Diagnostics) -> String {
 
 /// Where a command's progress is said as lines, its objects in `namespace`
 /// named without it.
-pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> super::progress_lines::Text<'a> {
-    super::progress_lines::Text::new(out).within(namespace)
+pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> ProgressLines<'a> {
+    ProgressLines::new(out).within(namespace)
 }
 
 /// The line a run's progress opens with.

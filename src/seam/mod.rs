@@ -19,3 +19,5 @@ pub use hook_cluster::{HookCluster, Recording, RUN_LABEL};
 pub use kube_env::KubeEnv;
 pub use store::{Clock, Store};
 pub use wants::Want;
+/// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.
+pub use crate::kube::Conflicts;
