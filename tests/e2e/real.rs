@@ -44,6 +44,13 @@ const NOT_HELMS: &[&str] = &[
     "controller-uid",
     "job-name",
     "pod-template-hash",
+    // A claim's, by the volume controller and the scheduler: which node, which
+    // provisioner, and whether it bound a volume it provisioned or one that was there.
+    "pv.kubernetes.io/bind-completed",
+    "pv.kubernetes.io/bound-by-controller",
+    "volume.beta.kubernetes.io/storage-provisioner",
+    "volume.kubernetes.io/storage-provisioner",
+    "volume.kubernetes.io/selected-node",
 ];
 
 pub(crate) struct Chart {
