@@ -589,8 +589,15 @@ fn uninstall_printing(sim: &mut Sim, keep_history: bool) -> (Report, String) {
     let (checked, _) =
         deploy::check(latest.release.clone(), &[Event::PreDelete, Event::PostDelete], &options()).unwrap();
     let mut out = Vec::new();
-    let r =
-        deploy::teardown::perform(sim, latest, history, &checked, &options(), keep_history, &mut ProgressLines::new(&mut out));
+    let r = deploy::teardown::perform(
+        sim,
+        latest,
+        history,
+        &checked,
+        &options(),
+        keep_history,
+        &mut ProgressLines::new(&mut out),
+    );
     (r, String::from_utf8(out).unwrap())
 }
 

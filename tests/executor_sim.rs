@@ -672,8 +672,13 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
         let mut cluster = SimCluster::new(&p.events[0], 1_000_000, |_| Behaviour { ms: 60_000, ok: true });
         cluster.late_ms = 1_700;
         let mut out = Vec::new();
-        let s =
-            helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
+        let s = helm_hooks::exec::runner::execute(
+            &p.events[0],
+            &r.hooks,
+            opts(1),
+            &mut cluster,
+            &mut ProgressLines::new(&mut out),
+        );
         (s, String::from_utf8(out).unwrap(), cluster.deleted)
     };
     let (s, progress, deleted) = run(&[]);
@@ -747,7 +752,13 @@ fn run_logs_of_a_show_output_hook_prints_each_line_once() {
     cluster.script = Some(script.clone());
     let mut out = Vec::new();
     let options = RunOptions { pod_logs: true, ..opts(1) };
-    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, options, &mut cluster, &mut ProgressLines::new(&mut out));
+    let s = helm_hooks::exec::runner::execute(
+        &p.events[0],
+        &r.hooks,
+        options,
+        &mut cluster,
+        &mut ProgressLines::new(&mut out),
+    );
     let out = String::from_utf8(out).unwrap();
     for line in &script {
         assert_eq!(out.matches(line.as_str()).count(), 1, "{line:?}:\n{out}");

@@ -10,10 +10,10 @@ use super::spec::{Command, CommandId, Takes, DEFAULT_TIMEOUT};
 use crate::action::pipe;
 use crate::base::time::{format_duration, Millis};
 use crate::deploy::options::{DeployOptions, Flags};
-use crate::seam::Conflicts;
 use crate::model::event::Event;
 use crate::plan::{PlanOptions, Target};
 use crate::render::format::Format;
+use crate::seam::Conflicts;
 
 /// A command line, read into the struct of its command.
 #[derive(Debug)]

@@ -13,11 +13,11 @@ pub mod kube_env;
 pub mod store;
 pub mod wants;
 
+/// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.
+pub use crate::kube::Conflicts;
 pub use cluster::Cluster;
 pub use env::Env;
 pub use hook_cluster::{HookCluster, Recording, RUN_LABEL};
 pub use kube_env::KubeEnv;
 pub use store::{Clock, Store};
 pub use wants::Want;
-/// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.
-pub use crate::kube::Conflicts;
