@@ -142,6 +142,39 @@ pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
     positions(hay, needle[0]).any(|i| hay[i..].starts_with(needle))
 }
 
+/// The C library's `memcmp`, which every comparison of strings and byte
+/// slices calls (`==`, `Ord`, ordered maps' searches), eight bytes per loop
+/// iteration: wasi-libc's goes a byte per iteration, each a call into Go
+/// under Helm's Wasm runtime. Never inlined: every comparison would get a
+/// copy of it.
+///
+/// # Safety
+///
+/// `a` and `b` point to `n` readable bytes each, as C's `memcmp` requires.
+#[cfg(target_arch = "wasm32")]
+#[no_mangle]
+#[inline(never)]
+pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    if n == 0 {
+        return 0;
+    }
+    compare(std::slice::from_raw_parts(a, n), std::slice::from_raw_parts(b, n))
+}
+
+/// [`memcmp`] of two slices of the same length: below, at or above zero as
+/// `a` orders before, with or after `b`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn compare(a: &[u8], b: &[u8]) -> i32 {
+    let (mut at, mut x, mut y) = (0, 0, 0);
+    while at < a.len() && x == y {
+        let end = a.len().min(at + 8);
+        x = u64::from_be_bytes(tail(&a[at..end], 0).to_le_bytes());
+        y = u64::from_be_bytes(tail(&b[at..end], 0).to_le_bytes());
+        at += 8;
+    }
+    x.cmp(&y) as i32
+}
+
 /// The lines of `text`, each with its `\n` if it has one, as
 /// `str::split_inclusive('\n')` gives them.
 pub fn lines(text: &str) -> Lines<'_> {
@@ -198,6 +231,8 @@ mod tests {
                     let other = &text.as_bytes()[to..];
                     assert_eq!(eq(hay, other), hay == other);
                     assert_eq!(cmp(hay, other), hay.cmp(other), "{hay:?} {other:?}");
+                    let n = hay.len().min(other.len());
+                    assert_eq!(compare(&hay[..n], &other[..n]), hay[..n].cmp(&other[..n]) as i32);
                     if !other.is_empty() {
                         assert_eq!(contains(hay, other), hay.windows(other.len()).any(|w| w == other));
                     }
