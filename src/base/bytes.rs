@@ -16,10 +16,40 @@ fn word(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
+/// The last bytes of a slice (fewer than eight) as a word, the rest of it
+/// `pad`: the tail is then one more step of a word loop, not a loop of its
+/// own a byte per iteration.
+fn tail(rest: &[u8], pad: u8) -> u64 {
+    let mut w = [pad; 8];
+    w[..rest.len()].copy_from_slice(rest);
+    u64::from_le_bytes(w)
+}
+
 /// A high bit in each byte of `x` that is zero, and maybe in bytes above
 /// the lowest such byte (a borrow): exact for the lowest one.
 fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// A high bit in each byte of `x` that is not zero, exactly.
+fn nonzero_bytes(x: u64) -> u64 {
+    (((x & !HIGHS) + !HIGHS) | x) & HIGHS
+}
+
+/// How many bytes `hay` starts with that are `byte` (an indentation).
+pub fn leading(hay: &[u8], byte: u8) -> usize {
+    let pattern = ONES * u64::from(byte);
+    let mut chunks = hay.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let other = nonzero_bytes(word(chunk) ^ pattern);
+        if other != 0 {
+            return at + other.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    // The padding differs from `byte`: the count stops at the end.
+    at + nonzero_bytes(tail(chunks.remainder(), !byte) ^ pattern).trailing_zeros() as usize / 8
 }
 
 /// The position of the first `needle` in `hay`.
@@ -34,7 +64,8 @@ pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
         }
         at += 8;
     }
-    chunks.remainder().iter().position(|&b| b == needle).map(|p| at + p)
+    let hits = zero_bytes(tail(chunks.remainder(), !needle) ^ pattern);
+    (hits != 0).then(|| at + hits.trailing_zeros() as usize / 8)
 }
 
 /// Every position of `needle` in `hay`, in order.
@@ -49,20 +80,22 @@ pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
 
 /// Whether every byte of `bytes` is printable ASCII, `' '` to `'~'`.
 pub fn printable_ascii(bytes: &[u8]) -> bool {
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let x = word(chunk);
-        // A byte at or above 0x80, or under 0x20 (adding 0x60 to its low
-        // seven bits leaves the high bit clear), or 0x7f (plus one carries
-        // into the high bit): none of them can carry into the next byte.
+    // A byte at or above 0x80, or under 0x20 (adding 0x60 to its low seven
+    // bits leaves the high bit clear), or 0x7f (plus one carries into the
+    // high bit): none of them can carry into the next byte.
+    let printable = |x: u64| {
         let low = x & !HIGHS;
         let below = !(low + ONES * 0x60) & HIGHS;
         let delete = (low + ONES) & HIGHS;
-        if (x & HIGHS) | below | delete != 0 {
+        (x & HIGHS) | below | delete == 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        if !printable(word(chunk)) {
             return false;
         }
     }
-    chunks.remainder().iter().all(|&b| (0x20..0x7f).contains(&b))
+    printable(tail(chunks.remainder(), b' '))
 }
 
 /// `a == b`, eight bytes at a time.
@@ -76,7 +109,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
             return false;
         }
     }
-    xs.remainder() == ys.remainder()
+    tail(xs.remainder(), 0) == tail(ys.remainder(), 0)
 }
 
 /// `a.cmp(b)`, eight bytes at a time: read big-endian, words order as
@@ -94,13 +127,52 @@ pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
             return x.cmp(&y);
         }
     }
+    // The shorter has fewer than eight bytes left: both padded with zeros,
+    // a difference is where they differ; none, and the shorter is a prefix.
     let done = a.len().min(b.len()) / 8 * 8;
-    a[done..].cmp(&b[done..])
+    let head = |s: &[u8]| {
+        let rest = &s[done..];
+        u64::from_be_bytes(tail(&rest[..rest.len().min(8)], 0).to_le_bytes())
+    };
+    head(a).cmp(&head(b)).then(a.len().cmp(&b.len()))
 }
 
 /// Whether `hay` contains `needle` (not empty).
 pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
     positions(hay, needle[0]).any(|i| hay[i..].starts_with(needle))
+}
+
+/// The C library's `memcmp`, which every comparison of strings and byte
+/// slices calls (`==`, `Ord`, ordered maps' searches), eight bytes per loop
+/// iteration: wasi-libc's goes a byte per iteration, each a call into Go
+/// under Helm's Wasm runtime. Never inlined: every comparison would get a
+/// copy of it.
+///
+/// # Safety
+///
+/// `a` and `b` point to `n` readable bytes each, as C's `memcmp` requires.
+#[cfg(target_arch = "wasm32")]
+#[no_mangle]
+#[inline(never)]
+pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    if n == 0 {
+        return 0;
+    }
+    compare(std::slice::from_raw_parts(a, n), std::slice::from_raw_parts(b, n))
+}
+
+/// [`memcmp`] of two slices of the same length: below, at or above zero as
+/// `a` orders before, with or after `b`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn compare(a: &[u8], b: &[u8]) -> i32 {
+    let (mut at, mut x, mut y) = (0, 0, 0);
+    while at < a.len() && x == y {
+        let end = a.len().min(at + 8);
+        x = u64::from_be_bytes(tail(&a[at..end], 0).to_le_bytes());
+        y = u64::from_be_bytes(tail(&b[at..end], 0).to_le_bytes());
+        at += 8;
+    }
+    x.cmp(&y) as i32
 }
 
 /// The lines of `text`, each with its `\n` if it has one, as
@@ -140,6 +212,7 @@ mod tests {
             "no newline at the end, and longer than a word",
             "é\u{7f}\t\r\n\n\nx~ #:\u{80}",
             "0123456\n89abcdef\n",
+            "          indented by ten\n   \n        \n",
         ];
         for text in texts {
             assert_eq!(lines(text).collect::<Vec<_>>(), text.split_inclusive('\n').collect::<Vec<_>>(), "{text:?}");
@@ -151,10 +224,15 @@ mod tests {
                     assert_eq!(positions(hay, needle).collect::<Vec<_>>(), all);
                 }
                 assert_eq!(printable_ascii(hay), hay.iter().all(|b| (0x20..0x7f).contains(b)), "{hay:?}");
+                for byte in [b' ', b'\n', b'0'] {
+                    assert_eq!(leading(hay, byte), hay.iter().take_while(|&&b| b == byte).count(), "{hay:?}");
+                }
                 for to in from..text.len() {
                     let other = &text.as_bytes()[to..];
                     assert_eq!(eq(hay, other), hay == other);
                     assert_eq!(cmp(hay, other), hay.cmp(other), "{hay:?} {other:?}");
+                    let n = hay.len().min(other.len());
+                    assert_eq!(compare(&hay[..n], &other[..n]), hay[..n].cmp(&other[..n]) as i32);
                     if !other.is_empty() {
                         assert_eq!(contains(hay, other), hay.windows(other.len()).any(|w| w == other));
                     }

@@ -37,7 +37,7 @@ pub fn read(text: &str) -> Option<Value> {
         if !bytes::printable_ascii(raw.as_bytes()) {
             return None;
         }
-        let content = raw.trim_start_matches(' ');
+        let content = &raw[bytes::leading(raw.as_bytes(), b' ')..];
         if content.is_empty() || content.starts_with('#') {
             continue;
         }

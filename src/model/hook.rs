@@ -365,11 +365,38 @@ pub(crate) fn depends_on(
 /// refuses ([`a::key_problem`]), which makes stock `helm install` and
 /// `kubectl apply` fail on the object (docs/annotations.md, "Portable
 /// charts").
+/// A known key other than the HIP-0025 one ([`check_keys`] warns about
+/// that one): `a::KNOWN.contains(key)` by a `match`, which compares lengths
+/// first and loops over nothing (a search of the list was a loop iteration
+/// per key passed, each a call into Go under Helm's Wasm runtime).
+fn settled(key: &str) -> bool {
+    matches!(
+        key,
+        a::HOOK
+            | a::HOOK_WEIGHT
+            | a::HOOK_DELETE_POLICY
+            | a::HOOK_OUTPUT_LOG_POLICY
+            | a::RESOURCE_POLICY
+            | a::HOOK_PARALLEL
+            | a::DEPENDS_ON
+            | a::HOOK_FAIL_FAST
+            | a::SHOW_OUTPUT
+            | a::HOOK_TIMEOUT
+            | a::DEPENDS_ON_EXTERNAL
+            | a::RESOURCE_GROUP
+            | a::PORTABLE_DEPENDS_ON_RESOURCE_GROUPS
+            | a::READINESS_SUCCESS
+            | a::READINESS_FAILURE
+            | a::DEPENDS_ON_SUBCHARTS
+            | a::SUBCHART_DEPENDS_ON
+    )
+}
+
 pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
     for key in ann.keys() {
         // Most keys of a chart that uses the annotations are the known ones:
         // one comparison each settles them.
-        if a::KNOWN.contains(&key.as_str()) && key != a::DEPENDS_ON_RESOURCE_GROUPS {
+        if settled(key) {
             continue;
         }
         if let Some(known) = a::misspelled(key) {
@@ -468,6 +495,14 @@ fn distinct_events(events: Vec<Event>, loc: &Location, diags: &mut Diagnostics) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settled_keys_are_the_known_ones_but_hip_0025s() {
+        for k in a::KNOWN {
+            assert_eq!(settled(k), *k != a::DEPENDS_ON_RESOURCE_GROUPS, "{k}");
+        }
+        assert!(!settled("helm.sh/hooks") && !settled("helm.sh/hoo") && !settled(""));
+    }
     use crate::model::manifest::{parse_head, split};
 
     /// A repeated event is one event with a warning, not a hook defined

@@ -47,6 +47,55 @@ const INSTALL_ORDER: &[&str] = &[
     "ValidatingWebhookConfiguration",
 ];
 
+/// `INSTALL_ORDER.iter().position(|k| *k == kind)` without the loop: the
+/// plan ranks every hook and resource by kind, often more than once, and
+/// each step of a search is a call into Go under Helm's Wasm runtime
+/// (docs/benchmarks.md); a `match` compares lengths first and loops over
+/// nothing.
+fn position(kind: &str) -> Option<usize> {
+    Some(match kind {
+        "PriorityClass" => 0,
+        "Namespace" => 1,
+        "NetworkPolicy" => 2,
+        "ResourceQuota" => 3,
+        "LimitRange" => 4,
+        "PodSecurityPolicy" => 5,
+        "PodDisruptionBudget" => 6,
+        "ServiceAccount" => 7,
+        "Secret" => 8,
+        "SecretList" => 9,
+        "ConfigMap" => 10,
+        "StorageClass" => 11,
+        "PersistentVolume" => 12,
+        "PersistentVolumeClaim" => 13,
+        "CustomResourceDefinition" => 14,
+        "ClusterRole" => 15,
+        "ClusterRoleList" => 16,
+        "ClusterRoleBinding" => 17,
+        "ClusterRoleBindingList" => 18,
+        "Role" => 19,
+        "RoleList" => 20,
+        "RoleBinding" => 21,
+        "RoleBindingList" => 22,
+        "Service" => 23,
+        "DaemonSet" => 24,
+        "Pod" => 25,
+        "ReplicationController" => 26,
+        "ReplicaSet" => 27,
+        "Deployment" => 28,
+        "HorizontalPodAutoscaler" => 29,
+        "StatefulSet" => 30,
+        "Job" => 31,
+        "CronJob" => 32,
+        "IngressClass" => 33,
+        "Ingress" => 34,
+        "APIService" => 35,
+        "MutatingWebhookConfiguration" => 36,
+        "ValidatingWebhookConfiguration" => 37,
+        _ => return None,
+    })
+}
+
 /// The rank of a kind in Helm's install order; unknown kinds come after
 /// every known one and sort among themselves by name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -56,7 +105,7 @@ pub enum KindRank {
 }
 
 pub fn install_rank(kind: &str) -> KindRank {
-    match INSTALL_ORDER.iter().position(|k| *k == kind) {
+    match position(kind) {
         Some(i) => KindRank::Known(i),
         None => KindRank::Unknown(kind.to_string()),
     }
@@ -95,8 +144,8 @@ const TIER_STARTS: &[&str] = &["NetworkPolicy", "ClusterRole", "DaemonSet", "Ing
 
 /// The tier of a kind among Helm's install order (see [`TIER_STARTS`]).
 pub fn tier(kind: &str) -> usize {
-    match INSTALL_ORDER.iter().position(|k| *k == kind) {
-        Some(i) => TIER_STARTS.iter().filter(|s| INSTALL_ORDER.iter().position(|k| k == *s) <= Some(i)).count(),
+    match position(kind) {
+        Some(i) => TIER_STARTS.iter().filter(|s| position(s) <= Some(i)).count(),
         None => TIER_STARTS.len() + 1,
     }
 }
@@ -152,6 +201,15 @@ mod tests {
         let items = [("ClusterRole", "i"), ("ClusterRoleBinding", "j"), ("LimitRange", "c"), ("Namespace", "a")];
         assert_eq!(sorted(&items, install_rank), "acij");
         assert_eq!(sorted(&items, uninstall_rank), "jica");
+    }
+
+    #[test]
+    fn positions_are_install_order() {
+        for (i, k) in INSTALL_ORDER.iter().enumerate() {
+            assert_eq!(position(k), Some(i), "{k}");
+        }
+        assert_eq!(position("Jobs"), None);
+        assert_eq!(position(""), None);
     }
 
     #[test]

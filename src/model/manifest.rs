@@ -64,7 +64,10 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
         if source.is_some() {
             last_source.clone_from(&source);
         }
-        if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        // A document that starts with a printable character other than `#`
+        // has a line of content: told without a walk over its first line.
+        let content = text.as_bytes().first().is_some_and(|&b| b.is_ascii_graphic() && b != b'#');
+        if !content && text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return;
         }
         let source = source.or_else(|| last_source.clone()).unwrap_or_else(|| fallback.to_string());

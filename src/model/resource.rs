@@ -67,7 +67,9 @@ impl Resource {
                 Vec::new()
             }
         };
-        for key in [
+        // Looked for one by one only when the object has one of them: each
+        // lookup is a walk over its annotations.
+        let hook_keys = [
             a::HOOK_WEIGHT,
             a::HOOK_DELETE_POLICY,
             a::HOOK_OUTPUT_LOG_POLICY,
@@ -75,12 +77,27 @@ impl Resource {
             a::HOOK_FAIL_FAST,
             a::SHOW_OUTPUT,
             a::HOOK_TIMEOUT,
-        ] {
-            if a::has(ann, key) {
-                diags.push(
-                    Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
-                        .on(key),
-                );
+        ];
+        let any = ann.keys().any(|k| {
+            matches!(
+                k.as_str(),
+                a::HOOK_WEIGHT
+                    | a::HOOK_DELETE_POLICY
+                    | a::HOOK_OUTPUT_LOG_POLICY
+                    | a::HOOK_PARALLEL
+                    | a::HOOK_FAIL_FAST
+                    | a::SHOW_OUTPUT
+                    | a::HOOK_TIMEOUT
+            )
+        });
+        if any {
+            for key in hook_keys {
+                if a::has(ann, key) {
+                    diags.push(
+                        Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
+                            .on(key),
+                    );
+                }
             }
         }
         Resource {

@@ -480,6 +480,15 @@ pub fn plain_non_string(s: &str) -> Option<Value> {
 
 /// goyaml v2's resolution of a plain scalar; `None`: a string.
 fn resolve(s: &str) -> Option<Value> {
+    // Most scalars (keys, names) are neither a word below nor a number: told
+    // by their first byte and length, without comparing them to each word.
+    if let Some(&c) = s.as_bytes().first() {
+        let word =
+            s.len() <= 5 && matches!(c, b'~' | b'n' | b'N' | b'y' | b'Y' | b't' | b'T' | b'o' | b'O' | b'f' | b'F');
+        if !word && !c.is_ascii_digit() && !matches!(c, b'.' | b'+' | b'-') {
+            return None;
+        }
+    }
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
