@@ -1946,7 +1946,8 @@ fn an_interrupted_upgrade_is_refused_then_rolled_back() {
     let mut c = case.helm_cmd();
     c.args(kube_args(&b.server, &b.token)).args(["hooks", "deploy", "-", "--wait-for-jobs"]);
     c.args(["-n", &case.ns]).stdin(std::process::Stdio::piped());
-    c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let said = std::env::temp_dir().join(format!("interrupt-{}.err", std::process::id()));
+    c.stdout(std::process::Stdio::null()).stderr(std::fs::File::create(&said).unwrap());
     let mut child = c.spawn().unwrap();
     {
         use std::io::Write as _;
@@ -1964,7 +1965,8 @@ fn an_interrupted_upgrade_is_refused_then_rolled_back() {
     kill.args(["-INT", &child.id().to_string()]);
     ok(kill);
     let status = child.wait().unwrap();
-    assert!(!status.success(), "helm ended well after SIGINT: {status:?}");
+    let said = std::fs::read_to_string(&said).unwrap_or_default();
+    assert!(!status.success(), "helm ended well after SIGINT: {status:?}; it said:\n{said}");
     assert!(
         killed.elapsed().as_secs() < 20,
         "helm did not stop on SIGINT: Job/slow seen at {created:?}, helm ended {:?} after the signal",
