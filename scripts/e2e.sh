@@ -59,8 +59,9 @@ suite() {
   return $rc
 }
 
-# SIGINT to Helm mid-upgrade: in a suite of four tests at a time its upgrade at times ended
-# before the signal, alone it never has (session 16); it runs after both lanes, alone.
+# SIGINT to Helm mid-upgrade, timed against the upgrade's own Job: run after both lanes,
+# alone. (Its Helm is started with SIGINT's default action: a lane is a background job,
+# which a shell without job control starts with SIGINT ignored; tests/e2e/deploy.rs.)
 INTERRUPT=an_interrupted_upgrade_is_refused_then_rolled_back
 
 lane_one() {

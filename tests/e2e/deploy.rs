@@ -1927,6 +1927,29 @@ fn external_dependencies_are_awaited_before_apply() {
     assert!(bad.release_secrets().is_empty() && !bad.exists("configmap/app"));
 }
 
+/// `c` run with SIGINT's default action. A background job of a shell without job control
+/// (`cmd &` in a script, as CI may start the suites) starts with SIGINT ignored, and every
+/// process under it inherits that: Helm would then finish the upgrade instead of stopping
+/// on the signal the test sends (found in session 16's CI runs, started in the background).
+fn with_default_sigint(c: &std::process::Command) -> std::process::Command {
+    let mut w = std::process::Command::new("python3");
+    w.args([
+        "-c",
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])",
+    ]);
+    w.arg(c.get_program()).args(c.get_args()).env_clear();
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => w.env(k, v),
+            None => w.env_remove(k),
+        };
+    }
+    if let Some(d) = c.get_current_dir() {
+        w.current_dir(d);
+    }
+    w
+}
+
 /// SIGINT (Ctrl-C) to `helm` in the middle of an upgrade: Helm 4 does not catch signals
 /// for plugins, so the plugin ends where it stands and the release stays
 /// `pending-upgrade`. Then, as with stock Helm: a stock `helm upgrade` and the next
@@ -1947,6 +1970,8 @@ fn an_interrupted_upgrade_is_refused_then_rolled_back() {
     c.args(kube_args(&b.server, &b.token)).args(["hooks", "deploy", "-", "--wait-for-jobs"]);
     c.args(["-n", &case.ns]).stdin(std::process::Stdio::piped());
     let said = std::env::temp_dir().join(format!("interrupt-{}.err", std::process::id()));
+    let mut c = with_default_sigint(&c);
+    c.stdin(std::process::Stdio::piped());
     c.stdout(std::process::Stdio::null()).stderr(std::fs::File::create(&said).unwrap());
     let mut child = c.spawn().unwrap();
     {
