@@ -16,6 +16,7 @@ use crate::deploy::{Ended, Report};
 use crate::model::diagnostic::Diagnostics;
 use crate::render::timeline::ReportedCommand;
 use crate::render::{self, DeployShown, Format, ProgressLines};
+use crate::seam::Cluster;
 
 fn print_diagnostics(io: &mut Io, diags: &Diagnostics) {
     problems(io, &diags.acting());
@@ -81,7 +82,7 @@ pub fn deploy(args: &DeployArgs, io: &mut Io) -> Exit {
         Ok(e) => e.with_conflicts(args.conflicts),
         Err(code) => return code,
     };
-    let namespace = env.client.namespace().to_string();
+    let namespace = env.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = deploy::run(&mut env, request, &mut progress);
     finish(io, done, args.output, ReportedCommand::Deploy)
@@ -98,7 +99,7 @@ pub fn rollback(args: &RollbackArgs, io: &mut Io) -> Exit {
         Err(stop) => return stopped(io, &stop),
     };
     print_diagnostics(io, &prepared.warnings);
-    let namespace = env.client.namespace().to_string();
+    let namespace = env.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = rollback::perform(&mut env, &request, prepared, &mut progress);
     finish(io, done, args.output, ReportedCommand::Rollback)
@@ -115,7 +116,7 @@ pub fn uninstall(args: &UninstallArgs, io: &mut Io) -> Exit {
         Err(stop) => return stopped(io, &stop),
     };
     print_diagnostics(io, &prepared.warnings);
-    let namespace = env.client.namespace().to_string();
+    let namespace = env.namespace().to_string();
     let mut progress = progress(io, args.output, &namespace);
     let done = uninstall::perform(&mut env, &request, prepared, &mut progress);
     finish(io, Ok(done), args.output, ReportedCommand::Uninstall)
