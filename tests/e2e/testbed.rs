@@ -31,6 +31,9 @@ fn apply(ns: &str, yaml: &str) {
 
 /// `kubectl wait` for a condition (e.g. `condition=Complete`, `jsonpath={.status.phase}=Failed`).
 fn wait_for(ns: &str, what: &str, cond: &str) {
+    // `kubectl wait` on a name answers NotFound at once when a controller
+    // has not made the object yet (a StatefulSet's pod just after apply).
+    eventually(&format!("{what} exists"), || run(kubectl_in(ns, &["get", what, "-o", "name"]), None).code == 0);
     ok(kubectl_in(ns, &["wait", what, &format!("--for={cond}"), "--timeout=90s"]));
 }
 
