@@ -2,13 +2,15 @@
 //! formats ([`time`]), Base64 ([`base64`]), plain-text layout ([`text`]),
 //! graphs of named nodes ([`dag`]), errors kept as causes ([`cause`]), and
 //! the word a typo was meant to be ([`spelling`]), byte searches a word at a
-//! time ([`bytes`]), and one shared sort by a whole-number key ([`order`]).
+//! time ([`bytes`]), hash maps hashed a word at a time ([`hash`]), and one
+//! shared sort by a whole-number key ([`order`]).
 //! It imports nothing of the crate (docs/design.md §6).
 
 pub mod base64;
 pub mod bytes;
 pub mod cause;
 pub mod dag;
+pub mod hash;
 pub mod order;
 pub mod spelling;
 pub mod text;

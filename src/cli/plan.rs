@@ -27,8 +27,11 @@ pub(super) fn plan_or_lint(args: &PlanArgs, io: &mut Io, lint: bool) -> Exit {
     } else {
         plan::prepare(&bytes, request).map(|p| plan::perform(p, request))
     };
+    // The process ends after the report: freeing a release of 20,000
+    // objects piece by piece took 7 % of `plan`'s time through Helm
+    // (docs/benchmarks.md), for memory the runtime drops whole.
     let planned = match planned {
-        Ok(p) => p,
+        Ok(p) => std::mem::ManuallyDrop::new(p),
         Err(e) => return fail(io, &e, Exit::Invalid),
     };
     let _span = crate::trace::span(|| "report".into());

@@ -221,6 +221,13 @@ pub fn parse_policy_list(value: &str) -> Vec<String> {
 /// `helm.sh/depends-on`: a JSON array of references, or a comma list.
 pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
     let trimmed = value.trim();
+    // Most values name one object: read without a list of copies first.
+    if !trimmed.starts_with('[') && bytes::find(trimmed.as_bytes(), b',').is_none() {
+        return match trimmed.is_empty() {
+            true => Ok(Vec::new()),
+            false => Ok(vec![trimmed.parse()?]),
+        };
+    }
     let items: Vec<String> = if trimmed.starts_with('[') {
         serde_json::from_str(trimmed).map_err(|e| ValueError::NotRefArray(e.into()))?
     } else {

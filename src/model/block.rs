@@ -12,7 +12,7 @@
 //! exactly as [`crate::model::yaml::to_json`] does: `tests/input_properties.rs`
 //! checks that on the public charts of testdata/ and mutations of them.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::base::bytes;
 use crate::model::yaml;
@@ -25,12 +25,65 @@ struct Line<'t> {
     value: Option<&'t str>,
 }
 
+/// A scalar as written: what YAML makes of it is decided where it is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar<'t> {
+    /// The text between the quotes (no escapes inside).
+    Quoted(&'t str),
+    /// A plain scalar: a string, or a boolean, number or null by YAML 1.1.
+    Plain(&'t str),
+}
+
+/// A head read by this reader, borrowing its text: the plan takes the few
+/// strings it needs from it without building a JSON value first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node<'t> {
+    Scalar(Scalar<'t>),
+    /// `key:` with nothing nested below it.
+    Null,
+    /// Entries in their order; no key twice.
+    Map(Vec<(&'t str, Node<'t>)>),
+}
+
+impl<'t> Node<'t> {
+    /// The node as the JSON the parser makes of it.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Node::Scalar(Scalar::Quoted(s)) => Value::String(s.to_string()),
+            Node::Scalar(Scalar::Plain(s)) => yaml::plain(s),
+            Node::Null => Value::Null,
+            Node::Map(entries) => Value::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect()),
+        }
+    }
+
+    /// The text, when YAML reads the node as a string.
+    pub fn as_str(&self) -> Option<&'t str> {
+        match *self {
+            Node::Scalar(Scalar::Quoted(s)) => Some(s),
+            Node::Scalar(Scalar::Plain(s)) if yaml::plain_non_string(s).is_none() => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value under `key`, when the node is a mapping that has it.
+    pub fn get(&self, key: &str) -> Option<&Node<'t>> {
+        match self {
+            Node::Map(entries) => entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
 /// `text` as JSON, or `None` when it is not of the simple shape above.
 pub fn read(text: &str) -> Option<Value> {
+    read_lines(bytes::lines(text)).map(|node| node.to_json())
+}
+
+/// The lines (each with or without its `\n`) as one mapping, or `None`
+/// when they are not of the simple shape above.
+pub fn read_lines<'t>(raw_lines: impl IntoIterator<Item = &'t str>) -> Option<Node<'t>> {
     let mut lines = Vec::with_capacity(16);
-    // Most heads have no `#` at all: then no line is searched for one.
-    let hash = bytes::find(text.as_bytes(), b'#').is_some();
-    for raw in bytes::lines(text) {
+    for raw in raw_lines {
         let raw = raw.strip_suffix('\n').unwrap_or(raw);
         // Control characters (CR and tab included), `#` anywhere but at the
         // start of a comment line, and non-ASCII text are left to the parser.
@@ -41,7 +94,7 @@ pub fn read(text: &str) -> Option<Value> {
         if content.is_empty() || content.starts_with('#') {
             continue;
         }
-        if hash && bytes::find(content.as_bytes(), b'#').is_some() {
+        if bytes::find(content.as_bytes(), b'#').is_some() {
             return None;
         }
         lines.push(line(raw.len() - content.len(), content)?);
@@ -52,7 +105,7 @@ pub fn read(text: &str) -> Option<Value> {
     }
     let mut at = 0;
     let map = mapping(&lines, &mut at, 0)?;
-    (at == lines.len()).then_some(Value::Object(map))
+    (at == lines.len()).then_some(map)
 }
 
 /// Characters that start something other than a plain scalar, or that this
@@ -77,8 +130,8 @@ fn line(indent: usize, content: &str) -> Option<Line<'_>> {
     Some(Line { indent, key, value: (!value.is_empty()).then_some(value) })
 }
 
-fn mapping(lines: &[Line], at: &mut usize, indent: usize) -> Option<Map<String, Value>> {
-    let mut map = Map::new();
+fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<Node<'t>> {
+    let mut entries: Vec<(&'t str, Node<'t>)> = Vec::new();
     while let Some(l) = lines.get(*at) {
         if l.indent < indent {
             break;
@@ -89,26 +142,29 @@ fn mapping(lines: &[Line], at: &mut usize, indent: usize) -> Option<Map<String, 
         }
         *at += 1;
         let value = match l.value {
-            Some(v) => scalar(v)?,
+            Some(v) => Node::Scalar(scalar(v)?),
             None => match lines.get(*at) {
-                Some(next) if next.indent > indent => Value::Object(mapping(lines, at, next.indent)?),
-                _ => Value::Null,
+                Some(next) if next.indent > indent => mapping(lines, at, next.indent)?,
+                _ => Node::Null,
             },
         };
-        if map.insert(l.key.to_string(), value).is_some() {
+        // Heads have a few keys a mapping: a look at each is cheaper than
+        // an ordered map's allocations.
+        if entries.iter().any(|(k, _)| *k == l.key) {
             return None;
         }
+        entries.push((l.key, value));
     }
-    Some(map)
+    Some(Node::Map(entries))
 }
 
-fn scalar(v: &str) -> Option<Value> {
+fn scalar(v: &str) -> Option<Scalar<'_>> {
     let quoted = |q: char| {
         let inner = v.strip_prefix(q)?.strip_suffix(q)?;
         // `''` and `\` escapes are left to the parser.
         let escape = |b| bytes::find(inner.as_bytes(), b).is_some();
         let escaped = escape(q as u8) || (q == '"' && escape(b'\\'));
-        (!escaped).then(|| Value::String(inner.to_string()))
+        (!escaped).then_some(Scalar::Quoted(inner))
     };
     match v.as_bytes()[0] {
         b'\'' => quoted('\''),
@@ -120,7 +176,7 @@ fn scalar(v: &str) -> Option<Value> {
         {
             None
         }
-        _ => Some(yaml::plain(v)),
+        _ => Some(Scalar::Plain(v)),
     }
 }
 

@@ -6,8 +6,8 @@
 //! named, as a user must choose between them.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 
+use crate::base::hash::{word_map, WordMap};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::event::Event;
 use crate::model::release::Release;
@@ -39,7 +39,7 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
     // The first of each identity by position: a location is made only for
     // a duplicate.
     // Sized once: growing by doubling hashed every identity again each time.
-    let mut seen: HashMap<_, usize> = HashMap::with_capacity(release.resources.len());
+    let mut seen: WordMap<_, usize> = word_map(release.resources.len());
     for (i, r) in release.resources.iter().enumerate() {
         match seen.entry(r.head.identity_in(ns)) {
             Entry::Occupied(first) => {
@@ -50,7 +50,7 @@ pub fn check(release: &Release, diags: &mut Diagnostics) {
             }
         }
     }
-    let mut seen: HashMap<_, usize> = HashMap::with_capacity(release.hooks.len());
+    let mut seen: WordMap<_, usize> = word_map(release.hooks.len());
     for (i, h) in release.hooks.iter().enumerate() {
         for &event in &h.events {
             let key: (Event, _) = (event, h.head.identity_in(ns));

@@ -331,7 +331,7 @@ fn from_release_json(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics)
     manifest::split_each(&json.manifest, "<manifest>", |doc| classify(doc, syntax, &mut release, diags));
     // Hashed, as `manifest::split_each` counts: an ordered map compared the
     // shared beginnings of 10,000 paths a byte per loop iteration.
-    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut counts: crate::base::hash::WordMap<String, usize> = Default::default();
     for (position, h) in json.hooks.into_iter().enumerate() {
         let last_run_ms = h.last_run.as_ref().and_then(LastRunJson::duration_ms);
         let n = counts.entry(h.path.clone()).or_insert(0);

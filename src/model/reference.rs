@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::base::bytes;
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectRef {
     pub kind: String,
@@ -35,11 +37,23 @@ impl FromStr for ObjectRef {
     type Err = RefError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let parts: Vec<&str> = s.trim().split('/').collect();
-        let ok = |p: &&str| !p.is_empty() && !p.chars().any(char::is_whitespace);
-        match parts.as_slice() {
-            [kind, name] if ok(kind) && ok(name) => Ok(ObjectRef::new(kind, None, name)),
-            [kind, ns, name] if ok(kind) && ok(ns) && ok(name) => Ok(ObjectRef::new(kind, Some(ns), name)),
+        let trimmed = s.trim();
+        // Printable ASCII has one blank, told a word at a time; other text
+        // is asked character by character (every reference of a release
+        // comes here, and under Helm's Wasm runtime each loop step is dear).
+        let blank = match bytes::printable_ascii(trimmed.as_bytes()) {
+            true => bytes::find(trimmed.as_bytes(), b' ').is_some(),
+            false => trimmed.chars().any(char::is_whitespace),
+        };
+        let mut parts = trimmed.splitn(4, '/');
+        let parts = [parts.next(), parts.next(), parts.next(), parts.next()];
+        let ok = |p: &str| !p.is_empty();
+        match parts {
+            _ if blank => Err(RefError(s.to_string())),
+            [Some(kind), Some(name), None, None] if ok(kind) && ok(name) => Ok(ObjectRef::new(kind, None, name)),
+            [Some(kind), Some(ns), Some(name), None] if ok(kind) && ok(ns) && ok(name) => {
+                Ok(ObjectRef::new(kind, Some(ns), name))
+            }
             _ => Err(RefError(s.to_string())),
         }
     }
@@ -54,7 +68,7 @@ mod tests {
         for s in ["Job/a", "ConfigMap/ns/b"] {
             assert_eq!(s.parse::<ObjectRef>().unwrap().to_string(), s);
         }
-        for bad in ["", "Job", "Job/", "/a", "a/b/c/d", "Job/a b"] {
+        for bad in ["", "Job", "Job/", "/a", "a/b/c/d", "Job/a b", "Job/a\tb", "Job/a\u{a0}b", "Job/ns/"] {
             assert!(bad.parse::<ObjectRef>().is_err(), "{bad}");
         }
     }

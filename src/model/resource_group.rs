@@ -8,9 +8,10 @@
 //! fatal.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::base::dag::{self, DagError};
+use crate::base::hash::WordMap;
 use crate::model::annotation::RESOURCE_GROUP;
 use crate::model::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::object::ObjectKey;
@@ -29,7 +30,7 @@ pub struct GroupBatches {
 /// each byte a name comparison loops over costs an exit to Go, and ordered
 /// maps of names made a chain of 10,000 groups take over a second there.
 struct Groups<'r> {
-    ids: HashMap<&'r str, usize>,
+    ids: WordMap<&'r str, usize>,
     names: Vec<&'r str>,
     /// Each group's members, in input order.
     members: Vec<Vec<usize>>,
@@ -76,8 +77,8 @@ pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: 
 /// The groups of `members`, and the members in no group (or with invalid
 /// dependencies, which demote them); a resource in two groups is an error.
 fn gather<'r>(resources: &'r [Resource], members: &[usize], diags: &mut Diagnostics) -> (Groups<'r>, Vec<usize>) {
-    let mut g = Groups { ids: HashMap::new(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
-    let mut identity_group: HashMap<ObjectKey, &str> = HashMap::new();
+    let mut g = Groups { ids: WordMap::default(), names: Vec::new(), members: Vec::new(), deps: Vec::new() };
+    let mut identity_group: WordMap<ObjectKey, &str> = WordMap::default();
     let mut ungrouped = Vec::new();
     for &i in members {
         let r = &resources[i];

@@ -7,44 +7,47 @@
 //! CRD, which the plan does not read, so custom kinds keep what the manifest
 //! says.
 
-const CLUSTER_SCOPED: &[&str] = &[
-    "APIService",
-    "CertificateSigningRequest",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "ClusterTrustBundle",
-    "ComponentStatus",
-    "CSIDriver",
-    "CSINode",
-    "CustomResourceDefinition",
-    "DeviceClass",
-    "FlowSchema",
-    "IngressClass",
-    "IPAddress",
-    "MutatingAdmissionPolicy",
-    "MutatingAdmissionPolicyBinding",
-    "MutatingWebhookConfiguration",
-    "Namespace",
-    "Node",
-    "PersistentVolume",
-    "PodSecurityPolicy",
-    "PriorityClass",
-    "PriorityLevelConfiguration",
-    "ResourceSlice",
-    "RuntimeClass",
-    "ServiceCIDR",
-    "StorageClass",
-    "StorageVersionMigration",
-    "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding",
-    "ValidatingWebhookConfiguration",
-    "VolumeAttachment",
-    "VolumeAttributesClass",
-];
-
 /// Is `kind` one of Kubernetes' cluster-scoped kinds?
+///
+/// A `match`, not a search of a list: every object's name and every
+/// reference asks, and under Helm's Wasm runtime each step of a search's
+/// loop is a call into Go (docs/benchmarks.md).
 pub fn cluster_scoped(kind: &str) -> bool {
-    CLUSTER_SCOPED.contains(&kind)
+    matches!(
+        kind,
+        "APIService"
+            | "CertificateSigningRequest"
+            | "ClusterRole"
+            | "ClusterRoleBinding"
+            | "ClusterTrustBundle"
+            | "ComponentStatus"
+            | "CSIDriver"
+            | "CSINode"
+            | "CustomResourceDefinition"
+            | "DeviceClass"
+            | "FlowSchema"
+            | "IngressClass"
+            | "IPAddress"
+            | "MutatingAdmissionPolicy"
+            | "MutatingAdmissionPolicyBinding"
+            | "MutatingWebhookConfiguration"
+            | "Namespace"
+            | "Node"
+            | "PersistentVolume"
+            | "PodSecurityPolicy"
+            | "PriorityClass"
+            | "PriorityLevelConfiguration"
+            | "ResourceSlice"
+            | "RuntimeClass"
+            | "ServiceCIDR"
+            | "StorageClass"
+            | "StorageVersionMigration"
+            | "ValidatingAdmissionPolicy"
+            | "ValidatingAdmissionPolicyBinding"
+            | "ValidatingWebhookConfiguration"
+            | "VolumeAttachment"
+            | "VolumeAttributesClass"
+    )
 }
 
 #[cfg(test)]

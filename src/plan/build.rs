@@ -2,7 +2,7 @@
 //! or resources sorted in Helm's order, their edges, then the lockstep run
 //! that gives waves and the critical path — or the cycle that blocks it.
 
-use std::collections::HashMap;
+use crate::base::hash::WordMap;
 
 use petgraph::graph::DiGraph;
 
@@ -63,17 +63,17 @@ pub(super) type LazyIndex<'a> = std::cell::OnceCell<Index<'a>>;
 pub(super) struct Index<'a> {
     /// Positions in the release's hooks and resources: a reference is
     /// made only for the few a lookup finds, not for every object.
-    hooks: HashMap<(&'a str, &'a str), Vec<usize>>,
-    resources: HashMap<(&'a str, &'a str), Vec<usize>>,
+    hooks: WordMap<(&'a str, &'a str), Vec<usize>>,
+    resources: WordMap<(&'a str, &'a str), Vec<usize>>,
 }
 
 impl<'a> Index<'a> {
     fn new(release: &'a Release) -> Self {
-        let mut hooks: HashMap<_, Vec<_>> = HashMap::new();
+        let mut hooks: WordMap<_, Vec<_>> = WordMap::default();
         for (i, h) in release.hooks.iter().enumerate() {
             hooks.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push(i);
         }
-        let mut resources: HashMap<_, Vec<_>> = HashMap::new();
+        let mut resources: WordMap<_, Vec<_>> = WordMap::default();
         for (i, r) in release.resources.iter().enumerate() {
             resources.entry((r.head.kind.as_str(), r.head.name.as_str())).or_default().push(i);
         }

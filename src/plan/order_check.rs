@@ -14,7 +14,7 @@
 //! `helm.sh/depends-on`, which orders what it names already (a target of a
 //! later weight or batch, or of another event, is an error of the plan).
 
-use std::collections::HashMap;
+use crate::base::hash::WordMap;
 
 use crate::model::annotation::RESOURCE_POLICY;
 use crate::model::diagnostic::{Diagnostic, Location};
@@ -93,14 +93,14 @@ struct Referrer<'a> {
 
 /// Where the plan puts each hook (per event) and resource.
 struct Positions<'p> {
-    hooks: HashMap<(Event, usize), (&'p crate::plan::event_plan::EventPlan, ItemId)>,
-    batches: HashMap<usize, usize>,
+    hooks: WordMap<(Event, usize), (&'p crate::plan::event_plan::EventPlan, ItemId)>,
+    batches: WordMap<usize, usize>,
     layout: &'p [Batch],
 }
 
 impl<'p> Positions<'p> {
     fn new(plan: &'p Plan) -> Self {
-        let mut p = Positions { hooks: HashMap::new(), batches: HashMap::new(), layout: &[] };
+        let mut p = Positions { hooks: WordMap::default(), batches: WordMap::default(), layout: &[] };
         for ep in &plan.events {
             match ep.target {
                 Target::Hooks(event) => {
@@ -136,13 +136,13 @@ enum Object {
 
 /// The release's objects of the kinds a pod spec names, by kind and name.
 struct Objects<'r> {
-    by_name: HashMap<(&'r str, &'r str), Vec<Object>>,
+    by_name: WordMap<(&'r str, &'r str), Vec<Object>>,
 }
 
 impl<'r> Objects<'r> {
     fn new(release: &'r Release) -> Self {
         let wanted = |kind: &str| matches!(kind, "ConfigMap" | "Secret" | "ServiceAccount" | "PersistentVolumeClaim");
-        let mut by_name: HashMap<_, Vec<_>> = HashMap::new();
+        let mut by_name: WordMap<_, Vec<_>> = WordMap::default();
         for (i, h) in release.hooks.iter().enumerate().filter(|(_, h)| wanted(&h.head.kind)) {
             by_name.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push(Object::Hook(i));
         }

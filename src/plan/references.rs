@@ -1,7 +1,7 @@
 //! `helm.sh/depends-on` edges, and what a reference that names nothing, two
 //! things or a later item is told (docs/annotations.md).
 
-use std::collections::HashMap;
+use crate::base::hash::WordMap;
 
 use petgraph::graph::DiGraph;
 
@@ -29,7 +29,7 @@ pub(super) fn depends_on_edges(
     diags: &mut Diagnostics,
     batches: &[Batch],
 ) {
-    let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    let mut by_name: WordMap<(&str, &str), Vec<usize>> = WordMap::default();
     for (i, s) in specs.iter().enumerate() {
         by_name.entry((&s.reference.kind, &s.reference.name)).or_default().push(i);
     }
