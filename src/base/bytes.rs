@@ -78,6 +78,35 @@ pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// Every position `p` of `hay` where `byte` starts a line, `p > 0` (the
+/// byte before it is `\n`), in order: the starts of lines that begin a
+/// certain way, found a word at a time rather than a line at a time.
+pub fn line_starts(hay: &[u8], byte: u8) -> impl Iterator<Item = usize> + '_ {
+    let (newline, wanted) = (ONES * u64::from(b'\n'), ONES * u64::from(byte));
+    // A high bit in each byte that equals the pattern's, exactly.
+    let equal = move |w: u64, pattern: u64| !nonzero_bytes(w ^ pattern) & HIGHS;
+    let (mut at, mut carry, mut hits) = (0usize, 0u64, 0u64);
+    std::iter::from_fn(move || loop {
+        if hits != 0 {
+            let p = at - 8 + hits.trailing_zeros() as usize / 8;
+            hits &= hits - 1;
+            return Some(p);
+        }
+        let rest = hay.get(at..).filter(|r| !r.is_empty())?;
+        let w = match rest.len() >= 8 {
+            true => word(&rest[..8]),
+            // Padding that is neither byte: no hit past the end.
+            false => tail(rest, u8::from(byte == 0)),
+        };
+        let lines = equal(w, newline);
+        // A newline's bit moved up one byte onto the byte after it, and
+        // the last byte of the word before onto the first of this one.
+        hits = ((lines << 8) | carry) & equal(w, wanted);
+        carry = lines >> 63 << 7;
+        at += 8;
+    })
+}
+
 /// Whether every byte of `bytes` is printable ASCII, `' '` to `'~'`.
 pub fn printable_ascii(bytes: &[u8]) -> bool {
     // A byte at or above 0x80, or under 0x20 (adding 0x60 to its low seven
@@ -201,6 +230,24 @@ impl<'t> Iterator for Lines<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_starts_are_where_a_line_begins_with_the_byte() {
+        for text in [
+            "",
+            "-",
+            "a\n-",
+            "---\na\n--- x\n-\n",
+            "1234567\n-",
+            "123456\n-\n-",
+            "\n\n-\n-a\n\n-",
+            "-------\n--------\n",
+        ] {
+            let expected: Vec<usize> =
+                (1..text.len()).filter(|&p| text.as_bytes()[p - 1] == b'\n' && text.as_bytes()[p] == b'-').collect();
+            assert_eq!(line_starts(text.as_bytes(), b'-').collect::<Vec<_>>(), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn agree_with_the_standard_library() {

@@ -121,13 +121,23 @@ fn line(indent: usize, content: &str) -> Option<Line<'_>> {
     }
     let bytes = content.as_bytes();
     let colon = bytes::positions(bytes, b':').find(|&i| matches!(bytes.get(i + 1), None | Some(b' ')))?;
-    let key = content[..colon].trim_end_matches(' ');
+    let key = spaces_cut(&content[..colon]);
     // A key YAML resolves to a boolean, number or null is left to the parser.
     if key.is_empty() || yaml::plain_non_string(key).is_some() {
         return None;
     }
-    let value = content[colon + 1..].trim_matches(' ');
+    let value = &content[colon + 1..];
+    let value = spaces_cut(&value[bytes::leading(value.as_bytes(), b' ')..]);
     Some(Line { indent, key, value: (!value.is_empty()).then_some(value) })
+}
+
+/// `text` without the spaces it ends with: most texts end with none, told
+/// without a loop (`trim_end_matches` looks at characters one at a time).
+fn spaces_cut(text: &str) -> &str {
+    match text.ends_with(' ') {
+        false => text,
+        true => text.trim_end_matches(' '),
+    }
 }
 
 fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<Node<'t>> {

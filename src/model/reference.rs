@@ -21,11 +21,17 @@ impl ObjectRef {
 }
 
 impl fmt::Display for ObjectRef {
+    /// Piece by piece, not through `write!`'s arguments: a plan prints one
+    /// per row and per wave, and under Helm's Wasm runtime each step of the
+    /// formatter's loop over its arguments is dear (docs/benchmarks.md).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.namespace {
-            Some(ns) => write!(f, "{}/{}/{}", self.kind, ns, self.name),
-            None => write!(f, "{}/{}", self.kind, self.name),
+        f.write_str(&self.kind)?;
+        f.write_str("/")?;
+        if let Some(ns) = &self.namespace {
+            f.write_str(ns)?;
+            f.write_str("/")?;
         }
+        f.write_str(&self.name)
     }
 }
 

@@ -2,7 +2,7 @@
 //! or resources sorted in Helm's order, their edges, then the lockstep run
 //! that gives waves and the critical path — or the cycle that blocks it.
 
-use crate::base::hash::WordMap;
+use crate::base::hash::{word_map, WordMap};
 
 use petgraph::graph::DiGraph;
 
@@ -69,11 +69,11 @@ pub(super) struct Index<'a> {
 
 impl<'a> Index<'a> {
     fn new(release: &'a Release) -> Self {
-        let mut hooks: WordMap<_, Vec<_>> = WordMap::default();
+        let mut hooks: WordMap<_, Vec<_>> = word_map(release.hooks.len());
         for (i, h) in release.hooks.iter().enumerate() {
             hooks.entry((h.head.kind.as_str(), h.head.name.as_str())).or_default().push(i);
         }
-        let mut resources: WordMap<_, Vec<_>> = WordMap::default();
+        let mut resources: WordMap<_, Vec<_>> = word_map(release.resources.len());
         for (i, r) in release.resources.iter().enumerate() {
             resources.entry((r.head.kind.as_str(), r.head.name.as_str())).or_default().push(i);
         }

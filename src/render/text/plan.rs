@@ -156,7 +156,12 @@ fn held_back(plan: &EventPlan) -> usize {
 
 fn waves_lines(plan: &EventPlan, out: &mut String) {
     for (w, wave) in plan.waves.iter().enumerate() {
-        let line = format!("wave {:<4} {}", w + 1, refs(plan, wave).join(", "));
+        // Built in place: a chain prints a line per resource, and `format!`
+        // with a padded argument loops over the formatter's pieces.
+        let mut line = format!("wave {}", w + 1);
+        line.push_str(&"    "[(line.len() - 5).min(4)..]);
+        line.push(' ');
+        line.push_str(&refs(plan, wave).join(", "));
         out.push_str(&crate::base::text::wrap(&line, "  ", "            "));
     }
 }
@@ -218,7 +223,7 @@ fn table(release: &Release, plan: &EventPlan) -> String {
                 it.after
                     .iter()
                     .filter(|(_, r)| *r == Reason::DependsOn)
-                    .map(|(p, _)| format!("{} (depends-on)", plan.items[*p].reference)),
+                    .map(|(p, _)| plan.items[*p].reference.to_string() + " (depends-on)"),
             );
             waits.extend(f.external.iter().map(|e| {
                 let wait = if e.wait == crate::model::external::Wait::Ready { "ready" } else { "exists" };
