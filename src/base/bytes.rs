@@ -78,33 +78,38 @@ pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Every position `p` of `hay` where `byte` starts a line, `p > 0` (the
-/// byte before it is `\n`), in order: the starts of lines that begin a
-/// certain way, found a word at a time rather than a line at a time.
-pub fn line_starts(hay: &[u8], byte: u8) -> impl Iterator<Item = usize> + '_ {
-    let (newline, wanted) = (ONES * u64::from(b'\n'), ONES * u64::from(byte));
+/// Every position `p` of `hay` where `first` is followed by `second`, in
+/// order, found a word at a time: a search by one byte stops at every
+/// place it is, and most bytes are in many places.
+pub fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
+    let (firsts, seconds) = (ONES * u64::from(first), ONES * u64::from(second));
     // A high bit in each byte that equals the pattern's, exactly.
     let equal = move |w: u64, pattern: u64| !nonzero_bytes(w ^ pattern) & HIGHS;
+    // Padding that is neither byte: no hit past the end.
+    let pad = (0..3).find(|b| *b != first && *b != second).unwrap_or(3);
     let (mut at, mut carry, mut hits) = (0usize, 0u64, 0u64);
     std::iter::from_fn(move || loop {
         if hits != 0 {
-            let p = at - 8 + hits.trailing_zeros() as usize / 8;
+            // A hit is on the second byte; the pair starts one before.
+            let p = at + hits.trailing_zeros() as usize / 8 - 9;
             hits &= hits - 1;
             return Some(p);
         }
         let rest = hay.get(at..).filter(|r| !r.is_empty())?;
-        let w = match rest.len() >= 8 {
-            true => word(&rest[..8]),
-            // Padding that is neither byte: no hit past the end.
-            false => tail(rest, u8::from(byte == 0)),
-        };
-        let lines = equal(w, newline);
-        // A newline's bit moved up one byte onto the byte after it, and
-        // the last byte of the word before onto the first of this one.
-        hits = ((lines << 8) | carry) & equal(w, wanted);
-        carry = lines >> 63 << 7;
+        let w = if rest.len() >= 8 { word(&rest[..8]) } else { tail(rest, pad) };
+        let starts = equal(w, firsts);
+        // Each first byte's bit moved up one byte onto the byte after it,
+        // and the last byte of the word before onto the first of this one.
+        hits = ((starts << 8) | carry) & equal(w, seconds);
+        carry = starts >> 63 << 7;
         at += 8;
     })
+}
+
+/// Every position `p > 0` of `hay` where `byte` starts a line (the byte
+/// before it is `\n`), in order.
+pub fn line_starts(hay: &[u8], byte: u8) -> impl Iterator<Item = usize> + '_ {
+    pairs(hay, b'\n', byte).map(|p| p + 1)
 }
 
 /// Whether every byte of `bytes` is printable ASCII, `' '` to `'~'`.
@@ -166,9 +171,14 @@ pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     head(a).cmp(&head(b)).then(a.len().cmp(&b.len()))
 }
 
-/// Whether `hay` contains `needle` (not empty).
+/// Whether `hay` contains `needle` (not empty), looked for where its
+/// first two bytes are.
 pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    positions(hay, needle[0]).any(|i| hay[i..].starts_with(needle))
+    match needle {
+        [only] => find(hay, *only).is_some(),
+        [a, b, ..] => pairs(hay, *a, *b).any(|i| hay[i..].starts_with(needle)),
+        [] => true,
+    }
 }
 
 /// The C library's `memcmp`, which every comparison of strings and byte
@@ -230,6 +240,31 @@ impl<'t> Iterator for Lines<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_and_contains_agree_with_the_standard_library() {
+        let texts = [
+            "",
+            "s",
+            "sp",
+            "xsp",
+            "1234567s",
+            "1234567sp",
+            "sssssssspppppppp",
+            "spec: s\np sp\n",
+            "\0\0\0\0\0\0\0\0\0",
+        ];
+        for text in texts {
+            for (a, b) in [(b's', b'p'), (b's', b's'), (0, 0), (b'\n', b's')] {
+                let expected: Vec<usize> =
+                    text.as_bytes().windows(2).enumerate().filter(|(_, w)| w == &[a, b]).map(|(i, _)| i).collect();
+                assert_eq!(pairs(text.as_bytes(), a, b).collect::<Vec<_>>(), expected, "{text:?} {a} {b}");
+            }
+            for needle in ["s", "sp", "spec", "p s", "\0\0"] {
+                assert_eq!(contains(text.as_bytes(), needle.as_bytes()), text.contains(needle), "{text:?} {needle:?}");
+            }
+        }
+    }
 
     #[test]
     fn line_starts_are_where_a_line_begins_with_the_byte() {
