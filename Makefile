@@ -20,7 +20,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real fuzz clean check-mermaid
+.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real bench-text fuzz clean check-mermaid
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml: what"
@@ -40,7 +40,8 @@ help:
 	@echo "           (helm test vs helm hooks run on the bed), bench-deploy (helm install --wait"
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
 	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
-	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe);"
+	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe),"
+	@echo "           bench-text (plan and lint of 10k hooks + 10k resources through Helm);"
 	@echo "           figures in docs/benchmarks.md"
 	@echo "fuzz       cargo +nightly fuzz on every parser, FUZZ_SECONDS each"
 	@echo "check-mermaid  -o markdown's charts rendered by the real Mermaid (opt-in: installs"
@@ -180,6 +181,9 @@ bench-plan:
 	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-plan.sh
 
 # helm test against helm hooks run --parallel 8 on the bed (started and stopped here).
+bench-text: dist/hooks
+	HELM=$(HOOKS_CACHE)/bin/helm scripts/bench-text.sh
+
 bench-run: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-run.sh

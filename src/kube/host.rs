@@ -196,7 +196,7 @@ fn call(batch: &HostBatch<'_>) -> Result<HostAnswer, HostError> {
     // SAFETY: an import Helm provides when plugin.yaml names it; Helm
     // refuses to load the plugin otherwise.
     let output = unsafe { ffi::kube_request(input) }.map_err(|e| HostError::Call(e.into()))?;
-    serde_json::from_str(&output).map_err(HostError::Answer)
+    serde_json::from_slice(output.as_bytes()).map_err(HostError::Answer)
 }
 
 /// `kube_request` as a [`super::transport::Transport`]: a request or a batch a call.

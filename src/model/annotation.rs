@@ -229,7 +229,7 @@ pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
         };
     }
     let items: Vec<String> = if trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(|e| ValueError::NotRefArray(e.into()))?
+        serde_json::from_slice(trimmed.as_bytes()).map_err(|e| ValueError::NotRefArray(e.into()))?
     } else {
         trimmed.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
     };
@@ -239,7 +239,7 @@ pub fn parse_depends_on(value: &str) -> Result<Vec<ObjectRef>, ValueError> {
 /// A HIP-0025 JSON string array (`helm.sh/depends-on/resource-groups`,
 /// `helm.sh/depends-on/subcharts`).
 pub fn parse_string_array(value: &str) -> Result<Vec<String>, ValueError> {
-    serde_json::from_str(value.trim()).map_err(|e| ValueError::NotStringArray(e.into()))
+    serde_json::from_slice(value.trim().as_bytes()).map_err(|e| ValueError::NotStringArray(e.into()))
 }
 
 #[cfg(test)]

@@ -368,7 +368,7 @@ fn resolve<'v>(mut v: &'v Value, path: &[Step]) -> Option<&'v Value> {
                 }
                 match x {
                     Value::String(s) => s == want,
-                    other => serde_json::from_str::<Value>(want).is_ok_and(|w| w == *other),
+                    other => serde_json::from_slice::<Value>(want.as_bytes()).is_ok_and(|w| w == *other),
                 }
             })?,
         };

@@ -137,7 +137,7 @@ fn declared_graph(chart: &ChartMeta, diags: &mut Diagnostics) -> Graph {
         }
     }
     if let Some(value) = chart.annotations.get(SUBCHART_DEPENDS_ON) {
-        match serde_json::from_str::<BTreeMap<String, Vec<String>>>(value) {
+        match serde_json::from_slice::<BTreeMap<String, Vec<String>>>(value.as_bytes()) {
             Ok(map) => {
                 for (sub, ds) in map {
                     graph.entry(sub.trim_matches('/').to_string()).or_default().extend(ds);

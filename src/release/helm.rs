@@ -161,7 +161,8 @@ pub(crate) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorag
 fn call_once(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
     let input = serde_json::to_string(req).map_err(|e| HelmStorageError::Request(e.into()))?;
     let output = raw_call(input)?;
-    let answer: StorageAnswer = serde_json::from_str(&output).map_err(|e| HelmStorageError::Answer(e.into()))?;
+    let answer: StorageAnswer =
+        serde_json::from_slice(output.as_bytes()).map_err(|e| HelmStorageError::Answer(e.into()))?;
     if !answer.driver.is_empty() {
         let _ = DRIVER_NAME.set(answer.driver.clone());
     }

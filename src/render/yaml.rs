@@ -45,7 +45,7 @@ pub fn preview<P: Serialize>(p: &P) -> String {
 /// turned into a value directly: serde writes a copy of every field's
 /// serialiser per target, and one more target cost plugin.wasm 20 KB.
 fn from_json(text: &str) -> String {
-    document(&serde_json::from_str(text).expect("-o json reads back as JSON"))
+    document(&serde_json::from_slice(text.as_bytes()).expect("-o json reads back as JSON"))
 }
 
 /// `v` as one YAML document.
