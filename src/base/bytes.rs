@@ -68,6 +68,26 @@ pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
     (hits != 0).then(|| at + hits.trailing_zeros() as usize / 8)
 }
 
+/// The position of the first `a` or `b` in `hay`.
+pub fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (pa, pb) = (ONES * u64::from(a), ONES * u64::from(b));
+    let mut chunks = hay.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let w = word(chunk);
+        let hits = zero_bytes(w ^ pa) | zero_bytes(w ^ pb);
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    // Padding that is neither byte.
+    let pad = (0..3).find(|p| *p != a && *p != b).unwrap_or(3);
+    let w = tail(chunks.remainder(), pad);
+    let hits = zero_bytes(w ^ pa) | zero_bytes(w ^ pb);
+    (hits != 0).then(|| at + hits.trailing_zeros() as usize / 8)
+}
+
 /// Every position of `needle` in `hay`, in order.
 pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
     let mut from = 0;
@@ -240,6 +260,16 @@ impl<'t> Iterator for Lines<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_either_agrees_with_the_standard_library() {
+        for text in ["", "a", "\r", "1234567\n", "12345678\r\n", "abcdefgh", "abcdefghij\rk\n", "\0\u{1}\u{2}"] {
+            for (a, b) in [(b'\n', b'\r'), (0, 1), (b'a', b'a')] {
+                let expected = text.bytes().position(|c| c == a || c == b);
+                assert_eq!(find_either(text.as_bytes(), a, b), expected, "{text:?} {a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn pairs_and_contains_agree_with_the_standard_library() {

@@ -171,13 +171,14 @@ pub fn parse(bytes: &[u8], diags: &mut Diagnostics) -> Result<(InputFormat, Rele
 
 /// [`parse`], reading each document's body as `syntax` says.
 pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result<(InputFormat, Release), InputError> {
+    if let Some(release) = plain_release_json(bytes, syntax, diags) {
+        return release;
+    }
     let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
     // A byte-order mark, as editors on Windows write: Kubernetes' YAML
     // reader skips it, and it is no character of the release.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // A word at a time: release JSON is one line of 5 MB for 20,000 objects.
-    let has = |b: u8| crate::base::bytes::find(text.as_bytes(), b).is_some();
-    if !has(b'\n') && has(b'\r') {
+    if cr_line_ends(text.as_bytes()) {
         return Err(InputError::CrLineEnds);
     }
     let trimmed = text.trim_start();
@@ -185,17 +186,6 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         return Err(InputError::Empty);
     }
     if trimmed.starts_with('{') && !flow_yaml(trimmed) {
-        // A release is read straight into its fields; anything else, and a
-        // release that lacks one, through a JSON value that tells what it
-        // is and what it lacks. Building the value and copying the release
-        // out of it took a third of `plan`'s time on a release of 20,000
-        // objects through Helm (docs/benchmarks.md).
-        if let Ok(json) = serde_json::from_slice::<ReleaseJson>(trimmed.as_bytes()) {
-            if json.has_names() {
-                check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())?;
-                return Ok((InputFormat::ReleaseJson, from_release_json(json, syntax, diags)));
-            }
-        }
         let value: serde_json::Value = serde_json::from_slice(trimmed.as_bytes()).map_err(InputError::BadJson)?;
         // One object as JSON (`kubectl get … -o json`) is a manifest of one
         // document: YAML reads JSON.
@@ -225,6 +215,43 @@ pub fn parse_as(bytes: &[u8], syntax: Syntax, diags: &mut Diagnostics) -> Result
         .unwrap_or_default()
         .to_string();
     Ok((InputFormat::Template, release))
+}
+
+/// A release as JSON (`helm install --dry-run -o json`), read straight
+/// into its fields from the bytes: `None` for anything else and for a
+/// release that lacks its names, which [`parse_as`] then reads through a
+/// JSON value that tells what it is and what it lacks, as ever. Checking
+/// the whole text's UTF-8 first, building a JSON value and copying the
+/// release out of it took a third of `plan`'s time on a release of 20,000
+/// objects through Helm (docs/benchmarks.md); the JSON reader checks each
+/// string it takes.
+fn plain_release_json(
+    bytes: &[u8],
+    syntax: Syntax,
+    diags: &mut Diagnostics,
+) -> Option<Result<(InputFormat, Release), InputError>> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    let start = bytes.trim_ascii_start();
+    // JSON's first key is quoted (a flow mapping's need not be): what
+    // [`flow_yaml`] tells, for the text the reader below would take.
+    let quoted = start.strip_prefix(b"{").is_some_and(|rest| rest.trim_ascii_start().starts_with(b"\""));
+    if !quoted || cr_line_ends(bytes) {
+        return None;
+    }
+    let json = serde_json::from_slice::<ReleaseJson>(start).ok().filter(ReleaseJson::has_names)?;
+    Some(
+        check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())
+            .map(|()| (InputFormat::ReleaseJson, from_release_json(json, syntax, diags))),
+    )
+}
+
+/// Lines that end in `\r` alone: a `\r` and no `\n` (one pass a word at a
+/// time: release JSON is one line of 5 MB for 20,000 objects).
+fn cr_line_ends(bytes: &[u8]) -> bool {
+    match crate::base::bytes::find_either(bytes, b'\n', b'\r') {
+        Some(i) if bytes[i] == b'\r' => crate::base::bytes::find(&bytes[i..], b'\n').is_none(),
+        _ => false,
+    }
 }
 
 /// The order in which Helm reads templates, as indices into `places` (each
