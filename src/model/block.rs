@@ -37,38 +37,40 @@ pub enum Scalar<'t> {
 /// A head read by this reader, borrowing its text: the plan takes the few
 /// strings it needs from it without building a JSON value first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Node<'t> {
+pub enum BlockValue<'t> {
     Scalar(Scalar<'t>),
     /// `key:` with nothing nested below it.
     Null,
     /// Entries in their order; no key twice.
-    Map(Vec<(&'t str, Node<'t>)>),
+    Map(Vec<(&'t str, BlockValue<'t>)>),
 }
 
-impl<'t> Node<'t> {
+impl<'t> BlockValue<'t> {
     /// The node as the JSON the parser makes of it.
     pub fn to_json(&self) -> Value {
         match self {
-            Node::Scalar(Scalar::Quoted(s)) => Value::String(s.to_string()),
-            Node::Scalar(Scalar::Plain(s)) => yaml::plain(s),
-            Node::Null => Value::Null,
-            Node::Map(entries) => Value::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect()),
+            BlockValue::Scalar(Scalar::Quoted(s)) => Value::String(s.to_string()),
+            BlockValue::Scalar(Scalar::Plain(s)) => yaml::plain(s),
+            BlockValue::Null => Value::Null,
+            BlockValue::Map(entries) => {
+                Value::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect())
+            }
         }
     }
 
     /// The text, when YAML reads the node as a string.
     pub fn as_str(&self) -> Option<&'t str> {
         match *self {
-            Node::Scalar(Scalar::Quoted(s)) => Some(s),
-            Node::Scalar(Scalar::Plain(s)) if yaml::plain_non_string(s).is_none() => Some(s),
+            BlockValue::Scalar(Scalar::Quoted(s)) => Some(s),
+            BlockValue::Scalar(Scalar::Plain(s)) if yaml::plain_non_string(s).is_none() => Some(s),
             _ => None,
         }
     }
 
     /// The value under `key`, when the node is a mapping that has it.
-    pub fn get(&self, key: &str) -> Option<&Node<'t>> {
+    pub fn get(&self, key: &str) -> Option<&BlockValue<'t>> {
         match self {
-            Node::Map(entries) => entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
+            BlockValue::Map(entries) => entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -81,7 +83,7 @@ pub fn read(text: &str) -> Option<Value> {
 
 /// The lines (each with or without its `\n`) as one mapping, or `None`
 /// when they are not of the simple shape above.
-pub fn read_lines<'t>(raw_lines: impl IntoIterator<Item = &'t str>) -> Option<Node<'t>> {
+pub fn read_lines<'t>(raw_lines: impl IntoIterator<Item = &'t str>) -> Option<BlockValue<'t>> {
     let mut lines = Vec::with_capacity(16);
     for raw in raw_lines {
         let raw = raw.strip_suffix('\n').unwrap_or(raw);
@@ -140,8 +142,8 @@ fn spaces_cut(text: &str) -> &str {
     }
 }
 
-fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<Node<'t>> {
-    let mut entries: Vec<(&'t str, Node<'t>)> = Vec::new();
+fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<BlockValue<'t>> {
+    let mut entries: Vec<(&'t str, BlockValue<'t>)> = Vec::new();
     while let Some(l) = lines.get(*at) {
         if l.indent < indent {
             break;
@@ -152,10 +154,10 @@ fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<Node
         }
         *at += 1;
         let value = match l.value {
-            Some(v) => Node::Scalar(scalar(v)?),
+            Some(v) => BlockValue::Scalar(scalar(v)?),
             None => match lines.get(*at) {
                 Some(next) if next.indent > indent => mapping(lines, at, next.indent)?,
-                _ => Node::Null,
+                _ => BlockValue::Null,
             },
         };
         // Heads have a few keys a mapping: a look at each is cheaper than
@@ -165,7 +167,7 @@ fn mapping<'t>(lines: &[Line<'t>], at: &mut usize, indent: usize) -> Option<Node
         }
         entries.push((l.key, value));
     }
-    Some(Node::Map(entries))
+    Some(BlockValue::Map(entries))
 }
 
 fn scalar(v: &str) -> Option<Scalar<'_>> {

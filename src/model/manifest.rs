@@ -314,17 +314,17 @@ fn invalid(doc: &Document, e: yaml::YamlError) -> Box<Diagnostic> {
 /// first took a third of `plan`'s time through Helm on releases of small
 /// objects (docs/benchmarks.md).
 fn plain_head<'t>(cut: &HeadLines<'t>) -> Option<Head> {
-    use crate::model::block::Node;
+    use crate::model::block::BlockValue;
     let top = crate::model::block::read_lines(cut.lines.iter().copied())?;
-    let meta = top.get("metadata").filter(|m| matches!(m, Node::Map(_)))?;
-    let text = |node: Option<&Node<'t>>| node.map_or(Some(""), Node::as_str);
+    let meta = top.get("metadata").filter(|m| matches!(m, BlockValue::Map(_)))?;
+    let text = |node: Option<&BlockValue<'t>>| node.map_or(Some(""), BlockValue::as_str);
     let kind = top.get("kind")?.as_str().filter(|k| !k.is_empty())?;
     let name = meta.get("name")?.as_str().filter(|n| !n.is_empty())?;
     let api_version = text(top.get("apiVersion"))?;
     let namespace = text(meta.get("namespace"))?;
     let annotations = match meta.get("annotations") {
         None => BTreeMap::new(),
-        Some(Node::Map(entries)) => {
+        Some(BlockValue::Map(entries)) => {
             entries.iter().map(|(k, v)| Some((k.to_string(), v.as_str()?.to_string()))).collect::<Option<_>>()?
         }
         Some(_) => return None,
