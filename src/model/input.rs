@@ -239,10 +239,7 @@ fn plain_release_json(
         return None;
     }
     let json = serde_json::from_slice::<ReleaseJson>(start).ok().filter(ReleaseJson::has_names)?;
-    Some(
-        check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())
-            .map(|()| (InputFormat::ReleaseJson, from_release_json(json, syntax, diags))),
-    )
+    Some(bounded_release(json, syntax, diags).map(|release| (InputFormat::ReleaseJson, release)))
 }
 
 /// Lines that end in `\r` alone: a `\r` and no `\n` (one pass a word at a
@@ -297,6 +294,11 @@ fn from_release_value_as(
 ) -> Result<Release, InputError> {
     check_release_fields(value)?;
     let json = ReleaseJson::deserialize(value).map_err(InputError::BadJson)?;
+    bounded_release(json, syntax, diags)
+}
+
+/// `json` as a release, once its documents are counted within the bound.
+fn bounded_release(json: ReleaseJson, syntax: Syntax, diags: &mut Diagnostics) -> Result<Release, InputError> {
     check_documents(manifest::count_documents(&json.manifest) + json.hooks.len())?;
     Ok(from_release_json(json, syntax, diags))
 }
