@@ -226,24 +226,59 @@ impl Encoder {
 /// sync flush, so that more segments may follow, or, `last`, with the final
 /// block.
 fn deflate(input: &[u8], last: bool, level: u32) -> Vec<u8> {
+    deflate_in_steps(input, last, level, input.len() / 4 + 1024, 0)
+}
+
+/// [`deflate`] into an output that starts with room for `first` bytes and
+/// grows by `step` (0: by as much as it holds) whenever it is full, so that
+/// a test can make it fill at any byte.
+///
+/// miniz_oxide writes what did not fit in the output at the start of the
+/// next call, and that call then returns without compressing or flushing,
+/// whatever flush it was asked for. So the flush is asked for only once the
+/// input is in and a call has stopped short of its room (nothing left
+/// over), and it is done once such a call also stops short of its room.
+/// Before issue 46 the flush was asked for with the input, and a segment
+/// whose output filled the room exactly at that call went out drained but
+/// never flushed: its last block unfinished, a stream no gzip reader,
+/// Helm's included, could read.
+fn deflate_in_steps(input: &[u8], last: bool, level: u32, first: usize, step: usize) -> Vec<u8> {
     let mut c = Compress::new(Compression::new(level), false);
-    let mut out = Vec::with_capacity(input.len() / 4 + 1024);
-    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
-    loop {
-        if out.capacity() - out.len() < 1024 {
-            out.reserve(out.capacity().max(4096));
+    let mut out = Vec::with_capacity(first.max(1));
+    // The flush's calls grow the room by what it holds: each adds an empty block, which a
+    // room of a few bytes at a time would never get past.
+    let call = |c: &mut Compress, out: &mut Vec<u8>, input: &[u8], flush| {
+        if out.len() == out.capacity() {
+            let feeding = flush == FlushCompress::None;
+            out.reserve_exact(if step == 0 || !feeding { out.capacity() } else { step });
         }
+        c.compress_vec(input, out, flush).expect("deflating into memory cannot fail")
+    };
+    // In, and out until a call leaves room: nothing is held back for the next call.
+    loop {
         let done = c.total_in() as usize;
-        let status = c.compress_vec(&input[done..], &mut out, flush).expect("deflating into memory cannot fail");
-        let consumed = c.total_in() as usize == input.len();
-        // Everything is out once the compressor stops short of the room it had.
-        let flushed = out.capacity() > out.len();
-        match (last, status) {
-            (true, Status::StreamEnd) => return out,
-            (false, _) if consumed && flushed => return out,
-            _ => {}
+        call(&mut c, &mut out, &input[done..], FlushCompress::None);
+        if c.total_in() as usize == input.len() && out.len() < out.capacity() {
+            break;
         }
     }
+    if last {
+        while call(&mut c, &mut out, &[], FlushCompress::Finish) != Status::StreamEnd {}
+        return out;
+    }
+    // A call that starts with nothing held back and ends with room left has flushed all;
+    // one that starts by draining may have done nothing else, and another is asked for (a
+    // second flush adds an empty stored block, which readers skip).
+    let mut clear = true;
+    loop {
+        call(&mut c, &mut out, &[], FlushCompress::Sync);
+        let room_left = out.len() < out.capacity();
+        if room_left && clear {
+            break;
+        }
+        clear = room_left;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,5 +371,48 @@ mod tests {
         assert_eq!(e.to_string(), "it decompresses to more than 2 MiB, the bound on a release helm-hooks reads");
         let broken = base64::encode(&[0x1f, 0x8b, 0x08, 0, 0, 0]);
         assert!(decode_payload(broken.as_bytes()).is_err());
+    }
+
+    /// Issue 46: a 252,947-character manifest of two letters filled the
+    /// output exactly where its segment was to be flushed, and the record
+    /// could not be read back (nor by Helm).
+    #[test]
+    fn a_segment_that_fills_its_room_exactly_is_still_flushed() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let manifest: String = (0..252_947)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if (x >> 32) & 1 == 0 { 'a' } else { 'b' }
+            })
+            .collect();
+        let r = serde_json::json!({"name": "r", "manifest": manifest, "info": {"status": "deployed"}});
+        assert_eq!(decoded(&Encoder::default().encode(&r)), serde_json::to_vec(&r).unwrap());
+    }
+
+    /// The output filled at every byte of a segment's deflating and of its
+    /// flush: each segment, laid before a last one, reads back whole.
+    #[test]
+    fn segments_read_back_wherever_the_output_fills() {
+        let mut x = 7u64;
+        let inputs: Vec<Vec<u8>> = vec![
+            (0..30_000).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; b"ab"[(x >> 40) as usize & 1] }).collect(),
+            (0..9_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect(),
+            b"{}".to_vec(),
+        ];
+        for input in &inputs {
+            let whole = deflate(input, false, 1).len();
+            for first in (1..whole + 8).step_by(if whole > 2_000 { 7 } else { 1 }).chain(whole.saturating_sub(40)..whole + 8) {
+                for step in [1, 5, 0] {
+                    let mut stream = deflate_in_steps(input, false, 1, first, step);
+                    stream.extend(deflate(b"}", true, 1));
+                    let mut out = Vec::new();
+                    flate2::read::DeflateDecoder::new(stream.as_slice()).read_to_end(&mut out).unwrap_or_else(|e| panic!("{} bytes, room {first} then {step}: {e}", input.len()));
+                    assert_eq!(out.len(), input.len() + 1);
+                    assert!(out[..input.len()] == input[..]);
+                }
+            }
+        }
     }
 }
