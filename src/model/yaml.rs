@@ -649,6 +649,17 @@ mod tests {
         );
     }
 
+    /// Issue 46: an object-store chart closes a flow sequence at its key's
+    /// column; go-yaml (Helm, Kubernetes) reads it, so the plugin does too
+    /// (third_party/saphyr-parser/PATCHED.md). Block context keeps its rule.
+    #[test]
+    fn flow_collections_are_not_bound_by_block_indentation() {
+        let doc = j("spec:\n  containers:\n    - name: c\n      command: [\n        \"/bin/sh\",\n        \"-c\"\n      ]\n      args: {\n    a: 1,\n  b: \"two\n words\"\n  }\n");
+        assert_eq!(doc["spec"]["containers"][0]["command"], json!(["/bin/sh", "-c"]));
+        assert_eq!(doc["spec"]["containers"][0]["args"], json!({"a": 1, "b": "two words"}));
+        assert!(to_json("a:\n  b: 1\n c: 2\n").is_err());
+    }
+
     #[test]
     fn documents_and_errors() {
         assert_eq!(j(""), Value::Null);
