@@ -440,6 +440,20 @@ fn is_yaml_release(text: &str) -> bool {
 }
 
 fn classify(doc: Document, syntax: Syntax, release: &mut Release, diags: &mut Diagnostics) {
+    // A list's items are resources, whatever they say (model/list.rs).
+    match crate::model::list::items(&doc) {
+        None => {}
+        Some(Ok(items)) => {
+            for item in items {
+                match manifest::read_head(&item, syntax) {
+                    Ok(head) => release.resources.push(Resource::from_document(item, head, diags)),
+                    Err(d) => diags.push(*d),
+                }
+            }
+            return;
+        }
+        Some(Err(d)) => return diags.push(*d),
+    }
     match manifest::read_head(&doc, syntax) {
         Ok(head) if annotation::has(&head.annotations, HOOK) => {
             release.hooks.extend(Hook::from_document(doc, head, diags));

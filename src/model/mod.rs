@@ -11,6 +11,7 @@ pub mod external;
 pub mod hook;
 pub mod input;
 pub mod kind_order;
+pub mod list;
 pub mod manifest;
 pub mod object;
 pub mod pod_spec;
