@@ -384,7 +384,11 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                if (x >> 32) & 1 == 0 { 'a' } else { 'b' }
+                if (x >> 32) & 1 == 0 {
+                    'a'
+                } else {
+                    'b'
+                }
             })
             .collect();
         let r = serde_json::json!({"name": "r", "manifest": manifest, "info": {"status": "deployed"}});
@@ -397,18 +401,29 @@ mod tests {
     fn segments_read_back_wherever_the_output_fills() {
         let mut x = 7u64;
         let inputs: Vec<Vec<u8>> = vec![
-            (0..30_000).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; b"ab"[(x >> 40) as usize & 1] }).collect(),
+            (0..30_000)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    b"ab"[(x >> 40) as usize & 1]
+                })
+                .collect(),
             (0..9_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect(),
             b"{}".to_vec(),
         ];
         for input in &inputs {
             let whole = deflate(input, false, 1).len();
-            for first in (1..whole + 8).step_by(if whole > 2_000 { 7 } else { 1 }).chain(whole.saturating_sub(40)..whole + 8) {
+            for first in
+                (1..whole + 8).step_by(if whole > 2_000 { 7 } else { 1 }).chain(whole.saturating_sub(40)..whole + 8)
+            {
                 for step in [1, 5, 0] {
                     let mut stream = deflate_in_steps(input, false, 1, first, step);
                     stream.extend(deflate(b"}", true, 1));
                     let mut out = Vec::new();
-                    flate2::read::DeflateDecoder::new(stream.as_slice()).read_to_end(&mut out).unwrap_or_else(|e| panic!("{} bytes, room {first} then {step}: {e}", input.len()));
+                    flate2::read::DeflateDecoder::new(stream.as_slice())
+                        .read_to_end(&mut out)
+                        .unwrap_or_else(|e| panic!("{} bytes, room {first} then {step}: {e}", input.len()));
                     assert_eq!(out.len(), input.len() + 1);
                     assert!(out[..input.len()] == input[..]);
                 }
