@@ -80,8 +80,8 @@ mod tests {
     #[test]
     fn a_list_stands_for_its_items() {
         let d = doc("apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n  - apiVersion: v1\n    kind: Service\n    metadata:\n      name: b\n");
-        let items = items(&d).unwrap().unwrap();
-        let kinds: Vec<Value> = items.iter().map(|i| yaml::to_json(&i.text).unwrap()["kind"].clone()).collect();
+        let read = items(&d).unwrap().unwrap();
+        let kinds: Vec<Value> = read.iter().map(|i| yaml::to_json(&i.text).unwrap()["kind"].clone()).collect();
         assert_eq!(kinds, ["ConfigMap", "Service"]);
         // A typed list's items without kind take it from the list.
         let d = doc("apiVersion: v1\nkind: ConfigMapList\nitems:\n  - metadata:\n      name: a\n");
