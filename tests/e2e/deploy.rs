@@ -2700,3 +2700,72 @@ fn one_input_gets_one_verdict_from_lint_plan_and_deploy() {
     }
     assert!(case.release_secrets().is_empty(), "a dry run stored a release");
 }
+
+/// Issue 46, on the bed: what Helm reads, deployed through the README's pipe, leaves
+/// records that stock Helm reads and removes. The release carries a 600 KB ConfigMap
+/// of two letters (the shape whose segmented record once went out as a corrupt gzip
+/// stream), a `kind: List` of a ConfigMap and a Service (applied as its two items, as
+/// Helm's kube client flattens it) and a Service whose flow sequence closes at its key's
+/// column. Stock `helm list`, `status`, `history` and `get manifest` read the record;
+/// stock `helm uninstall` removes every object, the List's items too.
+#[test]
+fn what_helm_reads_deploys_and_stock_helm_reads_the_record_back() {
+    let case = Case::new("fidelity");
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let big: String = (0..600_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if (x >> 32) & 1 == 0 {
+                'a'
+            } else {
+                'b'
+            }
+        })
+        .collect();
+    let values = json!({
+        "objects": [{"name": "big", "value": big}],
+        "lists": [{"items": [
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "list-a"}, "data": {"k": "v"}},
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "list-b"}, "spec": {"ports": [{"port": 80}]}},
+        ]}],
+        "flowService": true,
+    });
+    let rendered = case.render(&values);
+    assert!(rendered.len() > 600_000, "{} bytes", rendered.len());
+    let lint = case.plugin(&["lint", "-"], Some(&rendered));
+    assert_eq!(lint.code, 0, "{}", lint.shown);
+    let report = case.deploy_ok(&values);
+    let mut applied: Vec<String> = report.batch_sets().into_iter().flatten().collect();
+    applied.sort();
+    assert_eq!(
+        applied,
+        sorted(&["ConfigMap/big", "ConfigMap/list-a", "Service/list-b", "Service/flow"]),
+        "{:#}",
+        report.0
+    );
+    for what in ["configmap/big", "configmap/list-a", "service/list-b", "service/flow"] {
+        assert!(case.exists(what), "{what} not applied");
+    }
+    assert_eq!(case.get("service/flow").unwrap()["spec"]["ports"][0]["port"], 80);
+
+    assert_eq!(case.list(), vec![("r".to_string(), "1".to_string(), "deployed".to_string())]);
+    assert_eq!(case.status()["info"]["status"], "deployed");
+    assert_eq!(case.history().len(), 1);
+    let manifest = case.helm(&["get", "manifest", RELEASE]);
+    assert_eq!(manifest.code, 0, "{}", manifest.shown);
+    assert!(
+        manifest.stdout.contains("kind: List") && manifest.stdout.contains(&big),
+        "helm get manifest lost the manifest"
+    );
+    let status = case.plugin(&["status", RELEASE], None);
+    assert_eq!(status.code, 0, "{}", status.shown);
+
+    let out = case.helm(&["uninstall", RELEASE, "--wait", "--timeout", "1m"]);
+    assert_eq!(out.code, 0, "stock helm uninstall: {}", out.shown);
+    assert!(case.release_secrets().is_empty(), "records left: {:?}", case.release_secrets());
+    for what in ["configmap/big", "configmap/list-a", "service/list-b", "service/flow"] {
+        assert!(!case.exists(what), "{what} left after stock helm uninstall");
+    }
+}
