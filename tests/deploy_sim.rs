@@ -20,6 +20,7 @@ use helm_hooks::action::uninstall::{self, UninstallRequest};
 use helm_hooks::action::OperationStop;
 use helm_hooks::base::time::Millis;
 use helm_hooks::deploy::command::{Done, Refused};
+use helm_hooks::deploy::crd::Crd;
 use helm_hooks::deploy::options::Flags;
 use helm_hooks::deploy::{self, DeployOptions, Ended, Error, Report};
 use helm_hooks::exec::executor::{self, ContainerLog, Phase as HookPhase};
@@ -66,6 +67,8 @@ struct Sim {
     unreadable: BTreeSet<String>,
     /// Kinds discovery does not list yet (a CRD just established).
     unmapped: BTreeSet<String>,
+    /// When discovery starts to list each of `unmapped`'s kinds, if ever.
+    served_at: BTreeMap<String, Millis>,
     /// The permission the credentials lack, refused by `check_access`.
     forbidden: Option<&'static str>,
     /// What `check_access` was asked, in order.
@@ -94,6 +97,7 @@ impl Sim {
             failing_hooks: BTreeSet::new(),
             unreadable: BTreeSet::new(),
             unmapped: BTreeSet::new(),
+            served_at: BTreeMap::new(),
             forbidden: None,
             asked: Vec::new(),
             at_once: false,
@@ -311,6 +315,24 @@ impl Cluster for Sim {
     fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
         let api_version = if e.group.is_empty() { "v1".to_string() } else { format!("{}/v1", e.group) };
         Ok(ObjectKey::new(&api_version, &e.kind, Some(e.namespace.as_deref().unwrap_or(namespace)), &e.name))
+    }
+
+    fn await_served(&mut self, _api_version: &str, kind: &str, deadline: Millis) -> Result<bool, KubeError> {
+        if !self.unmapped.contains(kind) {
+            return Ok(true);
+        }
+        self.log.push(format!("await discovery of {kind}"));
+        match self.served_at.get(kind) {
+            Some(&at) if at <= deadline => {
+                self.now = self.now.max(at);
+                self.unmapped.remove(kind);
+                Ok(true)
+            }
+            _ => {
+                self.now = self.now.max(deadline);
+                Ok(false)
+            }
+        }
     }
 
     fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError> {
@@ -1056,6 +1078,38 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
     let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
     assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+}
+
+/// Issue 48: a CRD of the chart is Established a moment before discovery serves its
+/// kind; the deploy waits for discovery, as Helm's install refreshes it, and only then
+/// goes on. One never served stops the install with nothing of the release applied.
+#[test]
+fn crds_are_served_by_discovery_before_the_release_is_applied() {
+    let crd = |served| Crd {
+        origin: deploy::crd::Origin::File("crds/widgets.yaml".into()),
+        object: json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "names": {"kind": "Widget", "plural": "widgets"}, "scope": "Namespaced",
+                     "versions": [{"name": "v1", "served": served, "storage": true}, {"name": "v0", "served": false}]},
+            "status": {"conditions": [{"type": "Established", "status": "True"}]}}),
+    };
+    let mut sim = Sim::new();
+    sim.unmapped.insert("Widget".into());
+    sim.served_at.insert("Widget".into(), 400);
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()), &mut ());
+    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+    let at = sim.log.iter().position(|l| l == "await discovery of Widget").expect("discovery awaited");
+    assert_eq!(sim.log[..at].len(), 1, "{:?}", sim.log);
+    assert!(sim.log[at + 1..].iter().any(|l| l.starts_with("apply ")), "{:?}", sim.log);
+
+    let mut sim = Sim::new();
+    sim.unmapped.insert("Widget".into());
+    let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
+    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()), &mut ());
+    let Err(e) = done else { panic!("{done:?}") };
+    assert!(e.to_string().contains("does not serve its kind Widget in example.com/v1 after 1m"), "{e}");
+    assert!(sim.records.is_empty(), "{:?}", sim.log);
 }
 
 #[test]

@@ -220,6 +220,10 @@ impl Cluster for Sim {
         unreachable!("hooks have no external dependencies")
     }
 
+    fn await_served(&mut self, _api_version: &str, _kind: &str, _deadline: Millis) -> Result<bool, KubeError> {
+        unreachable!("run installs no CRDs")
+    }
+
     fn find(&mut self, _watch: &mut Self::Watch, _key: &ObjectKey) -> Result<(), KubeError> {
         unreachable!("run follows what it applied")
     }

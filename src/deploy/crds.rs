@@ -10,7 +10,10 @@
 //!   uninstall` leaves them); one that exists is applied again, as Helm 4's
 //!   server-side apply does;
 //! - then every CRD applied is awaited until Established (kstatus), for at
-//!   most a minute, before anything of the release is stored or applied.
+//!   most a minute, and then until discovery serves each of its kinds
+//!   (`Cluster::await_served`, within the same minute: Helm's install
+//!   refreshes its discovery), before anything of the release is stored or
+//!   applied.
 //!
 //! Which CRDs those are — the release's `crds/`, or `helm show crds` piped
 //! before it, subcharts' too — is [`super::crd`]'s.
@@ -71,10 +74,33 @@ pub fn install<E: Cluster + Clock + ?Sized>(
             pending.remove(&key);
         }
     }
-    match pending.into_iter().next() {
-        Some(key) => Err(Error::CrdNotEstablished(key.name)),
-        None => Ok(()),
+    if let Some(key) = pending.into_iter().next() {
+        return Err(Error::CrdNotEstablished(key.name));
     }
+    // Established is not yet served: the next object of a new kind would find no mapping.
+    for crd in crds {
+        for (api_version, kind) in served_kinds(&crd.object) {
+            if !env.await_served(&api_version, &kind, deadline)? {
+                return Err(Error::CrdNotServed { name: crd.name().to_string(), api_version, kind });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The group-versions a CRD serves, each with its kind.
+fn served_kinds(crd: &Value) -> Vec<(String, String)> {
+    let spec = crd.get("spec");
+    let text = |p: &str| spec.and_then(|s| s.pointer(p)).and_then(Value::as_str).unwrap_or_default();
+    let (group, kind) = (text("/group"), text("/names/kind"));
+    let versions =
+        spec.and_then(|s| s.get("versions")).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    versions
+        .iter()
+        .filter(|v| v.get("served").and_then(Value::as_bool) != Some(false))
+        .filter_map(|v| v.get("name").and_then(Value::as_str))
+        .map(|v| (format!("{group}/{v}"), kind.to_string()))
+        .collect()
 }
 
 fn established(crd: &Value) -> bool {

@@ -50,6 +50,9 @@ pub enum Error {
     },
     #[error("CustomResourceDefinition {0} is not established after 1m")]
     CrdNotEstablished(String),
+    /// Established, but discovery did not serve its kind in time.
+    #[error("CustomResourceDefinition {name} is established, but the API server does not serve its kind {kind} in {api_version} after 1m")]
+    CrdNotServed { name: String, api_version: String, kind: String },
     /// The cluster failed us.
     #[error(transparent)]
     Kube(#[from] KubeError),
@@ -113,6 +116,7 @@ impl Error {
             | Error::NotDeleted(_)
             | Error::CrdRejected { .. }
             | Error::CrdNotEstablished(_)
+            | Error::CrdNotServed { .. }
             | Error::NoRollbackTarget(_)
             | Error::Recovered { .. } => false,
         }

@@ -29,6 +29,25 @@ impl Client {
         found.ok_or_else(|| KubeError::NoMapping { api_version: api_version.to_string(), kind: kind.to_string() })
     }
 
+    /// Waits until discovery serves `kind` in `api_version` or the wall
+    /// clock reaches `deadline` (ms); whether it does. A CRD is Established
+    /// a moment before the API server's discovery lists its kinds, and an
+    /// object of such a kind applied in between is refused for want of a
+    /// mapping; Helm's install likewise refreshes its discovery after its
+    /// CRDs are established, before anything else.
+    pub fn await_kind(&mut self, api_version: &str, kind: &str, deadline: u64) -> Result<bool, KubeError> {
+        loop {
+            match self.resource(api_version, kind) {
+                Ok(_) => return Ok(true),
+                Err(KubeError::NoMapping { .. }) if crate::base::time::wall_ms() < deadline => {
+                    super::retry::pause(DISCOVERY_POLL_MS)
+                }
+                Err(KubeError::NoMapping { .. }) => return Ok(false),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// The group-version the API server prefers for `group` (`v1` for the
     /// core group); `None` when no such group is served.
     pub fn preferred_version(&mut self, group: &str) -> Result<Option<String>, KubeError> {
@@ -116,6 +135,10 @@ impl Client {
         Ok(Some(resources))
     }
 }
+
+/// How often [`Client::await_kind`] asks again: the API server lists a new
+/// CRD's kinds within a few hundred milliseconds.
+const DISCOVERY_POLL_MS: u64 = 50;
 
 /// Aggregated discovery, then the plain document for a server without it.
 const AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";

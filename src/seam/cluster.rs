@@ -69,6 +69,10 @@ pub trait Cluster {
     /// `Err` says why it names none (a group or kind the cluster does not
     /// serve, or discovery failing): the dependency is not met.
     fn resolve(&mut self, external: &External, namespace: &str) -> Result<ObjectKey, String>;
+    /// Waits until the cluster serves `kind` in `api_version` (a CRD just
+    /// Established may not be served yet) or `deadline` passes; whether it
+    /// is.
+    fn await_served(&mut self, api_version: &str, kind: &str, deadline: Millis) -> Result<bool, KubeError>;
     /// Awaits the object behind `key`, whose state is not known (it may not
     /// exist yet): read by the next [`Cluster::refresh`].
     fn find(&mut self, watch: &mut Self::Watch, key: &ObjectKey) -> Result<(), KubeError>;

@@ -117,6 +117,10 @@ impl Cluster for KubeEnv {
         }
     }
 
+    fn await_served(&mut self, api_version: &str, kind: &str, deadline: Millis) -> Result<bool, KubeError> {
+        self.client.await_kind(api_version, kind, deadline)
+    }
+
     fn find(&mut self, watch: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
         self.client.track(watch, key)
     }
