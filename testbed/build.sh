@@ -4,7 +4,7 @@
 # Each binary is stamped with the version it was built at; a binary whose stamp
 # matches is reused, so a warm run costs nothing.
 #
-# Usage: testbed/build.sh [helm|helm_host|kube|kubelet|pause|etcd|kwok|podlogs|provisioner|toxiproxy|registry|oras|nelm ...]
+# Usage: testbed/build.sh [helm|helm_host|kube|kubelet|pause|etcd|kwok|podlogs|provisioner|oracle|toxiproxy|registry|oras|nelm ...]
 #        (default: all but nelm, which only scripts/bench-nelm.sh needs)
 # Env:   HOOKS_CACHE  cache folder (default: ~/.cache/helm-hooks, testbed/versions.sh)
 #        HOOKS_PAIR   compat: the previous Helm and Kubernetes (testbed/versions.sh)
@@ -192,6 +192,18 @@ build_podlogs() {
   stamp podlogs "$h"
 }
 
+# Helm's own readers and writers as an oracle for tests/oracle.rs (testbed/oracle, issue 46),
+# built against the pinned Helm module: stamped by a hash of its sources.
+build_oracle() {
+  local h
+  h=$(cd "$here/oracle" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-16)
+  fresh oracle "$h" && return
+  grep -q "helm.sh/helm/v4 $HELM_VERSION\$" "$here/oracle/go.mod" || {
+    echo "testbed/oracle/go.mod must require helm.sh/helm/v4 $HELM_VERSION (testbed/versions.sh)" >&2; return 1; }
+  (cd "$here/oracle" && timed oracle go build -ldflags "-s -w" -o "$bin/oracle" .)
+  stamp oracle "$h"
+}
+
 # The bed's volume provisioner (testbed/provisioner): stamped by a hash of its sources.
 build_provisioner() {
   local h
@@ -241,5 +253,5 @@ build_oras() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube kubelet pause podlogs provisioner toxiproxy registry oras)
+[ ${#targets[@]} -gt 0 ] || targets=(helm helm_host etcd kwok kube kubelet pause podlogs provisioner oracle toxiproxy registry oras)
 for t in "${targets[@]}"; do "build_$t"; done

@@ -1,0 +1,134 @@
+// oracle answers questions about what Helm reads, with Helm's own code, so that
+// tests/oracle.rs can hold the plugin's readers and writers to it (issue 46;
+// docs/testing.md, "Helm as the oracle"). One JSON request a line on stdin, one JSON
+// answer a line on stdout:
+//
+//	{"op":"decode","payload":"<data.release>"}  -> {"ok":true,"release":{...}} | {"ok":false,"error":"..."}
+//	{"op":"manifest","text":"<one YAML document>"} -> {"ok":true,"objects":[...]} | {"ok":false,"error":"..."}
+//
+// decode goes through Helm's exported Secrets driver over client-go's fake clientset:
+// its Get decodes a record exactly as `helm status` does (decodeRelease is unexported).
+//
+// manifest is the core of Helm's kube client Build path for one document: YAML to
+// JSON by sigs.k8s.io/yaml (what the resource builder's decoder does), decoded by
+// apimachinery's unstructured scheme, which reads any object with `items` as a list,
+// and a list flattened into its items, as the builder's Flatten() does. The builder
+// itself needs a REST mapper (a cluster's discovery); what it adds beyond this is the
+// mapping of each kind, which the bed's API server answers in the end-to-end tests.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"helm.sh/helm/v4/pkg/storage/driver"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	"sigs.k8s.io/yaml"
+)
+
+type request struct {
+	Op      string `json:"op"`
+	Payload string `json:"payload"`
+	Text    string `json:"text"`
+}
+
+type object struct {
+	APIVersion  string            `json:"apiVersion"`
+	Kind        string            `json:"kind"`
+	Name        string            `json:"name"`
+	Namespace   string            `json:"namespace"`
+	Labels      map[string]string `json:"labels"`
+	Annotations map[string]string `json:"annotations"`
+}
+
+type answer struct {
+	OK      bool            `json:"ok"`
+	Error   string          `json:"error,omitempty"`
+	Release json.RawMessage `json:"release,omitempty"`
+	Objects []object        `json:"objects,omitempty"`
+}
+
+const key = "sh.helm.release.v1.r.v1"
+
+func decode(payload string) answer {
+	client := fake.NewSimpleClientset()
+	secrets := client.CoreV1().Secrets("default")
+	s := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: key, Labels: map[string]string{"owner": "helm", "name": "r", "version": "1", "status": "deployed"}},
+		Type:       "helm.sh/release.v1",
+		Data:       map[string][]byte{"release": []byte(payload)},
+	}
+	if _, err := secrets.Create(context.Background(), s, metav1.CreateOptions{}); err != nil {
+		return answer{Error: err.Error()}
+	}
+	rel, err := driver.NewSecrets(secrets).Get(key)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	b, err := json.Marshal(rel)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	return answer{OK: true, Release: b}
+}
+
+func manifest(text string) answer {
+	j, err := yaml.YAMLToJSON([]byte(text))
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	if string(j) == "null" {
+		return answer{OK: true, Objects: []object{}}
+	}
+	obj, err := runtime.Decode(unstructured.UnstructuredJSONScheme, j)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	var items []unstructured.Unstructured
+	switch o := obj.(type) {
+	case *unstructured.UnstructuredList:
+		items = o.Items
+	case *unstructured.Unstructured:
+		items = []unstructured.Unstructured{*o}
+	default:
+		return answer{Error: fmt.Sprintf("decoded as %T", obj)}
+	}
+	out := []object{}
+	for _, u := range items {
+		out = append(out, object{u.GetAPIVersion(), u.GetKind(), u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()})
+	}
+	return answer{OK: true, Objects: out}
+}
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	enc := json.NewEncoder(out)
+	dec := json.NewDecoder(in)
+	for {
+		var r request
+		if err := dec.Decode(&r); err != nil {
+			return
+		}
+		var a answer
+		switch r.Op {
+		case "decode":
+			a = decode(r.Payload)
+		case "manifest":
+			a = manifest(r.Text)
+		default:
+			a = answer{Error: "unknown op " + r.Op}
+		}
+		if err := enc.Encode(a); err != nil {
+			os.Exit(1)
+		}
+		out.Flush()
+	}
+}

@@ -1,0 +1,365 @@
+//! Helm's own code as the oracle (issue 46; docs/testing.md, "Helm as the oracle"):
+//! `testbed/oracle`, built by `make tools` against the pinned Helm module, answers with
+//! Helm's Secrets driver (the record decoder `helm status` uses) and with the core of
+//! its kube client's Build (sigs.k8s.io/yaml, apimachinery's unstructured reading, a
+//! List flattened into its items). Every disagreement fails with the input that caused
+//! it. `ORACLE_LONG=1` runs the long sweep (1,000 sizes by 10 seeds of records; run it
+//! with `--release`); the figures are in docs/testing.md.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use helm_hooks::model::list;
+use helm_hooks::model::manifest::{self, Document, Head, Syntax};
+use helm_hooks::release::payload::{encode_payload, Encoder};
+use serde_json::{json, Value};
+
+mod rendered;
+
+struct Oracle {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    asked: usize,
+}
+
+impl Oracle {
+    fn start() -> Oracle {
+        let cache = std::env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+            let base = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
+            base.join("helm-hooks")
+        });
+        let bin = cache.join("bin/oracle");
+        assert!(bin.exists(), "{} is missing: `make tools` builds it (testbed/build.sh oracle)", bin.display());
+        let mut child =
+            Command::new(&bin).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("the oracle starts");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Oracle { child, input, output, asked: 0 }
+    }
+
+    fn ask(&mut self, request: &Value) -> Value {
+        let mut line = serde_json::to_vec(request).unwrap();
+        line.push(b'\n');
+        self.input.write_all(&line).expect("the oracle reads");
+        let mut answer = String::new();
+        self.output.read_line(&mut answer).expect("the oracle answers");
+        self.asked += 1;
+        serde_json::from_str(&answer).unwrap_or_else(|e| panic!("the oracle's answer {answer:?}: {e}"))
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn long() -> bool {
+    std::env::var_os("ORACLE_LONG").is_some()
+}
+
+/// `n` characters of `alphabet`, drawn by xorshift64 from `seed`.
+fn text(alphabet: &[u8], n: usize, seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[((x >> 32) % alphabet.len() as u64) as usize] as char
+        })
+        .collect()
+}
+
+const ALPHABETS: [&[u8]; 5] = [
+    b"a",
+    b"ab",
+    b"acgt",
+    b"abcdefghijklmnopqrstuvwxyz",
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+];
+
+/// Every way the plugin writes a record of `release` reads back through Helm's
+/// decoder as `release`: the one-stream encoder, a segmented encoder's first write,
+/// and its rewrite after the status changed (its large fields' segments reused).
+fn check_record(oracle: &mut Oracle, release: &Value, what: &str) {
+    let mut encoder = Encoder::default();
+    let mut rewritten = release.clone();
+    rewritten["info"]["status"] = json!("superseded");
+    let writes = [
+        ("encode_payload", release, encode_payload(&serde_json::to_vec(release).unwrap())),
+        ("Encoder, first write", release, encoder.encode(release)),
+        ("Encoder, rewrite", &rewritten, encoder.encode(&rewritten)),
+    ];
+    for (how, expected, payload) in writes {
+        let answer = oracle.ask(&json!({"op": "decode", "payload": payload}));
+        assert_eq!(answer["ok"], true, "{what}, {how}: Helm cannot read the record: {}", answer["error"]);
+        let got = &answer["release"];
+        for field in ["/name", "/version", "/info/status", "/manifest", "/chart/metadata/name"] {
+            assert!(
+                got.pointer(field) == expected.pointer(field),
+                "{what}, {how}: Helm reads {field} otherwise ({} bytes of manifest)",
+                expected["manifest"].as_str().map_or(0, str::len)
+            );
+        }
+    }
+}
+
+fn release(manifest: String) -> Value {
+    json!({"name": "r", "version": 1, "namespace": "default", "info": {"status": "deployed"},
+           "chart": {"metadata": {"name": "c", "version": "0.1.0"}}, "manifest": manifest})
+}
+
+/// Records from 1 byte to 4 MiB of manifest, of five alphabets, at sizes spread
+/// evenly on a log scale and every size about the one that went out corrupt.
+#[test]
+fn every_record_the_plugin_writes_reads_back_through_helms_decoder() {
+    let mut oracle = Oracle::start();
+    let (count, seeds) = if long() { (1_000, 10) } else { (30, 1) };
+    let max = 4usize << 20;
+    let mut sizes: Vec<usize> =
+        (0..count).map(|i| ((max as f64).powf(i as f64 / (count - 1) as f64)).round() as usize).collect();
+    sizes.extend((252_900..253_000).step_by(if long() { 1 } else { 11 }));
+    sizes.extend([64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, (1 << 20) - 100, 1 << 20]);
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut checked = 0;
+    for seed in 1..=seeds {
+        for alphabet in ALPHABETS {
+            for &n in &sizes {
+                // The large sizes of the short run: one alphabet each, by turns.
+                // The short run: the large sizes one alphabet each, by turns; the long run: every
+                // size at every seed, an alphabet each by turns.
+                if !long() && n > 300_000 && (n + alphabet.len()) % 9 != 0 {
+                    continue;
+                }
+                if long()
+                    && (n + seed as usize) % ALPHABETS.len() != ALPHABETS.iter().position(|a| *a == alphabet).unwrap()
+                {
+                    continue;
+                }
+                let what = format!("seed {seed}, {} letters, {n} bytes", alphabet.len());
+                check_record(&mut oracle, &release(text(alphabet, n, seed)), &what);
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("records: {checked} releases, {} payloads decoded by Helm, no disagreement", oracle.asked);
+}
+
+/// What the plugin reads of one document: each object's head, a List's items
+/// each; `Err` when it refuses the document.
+fn plugin_reading(doc: &Document) -> Result<Vec<Head>, String> {
+    let docs = match list::items(doc) {
+        Some(Ok(items)) => items,
+        Some(Err(d)) => return Err(d.to_string()),
+        None => vec![doc.clone()],
+    };
+    docs.iter().map(|d| manifest::read_head(d, Syntax::Whole).map_err(|e| e.to_string())).collect()
+}
+
+/// Helm's reading of one document against the plugin's: Helm refusing, the
+/// plugin must refuse; both reading it, the same objects (apiVersion, kind,
+/// name, namespace, annotations). The plugin may refuse what Helm's reading
+/// takes only where Helm fails later, at apply: no kind or no name, or
+/// annotations that are not all strings (Helm's reader drops them; the API server
+/// refuses them).
+fn compare(oracle: &mut Oracle, doc: &Document) -> Result<(), String> {
+    let helm = oracle.ask(&json!({"op": "manifest", "text": doc.text}));
+    let ours = plugin_reading(doc);
+    let show = || format!("{} (document {}):\n{}", doc.source, doc.index, doc.text);
+    match (helm["ok"].as_bool() == Some(true), ours) {
+        (false, Ok(heads)) => Err(format!("Helm refuses ({}), the plugin reads {heads:?}: {}", helm["error"], show())),
+        (false, Err(_)) => Ok(()),
+        (true, Err(e)) => {
+            let objects = helm["objects"].as_array().cloned().unwrap_or_default();
+            let later = objects.iter().any(|o| {
+                o["kind"] == "" || o["name"] == "" || (o["annotations"].is_null() && doc.text.contains("annotations"))
+            });
+            if later {
+                Ok(())
+            } else {
+                Err(format!("the plugin refuses ({e}), Helm reads {objects:?}: {}", show()))
+            }
+        }
+        (true, Ok(heads)) => {
+            let objects = helm["objects"].as_array().cloned().unwrap_or_default();
+            let theirs: Vec<Value> = objects
+                .iter()
+                .map(|o| {
+                    json!([
+                        o["apiVersion"],
+                        o["kind"],
+                        o["name"],
+                        o["namespace"],
+                        if o["annotations"].is_null() { json!({}) } else { o["annotations"].clone() }
+                    ])
+                })
+                .collect();
+            let mine: Vec<Value> = heads
+                .iter()
+                .map(|h| json!([h.api_version, h.kind, h.name, h.namespace.clone().unwrap_or_default(), h.annotations]))
+                .collect();
+            if theirs == mine {
+                Ok(())
+            } else {
+                Err(format!("Helm reads {theirs:?}, the plugin {mine:?}: {}", show()))
+            }
+        }
+    }
+}
+
+fn doc(text: String) -> Document {
+    Document { source: "generated".into(), index: 1, text }
+}
+
+/// Every document of the rendered public charts, and each again with CRLF line
+/// ends, a comment after its first line, and a byte-order mark.
+#[test]
+fn helm_and_the_plugin_read_every_public_chart_document_alike() {
+    let mut oracle = Oracle::start();
+    let docs: Vec<Document> = rendered::charts().iter().flat_map(|text| manifest::split(text, "<stdin>")).collect();
+    assert!(docs.len() > 250, "{} documents", docs.len());
+    let mut disagreements = Vec::new();
+    for d in &docs {
+        let mut variants = vec![d.clone()];
+        let (first, rest) = d.text.split_once('\n').unwrap_or((&d.text, ""));
+        variants.push(Document { text: format!("{first}\n# a comment\n{rest}"), ..d.clone() });
+        variants.push(Document { text: d.text.replace('\n', "\r\n"), ..d.clone() });
+        for v in &variants {
+            if let Err(e) = compare(&mut oracle, v) {
+                disagreements.push(e);
+            }
+        }
+    }
+    eprintln!("manifests: {} documents of public charts, {} readings compared", docs.len(), oracle.asked);
+    assert!(disagreements.is_empty(), "{} disagreements; the first:\n{}", disagreements.len(), disagreements[0]);
+}
+
+/// Flow collections with their lines and closing bracket at every column, in a
+/// Pod's container and at the top; Lists of objects, of items without kind, and of
+/// what is not an object; documents that are not objects.
+#[test]
+fn helm_and_the_plugin_read_generated_documents_alike() {
+    let mut oracle = Oracle::start();
+    let mut cases = Vec::new();
+    for item in 0..9 {
+        for close in 0..9 {
+            let (i, c) = (" ".repeat(item), " ".repeat(close));
+            cases.push(format!(
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n      command: [\n{i}\"/bin/sh\",\n{i}\"-c\"\n{c}]\n"
+            ));
+            cases.push(format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {{\n{i}name: a,\n{i}annotations: {{x: \"1\"}}\n{c}}}\n"
+            ));
+            cases.push(format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {{\n{i}a: b }}\ndata: {{k: [\n{c}]}}\n"));
+        }
+    }
+    let item =
+        |kind: &str, name: &str| format!("  - apiVersion: v1\n    kind: {kind}\n    metadata:\n      name: {name}\n");
+    cases.extend([
+        format!("apiVersion: v1\nkind: List\nitems:\n{}{}", item("ConfigMap", "a"), item("Service", "b")),
+        "apiVersion: v1\nkind: ConfigMapList\nitems:\n  - metadata:\n      name: a\n".into(),
+        "apiVersion: v1\nkind: List\nitems: []\n".into(),
+        "apiVersion: v1\nkind: List\nitems:\n  - 3\n".into(),
+        "apiVersion: v1\nkind: List\nitems: 3\n".into(),
+        "apiVersion: v1\nkind: List\nitems:\n  - kind: ConfigMap\n".into(),
+        "{apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Secret, metadata: {name: s}}]}\n".into(),
+        "- a\n- b\n".into(),
+        "just text\n".into(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    a: &x one\n    b: *x\n".into(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    a: |\n      two\n      lines\n"
+            .into(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: !!str 0644\n".into(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: a\n".into(),
+    ]);
+    let mut disagreements = Vec::new();
+    for text in &cases {
+        if let Err(e) = compare(&mut oracle, &doc(text.clone())) {
+            disagreements.push(e);
+        }
+    }
+    let mutated = if long() { 1_000_000 } else { 3_000 };
+    for seed in 0..mutated {
+        let text = mutation(seed);
+        if let Err(e) = compare(&mut oracle, &doc(text)) {
+            disagreements.push(e);
+        }
+        if disagreements.len() > 20 {
+            break;
+        }
+    }
+    eprintln!("manifests: {} generated documents and {mutated} mutations compared", cases.len());
+    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n\n"));
+}
+
+/// A document drawn from `seed`: an object in block or flow style, its lines at
+/// drawn indentations, its scalars plain, single- or double-quoted, comments and
+/// blank lines between lines, CRLF or LF, some wrapped in a List.
+fn mutation(seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut draw = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let scalar = |s: &str, style: u64| match style {
+        0 => s.to_string(),
+        1 => format!("'{s}'"),
+        _ => format!("\"{s}\""),
+    };
+    let names = ["a", "yes", "0644", "a-b", "1e3", "null", "x: y", "~"];
+    let name = names[draw(names.len() as u64) as usize];
+    let kind = ["ConfigMap", "Service", "Pod", "List"][draw(4) as usize];
+    let mut lines: Vec<String> = vec!["apiVersion: v1".into(), format!("kind: {kind}")];
+    let annotation = scalar(names[draw(names.len() as u64) as usize], draw(3));
+    if draw(2) == 0 {
+        let pad = " ".repeat(draw(6) as usize);
+        lines.push("metadata: {".into());
+        lines.push(format!("{pad}name: {},", scalar(name, draw(3))));
+        lines.push(format!("{pad}annotations: {{k: {annotation}}}"));
+        lines.push(format!("{}}}", " ".repeat(draw(4) as usize)));
+    } else {
+        let pad = " ".repeat(1 + draw(4) as usize);
+        lines.push("metadata:".into());
+        lines.push(format!("{pad}name: {}", scalar(name, draw(3))));
+        lines.push(format!("{pad}annotations:"));
+        lines.push(format!("{pad}{pad}k: {annotation}"));
+    }
+    if kind == "List" {
+        lines.push("items: [".into());
+        lines.push(format!(
+            "{}{{apiVersion: v1, kind: ConfigMap, metadata: {{name: {}}}}}",
+            " ".repeat(draw(5) as usize),
+            scalar(name, draw(3))
+        ));
+        lines.push(format!("{}]", " ".repeat(draw(3) as usize)));
+    } else {
+        lines.push(format!(
+            "data: [\n{}{}\n{}]",
+            " ".repeat(draw(5) as usize),
+            scalar(name, draw(3)),
+            " ".repeat(draw(3) as usize)
+        ));
+    }
+    let mut out = String::new();
+    let end = if draw(4) == 0 { "\r\n" } else { "\n" };
+    for l in lines {
+        for part in l.split('\n') {
+            out.push_str(part);
+            out.push_str(end);
+        }
+        match draw(8) {
+            0 => out.push_str(&format!("# note{end}")),
+            1 => out.push_str(end),
+            _ => {}
+        }
+    }
+    out
+}
