@@ -3,11 +3,13 @@
 // docs/testing.md, "Helm as the oracle"). One JSON request a line on stdin, one JSON
 // answer a line on stdout:
 //
-//	{"op":"decode","payload":"<data.release>"}  -> {"ok":true,"release":{...}} | {"ok":false,"error":"..."}
+//	{"op":"decode","payload":"<data.release>"}  -> {"ok":true,"name":..,"status":..,"release":{...}} | {"ok":false,"error":"..."}
 //	{"op":"manifest","text":"<one YAML document>"} -> {"ok":true,"objects":[...]} | {"ok":false,"error":"..."}
 //
 // decode goes through Helm's exported Secrets driver over client-go's fake clientset:
 // its Get decodes a record exactly as `helm status` does (decodeRelease is unexported).
+// Get returns a release.Releaser (an interface in Helm 4): name and status are read
+// through Helm's own Accessor, the release itself re-marshalled by encoding/json.
 //
 // manifest is the core of Helm's kube client Build path for one document: YAML to
 // JSON by sigs.k8s.io/yaml (what the resource builder's decoder does), decoded by
@@ -24,10 +26,11 @@ import (
 	"fmt"
 	"os"
 
+	"helm.sh/helm/v4/pkg/release"
 	"helm.sh/helm/v4/pkg/storage/driver"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 	"sigs.k8s.io/yaml"
@@ -51,8 +54,10 @@ type object struct {
 type answer struct {
 	OK      bool            `json:"ok"`
 	Error   string          `json:"error,omitempty"`
+	Name    string          `json:"name,omitempty"`
+	Status  string          `json:"status,omitempty"`
 	Release json.RawMessage `json:"release,omitempty"`
-	Objects []object        `json:"objects,omitempty"`
+	Objects *[]object       `json:"objects,omitempty"` // a pointer: an empty document answers "objects":[]
 }
 
 const key = "sh.helm.release.v1.r.v1"
@@ -63,7 +68,9 @@ func decode(payload string) answer {
 	s := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: key, Labels: map[string]string{"owner": "helm", "name": "r", "version": "1", "status": "deployed"}},
 		Type:       "helm.sh/release.v1",
-		Data:       map[string][]byte{"release": []byte(payload)},
+		// Helm's Create puts the base64 text itself into Data["release"] (secrets.go:
+		// Data: {"release": []byte(s)}), and Get decodes string(Data["release"]).
+		Data: map[string][]byte{"release": []byte(payload)},
 	}
 	if _, err := secrets.Create(context.Background(), s, metav1.CreateOptions{}); err != nil {
 		return answer{Error: err.Error()}
@@ -72,11 +79,15 @@ func decode(payload string) answer {
 	if err != nil {
 		return answer{Error: err.Error()}
 	}
+	acc, err := release.NewAccessor(rel)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
 	b, err := json.Marshal(rel)
 	if err != nil {
 		return answer{Error: err.Error()}
 	}
-	return answer{OK: true, Release: b}
+	return answer{OK: true, Name: acc.Name(), Status: acc.Status(), Release: b}
 }
 
 func manifest(text string) answer {
@@ -85,7 +96,7 @@ func manifest(text string) answer {
 		return answer{Error: err.Error()}
 	}
 	if string(j) == "null" {
-		return answer{OK: true, Objects: []object{}}
+		return answer{OK: true, Objects: &[]object{}}
 	}
 	obj, err := runtime.Decode(unstructured.UnstructuredJSONScheme, j)
 	if err != nil {
@@ -104,7 +115,7 @@ func manifest(text string) answer {
 	for _, u := range items {
 		out = append(out, object{u.GetAPIVersion(), u.GetKind(), u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()})
 	}
-	return answer{OK: true, Objects: out}
+	return answer{OK: true, Objects: &out}
 }
 
 func main() {
