@@ -396,7 +396,9 @@ mod tests {
     }
 
     /// The output filled at every byte of a segment's deflating and of its
-    /// flush: each segment, laid before a last one, reads back whole.
+    /// flush: each segment, laid before a last one, reads back whole. Grown a
+    /// byte at a time the room is full after every byte whatever it starts
+    /// with, so the first rooms are sampled, but all of them near the end.
     #[test]
     fn segments_read_back_wherever_the_output_fills() {
         let mut x = 7u64;
@@ -415,7 +417,7 @@ mod tests {
         for input in &inputs {
             let whole = deflate(input, false, 1).len();
             for first in
-                (1..whole + 8).step_by(if whole > 2_000 { 7 } else { 1 }).chain(whole.saturating_sub(40)..whole + 8)
+                (1..whole + 8).step_by(if whole > 2_000 { 61 } else { 1 }).chain(whole.saturating_sub(40)..whole + 8)
             {
                 for step in [1, 5, 0] {
                     let mut stream = deflate_in_steps(input, false, 1, first, step);
