@@ -13,6 +13,7 @@
 
 use serde_json::Value;
 
+use crate::base::bytes;
 use crate::model::annotation::HOOK;
 use crate::model::diagnostic::Diagnostic;
 use crate::model::manifest::Document;
@@ -58,8 +59,12 @@ pub fn items(doc: &Document) -> Option<Result<Vec<Document>, Box<Diagnostic>>> {
 
 /// Cheap first look: a top-level `items` key in block style, or a document
 /// written as one flow mapping.
+/// Every document passes here, so lines are found a word at a time.
 fn may_be_list(text: &str) -> bool {
-    text.lines().any(|l| l.starts_with("items:") || l.starts_with("\"items\":") || l.starts_with('{'))
+    let b = text.as_bytes();
+    let starts =
+        |byte: u8, with: &[u8]| b.starts_with(with) || bytes::line_starts(b, byte).any(|i| b[i..].starts_with(with));
+    starts(b'i', b"items:") || starts(b'"', b"\"items\":") || starts(b'{', b"{")
 }
 
 fn failure(doc: &Document, message: String) -> Box<Diagnostic> {
