@@ -18,59 +18,21 @@
 //! alphabet about 253,000 bytes, and a million mutated documents; run it with
 //! `--release`).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::model::event::Event;
+use helm_hooks::model::input;
 use helm_hooks::model::list;
 use helm_hooks::model::manifest::{self, Document, Head, Syntax};
+use helm_hooks::plan::{self, PlanOptions, Target};
 use helm_hooks::release::payload::{encode_payload, Encoder};
 use serde_json::{json, Value};
 
+mod helm_oracle;
 mod rendered;
 
-struct Oracle {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-    asked: usize,
-}
-
-impl Oracle {
-    fn start() -> Oracle {
-        let cache = std::env::var_os("HOOKS_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-            let base = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
-            base.join("helm-hooks")
-        });
-        let bin = cache.join("bin/oracle");
-        // Never skipped: `make tools` runs before the tests, in CI too.
-        assert!(bin.exists(), "{} is missing: run `make tools` (or testbed/build.sh oracle)", bin.display());
-        let mut child =
-            Command::new(&bin).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("the oracle starts");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        Oracle { child, input, output, asked: 0 }
-    }
-
-    fn ask(&mut self, request: &Value) -> Value {
-        let mut line = serde_json::to_vec(request).unwrap();
-        line.push(b'\n');
-        self.input.write_all(&line).expect("the oracle reads");
-        let mut answer = String::new();
-        self.output.read_line(&mut answer).expect("the oracle answers");
-        self.asked += 1;
-        serde_json::from_str(&answer).unwrap_or_else(|e| panic!("the oracle's answer {answer:?}: {e}"))
-    }
-}
-
-impl Drop for Oracle {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use helm_oracle::Oracle;
 
 fn long() -> bool {
     std::env::var_os("ORACLE_LONG").is_some()
@@ -112,21 +74,8 @@ fn check_record(oracle: &mut Oracle, release: &Value, what: &str) {
         ("Encoder, rewrite", &rewritten, encoder.encode(&rewritten)),
     ];
     for (how, expected, payload) in writes {
-        let answer = oracle.ask(&json!({"op": "decode", "payload": payload}));
-        assert_eq!(answer["ok"], true, "{what}, {how}: Helm cannot read the record: {}", answer["error"]);
-        assert!(
-            answer["name"] == expected["name"] && answer["status"] == expected["info"]["status"],
-            "{what}, {how}: Helm's Accessor reads name {} and status {}",
-            answer["name"],
-            answer["status"]
-        );
-        let got = &answer["release"];
-        for field in ["/name", "/version", "/info/status", "/manifest", "/chart/metadata/name"] {
-            assert!(
-                got.pointer(field) == expected.pointer(field),
-                "{what}, {how}: Helm reads {field} otherwise ({} bytes of manifest)",
-                expected["manifest"].as_str().map_or(0, str::len)
-            );
+        if let Err(e) = oracle.reads_as(&payload, expected) {
+            panic!("{what}, {how}: {e}");
         }
     }
 }
@@ -462,4 +411,98 @@ fn mutation(seed: u64) -> String {
         }
     }
     out
+}
+
+/// The charts whose hook order is compared: every chart of testdata/charts that Helm
+/// renders, the public ones also with their `.hooks-values.yaml` (which switch on the
+/// hooks they ship off by default).
+fn hook_order_cases() -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/charts"));
+    let mut cases = Vec::new();
+    for dir in [root.clone(), root.join("real")] {
+        let mut charts: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("Chart.yaml").exists())
+            .collect();
+        charts.sort();
+        for chart in charts {
+            cases.push((chart.clone(), vec![]));
+            let values = chart.with_extension("hooks-values.yaml");
+            if values.exists() {
+                cases.push((chart, vec![values]));
+            }
+        }
+    }
+    cases
+}
+
+/// The plugin's order of one event's hooks at `--parallel 1`, as `Kind/name`.
+fn plugin_hook_order(release: &helm_hooks::model::input::Release, event: Event) -> Vec<String> {
+    let mut d = Diagnostics::default();
+    let p = plan::build(release, &[Target::Hooks(event)], PlanOptions::default(), &mut d);
+    let e = &p.events[0];
+    e.waves.iter().flatten().map(|&i| format!("{}/{}", e.items[i].reference.kind, e.items[i].reference.name)).collect()
+}
+
+/// For every chart of the repository, each event's hooks run in Helm's order: Helm's
+/// own render and execHook (the oracle's `hooks`) against the plugin's plan of the
+/// stream `helm template` prints. Charts that set the plugin's ordering annotations
+/// (`helm.sh/hook-parallel`, `helm.sh/depends-on`) order by them on purpose; their
+/// events with such hooks are left out, and counted.
+#[test]
+fn every_chart_runs_its_hooks_in_helms_order() {
+    let mut oracle = Oracle::start();
+    let (mut charts, mut empty, mut compared, mut hooks, mut annotated) = (0, 0, 0, 0, 0);
+    let mut refused = Vec::new();
+    let mut disagreements = Vec::new();
+    for (chart, values) in hook_order_cases() {
+        let what = format!(
+            "{}{}",
+            chart.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().display(),
+            values.iter().map(|v| format!(" -f {}", v.file_name().unwrap().to_string_lossy())).collect::<String>()
+        );
+        let answer = oracle.ask(&json!({"op": "hooks", "chart": chart, "values": values}));
+        if answer["ok"] != true {
+            refused.push(format!("{what}: {}", answer["error"]));
+            continue;
+        }
+        let stream = answer["stream"].as_str().unwrap_or_default();
+        if stream.trim().is_empty() {
+            empty += 1;
+            continue;
+        }
+        // The plugin's checks of its own annotations (the `errors` chart is made of
+        // mistakes in them) do not change the order of Helm's: the release they
+        // leave is compared as it is.
+        let mut d = Diagnostics::default();
+        let release = match input::parse(stream.as_bytes(), &mut d) {
+            Ok((_, r)) => r,
+            Err(e) => {
+                disagreements.push(format!("{what}: Helm renders it, the plugin refuses it: {e}"));
+                continue;
+            }
+        };
+        charts += 1;
+        for event in Event::ALL {
+            let helm: Vec<String> = serde_json::from_value(answer["order"][event.as_str()].clone()).unwrap();
+            let ours = release.hooks.iter().filter(|h| h.events.contains(&event));
+            if ours.clone().any(|h| h.parallel == Some(true) || !h.depends_on.is_empty()) {
+                annotated += 1;
+                continue;
+            }
+            let plugin = plugin_hook_order(&release, event);
+            compared += 1;
+            hooks += helm.len();
+            if plugin != helm {
+                disagreements.push(format!("{what}, {event}:\n  Helm:   {helm:?}\n  plugin: {plugin:?}"));
+            }
+        }
+    }
+    eprintln!(
+        "hook order: {charts} chart renders ({empty} more empty), {compared} events ({hooks} hooks) compared, {annotated} events left to the plugin's annotations; Helm refused {}: {refused:?}",
+        refused.len()
+    );
+    assert!(charts >= 20 && hooks >= 100, "too little compared: {charts} charts, {hooks} hooks");
+    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
 }

@@ -5,6 +5,8 @@
 //
 //	{"op":"decode","payload":"<data.release>"}  -> {"ok":true,"name":..,"status":..,"release":{...}} | {"ok":false,"error":"..."}
 //	{"op":"manifest","text":"<one YAML document>"} -> {"ok":true,"objects":[...]} | {"ok":false,"error":"..."}
+//	{"op":"records","kubeconfig":"<path>","namespace":"<ns>"} -> {"ok":true,"records":[..],"reads":[..]}
+//	{"op":"hooks","chart":"<dir>","values":["<file>",..]} -> {"ok":true,"stream":"..","order":{"<event>":["Kind/name",..]}}
 //
 // decode goes through Helm's exported Secrets driver over client-go's fake clientset:
 // its Get decodes a record exactly as `helm status` does (decodeRelease is unexported).
@@ -17,6 +19,14 @@
 // and a list flattened into its items, as the builder's Flatten() does. The builder
 // itself needs a REST mapper (a cluster's discovery); what it adds beyond this is the
 // mapping of each kind, which the bed's API server answers in the end-to-end tests.
+//
+// hooks renders a chart as `helm template r <chart> -f ..` does (Install, client-only
+// dry run) and answers the stream `helm template` prints and, for each event, the
+// order in which Helm's execHook creates the hooks: its pre-sort by kind
+// (SortManifests, inside the render) and its stable sort by weight and name. execHook
+// is unexported; the one exported action that runs it for any set of hooks is
+// ReleaseTesting, so each event's hooks are handed to it relabelled as test hooks
+// (execHook treats every event alike), over a kube client that records what it creates.
 package main
 
 import (
@@ -24,6 +34,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"helm.sh/helm/v4/pkg/release"
@@ -37,9 +48,13 @@ import (
 )
 
 type request struct {
-	Op      string `json:"op"`
-	Payload string `json:"payload"`
-	Text    string `json:"text"`
+	Op         string   `json:"op"`
+	Payload    string   `json:"payload"`
+	Text       string   `json:"text"`
+	Chart      string   `json:"chart"`
+	Values     []string `json:"values"`
+	Kubeconfig string   `json:"kubeconfig"`
+	Namespace  string   `json:"namespace"`
 }
 
 type object struct {
@@ -52,12 +67,16 @@ type object struct {
 }
 
 type answer struct {
-	OK      bool            `json:"ok"`
-	Error   string          `json:"error,omitempty"`
-	Name    string          `json:"name,omitempty"`
-	Status  string          `json:"status,omitempty"`
-	Release json.RawMessage `json:"release,omitempty"`
-	Objects *[]object       `json:"objects,omitempty"` // a pointer: an empty document answers "objects":[]
+	OK      bool                `json:"ok"`
+	Error   string              `json:"error,omitempty"`
+	Name    string              `json:"name,omitempty"`
+	Status  string              `json:"status,omitempty"`
+	Release json.RawMessage     `json:"release,omitempty"`
+	Objects *[]object           `json:"objects,omitempty"` // a pointer: an empty document answers "objects":[]
+	Stream  string              `json:"stream,omitempty"`
+	Order   map[string][]string `json:"order,omitempty"`
+	Records *[]stored           `json:"records,omitempty"`
+	Reads   []read              `json:"reads,omitempty"`
 }
 
 const key = "sh.helm.release.v1.r.v1"
@@ -119,6 +138,8 @@ func manifest(text string) answer {
 }
 
 func main() {
+	// Helm logs what it skips (an unknown hook event) through slog: the answers say it.
+	slog.SetDefault(slog.New(slog.DiscardHandler))
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	enc := json.NewEncoder(out)
@@ -134,6 +155,10 @@ func main() {
 			a = decode(r.Payload)
 		case "manifest":
 			a = manifest(r.Text)
+		case "records":
+			a = records(r.Kubeconfig, r.Namespace)
+		case "hooks":
+			a = hookOrder(r.Chart, r.Values)
 		default:
 			a = answer{Error: "unknown op " + r.Op}
 		}

@@ -13,7 +13,9 @@
 //! its own namespace, so they run in parallel. Without the bed's environment they fail.
 //! (Built only with the `e2e` feature, so that a plain `cargo test` never runs them.)
 
-use crate::common::{bed, fresh_namespace, keep, kubectl_in, ok, parse_json, repo, HelmHome};
+use crate::common::{
+    bed, fresh_namespace, keep, kubectl_in, ok, parse_json, repo, stock_helm_reads_the_records, HelmHome,
+};
 
 use std::process::Command;
 use std::sync::OnceLock;
@@ -508,6 +510,8 @@ fn storage_round_trip(driver: Driver) {
     s.save(&mut c, saved_at).unwrap();
     // A second save (the run records several times) goes through too.
     s.save(&mut c, saved_at).unwrap();
+    // And stock Helm reads the rewritten record, in either driver.
+    stock_helm_reads_the_records(&ns);
 
     // The object: same name, type and labels, modifiedAt now.
     let kind = if driver == Driver::Secret { "secret" } else { "configmap" };

@@ -1,7 +1,10 @@
 //! The test bed: its environment and tools, a test's own namespace, and a Space (a
 //! namespace and a Helm home with the plugin installed) to run the plugin in.
 
-use super::{helm_bin, history_rows, keep, nanos, ok, required, run, tool, HelmHome, Out};
+use super::{
+    helm_bin, helm_reads_the_records, history_rows, keep, nanos, ok, required, run, stock_helm_reads_the_records, tool,
+    HelmHome, Out,
+};
 use std::env;
 use std::fmt;
 use std::path::PathBuf;
@@ -177,6 +180,11 @@ impl serde::Serialize for Namespace {
 
 impl Drop for Namespace {
     fn drop(&mut self) {
+        // The records of every command the test ran, those it built by hand too. Not
+        // while a test is failing already: a second panic would abort the binary.
+        if !std::thread::panicking() {
+            stock_helm_reads_the_records(&self.0);
+        }
         if !keep() {
             let mut c = bed().kubectl();
             c.args(["delete", "namespace", &self.0, "--wait=false", "--ignore-not-found"]);
@@ -246,8 +254,15 @@ impl Space {
     }
 
     /// [`Space::plugin_cmd`] run with `stdin`.
+    /// After a command that writes records (deploy, rollback, uninstall, run), checks
+    /// that stock Helm reads every record in the namespace ([`helm_reads_the_records`]).
     pub fn plugin(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        run(self.plugin_cmd(args), stdin)
+        let out = run(self.plugin_cmd(args), stdin);
+        let writes = matches!(args.first(), Some(&("deploy" | "rollback" | "uninstall" | "run")));
+        if writes && !args.contains(&"--dry-run") {
+            helm_reads_the_records(&self.ns);
+        }
+        out
     }
 
     /// kubectl with the bed's admin kubeconfig, in no namespace.

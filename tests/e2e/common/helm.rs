@@ -120,8 +120,13 @@ impl HelmHome {
     /// Helm with a clean environment: PATH and this home only, in the repository. It
     /// names no cluster; the caller adds how to reach one.
     pub fn command(&self) -> Command {
+        self.command_of(&helm_bin())
+    }
+
+    /// [`HelmHome::command`] of another Helm binary (stock Helm in the host-functions lane).
+    pub fn command_of(&self, bin: &Path) -> Command {
         let t = &self.tmp.0;
-        let mut c = Command::new(helm_bin());
+        let mut c = Command::new(bin);
         c.env_clear()
             .env("PATH", env::var_os("PATH").unwrap_or_default())
             .env("HOME", t)

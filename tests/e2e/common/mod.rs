@@ -8,9 +8,10 @@ mod bed;
 mod golden;
 mod helm;
 mod node;
+mod records;
 mod watch;
 
-pub use {bed::*, golden::*, helm::*, node::*, watch::*};
+pub use {bed::*, golden::*, helm::*, node::*, records::*, watch::*};
 
 use serde_json::Value;
 use std::env;
