@@ -24,7 +24,7 @@ use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
 use helm_hooks::model::list;
-use helm_hooks::model::manifest::{self, Document, Head, Syntax};
+use helm_hooks::model::manifest::{self, Document, Head, Reading, Syntax};
 use helm_hooks::plan::{self, PlanOptions, Target};
 use helm_hooks::release::payload::{encode_payload, Encoder};
 use serde_json::{json, Value};
@@ -158,12 +158,15 @@ fn every_record_about_the_size_that_once_went_out_corrupt_reads_back() {
 /// What the plugin reads of one document: each object's head, a List's items
 /// each; `Err` when it refuses the document.
 fn plugin_reading(doc: &Document) -> Result<Vec<Head>, String> {
-    let docs = match list::items(doc) {
-        Some(Ok(items)) => items,
-        Some(Err(d)) => return Err(d.to_string()),
-        None => vec![doc.clone()],
-    };
-    docs.iter().map(|d| manifest::read_head(d, Syntax::Whole).map_err(|e| e.to_string())).collect()
+    let read = |d: &Document| manifest::read_head(d, Syntax::Whole).map_err(|e| e.to_string());
+    match manifest::read(doc, Syntax::Whole).map_err(|e| e.to_string())? {
+        Reading::Object(head) => Ok(vec![head]),
+        Reading::List => match list::items(doc) {
+            Some(Ok(items)) => items.iter().map(read).collect(),
+            Some(Err(d)) => Err(d.to_string()),
+            None => read(doc).map(|h| vec![h]),
+        },
+    }
 }
 
 /// Helm's reading of one document against the plugin's: Helm refusing, the

@@ -12,7 +12,7 @@ use crate::model::chart::{ChartMeta, Dependency};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::dropped::{self, Template};
 use crate::model::hook::Hook;
-use crate::model::manifest::{self, Document, Syntax};
+use crate::model::manifest::{self, Document, Reading, Syntax};
 use crate::model::resource::Resource;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -440,21 +440,25 @@ fn is_yaml_release(text: &str) -> bool {
 }
 
 fn classify(doc: Document, syntax: Syntax, release: &mut Release, diags: &mut Diagnostics) {
-    // A list's items are resources, whatever they say (model/list.rs).
-    match crate::model::list::items(&doc) {
-        None => {}
-        Some(Ok(items)) => {
-            for item in items {
-                match manifest::read_head(&item, syntax) {
-                    Ok(head) => release.resources.push(Resource::from_document(item, head, diags)),
-                    Err(d) => diags.push(*d),
+    let head = match manifest::read(&doc, syntax) {
+        Ok(Reading::Object(head)) => Ok(head),
+        // A list's items are resources, whatever they say (model/list.rs).
+        Ok(Reading::List) => match crate::model::list::items(&doc) {
+            Some(Ok(items)) => {
+                for item in items {
+                    match manifest::read_head(&item, syntax) {
+                        Ok(head) => release.resources.push(Resource::from_document(item, head, diags)),
+                        Err(d) => diags.push(*d),
+                    }
                 }
+                return;
             }
-            return;
-        }
-        Some(Err(d)) => return diags.push(*d),
-    }
-    match manifest::read_head(&doc, syntax) {
+            Some(Err(d)) => return diags.push(*d),
+            None => manifest::read_head(&doc, syntax),
+        },
+        Err(d) => Err(d),
+    };
+    match head {
         Ok(head) if annotation::has(&head.annotations, HOOK) => {
             release.hooks.extend(Hook::from_document(doc, head, diags));
         }

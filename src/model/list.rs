@@ -13,7 +13,6 @@
 
 use serde_json::Value;
 
-use crate::base::bytes;
 use crate::model::annotation::HOOK;
 use crate::model::diagnostic::Diagnostic;
 use crate::model::manifest::Document;
@@ -23,9 +22,6 @@ use crate::model::yaml;
 /// which is YAML), or `None` when `doc` is not a list. A document that does
 /// not read is left to the reader of heads, which says why.
 pub fn items(doc: &Document) -> Option<Result<Vec<Document>, Box<Diagnostic>>> {
-    if !may_be_list(&doc.text) {
-        return None;
-    }
     let Ok(Value::Object(mut top)) = yaml::to_json(&doc.text) else { return None };
     let items = match top.remove("items") {
         None | Some(Value::Null) => return None,
@@ -55,16 +51,6 @@ pub fn items(doc: &Document) -> Option<Result<Vec<Document>, Box<Diagnostic>>> {
         out.push(Document { source: doc.source.clone(), index: doc.index, text });
     }
     Some(Ok(out))
-}
-
-/// Cheap first look: a top-level `items` key in block style, or a document
-/// written as one flow mapping.
-/// Every document passes here, so lines are found a word at a time.
-fn may_be_list(text: &str) -> bool {
-    let b = text.as_bytes();
-    let starts =
-        |byte: u8, with: &[u8]| b.starts_with(with) || bytes::line_starts(b, byte).any(|i| b[i..].starts_with(with));
-    starts(b'i', b"items:") || starts(b'"', b"\"items\":") || starts(b'{', b"{")
 }
 
 fn failure(doc: &Document, message: String) -> Box<Diagnostic> {
