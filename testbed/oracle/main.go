@@ -4,6 +4,7 @@
 // answer a line on stdout:
 //
 //	{"op":"decode","payload":"<data.release>"}  -> {"ok":true,"name":..,"status":..,"release":{...}} | {"ok":false,"error":"..."}
+//	{"op":"encode","text":"<release JSON>"}      -> {"ok":true,"payload":"<data.release>"}
 //	{"op":"manifest","text":"<one YAML document>"} -> {"ok":true,"objects":[...]} | {"ok":false,"error":"..."}
 //	{"op":"records","kubeconfig":"<path>","namespace":"<ns>"} -> {"ok":true,"records":[..],"reads":[..]}
 //	{"op":"hooks","chart":"<dir>","values":["<file>",..]} -> {"ok":true,"stream":"..","order":{"<event>":["Kind/name",..]}}
@@ -38,6 +39,7 @@ import (
 	"os"
 
 	"helm.sh/helm/v4/pkg/release"
+	rspb "helm.sh/helm/v4/pkg/release/v1"
 	"helm.sh/helm/v4/pkg/storage/driver"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -73,6 +75,7 @@ type answer struct {
 	Status  string              `json:"status,omitempty"`
 	Release json.RawMessage     `json:"release,omitempty"`
 	Objects *[]object           `json:"objects,omitempty"` // a pointer: an empty document answers "objects":[]
+	Payload string              `json:"payload,omitempty"`
 	Stream  string              `json:"stream,omitempty"`
 	Order   map[string][]string `json:"order,omitempty"`
 	Records *[]stored           `json:"records,omitempty"`
@@ -107,6 +110,26 @@ func decode(payload string) answer {
 		return answer{Error: err.Error()}
 	}
 	return answer{OK: true, Name: acc.Name(), Status: acc.Status(), Release: b}
+}
+
+// encode writes release (JSON) as Helm's Secrets driver writes a record (its Create,
+// which calls encodeRelease) and answers the record's data.release: what the plugin
+// must read back.
+func encode(releaseJSON string) answer {
+	var rel rspb.Release
+	if err := json.Unmarshal([]byte(releaseJSON), &rel); err != nil {
+		return answer{Error: err.Error()}
+	}
+	client := fake.NewSimpleClientset()
+	secrets := client.CoreV1().Secrets("default")
+	if err := driver.NewSecrets(secrets).Create(key, &rel); err != nil {
+		return answer{Error: err.Error()}
+	}
+	s, err := secrets.Get(context.Background(), key, metav1.GetOptions{})
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	return answer{OK: true, Payload: string(s.Data["release"])}
 }
 
 func manifest(text string) answer {
@@ -153,6 +176,8 @@ func main() {
 		switch r.Op {
 		case "decode":
 			a = decode(r.Payload)
+		case "encode":
+			a = encode(r.Text)
 		case "manifest":
 			a = manifest(r.Text)
 		case "records":
