@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The helm-hooks test bed: a real Kubernetes control plane (etcd, kube-apiserver,
-# kube-controller-manager, kube-scheduler) with one kwok node, run by
+# kube-controller-manager, kube-scheduler) with three kwok nodes in three zones, run by
 # `kwokctl --runtime binary` from the binaries testbed/build.sh put in $HOOKS_CACHE/bin,
 # and a real node beside it (a kubelet with containerd: testbed/realnode.sh) where pods
 # that select and tolerate `hooks-test/real-node=true` run in real containers, and a
@@ -192,7 +192,7 @@ EOF
     kctl -n kube-system create token hooks-admin --duration=8760h >"$bed/token.tmp"
     mv "$bed/token.tmp" "$bed/token"
   fi
-  kctl wait --for=condition=Ready node/kwok-node-0 --timeout=60s >/dev/null
+  kctl wait --for=condition=Ready node -l type=kwok --timeout=60s >/dev/null
   # Pods can only be created once a namespace has its default ServiceAccount.
   local i
   for i in $(seq 100); do

@@ -1819,8 +1819,9 @@ fn a_stuck_resource_says_why() {
     for want in [
         "Deployment/web is not ready: not ready after 8",
         "s (--readiness-timeout)",
-        // (0/2 on the bed: the kwok node and the real one, whose taint this pod does not tolerate)
-        "(Pending): not scheduled: Unschedulable: 0/2 nodes are available",
+        // (0/4 on the bed: the three kwok nodes and the real one, whose taint this pod does
+        // not tolerate)
+        "(Pending): not scheduled: Unschedulable: 0/4 nodes are available",
     ] {
         assert!(all.contains(want), "the output does not say {want:?}:\n{}", out.shown);
     }
@@ -2757,5 +2758,71 @@ fn what_helm_reads_deploys_and_stock_helm_reads_the_record_back() {
     assert!(case.release_secrets().is_empty(), "records left: {:?}", case.release_secrets());
     for what in ["configmap/big", "configmap/list-a", "service/list-b", "service/flow"] {
         assert!(!case.exists(what), "{what} left after stock helm uninstall");
+    }
+}
+
+/// A Deployment as charts with resource presets and a required spread write it: every
+/// container requests ephemeral-storage, the replicas may not share a node and must spread
+/// evenly over zones.
+const SPREAD: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: spread
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: spread}}
+  template:
+    metadata: {labels: {app: spread}}
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: spread}}
+            topologyKey: kubernetes.io/hostname
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+        labelSelector: {matchLabels: {app: spread}}
+      containers:
+      - name: main
+        image: registry.invalid/spread:1
+        resources:
+          requests: {cpu: 100m, memory: 128Mi, ephemeral-storage: 50Mi}
+          limits: {memory: 256Mi, ephemeral-storage: 2Gi}
+";
+
+/// The bed's nodes report what a cloud cluster's do (issue 47; testbed/testdata/node.yaml):
+/// containers that request ephemeral-storage schedule, and three replicas that may not
+/// share a node and must spread over zones become ready, through stock `helm install
+/// --wait` and through the README's pipe alike, each on three nodes in three zones.
+#[test]
+fn ephemeral_storage_and_a_required_anti_affinity_schedule_through_stock_helm_and_the_pipe() {
+    let stock = Case::new("spread-stock");
+    let ours = Case::new("spread-pipe");
+    let chart = write_chart(&stock.tmp.0, "spread", &[("spread.yaml", SPREAD)]);
+    let chart = chart.to_str().unwrap();
+    let out = stock.helm(&["install", RELEASE, chart, "--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "stock helm install --wait: {}", out.shown);
+    let rendered = ours.helm(&["upgrade", "--install", RELEASE, chart, DRY_RUN, SKIP_OPENAPI, "-o", "json"]);
+    assert_eq!(rendered.code, 0, "{}", rendered.shown);
+    let out = ours.deploy_rendered(&rendered.stdout, &[]);
+    assert_eq!(out.code, 0, "the pipe: {}", out.shown);
+    for case in [&stock, &ours] {
+        let ready = ok(case.kubectl(&["get", "deployment", "spread", "-o", "jsonpath={.status.readyReplicas}"]));
+        assert_eq!(ready, "3", "{}: ready replicas", case.ns);
+        let nodes = ok(case.kubectl(&["get", "pods", "-l", "app=spread", "-o", "jsonpath={.items[*].spec.nodeName}"]));
+        let nodes: BTreeSet<&str> = nodes.split_whitespace().collect();
+        assert_eq!(nodes.len(), 3, "{}: the replicas share a node: {nodes:?}", case.ns);
+        let mut zones = BTreeSet::new();
+        for node in &nodes {
+            let mut c = case.kubectl_cmd();
+            c.args(["get", "node", node, "-o", "jsonpath={.metadata.labels}"]);
+            let labels = ok(c);
+            zones.insert(
+                parse_json(&labels, "node labels")["topology.kubernetes.io/zone"].as_str().unwrap().to_string(),
+            );
+        }
+        assert_eq!(zones.len(), 3, "{}: the replicas share a zone: {zones:?}", case.ns);
     }
 }

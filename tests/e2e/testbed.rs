@@ -13,7 +13,7 @@
 //! plugin's suites they install no plugin: they test the bed, not the plugin. Every test
 //! works in its own namespace, so they run in parallel.
 
-use crate::common::{bed, kubectl_in, ok, repo, run, HelmHome, Namespace};
+use crate::common::{bed, kubectl_in, ok, parse_json, repo, run, HelmHome, Namespace};
 
 use std::process::{Command, Stdio};
 use std::thread::sleep;
@@ -441,19 +441,37 @@ fn real_pod(name: &str, image: &str, command: &str) -> String {
     )
 }
 
-/// Both nodes are Ready; the real one carries the label and the NoExecute taint that
-/// keep every pod that does not ask for it on kwok.
+/// The three kwok nodes and the real one are Ready; the real one carries the label and the
+/// NoExecute taint that keep every pod that does not ask for it on kwok. The kwok nodes
+/// report what a cloud node reports (testbed/testdata/node.yaml): ephemeral-storage,
+/// hugepages and pods allocatable, and a zone each.
 #[test]
-fn the_kwok_node_and_the_real_node_are_ready() {
+fn the_kwok_nodes_and_the_real_node_are_ready() {
     let nodes = ok(kubectl_in("default", &["get", "nodes", "-o", "name"]));
-    assert!(nodes.contains("node/kwok-node-0") && nodes.contains("node/localhost"), "{nodes}");
-    for node in ["kwok-node-0", "localhost"] {
+    let mut zones = std::collections::BTreeSet::new();
+    for node in KWOK_NODES.iter().chain(&["localhost"]) {
+        assert!(nodes.contains(&format!("node/{node}")), "{node} is missing: {nodes}");
         let ready = ok(kubectl_in(
             "default",
             &["get", "node", node, "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}"],
         ));
         assert_eq!(ready, "True", "node {node} is not Ready");
     }
+    for node in KWOK_NODES {
+        let status = parse_json(&ok(kubectl_in("default", &["get", "node", node, "-o", "json"])), node);
+        let allocatable = &status["status"]["allocatable"];
+        for resource in ["cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "hugepages-1Gi", "pods"] {
+            assert!(allocatable[resource].is_string(), "{node} reports no allocatable {resource}: {allocatable}");
+        }
+        assert_eq!(allocatable["pods"], "250", "{node}");
+        let labels = &status["metadata"]["labels"];
+        for label in ["kubernetes.io/os", "kubernetes.io/arch", "kubernetes.io/hostname", "topology.kubernetes.io/zone"]
+        {
+            assert!(labels[label].is_string(), "{node} has no label {label}: {labels}");
+        }
+        zones.insert(labels["topology.kubernetes.io/zone"].as_str().unwrap().to_string());
+    }
+    assert_eq!(zones.len(), 3, "the kwok nodes share zones: {zones:?}");
     let taints = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.spec.taints}"]));
     assert!(taints.contains("hooks-test/real-node") && taints.contains("NoExecute"), "{taints}");
     let labels = ok(kubectl_in("default", &["get", "node", "localhost", "-o", "jsonpath={.metadata.labels}"]));
@@ -465,7 +483,7 @@ fn the_kwok_node_and_the_real_node_are_ready() {
     ));
     let kwok = ok(kubectl_in(
         "default",
-        &["get", "node", "kwok-node-0", "-o", "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}"],
+        &["get", "node", KWOK_NODES[0], "-o", "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}"],
     ));
     assert!(!port.is_empty() && !kwok.is_empty(), "ports: real {port:?}, kwok {kwok:?}");
     assert_ne!(port, kwok, "kwok took the real node over");
@@ -487,7 +505,8 @@ fn a_real_pod_prints_and_exits_for_real() {
     // A pod that does not ask for the real node goes to kwok.
     apply(&ns, &bare_pod("kwoked", "", &["main"]));
     eventually("kwoked scheduled", || !jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}").is_empty());
-    assert_eq!(jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}"), "kwok-node-0");
+    let node = jsonpath(&ns, "pod/kwoked", "{.spec.nodeName}");
+    assert!(KWOK_NODES.contains(&node.as_str()), "kwoked is on {node}");
 }
 
 /// A tag the registry lacks, and an image of another registry host, are real pull errors
@@ -585,7 +604,7 @@ fn a_statefulset_on_the_real_node_reads_back_what_it_wrote_after_re_creation() {
     });
 }
 
-/// A claim that names no class gets the default one and binds on the kwok node, where
+/// A claim that names no class gets the default one and binds on a kwok node, where
 /// nothing is mounted: the Deployment that uses it becomes Available.
 #[test]
 fn a_claim_on_the_kwok_node_binds_and_its_deployment_becomes_ready() {
@@ -604,10 +623,13 @@ fn a_claim_on_the_kwok_node_binds_and_its_deployment_becomes_ready() {
     wait_for(&ns, "deployment/app", "condition=Available");
     let (_, node, _) = bound_volume(&ns, "data");
     eprintln!("claim bound and deployment available on kwok in {:.1?}", start.elapsed());
-    assert_eq!(node, "kwok-node-0");
-    assert_eq!(jsonpath(&ns, "pods", "{.items[*].spec.nodeName}"), "kwok-node-0");
+    assert!(KWOK_NODES.contains(&node.as_str()), "the volume is pinned to {node}");
+    assert_eq!(jsonpath(&ns, "pods", "{.items[*].spec.nodeName}"), node);
     assert_eq!(jsonpath(&ns, "pvc/data", "{.status.capacity.storage}"), "1Gi");
 }
+
+/// The bed's kwok nodes (testbed/testdata/node.yaml).
+const KWOK_NODES: [&str; 3] = ["kwok-node-0", "kwok-node-1", "kwok-node-2"];
 
 /// The test bed's cache folder (`HOOKS_CACHE`, else `~/.cache/helm-hooks`).
 fn repo_cache() -> std::path::PathBuf {

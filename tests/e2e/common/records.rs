@@ -3,8 +3,8 @@
 //!
 //! - After each deploy, rollback, uninstall and run through [`super::Space::plugin`],
 //!   [`helm_reads_the_records`]: Helm's own code, in `testbed/oracle`, reads every record
-//!   of the namespace (its decoder, and the History, Status and Get actions behind
-//!   `helm history`, `helm status` and `helm get manifest`), in one question.
+//!   of the namespace (its decoder, and the History and Get actions behind `helm history`
+//!   and `helm get manifest`; `helm status` reads a record as Get does), in one question.
 //! - When a test's namespace ends ([`super::Namespace`]), [`stock_helm_reads_the_records`]:
 //!   the same, then the stock `helm` binary's own `history`, `status` and `get manifest`
 //!   for each release, so that the records of commands a test builds by hand are read
@@ -33,8 +33,8 @@ fn ask(question: &Value) -> Value {
 /// - each record's payload decodes with Helm's decoder as with the plugin's (name,
 ///   version, status, manifest, chart), and its labels say the same name, version and
 ///   status (what `helm list` selects by);
-/// - for each release, Helm's History lists every stored revision with its status,
-///   Status answers, and Get's manifest is the last revision's.
+/// - for each release, Helm's History lists every stored revision with its status, and
+///   Get reads the last revision's status and manifest.
 ///
 /// Panics with the record and what differs; answers what Helm read, per release.
 pub fn helm_reads_the_records(ns: &str) -> Vec<Value> {
@@ -78,7 +78,7 @@ pub fn helm_reads_the_records(ns: &str) -> Vec<Value> {
         let expected: Vec<Value> = mine.iter().map(|s| json!({"version": s.2, "status": s.3})).collect();
         assert_eq!(read["history"], json!(expected), "{ns}: Helm's History of {name} against its records");
         let last = mine.last().unwrap();
-        assert_eq!(read["status"], last.3.as_str(), "{ns}: Helm's Status of {name}");
+        assert_eq!(read["status"], last.3.as_str(), "{ns}: Helm's Get of {name}: the status");
         assert_eq!(read["manifest"], last.4.as_str(), "{ns}: Helm's Get of {name}: the manifest");
     }
     reads
@@ -105,7 +105,13 @@ fn stock_helm(ns: &str, driver: &str, args: &[&str]) -> Out {
 pub fn stock_helm_reads_the_records(ns: &str) {
     for read in helm_reads_the_records(ns) {
         let (driver, name) = (read["driver"].as_str().unwrap(), read["name"].as_str().unwrap());
-        let history = stock_helm(ns, driver, &["history", name, "-o", "json", "--max", "1000"]);
+        // The three at once: a test's end waits for the slowest, not for their sum.
+        let (history, status, shown) = std::thread::scope(|s| {
+            let history = s.spawn(|| stock_helm(ns, driver, &["history", name, "-o", "json", "--max", "1000"]));
+            let status = s.spawn(|| stock_helm(ns, driver, &["status", name]));
+            let shown = stock_helm(ns, driver, &["get", "manifest", name]);
+            (history.join().unwrap(), status.join().unwrap(), shown)
+        });
         assert_eq!(history.code, 0, "stock helm history {ns}/{name}:\n{}", history.shown);
         let listed: Vec<Value> = parse_json(&history.stdout, "helm history")
             .as_array()
@@ -116,11 +122,9 @@ pub fn stock_helm_reads_the_records(ns: &str) {
         assert_eq!(json!(listed), read["history"], "stock helm history of {ns}/{name}");
         // `helm status` also looks the release's objects up on the cluster: a test that
         // removed its CRDs at its end leaves kinds no longer served, which fails the
-        // lookup after the record was read (the oracle's Status read it when they were).
-        let status = stock_helm(ns, driver, &["status", name]);
+        // lookup after the record was read.
         let kind_gone = status.stderr.contains("ensure CRDs are installed first");
         assert!(status.code == 0 || kind_gone, "stock helm status {ns}/{name}:\n{}", status.shown);
-        let shown = stock_helm(ns, driver, &["get", "manifest", name]);
         assert_eq!(shown.code, 0, "stock helm get manifest {ns}/{name}:\n{}", shown.shown);
         assert_eq!(
             shown.stdout.trim_end(),
