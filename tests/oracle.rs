@@ -26,6 +26,7 @@ use helm_hooks::model::event::Event;
 use helm_hooks::model::input;
 use helm_hooks::model::list;
 use helm_hooks::model::manifest::{self, Document, Head, Reading, Syntax};
+use helm_hooks::model::yaml;
 use helm_hooks::plan::{self, PlanOptions, Target};
 use helm_hooks::release::payload::{decode_payload, encode_payload, Encoder};
 use serde_json::{json, Value};
@@ -491,6 +492,10 @@ fn every_chart_runs_its_hooks_in_helms_order() {
             empty += 1;
             continue;
         }
+        // Cut alike first: the hooks are the documents each cut.
+        if let Err(e) = compare_split(&mut oracle, stream, &what) {
+            disagreements.push(e);
+        }
         // The plugin's checks of its own annotations (the `errors` chart is made of
         // mistakes in them) do not change the order of Helm's: the release they
         // leave is compared as it is.
@@ -524,4 +529,88 @@ fn every_chart_runs_its_hooks_in_helms_order() {
     );
     assert!(charts >= 20 && hooks >= 100, "too little compared: {charts} charts, {hooks} hooks");
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+}
+
+/// Helm's cut of `stream` into documents (releaseutil.SplitManifests, as it cuts a rendered
+/// template and a release's manifest) against the plugin's (`manifest::split`): the same
+/// documents in the same order. Compared by what each reads as, so that where each keeps
+/// the `# Source:` line does not count. Helm keeps a document of nothing but comments,
+/// which reads as null and holds no object (its kube client builds nothing of it); the
+/// plugin drops it when cutting, so Helm's null documents are left out.
+fn compare_split(oracle: &mut Oracle, stream: &str, what: &str) -> Result<usize, String> {
+    let answer = oracle.ask(&json!({"op": "split", "text": stream}));
+    let helm: Vec<Value> = answer["docs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| yaml::to_json(d.as_str().unwrap()).unwrap_or_else(|e| json!({"unreadable": e.to_string()})))
+        .filter(|v| !v.is_null())
+        .collect();
+    let ours: Vec<Value> = manifest::split(stream, "<stream>")
+        .iter()
+        .map(|d| yaml::to_json(&d.text).unwrap_or_else(|e| json!({"unreadable": e.to_string()})))
+        .filter(|v| !v.is_null())
+        .collect();
+    if helm != ours {
+        let at = helm.iter().zip(&ours).position(|(h, o)| h != o).unwrap_or(helm.len().min(ours.len()));
+        return Err(format!(
+            "{what}: Helm cuts {} documents, the plugin {}; the first that differs is #{at}: Helm {:?}, plugin {:?}\nthe stream: {stream:?}",
+            helm.len(),
+            ours.len(),
+            helm.get(at),
+            ours.get(at)
+        ));
+    }
+    Ok(helm.len())
+}
+
+/// Every rendered public chart's stream, and streams of generated documents joined by
+/// every separator Helm and YAML accept (`---` with blanks, a comment or CRLF after it,
+/// blank lines around it, whitespace before the first), cut alike by Helm and the plugin.
+#[test]
+fn helm_and_the_plugin_cut_streams_into_the_same_documents() {
+    let mut oracle = Oracle::start();
+    let mut disagreements = Vec::new();
+    let mut docs = 0;
+    for (i, stream) in rendered::charts().iter().enumerate() {
+        match compare_split(&mut oracle, stream, &format!("rendered chart {i}")) {
+            Ok(n) => docs += n,
+            Err(e) => disagreements.push(e),
+        }
+    }
+    let separators = [
+        "---\n",
+        "--- \n",
+        "---\t\n",
+        "---\r\n",
+        "--- # a comment\n",
+        "\n---\n\n",
+        "---\n# Source: c/templates/x.yaml\n",
+    ];
+    let streams = if long() { 100_000 } else { 1_000 };
+    for seed in 0..streams {
+        let mut x: u64 = seed * 7 + 1;
+        let mut stream = String::from(["", "\n", "  \n", "---\n"][seed as usize % 4]);
+        for part in 0..(seed % 5 + 1) {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if part > 0 {
+                stream.push_str(separators[(x >> 33) as usize % separators.len()]);
+            }
+            let doc = mutation(seed * 8 + part);
+            // Only documents that read: a document Helm and the plugin both refuse says
+            // nothing of where a stream is cut.
+            if yaml::to_json(&doc).is_ok() {
+                stream.push_str(&doc);
+                if !doc.ends_with('\n') {
+                    stream.push('\n');
+                }
+            }
+        }
+        match compare_split(&mut oracle, &stream, &format!("generated stream {seed}")) {
+            Ok(n) => docs += n,
+            Err(e) => disagreements.push(e),
+        }
+    }
+    eprintln!("streams: {} cut by Helm and the plugin, {docs} documents", oracle.asked);
+    assert!(disagreements.is_empty(), "{} disagreements; the first:\n{}", disagreements.len(), disagreements[0]);
 }

@@ -7,6 +7,7 @@
 //	{"op":"encode","text":"<release JSON>"}      -> {"ok":true,"payload":"<data.release>"}
 //	{"op":"manifest","text":"<one YAML document>"} -> {"ok":true,"objects":[...]} | {"ok":false,"error":"..."}
 //	{"op":"records","kubeconfig":"<path>","namespace":"<ns>"} -> {"ok":true,"records":[..],"reads":[..]}
+//	{"op":"split","text":"<a YAML stream>"}     -> {"ok":true,"docs":["..",..]}
 //	{"op":"hooks","chart":"<dir>","values":["<file>",..]} -> {"ok":true,"stream":"..","order":{"<event>":["Kind/name",..]}}
 //
 // decode goes through Helm's exported Secrets driver over client-go's fake clientset:
@@ -76,6 +77,7 @@ type answer struct {
 	Release json.RawMessage     `json:"release,omitempty"`
 	Objects *[]object           `json:"objects,omitempty"` // a pointer: an empty document answers "objects":[]
 	Payload string              `json:"payload,omitempty"`
+	Docs    *[]string           `json:"docs,omitempty"`
 	Stream  string              `json:"stream,omitempty"`
 	Order   map[string][]string `json:"order,omitempty"`
 	Records *[]stored           `json:"records,omitempty"`
@@ -180,6 +182,8 @@ func main() {
 			a = encode(r.Text)
 		case "manifest":
 			a = manifest(r.Text)
+		case "split":
+			a = split(r.Text)
 		case "records":
 			a = records(r.Kubeconfig, r.Namespace)
 		case "hooks":

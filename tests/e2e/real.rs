@@ -51,6 +51,10 @@ const NOT_HELMS: &[&str] = &[
     "volume.beta.kubernetes.io/storage-provisioner",
     "volume.kubernetes.io/storage-provisioner",
     "volume.kubernetes.io/selected-node",
+    // A pod's, by the API server when it binds it: its node's zone and region (the bed's
+    // three kwok nodes are in three zones).
+    "topology.kubernetes.io/zone",
+    "topology.kubernetes.io/region",
 ];
 
 pub(crate) struct Chart {
