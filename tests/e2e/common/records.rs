@@ -83,7 +83,7 @@ pub fn helm_reads_the_records(ns: &str) -> Vec<Value> {
     reads
 }
 
-/// One Helm home for the stock CLI's reads: `helm status`, `history` and `get manifest`
+/// One Helm home for the stock CLI's reads: `helm history`
 /// need no plugin and write nothing.
 fn reader() -> &'static HelmHome {
     static HOME: OnceLock<HelmHome> = OnceLock::new();
