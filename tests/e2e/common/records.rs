@@ -83,8 +83,8 @@ pub fn helm_reads_the_records(ns: &str) -> Vec<Value> {
     reads
 }
 
-/// One Helm home for the stock CLI's reads: `helm history`
-/// need no plugin and write nothing.
+/// One Helm home for the stock CLI's reads: `helm history` needs no plugin and writes
+/// nothing.
 fn reader() -> &'static HelmHome {
     static HOME: OnceLock<HelmHome> = OnceLock::new();
     HOME.get_or_init(|| HelmHome::new("records"))
