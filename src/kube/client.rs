@@ -15,6 +15,7 @@ use super::config::Connection;
 use super::error::{from_status, Doing, KubeError};
 use super::key::ApiResource;
 use super::request::{self, Call};
+use super::throttle::Throttle;
 use super::transport::{Response, Transport};
 
 /// The Kubernetes client: a connection, a transport, the discovery cache
@@ -30,6 +31,8 @@ pub struct Client {
     pub(super) requests: u64,
     /// Of those, sent again after a 429 or a gateway error.
     pub(super) repeated: u64,
+    /// Helm's request budget, which they are counted against.
+    pub(super) throttle: Throttle,
 }
 
 impl fmt::Debug for Client {
@@ -44,7 +47,23 @@ impl fmt::Debug for Client {
 
 impl Client {
     pub fn new(conn: Connection, transport: Box<dyn Transport>) -> Self {
-        Client { conn, transport, discovery: BTreeMap::new(), rules: BTreeMap::new(), requests: 0, repeated: 0 }
+        let throttle = Throttle::default();
+        Client {
+            conn,
+            transport,
+            discovery: BTreeMap::new(),
+            rules: BTreeMap::new(),
+            requests: 0,
+            repeated: 0,
+            throttle,
+        }
+    }
+
+    /// The client with Helm's request budget (`--qps`, `--burst-limit`)
+    /// in place of its defaults.
+    pub fn with_throttle(mut self, throttle: Throttle) -> Self {
+        self.throttle = throttle;
+        self
     }
 
     /// The namespace of objects that name none (`HELM_NAMESPACE`).
@@ -85,6 +104,7 @@ impl Client {
     /// Sends one request, once, with the connection's credentials.
     pub(super) fn send(&mut self, call: &Call) -> Result<Response, KubeError> {
         self.requests += 1;
+        self.throttle.spend(1, crate::base::time::wall_ms());
         let req = request::http(&self.conn, call);
         let mut span = crate::trace::span(|| call.what());
         let resp = self.transport.send(&req);

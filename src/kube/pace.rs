@@ -64,6 +64,12 @@ impl Pace {
         }
     }
 
+    /// Whether a change is expected soon at `now`: the tracked objects have
+    /// not been still long enough to be looked at less often.
+    pub(super) fn expected_soon(&self, now: u64) -> bool {
+        self.look_ms(now) == LOOK_MS
+    }
+
     /// How long a look at `now` may wait for the cluster's writes before it
     /// is answered anyway; `None`: the watch cache's 3 s. Four times what
     /// it covers: a second while something is expected soon, then the

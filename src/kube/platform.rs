@@ -10,6 +10,7 @@ use super::extism;
 use super::host;
 #[cfg(not(target_arch = "wasm32"))]
 use super::tcp;
+use super::throttle::Throttle;
 use super::transport::Transport;
 
 /// The transport of the platform: Extism's `http_request` in plugin.wasm,
@@ -30,7 +31,7 @@ pub fn platform_transport() -> Box<dyn Transport> {
 #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
 pub fn connect_from_env() -> Result<Client, KubeError> {
     let conn = Connection::from_env(&|k| std::env::var(k).ok())?;
-    Ok(Client::new(conn, platform_transport()))
+    Ok(Client::new(conn, platform_transport()).with_throttle(Throttle::from_env(&|k| std::env::var(k).ok())))
 }
 
 /// A client for the cluster Helm is configured for (kubeconfig, context and
@@ -40,5 +41,5 @@ pub fn connect_from_env() -> Result<Client, KubeError> {
 pub fn connect_from_env() -> Result<Client, KubeError> {
     let transport = host::HostTransport::connect()?;
     let conn = Connection::through_helm(transport.server(), &|k| std::env::var(k).ok());
-    Ok(Client::new(conn, Box::new(transport)))
+    Ok(Client::new(conn, Box::new(transport)).with_throttle(Throttle::from_env(&|k| std::env::var(k).ok())))
 }

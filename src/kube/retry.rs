@@ -22,6 +22,7 @@ impl Client {
         }
         let reqs: Vec<Request> = calls.iter().map(|c| request::http(&self.conn, c)).collect();
         self.requests += reqs.len() as u64;
+        self.throttle.spend(reqs.len() as u64, crate::base::time::wall_ms());
         let span = crate::trace::span(|| format!("batch of {} ({how:?}): {}", reqs.len(), calls[0].what()));
         let mut answers = self.transport.send_batch(&reqs, how).into_iter();
         drop(span);

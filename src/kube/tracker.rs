@@ -375,8 +375,9 @@ impl Tracker {
     /// none whose resource a watch cache serves and whose resourceVersion
     /// reads as a number, or a group too wide to list at each look.
     /// `bounded`: whether the long poll may be bounded by the request's own
-    /// `timeout` (the transport survives a reset stream).
-    pub(super) fn look_step(&mut self, now: u64, bounded: bool) -> Step {
+    /// `timeout` (the transport survives a reset stream); `affords`: whether
+    /// Helm's request budget (`super::throttle`) holds this many requests.
+    pub(super) fn look_step(&mut self, now: u64, bounded: bool, affords: &mut dyn FnMut(usize) -> bool) -> Step {
         let live: Vec<&Group> = self.groups.iter().filter(|g| g.live()).collect();
         let pollable: Vec<usize> = (0..self.groups.len())
             .filter(|&g| {
@@ -400,7 +401,13 @@ impl Tracker {
             .filter_map(|o| o.pointer("/metadata/resourceVersion")?.as_str()?.parse::<u64>().ok())
             .max()
             .unwrap_or_default();
-        let wanted = seen.saturating_add(self.pace.ahead(now)).max(newest);
+        // While a change is expected soon and within Helm's budget, the cluster's next write
+        // answers: a readiness written right before the cluster goes quiet is seen at once, not
+        // when a look that asked for more ends (3 s later, when the pace came from a deploy's own
+        // burst of writes). Past the budget, or in a long wait, the pace keeps looks to about four
+        // a second, fewer as the wait goes on. A look costs a list of each live group.
+        let ahead = if self.pace.expected_soon(now) && affords(live.len()) { 1 } else { self.pace.ahead(now) };
+        let wanted = seen.saturating_add(ahead).max(newest);
         // Bounded by the request's own `timeout` only where a reset stream is an error to
         // repeat (Transport::survives_reset); else by the watch cache's 3 s.
         let within_ms = if bounded { self.pace.within(now) } else { None };
@@ -606,19 +613,42 @@ mod tests {
     fn a_look_asks_past_the_newest_revision_seen_and_gives_way_to_rounds_where_it_cannot_serve() {
         let (mut t, _) = two_groups();
         t.add_known(&key("x", "b"), jobs(), Some("x".into()), &job("b", "25"));
-        match t.look_step(0, true) {
+        match t.look_step(0, true, &mut |_| false) {
             Step::Look { wanted, within_ms, .. } => assert_eq!((wanted, within_ms), (25, Some(1_000))),
             other => panic!("{other:?}"),
         }
-        let Step::Look { lead, .. } = t.look_step(0, false) else { panic!() };
+        let Step::Look { lead, .. } = t.look_step(0, false, &mut |_| false) else { panic!() };
         let mut changed = BTreeSet::new();
         assert_eq!(t.take_look(lead, Fresh::NotYet { cached: true }, 0, &mut changed), []);
         assert_eq!(t.take_look(lead, Fresh::NotYet { cached: false }, 0, &mut changed), [Step::Refresh]);
-        let Step::Look { lead: other, .. } = t.look_step(0, false) else { panic!() };
+        let Step::Look { lead: other, .. } = t.look_step(0, false, &mut |_| false) else { panic!() };
         assert_ne!(other, lead, "an uncached group is never the lead");
         let steps = t.take_look(other, Fresh::Listed(list("30", vec![job("a", "2")])), 0, &mut changed);
         assert_eq!(steps, [Step::ListAsOf { group: lead, at: "30".into() }, Step::Looked]);
         t.add(&key("z", "a"), jobs(), Some("z".into()));
-        assert_eq!(t.look_step(0, true), Step::Refresh, "a group not listed yet");
+        assert_eq!(t.look_step(0, true, &mut |_| false), Step::Refresh, "a group not listed yet");
+    }
+
+    #[test]
+    fn within_helms_budget_a_look_is_answered_by_the_next_write_whatever_the_pace() {
+        let (mut t, mut changed) = two_groups();
+        // A burst: 400 revisions in a second, so the pace asks for 100 ahead.
+        for (rv, at) in [("100", 0), ("500", 1_000)] {
+            let Step::Look { lead, .. } = t.look_step(at, false, &mut |_| false) else { panic!() };
+            t.take_look(lead, Fresh::Listed(list(rv, vec![job("a", "2")])), at, &mut changed);
+        }
+        let mut asked = Vec::new();
+        let Step::Look { wanted, .. } = t.look_step(1_000, false, &mut |n| {
+            asked.push(n);
+            true
+        }) else {
+            panic!()
+        };
+        assert_eq!((wanted, asked), (501, vec![2]), "the next write; a look lists both groups");
+        let Step::Look { wanted, .. } = t.look_step(1_000, false, &mut |_| false) else { panic!() };
+        assert_eq!(wanted, 600, "past the budget: the pace");
+        t.looked(false, 1_000);
+        let Step::Look { wanted, .. } = t.look_step(60_000, false, &mut |_| true) else { panic!() };
+        assert!(wanted > 501, "still for a minute: looked at less often, budget or not ({wanted})");
     }
 }

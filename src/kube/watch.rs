@@ -188,7 +188,9 @@ impl Client {
     /// and a tracker with a group whose list is much wider than what it
     /// tracks too, as a list at each look would be heavy.
     pub fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
-        let step = t.look_step(crate::base::time::wall_ms(), self.transport.survives_reset());
+        let now = crate::base::time::wall_ms();
+        let throttle = &mut self.throttle;
+        let step = t.look_step(now, self.transport.survives_reset(), &mut |n| throttle.affords(n, now));
         self.perform(t, vec![step])
     }
 }
