@@ -2,14 +2,18 @@
 //! authors declare — in parallel where they allow it, in dependency order
 //! where they need it.
 //!
-//! The layers, from the inside out (docs/design.md §6): [`model`] parses what
-//! Helm renders into typed hooks, resources and annotations; [`plan`] builds
-//! the graph per event and the install batches; [`exec`] runs a plan as
-//! sans-IO state machines; [`render`] prints plans. Around that core, the I/O:
-//! [`kube`] speaks to the API server, [`release`] keeps Helm's record, and
-//! [`deploy`] sequences install, upgrade, rollback and uninstall. The CLI in
-//! [`cli`] ties them together; `plugin` (Wasm only) is the entry point Helm 4
-//! calls.
+//! The layers, from the bottom up (docs/design.md §6), each importing only
+//! its own and those below: [`base`] is what every layer uses (time, text,
+//! graphs; [`trace`] beside it); [`model`] parses what Helm renders into typed
+//! hooks, resources and annotations; [`plan`] builds the graph per event and
+//! the install batches; [`exec`] runs a plan as sans-IO state machines. Then
+//! the I/O: [`kube`] speaks to the API server and [`release`] keeps Helm's
+//! record; [`seam`] is what the commands need of the world (cluster, store,
+//! clock) with its one real adapter; [`deploy`] drives install, upgrade,
+//! rollback and uninstall over it. [`action`] has a file per command
+//! (prepare, then perform), [`render`] shows every outcome in every format it
+//! offers, and [`cli`] parses a command line and calls them; `plugin` (Wasm
+//! only) is the entry point Helm 4 calls.
 
 pub mod action;
 pub mod base;

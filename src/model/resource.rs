@@ -1,6 +1,8 @@
 //! A resource: a rendered document without `helm.sh/hook`, deployed by
 //! install and upgrade in HIP-0025 batch order.
 
+use std::collections::BTreeMap;
+
 use crate::model::annotation as a;
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::external::{self, External};
@@ -55,51 +57,8 @@ impl Resource {
             );
         }
         let readiness = Readiness::from_annotations(ann, &loc, diags);
-        let external = match a::get(ann, external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
-            None => Vec::new(),
-            Some(Ok(list)) => list,
-            Some(Err(problems)) => {
-                for p in problems {
-                    diags.push(Diagnostic::error(loc.clone(), p).on(external::DEPENDS_ON_EXTERNAL).help(
-                        "write Kind[.group]/[namespace/]name[:ready], e.g. '[\"Secret/db-credentials\", \"Deployment.apps/platform/auth:ready\"]'",
-                    ));
-                }
-                Vec::new()
-            }
-        };
-        // Looked for one by one only when the object has one of them: each
-        // lookup is a walk over its annotations.
-        let hook_keys = [
-            a::HOOK_WEIGHT,
-            a::HOOK_DELETE_POLICY,
-            a::HOOK_OUTPUT_LOG_POLICY,
-            a::HOOK_PARALLEL,
-            a::HOOK_FAIL_FAST,
-            a::SHOW_OUTPUT,
-            a::HOOK_TIMEOUT,
-        ];
-        let any = ann.keys().any(|k| {
-            matches!(
-                k.as_str(),
-                a::HOOK_WEIGHT
-                    | a::HOOK_DELETE_POLICY
-                    | a::HOOK_OUTPUT_LOG_POLICY
-                    | a::HOOK_PARALLEL
-                    | a::HOOK_FAIL_FAST
-                    | a::SHOW_OUTPUT
-                    | a::HOOK_TIMEOUT
-            )
-        });
-        if any {
-            for key in hook_keys {
-                if a::has(ann, key) {
-                    diags.push(
-                        Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
-                            .on(key),
-                    );
-                }
-            }
-        }
+        let external = external_dependencies(ann, &loc, diags);
+        warn_hook_keys(ann, &loc, diags);
         Resource {
             source: doc.source,
             document: doc.index,
@@ -134,12 +93,66 @@ impl Resource {
     }
 }
 
+/// `helm.sh/depends-on-external`: the objects outside the release it names;
+/// none, each problem an error, when the list does not read.
+fn external_dependencies(ann: &BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) -> Vec<External> {
+    match a::get(ann, external::DEPENDS_ON_EXTERNAL).map(|v| external::parse_list(v)) {
+        None => Vec::new(),
+        Some(Ok(list)) => list,
+        Some(Err(problems)) => {
+            for p in problems {
+                diags.push(Diagnostic::error(loc.clone(), p).on(external::DEPENDS_ON_EXTERNAL).help(
+                    "write Kind[.group]/[namespace/]name[:ready], e.g. '[\"Secret/db-credentials\", \"Deployment.apps/platform/auth:ready\"]'",
+                ));
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// A hook's annotations on a resource do nothing: each one found is a warning.
+fn warn_hook_keys(ann: &BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
+    // Looked for one by one only when the object has one of them: each
+    // lookup is a walk over its annotations.
+    let hook_keys = [
+        a::HOOK_WEIGHT,
+        a::HOOK_DELETE_POLICY,
+        a::HOOK_OUTPUT_LOG_POLICY,
+        a::HOOK_PARALLEL,
+        a::HOOK_FAIL_FAST,
+        a::SHOW_OUTPUT,
+        a::HOOK_TIMEOUT,
+    ];
+    let any = ann.keys().any(|k| {
+        matches!(
+            k.as_str(),
+            a::HOOK_WEIGHT
+                | a::HOOK_DELETE_POLICY
+                | a::HOOK_OUTPUT_LOG_POLICY
+                | a::HOOK_PARALLEL
+                | a::HOOK_FAIL_FAST
+                | a::SHOW_OUTPUT
+                | a::HOOK_TIMEOUT
+        )
+    });
+    if any {
+        for key in hook_keys {
+            if a::has(ann, key) {
+                diags.push(
+                    Diagnostic::warning(loc.clone(), "is ignored: this document has no helm.sh/hook annotation")
+                        .on(key),
+                );
+            }
+        }
+    }
+}
+
 /// The groups a resource's group waits for, and the key they were read
 /// from. The portable key and HIP-0025's are read alike; where an object
 /// carries both (a chart on its way from one to the other) they must say
 /// the same, and the portable one is read.
 fn group_dependencies(
-    ann: &std::collections::BTreeMap<String, String>,
+    ann: &BTreeMap<String, String>,
     loc: &Location,
     diags: &mut Diagnostics,
 ) -> (&'static str, Result<Vec<String>, String>) {

@@ -197,6 +197,16 @@ fn one_of(nodes: &BTreeSet<String>) -> String {
     }
 }
 
+/// `name` at the level `rel` (`""` for the top chart), as the order's keys
+/// name it.
+fn level_key(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        name.to_string()
+    } else {
+        format!("{rel}/{name}")
+    }
+}
+
 /// The nodes of the level `rel` (`""` for the top chart) and their edges.
 /// At the top of a release whose chart metadata is known, the nodes are
 /// [`top_nodes`] and a dependency on anything else is an error, as in the
@@ -212,26 +222,8 @@ fn level_edges(
     graph: &Graph,
     diags: &mut Diagnostics,
 ) -> (BTreeSet<String>, Graph) {
-    let key = |name: &str| {
-        if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        }
-    };
     let top_known = rel.is_empty() && chart.known;
-    let mut declared = if top_known { top_nodes(chart, rendered) } else { BTreeSet::new() };
-    if top_known {
-        check_parent_order(chart, &declared, diags);
-    }
-    // Below the top, the order's own keys declare subcharts too: one that
-    // rendered nothing still orders its siblings, and closes a cycle.
-    let nodes = if top_known {
-        declared.clone()
-    } else {
-        let keys = graph.keys().map(|p| p.rsplit_once('/').unwrap_or(("", p)));
-        rendered.iter().cloned().chain(keys.filter(|(parent, _)| *parent == rel).map(|(_, n)| n.to_string())).collect()
-    };
+    let (mut declared, nodes) = level_nodes(rel, rendered, chart, graph, diags);
     let loc = Location::chart(format!("{}/Chart.yaml", chart.name));
     let mut deps: Graph = BTreeMap::new();
     for (path, ds) in graph {
@@ -260,30 +252,9 @@ fn level_edges(
             if nodes.contains(d) {
                 declared.insert(d.clone());
                 entry.insert(d.clone());
-            } else if top_known {
-                diags.push(
-                    Diagnostic::error(
-                        loc.clone(),
-                        format!("subchart {:?} depends-on unknown or disabled subchart {:?}", key(name), d),
-                    )
-                    .on(SUBCHART_DEPENDS_ON)
-                    .help(one_of(&nodes)),
-                );
             } else {
-                diags.push(
-                    Diagnostic::warning(
-                        loc.clone(),
-                        format!(
-                            "subchart {:?} depends-on {d:?}, which rendered no resource beside it: the dependency orders nothing",
-                            key(name)
-                        ),
-                    )
-                    .on(SUBCHART_DEPENDS_ON)
-                    .help(format!(
-                        "check the name (a typo, a disabled subchart and one with only hooks look alike here); its siblings that rendered: {}",
-                        rendered.iter().cloned().collect::<Vec<_>>().join(", ")
-                    )),
-                );
+                let name = level_key(rel, name);
+                diags.push(missing_dependency(loc.clone(), &name, d, top_known, &nodes, rendered));
             }
         }
     }
@@ -293,6 +264,60 @@ fn level_edges(
     (declared, deps)
 }
 
+/// The level's nodes declared so far (at a known top: [`top_nodes`], checked
+/// against the parent chart's order; below it: none yet, the order's edges
+/// declare them), and every node its order may name.
+fn level_nodes(
+    rel: &str,
+    rendered: &BTreeSet<String>,
+    chart: &ChartMeta,
+    graph: &Graph,
+    diags: &mut Diagnostics,
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    if rel.is_empty() && chart.known {
+        let declared = top_nodes(chart, rendered);
+        check_parent_order(chart, &declared, diags);
+        return (declared.clone(), declared);
+    }
+    // Below the top, the order's own keys declare subcharts too: one that
+    // rendered nothing still orders its siblings, and closes a cycle.
+    let keys = graph.keys().map(|p| p.rsplit_once('/').unwrap_or(("", p)));
+    let nodes =
+        rendered.iter().cloned().chain(keys.filter(|(parent, _)| *parent == rel).map(|(_, n)| n.to_string())).collect();
+    (BTreeSet::new(), nodes)
+}
+
+/// What a dependency of subchart `name` on `d`, no node of its level, is: at
+/// the top of a known chart an error, as in the reference; elsewhere a
+/// warning, since the input cannot tell a typo from a subchart that is
+/// disabled or rendered only hooks.
+fn missing_dependency(
+    loc: Location,
+    name: &str,
+    d: &str,
+    top_known: bool,
+    nodes: &BTreeSet<String>,
+    rendered: &BTreeSet<String>,
+) -> Diagnostic {
+    if top_known {
+        return Diagnostic::error(loc, format!("subchart {name:?} depends-on unknown or disabled subchart {d:?}"))
+            .on(SUBCHART_DEPENDS_ON)
+            .help(one_of(nodes));
+    }
+    Diagnostic::warning(
+        loc,
+        format!("subchart {name:?} depends-on {d:?}, which rendered no resource beside it: the dependency orders nothing"),
+    )
+    .on(SUBCHART_DEPENDS_ON)
+    .help(format!(
+        "check the name (a typo, a disabled subchart and one with only hooks look alike here); its siblings that rendered: {}",
+        rendered.iter().cloned().collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Lays out the chart at `node` (`rel` in the order's keys, `display` in the
+/// batches' names): its subcharts, each whole and in the level's order, then
+/// its own resources.
 #[allow(clippy::too_many_arguments)]
 fn walk(
     display: &str,
@@ -305,37 +330,71 @@ fn walk(
     diags: &mut Diagnostics,
     out: &mut Vec<Batch>,
 ) {
-    let mut rendered = BTreeSet::new();
-    for name in node.subcharts.keys() {
-        rendered.insert(name.clone());
-    }
-    let key = |name: &str| {
-        if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        }
-    };
+    let rendered: BTreeSet<String> = node.subcharts.keys().cloned().collect();
     let (declared, deps) = level_edges(rel, &rendered, chart, graph, diags);
-    let order = match dag::batches(&declared, &deps) {
-        Ok(b) => b,
-        Err(e) => {
-            let help = match e {
-                DagError::SelfLoop(_) => "a subchart cannot depend on itself",
-                DagError::Cycle(_) => "remove one of the dependencies on the cycle",
-            };
-            diags.push(
-                Diagnostic::error(
-                    Location::chart(format!("{}/Chart.yaml", chart.name)),
-                    format!("subchart circular dependency detected in {chart_path}: {e}"),
-                )
-                .on(SUBCHART_DEPENDS_ON)
-                .help(help),
-            );
-            return;
-        }
-    };
+    let Some(order) = level_order(&declared, &deps, chart, chart_path, diags) else { return };
     let undeclared: Vec<&String> = rendered.iter().filter(|s| !declared.contains(*s)).collect();
+    warn_unordered(rel, chart_path, chart, &rendered, &deps, &undeclared, diags);
+    // A declared subchart that rendered no resource is a node with an
+    // empty batch: it orders its dependents and deploys nothing.
+    for name in order.iter().flatten().filter(|n| rendered.contains(*n)).chain(undeclared) {
+        let sub = &node.subcharts[name];
+        walk(
+            &format!("{display}/{name}"),
+            &format!("{chart_path}/charts/{name}"),
+            &level_key(rel, name),
+            sub,
+            chart,
+            graph,
+            resources,
+            diags,
+            out,
+        );
+    }
+    own_batches(display, chart_path, node, resources, diags, out);
+}
+
+/// The level's subcharts in batches of the DAG's order, or none when their
+/// dependencies close a cycle (an error: nothing of the level is laid out).
+fn level_order(
+    declared: &BTreeSet<String>,
+    deps: &Graph,
+    chart: &ChartMeta,
+    chart_path: &str,
+    diags: &mut Diagnostics,
+) -> Option<Vec<Vec<String>>> {
+    let e = match dag::batches(declared, deps) {
+        Ok(b) => return Some(b),
+        Err(e) => e,
+    };
+    let help = match e {
+        DagError::SelfLoop(_) => "a subchart cannot depend on itself",
+        DagError::Cycle(_) => "remove one of the dependencies on the cycle",
+    };
+    diags.push(
+        Diagnostic::error(
+            Location::chart(format!("{}/Chart.yaml", chart.name)),
+            format!("subchart circular dependency detected in {chart_path}: {e}"),
+        )
+        .on(SUBCHART_DEPENDS_ON)
+        .help(help),
+    );
+    None
+}
+
+/// The warnings of a level whose subcharts deploy in an order the chart did
+/// not state: a nested level of a stored chart with no order of its own (in
+/// name order), and at the top a subchart missing from `dependencies` (after
+/// the declared ones).
+fn warn_unordered(
+    rel: &str,
+    chart_path: &str,
+    chart: &ChartMeta,
+    rendered: &BTreeSet<String>,
+    deps: &Graph,
+    undeclared: &[&String],
+    diags: &mut Diagnostics,
+) {
     if chart.known && !rel.is_empty() && rendered.len() >= 2 && deps.values().all(BTreeSet::is_empty) {
         // The reference warns alike when it walks a stored chart's nested level.
         diags.push(
@@ -356,7 +415,7 @@ fn walk(
         );
     }
     if chart.known && rel.is_empty() {
-        for s in &undeclared {
+        for s in undeclared {
             if !chart.dependencies.iter().any(|d| d.effective_name() == s.as_str()) {
                 diags.push(Diagnostic::warning(
                     Location::chart(format!("{}/Chart.yaml", chart.name)),
@@ -365,22 +424,18 @@ fn walk(
             }
         }
     }
-    // A declared subchart that rendered no resource is a node with an
-    // empty batch: it orders its dependents and deploys nothing.
-    for name in order.iter().flatten().filter(|n| rendered.contains(*n)).chain(undeclared) {
-        let sub = &node.subcharts[name];
-        walk(
-            &format!("{display}/{name}"),
-            &format!("{chart_path}/charts/{name}"),
-            &key(name),
-            sub,
-            chart,
-            graph,
-            resources,
-            diags,
-            out,
-        );
-    }
+}
+
+/// The batches of the chart's own resources, after its subcharts': its
+/// resource groups in their order, then the resources of no group.
+fn own_batches(
+    display: &str,
+    chart_path: &str,
+    node: &Node,
+    resources: &[Resource],
+    diags: &mut Diagnostics,
+    out: &mut Vec<Batch>,
+) {
     let groups = resource_group::plan(chart_path, resources, &node.resources, diags);
     for batch in groups.batches {
         let (names, members): (Vec<String>, Vec<Vec<usize>>) = batch.into_iter().unzip();

@@ -17,6 +17,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod mermaid;
+pub mod object_names;
 pub mod picture;
 pub mod progress_lines;
 pub mod shown;

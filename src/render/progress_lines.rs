@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use super::object_names::Names;
 use crate::base::text::{count, wrap};
 use crate::base::time::stamp;
 use crate::deploy::progress::{DeployEvent, Keep, Progress};
@@ -41,7 +42,7 @@ impl<'w> ProgressLines<'w> {
 
     /// Objects of `namespace`, the release's, are named without it.
     pub fn within(mut self, namespace: &str) -> Self {
-        self.names = Names { namespace: Some(namespace.to_string()) };
+        self.names = Names::within(namespace);
         self
     }
 
@@ -78,34 +79,6 @@ impl<'w> ProgressLines<'w> {
 
 fn log_key(hook: &ObjectRef, log: &ContainerLog) -> (String, String, String) {
     (hook.to_string(), log.pod.clone(), log.container.clone())
-}
-
-/// How the text names objects: without the release's namespace.
-#[derive(Debug, Clone, Default)]
-struct Names {
-    namespace: Option<String>,
-}
-
-impl Names {
-    fn of(&self, r: &ObjectRef) -> String {
-        match (&r.namespace, &self.namespace) {
-            (Some(ns), Some(release)) if ns == release => format!("{}/{}", r.kind, r.name),
-            _ => r.to_string(),
-        }
-    }
-
-    fn all(&self, refs: &[ObjectRef]) -> String {
-        refs.iter().map(|r| self.of(r)).collect::<Vec<_>>().join(", ")
-    }
-}
-
-/// A reference as the text of a report whose release is in `namespace`
-/// names it: without that namespace (the tables of `deploy`, `run`).
-pub(in crate::render) fn local_name(reference: &str, namespace: Option<&str>) -> String {
-    match (reference.parse::<ObjectRef>(), namespace) {
-        (Ok(r), Some(ns)) => Names { namespace: Some(ns.to_string()) }.of(&r),
-        _ => reference.to_string(),
-    }
 }
 
 impl HookProgress for ProgressLines<'_> {
@@ -408,7 +381,5 @@ mod tests {
              [   0.1s] applied   ConfigMap/other/shared\n\
              [   0.1s] deleting  Job/shop-migrate, ConfigMap/other/shared\n[   0.1s] started   Job/shop-migrate\n"
         );
-        assert_eq!(local_name("Job/demo/shop-migrate", Some("demo")), "Job/shop-migrate");
-        assert_eq!(local_name("Job/demo/shop-migrate", None), "Job/demo/shop-migrate");
     }
 }

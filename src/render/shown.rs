@@ -42,6 +42,9 @@ pub trait Shown {
     const FORMATS: &'static [Format];
 
     /// Shown in `format`, one of [`Shown::FORMATS`] (any other is refused).
+    /// Each impl names every format, those it lacks in its refusing arm, so
+    /// that a new format fails to compile until every outcome says what it
+    /// does with it.
     fn render(&self, format: Format) -> Result<String, NotOffered>;
 
     /// The refusal of `format`.
@@ -85,7 +88,7 @@ impl Shown for LintShown<'_> {
             Format::Text => text::lint(&self.planned.release, diags, strict),
             Format::Json => json::lint(diags, strict),
             Format::Yaml => yaml::lint(diags, strict),
-            _ => return Err(Self::not_offered(format)),
+            Format::Junit | Format::Markdown | Format::Dot | Format::Mermaid => return Err(Self::not_offered(format)),
         })
     }
 }
@@ -156,7 +159,7 @@ impl Shown for DeployShown<'_> {
             Format::Json => json::report(self.report),
             Format::Yaml => yaml::report(self.report),
             Format::Markdown => markdown::render(&timeline::from_deploy(self.command, self.report)),
-            _ => return Err(Self::not_offered(format)),
+            Format::Junit | Format::Dot | Format::Mermaid => return Err(Self::not_offered(format)),
         })
     }
 }
@@ -172,7 +175,7 @@ impl Shown for Preview {
             Format::Json => json::preview(self),
             Format::Yaml => yaml::preview(self),
             Format::Markdown => markdown::fenced("Dry run", &text::preview::preview(self)),
-            _ => return Err(Self::not_offered(format)),
+            Format::Junit | Format::Dot | Format::Mermaid => return Err(Self::not_offered(format)),
         })
     }
 }
@@ -187,7 +190,7 @@ impl Shown for UninstallPreview {
             Format::Json => json::preview(self),
             Format::Yaml => yaml::preview(self),
             Format::Markdown => markdown::fenced("Dry run", &text::preview::uninstall_preview(self)),
-            _ => return Err(Self::not_offered(format)),
+            Format::Junit | Format::Dot | Format::Mermaid => return Err(Self::not_offered(format)),
         })
     }
 }
@@ -203,7 +206,9 @@ impl Shown for VersionShown {
         Ok(match format {
             Format::Text => format!("helm-hooks {}\n", self.0),
             Format::Json => format!("{}\n", serde_json::json!({"name": "hooks", "version": self.0})),
-            _ => return Err(Self::not_offered(format)),
+            Format::Yaml | Format::Junit | Format::Markdown | Format::Dot | Format::Mermaid => {
+                return Err(Self::not_offered(format))
+            }
         })
     }
 }

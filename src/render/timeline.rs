@@ -323,44 +323,8 @@ pub fn from_deploy(command: ReportedCommand, report: &DeployReport) -> Timeline 
     for s in pre {
         groups.extend(hook_groups(s));
     }
-    for row in &report.resources {
-        let (state, started_at, ended_at) = match row.state {
-            ResourceState::Ready => (State::Succeeded, row.applied_at, row.ready_at),
-            // Refused by the API server: never applied, over the moment it failed.
-            ResourceState::Failed => (State::Failed, row.applied_at.or(row.failed_at), row.failed_at),
-            ResourceState::Applied => (State::CutShort, row.applied_at, None),
-            ResourceState::Pending | ResourceState::Skipped => (State::NotRun, None, None),
-        };
-        let item = TimelineItem {
-            reference: row.reference.clone(),
-            state,
-            started_at,
-            ended_at,
-            message: row.message.clone(),
-            output: None,
-        };
-        match groups.last_mut() {
-            Some(Group { stage: Stage::Resources, level: Level::Batch(b), items }) if *b == row.batch => {
-                items.push(item)
-            }
-            _ => groups.push(Group { stage: Stage::Resources, level: Level::Batch(row.batch), items: vec![item] }),
-        }
-    }
-    for (n, d) in report.deletions.iter().enumerate() {
-        let items = d
-            .resources
-            .iter()
-            .map(|r| TimelineItem {
-                reference: r.clone(),
-                state: State::Succeeded,
-                started_at: Some(d.started_at),
-                ended_at: Some(d.ended_at),
-                message: String::new(),
-                output: None,
-            })
-            .collect();
-        groups.push(Group { stage: Stage::Deletion, level: Level::Deletion(n + 1), items });
-    }
+    groups.extend(resource_groups(report));
+    groups.extend(deletion_groups(report));
     for s in post {
         groups.extend(hook_groups(s));
     }
@@ -399,6 +363,57 @@ pub fn from_deploy(command: ReportedCommand, report: &DeployReport) -> Timeline 
             Box::new(from_deploy(command, r))
         }),
     }
+}
+
+/// The resources of a deploy, a group per batch, each over the time from its
+/// apply to its readiness or failure.
+fn resource_groups(report: &DeployReport) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for row in &report.resources {
+        let (state, started_at, ended_at) = match row.state {
+            ResourceState::Ready => (State::Succeeded, row.applied_at, row.ready_at),
+            // Refused by the API server: never applied, over the moment it failed.
+            ResourceState::Failed => (State::Failed, row.applied_at.or(row.failed_at), row.failed_at),
+            ResourceState::Applied => (State::CutShort, row.applied_at, None),
+            ResourceState::Pending | ResourceState::Skipped => (State::NotRun, None, None),
+        };
+        let item = TimelineItem {
+            reference: row.reference.clone(),
+            state,
+            started_at,
+            ended_at,
+            message: row.message.clone(),
+            output: None,
+        };
+        match groups.last_mut() {
+            Some(Group { stage: Stage::Resources, level: Level::Batch(b), items }) if *b == row.batch => {
+                items.push(item)
+            }
+            _ => groups.push(Group { stage: Stage::Resources, level: Level::Batch(row.batch), items: vec![item] }),
+        }
+    }
+    groups
+}
+
+/// The deletions of a deploy, a group each, in the order they were made.
+fn deletion_groups(report: &DeployReport) -> Vec<Group> {
+    let mut groups = Vec::new();
+    for (n, d) in report.deletions.iter().enumerate() {
+        let items = d
+            .resources
+            .iter()
+            .map(|r| TimelineItem {
+                reference: r.clone(),
+                state: State::Succeeded,
+                started_at: Some(d.started_at),
+                ended_at: Some(d.ended_at),
+                message: String::new(),
+                output: None,
+            })
+            .collect();
+        groups.push(Group { stage: Stage::Deletion, level: Level::Deletion(n + 1), items });
+    }
+    groups
 }
 
 #[cfg(test)]

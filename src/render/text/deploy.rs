@@ -62,7 +62,7 @@ pub(in crate::render) fn resources_table(r: &Report) -> String {
     for row in &r.resources {
         rows.push(vec![
             row.batch.to_string(),
-            crate::render::progress_lines::local_name(&row.reference, Some(&r.namespace)),
+            crate::render::object_names::local_name(&row.reference, Some(&r.namespace)),
             format!("{:?}", row.state),
             row.applied_at.map_or("-".into(), |t| format!("+{}", format_duration((t - r.started_at) / 100 * 100))),
             match (row.applied_at, row.ready_at) {

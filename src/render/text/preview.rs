@@ -2,7 +2,7 @@
 //! batch, what would be done to each resource, and the hooks that would run.
 
 use crate::deploy::preview::{HookRows, Preview, PreviewAction, PreviewRow, UninstallPreview};
-use crate::render::progress_lines::local_name;
+use crate::render::object_names::local_name;
 
 fn word(action: PreviewAction) -> &'static str {
     match action {

@@ -7,7 +7,7 @@ use crate::exec::executor::{LeftRunning, Phase};
 use crate::exec::runner::{Summary, Totals};
 use crate::model::event::Event;
 use crate::model::reference::ObjectRef;
-use crate::render::progress_lines::local_name;
+use crate::render::object_names::local_name;
 
 /// The final table: hook, weight, phase, started, duration.
 pub fn summary(s: &Summary) -> String {
