@@ -47,18 +47,45 @@ build_helm() {
 # applied as commits with `git am`: a patch that does not apply stops the build and is named.
 # (A bare `git apply` inside another work tree — a cache in a checkout — applies paths
 # relative to that tree's top and skips the rest silently: Helm came out unpatched.)
-# Stamped with a hash of the patches, so a changed patch rebuilds it. The Go tests the
-# patches add run here, against the patched tree, and must run (a selection that matches
-# nothing fails); upstream's other tests in those packages need the git checkout's testdata
-# and exec bits, which the module zip does not keep. `make tools` then loads the host build of
-# the plugin into the result (Makefile: check-helm-host), which fails on an unpatched Helm.
-# The patches' tests are in internal/plugin (22) and pkg/cmd (2: TestPluginReleaseStorage*).
+# Stamped with a hash of the patches, so a changed patch rebuilds it. Two test runs follow,
+# against the patched tree, each failing the build if a test fails:
+#  1. the Go tests the patches add, which must run (a selection that matches nothing fails);
+#     they are in internal/plugin (22) and pkg/cmd (2: TestPluginReleaseStorage*);
+#  2. Helm's own unit tests, all of them, of every package the patches touch: the folders of
+#     the .go files the patches change (git diff from the module source's commit; today
+#     internal/plugin and pkg/cmd). The module zip keeps no file modes, so the scripts in
+#     those packages' testdata (files that start with "#!") are made executable again, as
+#     Helm's git tree has them; and it leaves out folders that hold a go.mod of their own,
+#     among them internal/plugin/testdata/src/extismv1-test, the Wasm plugin that
+#     TestRuntimeExtismV1InvokePlugin builds with make: that one test is skipped while the
+#     folder is missing. HELM_* and KUBECONFIG are unset for it, so that the caller's Helm
+#     settings do not reach the tests.
+# `make tools` then loads the host build of the plugin into the result (Makefile:
+# check-helm-host), which fails on an unpatched Helm.
 helm_host_tests='TestBuildHostFunctions|TestCallError|TestExtismV1|TestKubeRequest|TestReleaseStorage|TestPrototypePluginManager|TestPluginReleaseStorage'
 helm_host_test_pkgs=(./internal/plugin/ ./pkg/cmd/)
 helm_host_min_tests=${HELM_HOST_MIN_TESTS:-24}
 
+# Helm's own tests of the packages the patches touch (2. above), in the patched tree (the
+# current folder); timed apart from the preparation.
+helm_host_upstream_tests() {
+  local pkgs=() skip=() f v
+  mapfile -t pkgs < <(git diff --name-only "$(git rev-list --max-parents=0 HEAD)" HEAD -- '*.go' |
+    xargs -r -n1 dirname | sort -u | sed 's|^|./|; s|$|/|')
+  [ ${#pkgs[@]} -gt 0 ] || { echo "helm-host: found no Go package that testbed/helm-patches change" >&2; return 1; }
+  echo ">> helm-host: Helm's own tests of ${pkgs[*]}"
+  [ -e internal/plugin/testdata/src/extismv1-test ] ||
+    echo ">> helm-host: left out: TestRuntimeExtismV1InvokePlugin (the module zip has no testdata/src/extismv1-test)"
+  while IFS= read -r -d '' f; do
+    [ "$(head -c2 "$f")" != '#!' ] || chmod +x "$f"
+  done < <(for v in "${pkgs[@]}"; do [ ! -d "$v/testdata" ] || find "$v/testdata" -type f -print0; done)
+  [ -e internal/plugin/testdata/src/extismv1-test ] || skip=(-skip '^TestRuntimeExtismV1InvokePlugin$')
+  for v in $(compgen -e); do case $v in HELM_*|KUBECONFIG) unset "$v" ;; esac; done
+  timed helm-host-upstream-test go test -count=1 -v "${skip[@]}" "${pkgs[@]}"
+}
+
 build_helm_host() {
-  local h src dir p n
+  local h src dir p n u
   [ "${HOOKS_PAIR:-}" = compat ] && { echo "helm-host: testbed/helm-patches are for $HELM_VERSION of the current pair only" >&2; return 1; }
   h=$(cat "$here"/helm-patches/*.patch | sha256sum | cut -c1-16)
   fresh helm-host "$HELM_VERSION+$h" && return
@@ -99,6 +126,18 @@ build_helm_host() {
     return 1
   }
   echo ">> helm-host: $n patch tests passed" >&2
+  (cd "$dir" && helm_host_upstream_tests) \
+    >"$HOOKS_CACHE/timings/helm-host-upstream-test.log" 2>&1 || {
+    grep -E '^(--- FAIL|FAIL|ok|panic)' "$HOOKS_CACHE/timings/helm-host-upstream-test.log" | tail -40 >&2
+    echo "Helm's own tests of the packages testbed/helm-patches touch failed on the patched tree (log: $HOOKS_CACHE/timings/helm-host-upstream-test.log)" >&2
+    return 1
+  }
+  u=$(grep -c '^--- PASS' "$HOOKS_CACHE/timings/helm-host-upstream-test.log" || true)
+  [ "$u" -gt "$n" ] || {
+    echo "Helm's own tests of the touched packages passed $u tests, no more than the $n patch tests: did they run? (log: $HOOKS_CACHE/timings/helm-host-upstream-test.log)" >&2
+    return 1
+  }
+  echo ">> helm-host: $u of Helm's own tests of the touched packages passed ($(grep -c '^--- SKIP' "$HOOKS_CACHE/timings/helm-host-upstream-test.log" || true) skipped by Helm, $(grep -c '^>> helm-host: left out' "$HOOKS_CACHE/timings/helm-host-upstream-test.log" || true) left out) in $(cat "$HOOKS_CACHE/timings/helm-host-upstream-test.secs") s" >&2
   stamp helm-host "$HELM_VERSION+$h"
 }
 

@@ -10,7 +10,7 @@
 # Moving Kubernetes: keep the old testbed/k8sbin/go.mod as go.<old version>.mod (and .sum), then
 # in testbed/k8sbin `sed` the k8s.io versions in go.mod to the new one and `go mod tidy`
 # (likewise etcd in testbed/etcdbin). A Helm move needs testbed/helm-patches rebased.
-HELM_VERSION=v4.3.1
+HELM_VERSION=v4.3.2
 KUBE_VERSION=v1.37.2
 # Kubernetes 1.37's own choice (hack/lib/etcd.sh: 3.7.0), at its newest patch release.
 ETCD_VERSION=v3.7.3

@@ -1230,7 +1230,7 @@ fn an_external_dependency_that_never_comes_fails_what_names_it_unapplied() {
 
 /// Issue 41, item 3: a deploy cut off (Helm killed by SIGPIPE: `| head -4`) leaves revision 2
 /// `pending-upgrade`; `helm hooks rollback`, the way out the next deploy names, leaves every
-/// revision as stock `helm rollback` does (pkg/action/rollback.go, Helm 4.3.1): the deployed
+/// revision as stock `helm rollback` does (pkg/action/rollback.go, Helm 4.3.2): the deployed
 /// revisions superseded (`DeployedAll`), the new one deployed, and the pending one as it
 /// was — Helm's rollback never writes the revision it replaces on success. When the API
 /// server rejects the rollback's apply, Helm marks the replaced revision superseded and the

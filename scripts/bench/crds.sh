@@ -91,6 +91,9 @@ done
 gone $rook_names
 
 # 2. traefik's crds/ through the README's first install, beside stock helm install --wait.
+# Like with like: --wait is the watcher strategy, under which stock awaits its crds/ until
+# Established in every pinned Helm (4.2.4 to 4.3.2); the plugin also waits for discovery to
+# serve their kinds, which counts against it (docs/design.md, "Helm v4.3.1 → v4.3.2").
 traefik=$root/testdata/charts/real/traefik
 "$HELM" show crds "$traefik" >"$work/traefik-crds.yaml"
 traefik_names=$(python3 -c '

@@ -464,7 +464,7 @@ fn warn_unknown<'v>(
 
 /// Each event once. Helm keeps a repeated one (`test,test-success`,
 /// `pre-install, PRE-INSTALL`) and, since it runs every hook once for each
-/// entry of its events that matches (`pkg/action/hooks.go`, Helm v4.3.1),
+/// entry of its events that matches (`pkg/action/hooks.go`, Helm v4.3.2),
 /// runs such a hook twice in a row, the second run replacing the first
 /// (`before-hook-creation`). Twice is never the intent; the hook runs once
 /// here, and lint says where Helm differs.

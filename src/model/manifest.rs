@@ -685,7 +685,7 @@ mod tests {
         assert!(err.message.len() < 400 && !err.message.contains("RawHead"), "{}", err.message);
     }
 
-    /// Helm 4.3.1 refuses a plain `name: yes` (`cannot unmarshal bool into Go
+    /// Helm 4.3.2 refuses a plain `name: yes` (`cannot unmarshal bool into Go
     /// struct field ObjectMeta.metadata.name of type string`); a quoted one is a name.
     #[test]
     fn a_name_yaml_reads_as_a_boolean_is_an_error() {
