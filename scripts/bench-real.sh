@@ -23,7 +23,8 @@
 # Charts (CHARTS): ingress-nginx (IngressClass renamed <release>-nginx), cert-manager
 # (crds.enabled=true), vault, argo-cd, prometheus (its two volumes on, bound by the bed's
 # provisioner), helm-create (`helm create`'s chart) — the charts tests/e2e/real.rs
-# installs; sentry too when named (its serial hooks take minutes); when named, nats
+# installs; sentry too when named (its serial hooks take minutes); when named, postgresql
+# (airflow's database subchart on its own: a StatefulSet's volume), nats
 # (JetStream on a volume), airflow (its database's volume and hooks; fixed keys) and
 # rook-ceph (26 templated CRDs; docs/benchmarks.md, "CRD-heavy charts"). Not on the bed:
 # kube-prometheus-stack (its CRDs come from a subchart's crds/ folder, which
@@ -38,7 +39,9 @@
 #   directory; default: build dist/hooks), OUT (folder for every output; default: a new
 #   folder under /tmp, kept), COUNT=0 skips the counted runs, BUDGET=0 the minute of
 #   waiting (below), KEEP=1 keeps the namespaces, STOCK_ARGS adds flags to stock's install
-#   (--disable-openapi-validation: stock Helm skipping the same step as the pipe's dry-run).
+#   (--disable-openapi-validation: stock Helm skipping the same step as the pipe's dry-run),
+#   FRESH_BED=1 starts a fresh bed before each side's run (about 20 s each; issue 48's
+#   measure: no side inherits the other's watch caches, namespaces or controllers' queues).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -78,6 +81,7 @@ setup_chart() {
     argo-cd) path=$root/testdata/charts/real/argo-cd clustered=1 crds='argoproj.io$' ;;
     prometheus) path=$root/testdata/charts/real/prometheus clustered=1 ;;
     rook-ceph) path=$root/testdata/charts/real/rook-ceph clustered=1 crds='ceph' ;;
+    postgresql) path=$root/testdata/charts/real/airflow/charts/postgresql ;;
     nats) path=$root/testdata/charts/real/nats
       args=(--set config.jetstream.enabled=true) ;;
     airflow) path=$root/testdata/charts/real/airflow
@@ -188,6 +192,11 @@ for chart in $CHARTS; do
   for run in $(seq "$RUNS"); do
     if [ $((run % 2)) = 1 ]; then order="stock pipe"; else order="pipe stock"; fi
     for side in $order; do
+      if [ "${FRESH_BED:-0}" = 1 ]; then
+        { testbed/cluster.sh down && testbed/cluster.sh up; } >/dev/null 2>&1
+        eval "$(testbed/cluster.sh env)"
+        plugin_conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
+      fi
       if ! wait_crds_free; then
         echo "   $side run $run: the CRDs stayed held by another release for 5 min; skipped" | tee -a "$OUT/summary.txt"
         continue
@@ -210,7 +219,8 @@ for chart in $CHARTS; do
       fi
       m=$(missing "$ns" || true)
       [ -z "$m" ] || echo "   $side run $run: not live: $m" | tee -a "$OUT/summary.txt"
-      if [ "$clustered" = 1 ]; then uninstall "$ns"; else settle "$ns"; fi
+      # A fresh bed comes next: nothing to clear.
+      if [ "${FRESH_BED:-0}" = 1 ]; then :; elif [ "$clustered" = 1 ]; then uninstall "$ns"; else settle "$ns"; fi
     done
     if cmp -s "$work/$chart-stock.objects" "$work/$chart-pipe.objects"; then same=same; else
       same="DIFFERENT: $(diff "$work/$chart-stock.objects" "$work/$chart-pipe.objects" | grep '^[<>]' | tr '\n' ' ')"
