@@ -24,7 +24,7 @@
 # (crds.enabled=true), vault, argo-cd, prometheus (its two volumes on, bound by the bed's
 # provisioner), helm-create (`helm create`'s chart) — the charts tests/e2e/real.rs
 # installs; sentry too when named (its serial hooks take minutes); when named, postgresql
-# (airflow's database subchart on its own: a StatefulSet's volume), nats
+# (bitnami 17.1.0, a StatefulSet's volume; airflow-postgresql: airflow's 13.2.24), nats
 # (JetStream on a volume), airflow (its database's volume and hooks; fixed keys) and
 # rook-ceph (26 templated CRDs; docs/benchmarks.md, "CRD-heavy charts"). Not on the bed:
 # kube-prometheus-stack (its CRDs come from a subchart's crds/ folder, which
@@ -81,7 +81,8 @@ setup_chart() {
     argo-cd) path=$root/testdata/charts/real/argo-cd clustered=1 crds='argoproj.io$' ;;
     prometheus) path=$root/testdata/charts/real/prometheus clustered=1 ;;
     rook-ceph) path=$root/testdata/charts/real/rook-ceph clustered=1 crds='ceph' ;;
-    postgresql) path=$root/testdata/charts/real/airflow/charts/postgresql ;;
+    postgresql) path=$root/testdata/charts/real/postgresql ;;
+    airflow-postgresql) path=$root/testdata/charts/real/airflow/charts/postgresql ;;
     nats) path=$root/testdata/charts/real/nats
       args=(--set config.jetstream.enabled=true) ;;
     airflow) path=$root/testdata/charts/real/airflow
