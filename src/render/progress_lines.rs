@@ -237,6 +237,9 @@ fn deploy_lines(e: &DeployEvent<'_>, names: &Names) -> String {
         DeployEvent::RollingBack { release, to } => {
             format!("Rolling back release {release:?} to revision {to} (--rollback-on-failure)\n")
         }
+        DeployEvent::RunStarted { release, revision, event, count, parallel } => {
+            super::text::run::run_header(count, event, release, revision, parallel)
+        }
     }
 }
 
