@@ -50,6 +50,9 @@ where
     }
 }
 
+/// The steps, any of which may stop. Out of line, as the helpers below:
+/// plugin.wasm came out 1.6 kB smaller than with each copy inlined into
+/// `cli::entry`.
 #[inline(never)]
 fn act<W, A>(
     request: A,
