@@ -30,12 +30,8 @@ pub fn helm_plugin_main(Json(input): Json<Input>) -> FnResult<Json<serde_json::V
             stderr: &mut stderr.lock(),
         },
     );
-    let what = match code {
-        Exit::Ok => return Ok(Json(serde_json::json!({}))),
-        Exit::Failed => "a hook or resource failed",
-        Exit::Invalid => "invalid input or arguments (see above)",
-        Exit::Cluster => "cluster or permission error (see above)",
-        Exit::NotFound => "release not found (see above)",
-    };
-    Err(WithReturnCode::new(Error::msg(format!("{what} [exit code {}]", code as i32)), code as i32))
+    if code == Exit::Ok {
+        return Ok(Json(serde_json::json!({})));
+    }
+    Err(WithReturnCode::new(Error::msg(format!("{} [exit code {}]", code.said(), code as i32)), code as i32))
 }

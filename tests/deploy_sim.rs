@@ -14,12 +14,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use helm_hooks::action::deploy::{self as deploy_action, DeployRequest};
-use helm_hooks::action::rollback::{self, RollbackRequest};
-use helm_hooks::action::uninstall::{self, UninstallRequest};
-use helm_hooks::action::OperationStop;
+use helm_hooks::action::deploy::{DeployOutcome, DeployRequest};
+use helm_hooks::action::rollback::{RollbackOutcome, RollbackRequest};
+use helm_hooks::action::uninstall::UninstallRequest;
+use helm_hooks::action::{Action, Stop};
 use helm_hooks::base::time::Millis;
-use helm_hooks::deploy::command::{Done, Refused};
+use helm_hooks::deploy::command::Refused;
 use helm_hooks::deploy::crd::Crd;
 use helm_hooks::deploy::options::Flags;
 use helm_hooks::deploy::{self, DeployOptions, Ended, Error, Report};
@@ -1045,8 +1045,9 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     sim.live.insert("ConfigMap/legacy".into(), other.clone());
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
     let checking = Flags { check_ownership: true, ..flags() };
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ());
-    let Err(e @ Refused::Taken(_)) = done else { panic!("{done:?}") };
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), checking));
+    let Err(e) = done else { panic!("{done:?}") };
+    assert!(matches!(*e, Refused::Taken(_)), "{e:?}");
     assert!(!e.is_cluster());
     assert_eq!(
         e.to_string(),
@@ -1061,23 +1062,23 @@ fn a_first_install_rendered_client_side_refuses_an_object_of_someone_else_as_hel
     sim.live.get_mut("ConfigMap/legacy").unwrap()["metadata"]["annotations"]["meta.helm.sh/release-name"] =
         json!("app");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ()).unwrap();
-    let deploy::command::Done::Report(r) = done else { panic!("{done:?}") };
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), checking)).unwrap();
+    let DeployOutcome::Report(r) = done else { panic!("{done:?}") };
     assert!(matches!(r.ended, Ended::Done), "{:?}", r.ended);
 
     // A kind discovery does not list yet (its CRD just established) has no objects.
     let mut sim = Sim::new();
     sim.unmapped.insert("Deployment".into());
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), checking), &mut ());
-    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), checking));
+    assert!(matches!(done, Ok(DeployOutcome::Report(_))), "{done:?}");
 
     // Rendered server-side: Helm checked; the plugin reads nothing and applies.
     let mut sim = Sim::new();
     sim.live.insert("ConfigMap/legacy".into(), other);
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
-    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), flags()));
+    assert!(matches!(done, Ok(DeployOutcome::Report(_))), "{done:?}");
 }
 
 /// Issue 48: a CRD of the chart is Established a moment before discovery serves its
@@ -1097,8 +1098,8 @@ fn crds_are_served_by_discovery_before_the_release_is_applied() {
     sim.unmapped.insert("Widget".into());
     sim.served_at.insert("Widget".into(), 400);
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()), &mut ());
-    assert!(matches!(done, Ok(deploy::command::Done::Report(_))), "{done:?}");
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()));
+    assert!(matches!(done, Ok(DeployOutcome::Report(_))), "{done:?}");
     let at = sim.log.iter().position(|l| l == "await discovery of Widget").expect("discovery awaited");
     assert_eq!(sim.log[..at].len(), 1, "{:?}", sim.log);
     assert!(sim.log[at + 1..].iter().any(|l| l.starts_with("apply ")), "{:?}", sim.log);
@@ -1106,7 +1107,7 @@ fn crds_are_served_by_discovery_before_the_release_is_applied() {
     let mut sim = Sim::new();
     sim.unmapped.insert("Widget".into());
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()), &mut ());
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, vec![crd(true)], flags()));
     let Err(e) = done else { panic!("{done:?}") };
     assert!(e.to_string().contains("does not serve its kind Widget in example.com/v1 after 1m"), "{e}");
     assert!(sim.records.is_empty(), "{:?}", sim.log);
@@ -1117,8 +1118,9 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     let mut sim = Sim::new();
     sim.forbidden = Some("deployments.apps");
     let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-    let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
-    let Err(e @ Refused::Access(_)) = done else { panic!("{done:?}") };
+    let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), flags()));
+    let Err(e) = done else { panic!("{done:?}") };
+    assert!(matches!(*e, Refused::Access(_)), "{e:?}");
     assert!(e.is_cluster());
     assert!(e.to_string().ends_with("the deploy needs it (checked before acting; nothing was applied or stored)"));
     assert!(sim.log.is_empty() && sim.records.is_empty(), "{:?}", sim.log);
@@ -1137,8 +1139,8 @@ fn the_deploy_command_asks_for_every_permission_first_and_a_missing_one_stops_it
     sim.forbidden = None;
     for expected in [Operation::Install, Operation::Upgrade] {
         let (checked, _) = deploy::check(release(1), &DEPLOY_EVENTS, &options()).unwrap();
-        let done = deploy_action::run(&mut sim, DeployRequest::new(checked, Vec::new(), flags()), &mut ());
-        let Ok(Done::Report(r)) = done else { panic!("{done:?}") };
+        let done = deploy_command(&mut sim, DeployRequest::new(checked, Vec::new(), flags()));
+        let Ok(DeployOutcome::Report(r)) = done else { panic!("{done:?}") };
         assert_eq!((r.operation, r.status.as_str()), (expected, "deployed"));
     }
 }
@@ -1156,7 +1158,7 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     assert!(matches!(e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
     let request = UninstallRequest { release: "nosuch".into(), flags: flags() };
-    let Err(OperationStop::Refused(e, _)) = uninstall::prepare(&mut sim, &request) else { panic!("not refused") };
+    let Err(Stop::Refused(e, _)) = request.prepare(&mut sim) else { panic!("not refused") };
     assert!(matches!(*e, Refused::NotFound(_)) && e.is_not_found() && !e.is_cluster(), "{e:?}");
     assert_eq!(e.to_string(), said);
     sim.elsewhere = Elsewhere::Searched { namespaces: vec!["other".into()], any_release: true };
@@ -1170,11 +1172,21 @@ fn a_release_that_is_not_stored_is_named_with_where_it_was_looked_for() {
     assert!(matches!(e, Refused::NoRevision(7)) && e.is_not_found(), "{e:?}");
 }
 
+/// `deploy -` of `request`, prepared and performed: what it did, or why it
+/// was refused.
+fn deploy_command(sim: &mut Sim, request: DeployRequest) -> Result<DeployOutcome, Box<Refused>> {
+    match request.run(sim, &mut ()) {
+        Ok(done) => Ok(done),
+        Err(Stop::Refused(e, _)) => Err(e),
+        Err(other) => panic!("{other:?}"),
+    }
+}
+
 /// Why `rollback RELEASE [REVISION]` stops before acting.
 fn rollback_refused(sim: &mut Sim, release: &str, revision: Option<u64>) -> Refused {
     let request = RollbackRequest { release: release.into(), revision, flags: flags() };
-    match rollback::prepare(sim, &request) {
-        Err(OperationStop::Refused(e, _)) => *e,
+    match request.prepare(sim) {
+        Err(Stop::Refused(e, _)) => *e,
         Err(other) => panic!("{other:?}"),
         Ok(_) => panic!("rollback of {release} {revision:?} prepared"),
     }
@@ -1247,10 +1259,10 @@ fn a_rollback_out_of_a_cut_upgrade_leaves_the_records_as_helms_rollback() {
     };
     let back = |sim: &mut Sim| {
         let request = RollbackRequest { release: "app".into(), revision: None, flags: flags() };
-        let prepared = rollback::prepare(sim, &request).unwrap();
+        let prepared = request.prepare(sim).unwrap();
         assert_eq!((prepared.current(), prepared.to()), (2, 1));
-        let done = rollback::perform(sim, &request, prepared, &mut ()).unwrap();
-        let Done::Report(r) = done else { panic!("{done:?}") };
+        let done = request.perform(sim, prepared, &mut ()).unwrap();
+        let RollbackOutcome::Report(r) = done else { panic!("{done:?}") };
         r
     };
     let description = |sim: &Sim, rev: u64| sim.records[&rev]["info"]["description"].as_str().unwrap().to_string();

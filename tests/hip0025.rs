@@ -25,8 +25,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use helm_hooks::action::lint;
-use helm_hooks::action::plan::PlanRequest;
+use helm_hooks::action::lint::LintRequest;
+use helm_hooks::action::plan::PlanInput;
+use helm_hooks::action::Action;
 use helm_hooks::base::dag::{self, DagError};
 use helm_hooks::model::annotation::{
     DEPENDS_ON_RESOURCE_GROUPS as GROUP_DEPS, DEPENDS_ON_SUBCHARTS as SUBCHARTS,
@@ -203,8 +204,9 @@ fn install_chart(top: &str, annotations: &[(&str, &str)], deps: Vec<Value>, docs
 
 /// What `helm hooks lint` reports for `text`, with its install batches.
 fn lint(text: &str) -> Outcome {
-    let request = PlanRequest { targets: &[], options: PlanOptions::default(), default_timeout_ms: 300_000 };
-    let planned = lint::perform(lint::prepare(text.as_bytes(), request).expect("the input reads"));
+    let request = LintRequest { strict: false, default_timeout_ms: 300_000 };
+    let input = &mut PlanInput(text.as_bytes().to_vec());
+    let planned = request.run(input, &mut ()).expect("the input reads").planned;
     let batches = planned.plan.events.iter().find(|e| e.target == Target::Install).map(|e| e.batches.clone());
     outcome(&planned.release, &batches.unwrap_or_default(), planned.diags)
 }

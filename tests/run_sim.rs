@@ -11,16 +11,17 @@
 
 use std::collections::BTreeMap;
 
-use helm_hooks::action::run::{self, RunOutcome, RunRequest};
-use helm_hooks::action::status::{self, StatusRequest};
+use helm_hooks::action::run::{RunOutcome, RunRequest};
+use helm_hooks::action::status::StatusRequest;
+use helm_hooks::action::Action;
 use helm_hooks::base::time::{go_time, Millis};
-use helm_hooks::exec::executor::{self, ContainerLog, LeftRunning, Phase};
+use helm_hooks::deploy::progress::{DeployEvent, Progress};
+use helm_hooks::exec::executor::{ContainerLog, LeftRunning, Phase};
 use helm_hooks::exec::progress::{HookEvent, HookProgress};
 use helm_hooks::exec::runner::RunEnd;
 use helm_hooks::kube::{KubeError, ObjectKey, Observed, Selector};
 use helm_hooks::model::event::Event;
 use helm_hooks::model::external::External;
-use helm_hooks::plan;
 use helm_hooks::release::storage::{self, Driver, Elsewhere, StorageError, StoredRelease};
 use helm_hooks::seam::{Clock, Cluster, Env, Store, Want};
 use serde_json::{json, Value};
@@ -351,27 +352,32 @@ impl HookProgress for Said {
     }
 }
 
+/// The one sink of every command: a run tells its hooks' events through it.
+impl Progress for Said {
+    fn event(&mut self, e: &DeployEvent<'_>) {
+        if let DeployEvent::Hook(h) = e {
+            self.hook(h);
+        }
+    }
+}
+
 fn request(parallel: usize, timeout_ms: Millis, logs: bool) -> RunRequest {
     RunRequest {
         release: "app".into(),
         event: Event::Test,
-        plan: plan::PlanOptions { parallel, ..Default::default() },
-        executor: executor::RunOptions {
-            parallel,
-            timeout_ms,
-            ignore_fail_fast: false,
-            pod_logs: logs,
-            record_before_cleanup: true,
-        },
+        parallel,
+        parallel_all: false,
+        timeout_ms,
+        ignore_fail_fast: false,
+        logs,
         include: Vec::new(),
         exclude: Vec::new(),
     }
 }
 
 fn run(sim: &mut Sim, request: RunRequest) -> (RunOutcome, Vec<String>) {
-    let prepared = run::prepare(sim, &request).unwrap_or_else(|e| panic!("{e}"));
     let mut said = Said::default();
-    let outcome = run::perform(sim, prepared, &mut said);
+    let outcome = request.run(sim, &mut said).unwrap_or_else(|e| panic!("{e}"));
     (outcome, said.0)
 }
 
@@ -414,10 +420,7 @@ fn status_reads_a_stopped_run_back_and_asks_the_cluster_about_what_it_left_runni
         Sim::new(&[("migrate", &[("helm.sh/hook-fail-fast", "true"), parallel], broken), ("warm", &[parallel], slow)]);
     run(&mut sim, request(2, 300_000, false));
     let asked = StatusRequest { release: "app".into(), event: Event::Test, revision: None };
-    let read = |sim: &mut Sim| {
-        let prepared = status::prepare(sim, &asked).unwrap();
-        status::perform(sim, &asked, prepared)
-    };
+    let read = |sim: &mut Sim| asked.clone().run(sim, &mut ()).unwrap();
     sim.log.clear();
     let s = read(&mut sim);
     assert_eq!(sim.log, ["get Job/warm"], "one GET, of the hook the record leaves running");

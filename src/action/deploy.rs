@@ -2,10 +2,10 @@
 //! as Helm's `upgrade --install` decides (`pkg/action/install.go`,
 //! `upgrade.go`). The request is stdin read and checked whole, before the
 //! cluster is touched ([`DeployRequest::read`]: the release, and the CRDs
-//! `helm show crds` printed before it). [`prepare`] reads the history,
-//! refuses a release being changed, chooses the operation and asks for
-//! every permission; [`perform`] creates the namespace and the chart's CRDs
-//! of a first install, deploys, and undoes a failure with
+//! `helm show crds` printed before it). Prepared, it has read the history,
+//! refused a release being changed, chosen the operation and asked for
+//! every permission; performed, it creates the namespace and the chart's
+//! CRDs of a first install, deploys, and undoes a failure with
 //! `--rollback-on-failure` — or, for a dry run, says what it would do.
 //!
 //! The plugin cannot render charts (no files, no Go templates in the Wasm
@@ -18,23 +18,23 @@
 
 use serde_json::Value;
 
-use crate::deploy::command::{dry_run, namespace_exists, refuse_pending, Done, Refused};
+use crate::deploy::command::{dry_run, namespace_exists, refuse_pending, Refused};
 use crate::deploy::crd::{self, Crd};
 use crate::deploy::options::Flags;
 use crate::deploy::policy::{choose, recover};
+use crate::deploy::preview::Preview;
 use crate::deploy::progress::Progress;
 use crate::deploy::wants::DeployNeeds;
-use crate::deploy::{check, deploy, Checked};
-use crate::kube;
+use crate::deploy::{check, deploy, Checked, Report};
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::release::record::Operation;
-use crate::release::storage::StoredRelease;
+use crate::release::storage::{Pending, StoredRelease};
 use crate::seam::{Cluster, Env};
 
-use super::connect::Early;
+use super::contract::{Action, NO_WARNINGS};
 use super::pipe::{self, PipeError};
-use super::stop::OperationStop;
+use super::stop::Stop;
 
 /// What Helm rendered, checked, and how to deploy it.
 pub struct DeployRequest {
@@ -43,47 +43,59 @@ pub struct DeployRequest {
     flags: Flags,
     /// The release's namespace, as Helm rendered it.
     namespace: Option<String>,
-    /// What the checks warn of (errors stop [`DeployRequest::read`]).
+    /// What the checks warn of (errors stop [`DeployRequest::read`]), said
+    /// before the cluster is connected to.
     pub warnings: Diagnostics,
+}
+
+/// What `deploy` did: the operation's report, or what a dry run would do.
+#[derive(Debug)]
+pub enum DeployOutcome {
+    Report(Report),
+    Preview(Preview),
 }
 
 impl DeployRequest {
     /// Stdin read and checked whole: the release JSON (after the CRDs `helm
-    /// show crds` printed, if any), its namespace against the one named
+    /// show crds` printed, if any), its namespace against the one `named`
     /// after the pipe (`HELM_NAMESPACE`), its hooks and resources planned,
-    /// the chart's CRDs read (none with `skip_crds`). `early` is a
-    /// connection already open, used only to name pending releases when the
-    /// pipe brought none.
-    pub fn read(bytes: &[u8], flags: Flags, skip_crds: bool, early: &mut Early) -> Result<Self, OperationStop> {
+    /// the chart's CRDs read (none with `skip_crds`). `pending` names the
+    /// releases Helm refuses to change, asked only when the pipe brought no
+    /// release (the cause, often).
+    pub fn read(
+        bytes: &[u8],
+        flags: Flags,
+        skip_crds: bool,
+        named: Option<&str>,
+        pending: impl FnOnce() -> Vec<Pending>,
+    ) -> Result<Self, Stop> {
         let span = crate::trace::span(|| format!("parse the release JSON ({} bytes)", bytes.len()));
         let (shown, release) = pipe::split(bytes);
         if let Some(e) = PipeError::of(release) {
-            return Err(OperationStop::invalid(pipe::message(&e, &pipe::pending(early.0.take()))));
+            return Err(Stop::invalid(pipe::message(&e, &pending())));
         }
         let shown = shown.map(std::str::from_utf8).transpose().map_err(|_| {
-            OperationStop::invalid("what came before the release JSON is not UTF-8 text (helm show crds prints YAML)")
+            Stop::invalid("what came before the release JSON is not UTF-8 text (helm show crds prints YAML)")
         })?;
         let value: Value = match serde_json::from_slice(release) {
             Ok(v @ Value::Object(_)) => v,
-            _ => return Err(OperationStop::invalid(pipe::USAGE)),
+            _ => return Err(Stop::invalid(pipe::USAGE)),
         };
         let name = value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
         if name.is_empty() {
-            return Err(OperationStop::invalid(
+            return Err(Stop::invalid(
                 "the release JSON has no name; pipe `helm upgrade --install NAME CHART --dry-run=server \
                  --disable-openapi-validation -o json`",
             ));
         }
         drop(span);
         let namespace = value.get("namespace").and_then(Value::as_str).map(str::to_string);
-        let named = std::env::var("HELM_NAMESPACE").ok();
-        pipe::check_namespace(&name, namespace.as_deref(), named.as_deref())
-            .map_err(|e| OperationStop::invalid(e.to_string()))?;
+        pipe::check_namespace(&name, namespace.as_deref(), named).map_err(|e| Stop::invalid(e.to_string()))?;
         let _span = crate::trace::span(|| "check and plan".into());
         // Validate, then act: install and upgrade hooks and every resource
         // are planned before the cluster is touched.
         let events = [Event::PreInstall, Event::PostInstall, Event::PreUpgrade, Event::PostUpgrade];
-        let (checked, warnings) = check(value, &events, &flags.options).map_err(|diags| OperationStop::Invalid {
+        let (checked, warnings) = check(value, &events, &flags.options).map_err(|diags| Stop::Invalid {
             diags,
             problems: Vec::new(),
             message: "the release has errors; nothing was applied or stored.".into(),
@@ -93,7 +105,7 @@ impl DeployRequest {
             _ if skip_crds => Vec::new(),
             Ok(c) => c,
             Err(problems) => {
-                return Err(OperationStop::Invalid {
+                return Err(Stop::Invalid {
                     diags: warnings,
                     problems,
                     message: "the chart's CRDs (crds/ folders) have errors; nothing was applied or stored.".into(),
@@ -119,28 +131,8 @@ impl DeployRequest {
     }
 }
 
-/// What every deploy asks the cluster whatever the release says — the
-/// connection itself, discovery, the permission rules of Helm's namespace
-/// and of cluster scope — asked while Helm is still rendering the dry-run
-/// that stdin will bring (0.15–0.4 s on public charts, docs/benchmarks.md),
-/// so that the deploy does not wait for them after. Reads only, and any
-/// failure is set aside: the input is still checked first, and the same
-/// question asked again later fails in its usual place.
-pub fn ask_while_helm_renders() -> Early {
-    let _span = crate::trace::span(|| "ask while Helm renders".into());
-    let Ok(mut client) = kube::connect_from_env() else { return Early(None) };
-    if client.discover_all().is_err() {
-        return Early(Some(client));
-    }
-    let namespace = client.namespace().to_string();
-    if client.rules(&namespace).is_ok() {
-        let _ = client.cluster_rules();
-    }
-    Early(Some(client))
-}
-
-/// What [`prepare`] decided: the operation, the revision it replaces (an
-/// upgrade's), and the revision to store.
+/// What deploy's prepare decided: the operation, the revision it replaces
+/// (an upgrade's), and the revision to store.
 #[derive(Debug)]
 pub struct DeployPrepared {
     pub operation: Operation,
@@ -154,76 +146,78 @@ impl DeployPrepared {
     }
 }
 
-/// The history read, a pending release refused (Helm's lock), the
-/// operation chosen, and every permission it needs asked for.
-pub fn prepare(env: &mut (impl Env + ?Sized), request: &DeployRequest) -> Result<DeployPrepared, Refused> {
-    let (checked, crds, flags) = (&request.checked, request.crds.as_slice(), &request.flags);
-    let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let span = crate::trace::span(|| "read the history".into());
-    let history = env.history(&name).map_err(Refused::History)?;
-    drop(span);
-    refuse_pending(history.last())?;
-    let (operation, current, revision) = choose(&history);
-    let prepared = DeployPrepared { operation, current, revision };
-    let install = prepared.install();
-    let needs = DeployNeeds {
-        crds: if install { crds } else { &[] },
-        create_namespace: install && flags.create_namespace,
-        dry_run: flags.dry_run,
-        // --rollback-on-failure of an install uninstalls: it may not stop half way either.
-        uninstall: install && flags.rollback_on_failure && !flags.dry_run,
-    };
-    let span = crate::trace::span(|| "check permissions".into());
-    let wants = needs.wants(env.records(), env.namespace(), checked, operation, prepared.current.as_ref());
-    env.check_access(&wants, needs.why()).map_err(Refused::Access)?;
-    drop(span);
-    Ok(prepared)
-}
+impl<E: Env + ?Sized> Action<E> for DeployRequest {
+    type Prepared = DeployPrepared;
+    type Outcome = DeployOutcome;
 
-/// [`prepare`], then [`perform`].
-pub fn run(
-    env: &mut (impl Env + ?Sized),
-    request: DeployRequest,
-    progress: &mut dyn Progress,
-) -> Result<Done, Refused> {
-    let prepared = prepare(env, &request)?;
-    perform(env, request, prepared, progress)
-}
-
-/// The operation [`prepare`] chose, done (its report says how it ended),
-/// or as a dry run said.
-pub fn perform(
-    env: &mut (impl Env + ?Sized),
-    request: DeployRequest,
-    prepared: DeployPrepared,
-    progress: &mut dyn Progress,
-) -> Result<Done, Refused> {
-    let DeployRequest { checked, crds, flags, .. } = request;
-    let crds = crds.as_slice();
-    let flags = &flags;
-    if flags.dry_run {
-        let crds = if prepared.install() { crds } else { &[] };
-        let p = &prepared;
-        return dry_run(env, &checked, flags, p.operation, p.current.as_ref(), p.revision, crds).map(Done::Preview);
+    /// The history read, a pending release refused (Helm's lock), the
+    /// operation chosen, and every permission it needs asked for.
+    fn prepare(&self, env: &mut E) -> Result<DeployPrepared, Stop> {
+        let (checked, crds, flags) = (&self.checked, self.crds.as_slice(), &self.flags);
+        let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let span = crate::trace::span(|| "read the history".into());
+        let history = env.history(&name).map_err(Refused::History)?;
+        drop(span);
+        refuse_pending(history.last())?;
+        let (operation, current, revision) = choose(&history);
+        let prepared = DeployPrepared { operation, current, revision };
+        let install = prepared.install();
+        let needs = DeployNeeds {
+            crds: if install { crds } else { &[] },
+            create_namespace: install && flags.create_namespace,
+            dry_run: flags.dry_run,
+            // --rollback-on-failure of an install uninstalls: it may not stop half way either.
+            uninstall: install && flags.rollback_on_failure && !flags.dry_run,
+        };
+        let span = crate::trace::span(|| "check permissions".into());
+        let wants = needs.wants(env.records(), env.namespace(), checked, operation, prepared.current.as_ref());
+        env.check_access(&wants, needs.why()).map_err(Refused::Access)?;
+        drop(span);
+        Ok(prepared)
     }
-    if prepared.install() {
-        ensure_namespace(env, flags.create_namespace)?;
-        // Helm installs crds/ on a first install only, before the release exists.
-        crate::deploy::crds::install(env, crds, progress).map_err(|e| Refused::Crds(Box::new(e)))?;
-        // After the CRDs, as Helm: custom resources can be read only then.
-        if flags.check_ownership {
-            let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-            let namespace = env.namespace().to_string();
-            let keys = checked.release.resources.iter().map(|r| r.head.key());
-            crate::deploy::ownership::refuse_taken(env, keys, &name, &namespace).map_err(Refused::Taken)?;
+
+    /// None here: a deploy's come with its request, said before the cluster
+    /// is connected to.
+    fn warnings(_: &DeployPrepared) -> &Diagnostics {
+        &NO_WARNINGS
+    }
+
+    /// The operation prepare chose, done (its report says how it ended),
+    /// or as a dry run said.
+    fn perform(
+        self,
+        env: &mut E,
+        prepared: DeployPrepared,
+        progress: &mut dyn Progress,
+    ) -> Result<DeployOutcome, Stop> {
+        let DeployRequest { checked, crds, flags, .. } = self;
+        let crds = crds.as_slice();
+        let flags = &flags;
+        if flags.dry_run {
+            let crds = if prepared.install() { crds } else { &[] };
+            let p = &prepared;
+            let preview = dry_run(env, &checked, flags, p.operation, p.current.as_ref(), p.revision, crds)?;
+            return Ok(DeployOutcome::Preview(preview));
         }
+        if prepared.install() {
+            ensure_namespace(env, flags.create_namespace)?;
+            // Helm installs crds/ on a first install only, before the release exists.
+            crate::deploy::crds::install(env, crds, progress).map_err(|e| Refused::Crds(Box::new(e)))?;
+            // After the CRDs, as Helm: custom resources can be read only then.
+            if flags.check_ownership {
+                let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+                let namespace = env.namespace().to_string();
+                let keys = checked.release.resources.iter().map(|r| r.head.key());
+                crate::deploy::ownership::refuse_taken(env, keys, &name, &namespace).map_err(Refused::Taken)?;
+            }
+        }
+        let DeployPrepared { operation, current, revision } = prepared;
+        let mut report = deploy(env, checked, operation, current, revision, &flags.options, progress);
+        if flags.rollback_on_failure {
+            recover(env, &mut report, operation, &flags.options, progress);
+        }
+        Ok(DeployOutcome::Report(report))
     }
-    let DeployPrepared { operation, current, revision } = prepared;
-    let mut report = deploy(env, checked, operation, current, revision, &flags.options, progress);
-    if flags.rollback_on_failure {
-        recover(env, &mut report, operation, &flags.options, progress);
-    }
-    Ok(Done::Report(report))
 }
 
 /// The release namespace of a first install: `helm install --create-namespace`
@@ -282,13 +276,11 @@ mod tests {
         let release = serde_json::json!({"name": "r", "namespace": "", "manifest": "", "hooks": [],
             "chart": {"metadata": {"name": "c", "version": "1.0.0"}, "files": [{"name": "crds/a.yaml", "data": data}]}});
         let bytes = release.to_string().into_bytes();
-        let Err(OperationStop::Invalid { problems, .. }) =
-            DeployRequest::read(&bytes, flags(), false, &mut Early(None))
-        else {
+        let Err(Stop::Invalid { problems, .. }) = DeployRequest::read(&bytes, flags(), false, None, Vec::new) else {
             panic!("a ConfigMap in crds/ was not refused")
         };
         assert!(problems[0].starts_with("crds/a.yaml (document 1): a \"ConfigMap\" where only"), "{problems:?}");
-        let request = DeployRequest::read(&bytes, flags(), true, &mut Early(None)).unwrap_or_else(|e| panic!("{e}"));
+        let request = DeployRequest::read(&bytes, flags(), true, None, Vec::new).unwrap_or_else(|e| panic!("{e}"));
         assert!(request.crds.is_empty());
     }
 }

@@ -1,13 +1,13 @@
 //! The commands, one file each, as Helm's `pkg/action` (docs/design.md §6):
-//! every command has a typed request, `prepare` — read, check, plan, ask
-//! for permissions; nothing in the cluster changed — returning what it will
-//! act on, and `perform`, which acts, tells progress to a sink and returns
-//! a typed outcome. The commands that talk to the cluster act over the seam
+//! each command's request is an [`Action`] (`contract`) — prepared (read,
+//! check, plan, ask for permissions; nothing in the cluster changed), then
+//! performed (acts, tells progress to one sink) — whose outcome says its
+//! exit code (`exit`, where every code is mapped) and why it stops is a
+//! [`Stop`]. The commands that talk to the cluster act over the seam
 //! ([`crate::seam::Env`]), so that a simulation drives each of them as the
-//! real cluster does. The CLI parses, calls an action, and hands what it
-//! returns to rendering.
+//! real cluster does. The CLI's one driver runs them all.
 
-pub mod connect;
+pub mod contract;
 pub mod deploy;
 pub mod exit;
 pub mod lint;
@@ -19,5 +19,5 @@ pub mod status;
 pub mod stop;
 pub mod uninstall;
 
-pub use exit::Exit;
-pub use stop::OperationStop;
+pub use contract::{Action, Exit, Exits};
+pub use stop::Stop;

@@ -5,8 +5,9 @@
 //! the pipe's failure, not the input's; and when a release of the
 //! namespace is pending — why Helm refuses an upgrade after an interrupted
 //! one — the way out is printed, as `deploy` prints it when JSON arrives
-//! (`deploy::command::Refused::Pending`). Exit code 2, as for any input that
-//! is not a release (docs/commands.md, deploy).
+//! (`deploy::command::Refused::Pending`; the CLI asks the cluster which are
+//! pending). Exit code 2, as for any input that is not a release
+//! (docs/commands.md, deploy).
 //!
 //! The release may come after the CRDs `helm show crds CHART` prints, for a
 //! chart whose subcharts have `crds/` folders, which the release does not
@@ -16,8 +17,7 @@
 use std::fmt::Write as _;
 
 use crate::deploy::command::way_out;
-use crate::kube;
-use crate::release::storage::{self, Driver, Pending};
+use crate::release::storage::Pending;
 
 /// What deploy reads, and how to give it.
 pub const USAGE: &str =
@@ -152,27 +152,6 @@ pub fn message(e: &PipeError, pending: &[Pending]) -> String {
     m
 }
 
-/// The pending releases of the namespace, if the cluster can be asked; a
-/// failure to ask says nothing more (the pipe's failure is the message).
-pub fn pending(client: Option<kube::Client>) -> Vec<Pending> {
-    let Some(mut client) = client.or_else(|| kube::connect_from_env().ok()) else { return Vec::new() };
-    let Some(driver) = records(std::env::var("HELM_DRIVER").ok().as_deref()) else { return Vec::new() };
-    storage::pending_releases(&mut client, driver).unwrap_or_default()
-}
-
-/// Where Helm keeps the records, from `HELM_DRIVER` as Helm reads it, in
-/// every build: Helm's `release_storage` (the host-functions build) reads
-/// by name only, and no name came through the pipe, so the records are
-/// listed by their labels with the plugin's own client. `sql` and `memory`:
-/// nowhere to list.
-fn records(helm_driver: Option<&str>) -> Option<Driver> {
-    match helm_driver.unwrap_or_default() {
-        "" | "secret" | "secrets" => Some(Driver::Secret),
-        "configmap" | "configmaps" => Some(Driver::ConfigMap),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,9 +180,6 @@ mod tests {
         assert!(!m.contains("deploy needs the release"), "{m}");
         let upgrade = Pending { status: ReleaseStatus::PendingUpgrade, ..pending[0].clone() };
         assert!(message(&PipeError::Empty, &[upgrade]).contains("recover with: helm hooks rollback s2 -n demo"));
-        assert_eq!(records(None), Some(Driver::Secret));
-        assert_eq!(records(Some("configmaps")), Some(Driver::ConfigMap));
-        assert_eq!(records(Some("sql")), None);
     }
 
     /// Issue 41: `-n` after the pipe that names another namespace than the release was

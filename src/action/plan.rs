@@ -1,10 +1,12 @@
 //! `helm hooks plan`: the rendered release read by its heads and planned
-//! ([`prepare`]), then each event's estimated time and hints added
-//! ([`perform`]) — with no cluster, as Helm's `pkg/action/lint.go` has
-//! none. The input is stdin's bytes or a stored release's
-//! ([`read_stored`]); `lint` shares the reading ([`read_and_plan`]).
+//! ([`Action::prepare`]), then each event's estimated time and hints added
+//! ([`Action::perform`]) — with no cluster, as Helm's `pkg/action/lint.go`
+//! has none. It acts on its input alone ([`PlanInput`]): stdin's bytes or a
+//! stored release's ([`read_stored`]); `lint` shares the reading
+//! ([`read_and_plan`]).
 
 use crate::base::time::Millis;
+use crate::deploy::progress::Progress;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::hook;
 use crate::model::input::{self, InputError, InputFormat, Release};
@@ -14,11 +16,18 @@ use crate::seam::Env;
 
 use crate::plan::{build, estimate, Plan, PlanOptions, Target};
 
-/// What `plan` and `lint` ask for.
-#[derive(Debug, Clone, Copy)]
-pub struct PlanRequest<'a> {
+use super::contract::Action;
+use super::stop::Stop;
+
+/// What `plan` and `lint` act on: the release as it came, from stdin or a
+/// stored revision.
+pub struct PlanInput(pub Vec<u8>);
+
+/// What `plan` asks for.
+#[derive(Debug, Clone)]
+pub struct PlanRequest {
     /// The events asked for, in order; empty: every event and the install.
-    pub targets: &'a [Target],
+    pub targets: Vec<Target>,
     pub options: PlanOptions,
     /// The `--timeout` a run takes when none is given: `plan` and `lint`
     /// cannot know the run's, so hook timeouts are held against this one.
@@ -43,41 +52,62 @@ impl Planned {
     }
 }
 
-/// The release read by its heads and planned; every problem in its
-/// diagnostics.
-pub fn prepare(bytes: &[u8], request: PlanRequest) -> Result<Planned, InputError> {
-    read_and_plan(bytes, Syntax::HeadOnly, request)
-}
+/// `plan`'s outcome: the release planned, each event with its estimate.
+#[derive(Debug)]
+pub struct PlanOutcome(pub Planned);
 
-/// Each event's estimated time and hints, when the plan has no error.
-pub fn perform(mut planned: Planned, request: PlanRequest) -> Planned {
-    if !planned.diags.has_errors() {
+impl Action<PlanInput> for PlanRequest {
+    type Prepared = Planned;
+    type Outcome = PlanOutcome;
+
+    /// The release read by its heads and planned; every problem in its
+    /// diagnostics.
+    fn prepare(&self, input: &mut PlanInput) -> Result<Planned, Stop> {
+        Ok(read_and_plan(&input.0, Syntax::HeadOnly, &self.targets, self.options, self.default_timeout_ms)?)
+    }
+
+    /// Every problem, advice included: a plan is read by the chart's author.
+    fn warnings(planned: &Planned) -> &Diagnostics {
+        &planned.diags
+    }
+
+    /// Each event's estimated time and hints; a plan with errors stops.
+    fn perform(self, _: &mut PlanInput, mut planned: Planned, _: &mut dyn Progress) -> Result<PlanOutcome, Stop> {
+        if planned.diags.has_errors() {
+            return Err(Stop::invalid("the plan has errors; nothing would run. Fix them and try again."));
+        }
         let _span = crate::trace::span(|| "estimate".into());
-        let (n, all) = (request.options.parallel, request.options.parallel_all);
+        let (n, all) = (self.options.parallel, self.options.parallel_all);
         for e in &mut planned.plan.events {
             if let Target::Hooks(event) = e.target {
                 e.estimate = estimate::estimate(&planned.release, e, n);
                 e.hints.extend(estimate::hint(&planned.release, event, e, n, all));
             }
         }
+        Ok(PlanOutcome(planned))
     }
-    planned
 }
 
-pub(super) fn read_and_plan(bytes: &[u8], syntax: Syntax, request: PlanRequest) -> Result<Planned, InputError> {
+pub(super) fn read_and_plan(
+    bytes: &[u8],
+    syntax: Syntax,
+    targets: &[Target],
+    options: PlanOptions,
+    default_timeout_ms: Millis,
+) -> Result<Planned, InputError> {
     let mut diags = Diagnostics::default();
     let span = crate::trace::span(|| format!("read {} bytes", bytes.len()));
     let (format, release) = input::parse_as(bytes, syntax, &mut diags)?;
     drop(span);
     let _span = crate::trace::span(|| "plan".into());
-    let plan = build(&release, request.targets, request.options, &mut diags);
-    diags.extend(hook::timeouts_over(&release.hooks, request.default_timeout_ms, "--timeout's default"));
+    let plan = build(&release, targets, options, &mut diags);
+    diags.extend(hook::timeouts_over(&release.hooks, default_timeout_ms, "--timeout's default"));
     Ok(Planned { release, format, plan, diags })
 }
 
 /// An installed release's latest revision, as JSON, from Helm's storage
 /// (as `run` reads it): what `plan RELEASE` and `lint RELEASE` plan, with
 /// its hooks' `last_run`.
-pub fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<Vec<u8>, StorageError> {
-    Ok(env.latest(release)?.json())
+pub fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<PlanInput, StorageError> {
+    Ok(PlanInput(env.latest(release)?.json()))
 }

@@ -1,22 +1,25 @@
 //! `helm hooks rollback RELEASE [REVISION]`, as Helm's
-//! `pkg/action/rollback.go`: [`prepare`] finds the revision to go back to,
-//! checks it and asks for every permission (Helm's `prepareRollback`);
-//! [`perform`] stores and deploys it as a new revision (`performRollback`).
+//! `pkg/action/rollback.go`: prepared, it has found the revision to go back
+//! to, checked it and asked for every permission (Helm's `prepareRollback`);
+//! performed, it stores and deploys it as a new revision (`performRollback`).
 //! As `helm rollback --dry-run`, a dry run stores no revision, applies
 //! nothing and runs no hook; it says what the rollback would do, against
 //! the live objects, as deploy's dry run.
 
-use crate::deploy::command::{dry_run, Done, Refused};
+use crate::deploy::command::{dry_run, Refused};
 use crate::deploy::options::Flags;
+use crate::deploy::preview::Preview;
 use crate::deploy::progress::Progress;
 use crate::deploy::wants::DeployNeeds;
-use crate::deploy::{deploy, Checked};
+use crate::deploy::{deploy, Checked, Report};
+use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::release::record::Operation;
 use crate::release::storage::StoredRelease;
 use crate::seam::Env;
 
-use super::stop::OperationStop;
+use super::contract::Action;
+use super::stop::Stop;
 use super::uninstall::stored_checked;
 
 #[derive(Debug, Clone)]
@@ -32,8 +35,15 @@ pub struct RollbackPrepared {
     current: StoredRelease,
     to: u64,
     checked: Checked,
-    /// What the checks warn of.
-    pub warnings: crate::model::diagnostic::Diagnostics,
+    /// What the checks warn of, advice left out.
+    warnings: Diagnostics,
+}
+
+/// What `rollback` did: the operation's report, or what a dry run would do.
+#[derive(Debug)]
+pub enum RollbackOutcome {
+    Report(Report),
+    Preview(Preview),
 }
 
 impl RollbackPrepared {
@@ -66,29 +76,39 @@ fn target(
     }
 }
 
-pub fn prepare(env: &mut (impl Env + ?Sized), r: &RollbackRequest) -> Result<RollbackPrepared, OperationStop> {
-    let (current, target) = target(env, &r.release, r.revision)?;
-    let (checked, warnings) = stored_checked(&target, &[Event::PreRollback, Event::PostRollback], &r.flags)?;
-    let to = target.revision;
-    let needs = DeployNeeds { crds: &[], create_namespace: false, dry_run: r.flags.dry_run, uninstall: false };
-    let wants = needs.wants(env.records(), env.namespace(), &checked, Operation::Rollback { to }, Some(&current));
-    if let Err(e) = env.check_access(&wants, needs.why()) {
-        return Err(OperationStop::refused(Refused::Access(e), warnings));
-    }
-    Ok(RollbackPrepared { current, to, checked, warnings })
-}
+impl<E: Env + ?Sized> Action<E> for RollbackRequest {
+    type Prepared = RollbackPrepared;
+    type Outcome = RollbackOutcome;
 
-pub fn perform(
-    env: &mut (impl Env + ?Sized),
-    r: &RollbackRequest,
-    prepared: RollbackPrepared,
-    progress: &mut dyn Progress,
-) -> Result<Done, Refused> {
-    let RollbackPrepared { current, to, checked, .. } = prepared;
-    let (operation, revision) = (Operation::Rollback { to }, current.revision + 1);
-    if r.flags.dry_run {
-        return dry_run(env, &checked, &r.flags, operation, Some(&current), revision, &[]).map(Done::Preview);
+    fn prepare(&self, env: &mut E) -> Result<RollbackPrepared, Stop> {
+        let (current, target) = target(env, &self.release, self.revision)?;
+        let (checked, warnings) = stored_checked(&target, &[Event::PreRollback, Event::PostRollback], &self.flags)?;
+        let to = target.revision;
+        let needs = DeployNeeds { crds: &[], create_namespace: false, dry_run: self.flags.dry_run, uninstall: false };
+        let wants = needs.wants(env.records(), env.namespace(), &checked, Operation::Rollback { to }, Some(&current));
+        if let Err(e) = env.check_access(&wants, needs.why()) {
+            return Err(Stop::refused(Refused::Access(e), warnings));
+        }
+        Ok(RollbackPrepared { current, to, checked, warnings: warnings.acting() })
     }
-    let report = deploy(env, checked, operation, Some(current), revision, &r.flags.options, progress);
-    Ok(Done::Report(report))
+
+    fn warnings(prepared: &RollbackPrepared) -> &Diagnostics {
+        &prepared.warnings
+    }
+
+    fn perform(
+        self,
+        env: &mut E,
+        prepared: RollbackPrepared,
+        progress: &mut dyn Progress,
+    ) -> Result<RollbackOutcome, Stop> {
+        let RollbackPrepared { current, to, checked, .. } = prepared;
+        let (operation, revision) = (Operation::Rollback { to }, current.revision + 1);
+        if self.flags.dry_run {
+            let preview = dry_run(env, &checked, &self.flags, operation, Some(&current), revision, &[])?;
+            return Ok(RollbackOutcome::Preview(preview));
+        }
+        let report = deploy(env, checked, operation, Some(current), revision, &self.flags.options, progress);
+        Ok(RollbackOutcome::Report(report))
+    }
 }

@@ -1,22 +1,26 @@
 //! `helm hooks status RELEASE [--event E] [--revision N]`: the last run of
 //! an event's hooks as the release record keeps it, without running
-//! anything — as `helm status` shows the last test suite run. [`prepare`]
-//! reads the revision and orders its hooks as they ran; [`perform`] reads
-//! what the record leaves running from the cluster (one GET each) and
-//! changes nothing. What the record says is `release::hook_runs`'.
+//! anything — as `helm status` shows the last test suite run. Prepared, it
+//! has read the revision and ordered its hooks as they ran; performed, it
+//! reads what the record leaves running from the cluster (one GET each)
+//! and changes nothing. What the record says is `release::hook_runs`'.
 
 use serde_json::Value;
 
+use crate::deploy::progress::Progress;
 use crate::exec::executor::Phase;
 use crate::exec::runner::Summary;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
-use crate::model::input::{self, InputError, Release};
+use crate::model::input::{self, Release};
 use crate::model::manifest::Syntax;
 use crate::plan::{self, EventPlan, Plan, Target};
 use crate::release::hook_runs::{as_seen_now, stored_summary, SeenNow};
-use crate::release::storage::{StorageError, StoredRelease};
+use crate::release::storage::StoredRelease;
 use crate::seam::Env;
+
+use super::contract::{Action, NO_WARNINGS};
+use super::stop::Stop;
 
 /// Which run is asked about.
 #[derive(Debug, Clone)]
@@ -35,15 +39,6 @@ pub struct StatusPrepared {
     plan: Plan,
 }
 
-/// Why `status` could not say.
-#[derive(Debug, thiserror::Error)]
-pub enum StatusStop {
-    #[error(transparent)]
-    Storage(#[from] StorageError),
-    #[error(transparent)]
-    Input(#[from] InputError),
-}
-
 /// The last run of the event's hooks, as the record and the cluster show it.
 #[derive(Debug)]
 pub struct StatusOutcome {
@@ -56,30 +51,41 @@ pub struct StatusOutcome {
     pub summary: Summary,
 }
 
-pub fn prepare(env: &mut (impl Env + ?Sized), r: &StatusRequest) -> Result<StatusPrepared, StatusStop> {
-    let stored = match r.revision {
-        None => env.latest(&r.release)?,
-        Some(n) => env.revision(&r.release, n)?,
-    };
-    let mut diags = Diagnostics::default();
-    let (_, release) = input::parse_as(&stored.json(), Syntax::HeadOnly, &mut diags)?;
-    // The plan only orders the hooks as they ran; problems in the chart are `lint`'s to report.
-    let plan = plan::build(&release, &[Target::Hooks(r.event)], plan::PlanOptions::default(), &mut diags);
-    Ok(StatusPrepared { stored, release, plan })
-}
+impl<E: Env + ?Sized> Action<E> for StatusRequest {
+    type Prepared = StatusPrepared;
+    type Outcome = StatusOutcome;
 
-pub fn perform(env: &mut (impl Env + ?Sized), r: &StatusRequest, prepared: StatusPrepared) -> StatusOutcome {
-    let StatusPrepared { stored, release, plan } = prepared;
-    let event_plan = &plan.events[0];
-    let mut summary = stored_summary(&stored.release, &release, event_plan);
-    read_now(env, &release, event_plan, &mut summary);
-    StatusOutcome {
-        release: r.release.clone(),
-        namespace: stored.namespace,
-        revision: stored.revision,
-        event: r.event,
-        release_json: stored.release,
-        summary,
+    fn prepare(&self, env: &mut E) -> Result<StatusPrepared, Stop> {
+        let stored = match self.revision {
+            None => env.latest(&self.release)?,
+            Some(n) => env.revision(&self.release, n)?,
+        };
+        let mut diags = Diagnostics::default();
+        let (_, release) = input::parse_as(&stored.json(), Syntax::HeadOnly, &mut diags)?;
+        // The plan only orders the hooks as they ran; problems in the chart are `lint`'s to report.
+        let plan = plan::build(&release, &[Target::Hooks(self.event)], plan::PlanOptions::default(), &mut diags);
+        Ok(StatusPrepared { stored, release, plan })
+    }
+
+    /// None: problems in the chart are `lint`'s to report.
+    fn warnings(_: &StatusPrepared) -> &Diagnostics {
+        &NO_WARNINGS
+    }
+
+    /// Tells no progress: it only reads.
+    fn perform(self, env: &mut E, prepared: StatusPrepared, _: &mut dyn Progress) -> Result<StatusOutcome, Stop> {
+        let StatusPrepared { stored, release, plan } = prepared;
+        let event_plan = &plan.events[0];
+        let mut summary = stored_summary(&stored.release, &release, event_plan);
+        read_now(env, &release, event_plan, &mut summary);
+        Ok(StatusOutcome {
+            release: self.release,
+            namespace: stored.namespace,
+            revision: stored.revision,
+            event: self.event,
+            release_json: stored.release,
+            summary,
+        })
     }
 }
 

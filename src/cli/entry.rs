@@ -1,13 +1,15 @@
-//! The CLI's entry: the command named, its flags read into its struct,
-//! and its file called (one per command). The same function serves the
-//! Wasm plugin (arguments from Helm's `extraArgs`) and the native binary
-//! used by tests and benchmarks.
+//! The CLI's entry: the command named, its flags read into its request,
+//! and the request handed to the driver with how to connect its world. The
+//! same function serves the Wasm plugin (arguments from Helm's
+//! `extraArgs`) and the native binary used by tests and benchmarks.
 
 use super::arg_error::ArgError;
-use super::io::{fail, show, usage_error, Io};
+use super::connect::connect;
+use super::driver::{drive, show, stopped};
+use super::io::{read_input, Io};
 use super::typed::{self, Parsed};
-use super::{args, deploy, plan, run, spec, status};
-use crate::action::Exit;
+use super::{args, deploy, spec};
+use crate::action::{Exit, Stop};
 use crate::render::{Format, VersionShown};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -28,40 +30,48 @@ pub fn main(args: &[String], io: &mut Io) -> Exit {
         return Exit::Ok;
     }
     let Some(command) = spec::command(name) else {
-        let _ =
-            writeln!(io.stderr, "Error: unknown command {name:?} for helm hooks\nRun 'helm hooks --help' for usage.");
-        return Exit::Invalid;
+        let unknown = format!("unknown command {name:?} for helm hooks\nRun 'helm hooks --help' for usage.");
+        return stopped(io, &Stop::invalid(unknown));
     };
     let low = match args::parse(command, rest) {
         Ok(p) => p,
-        Err(e) => return usage_error(io, name, &e),
+        Err(e) => return stopped(io, &usage_error(name, &e)),
     };
     if low.help {
         let _ = io.stdout.write_all(command.help().as_bytes());
         return Exit::Ok;
     }
-    let typed = match typed::read(command, low) {
+    let (parsed, output) = match typed::read(command, low) {
         Ok(t) => t,
-        Err(ArgError::Operands(usage)) => return fail(io, &usage, Exit::Invalid),
-        Err(e) => return usage_error(io, name, &e),
+        Err(ArgError::Operands(usage)) => return stopped(io, &Stop::invalid(usage)),
+        Err(e) => return stopped(io, &usage_error(name, &e)),
     };
-    match typed {
-        Parsed::Plan(a) => plan::plan_or_lint(&a, io, false),
-        Parsed::Lint(a) => plan::plan_or_lint(&a, io, true),
-        Parsed::Run(a) => run::main(&a, io),
-        Parsed::Deploy(a) => deploy::deploy(&a, io),
-        Parsed::Rollback(a) => deploy::rollback(&a, io),
-        Parsed::Uninstall(a) => deploy::uninstall(&a, io),
-        Parsed::Status(a) => status::main(&a, io),
-        Parsed::Version(output) => version(output, io),
+    dispatch(parsed, output, io)
+}
+
+/// Each command to the driver, with how its world is connected: what is
+/// particular to it.
+fn dispatch(parsed: Parsed, output: Format, io: &mut Io) -> Exit {
+    match parsed {
+        Parsed::Plan(source, r) => drive(r, output, io, |io, _| read_input(io, source.as_deref(), "plan")),
+        Parsed::Lint(source, r) => drive(r, output, io, |io, _| read_input(io, source.as_deref(), "lint")),
+        Parsed::Run(r) => drive(r, output, io, |_, _| connect(None, None)),
+        Parsed::Status(r) => drive(r, output, io, |_, _| connect(None, None)),
+        Parsed::Deploy(a) => deploy::main(a, output, io),
+        Parsed::Rollback(r, conflicts) => {
+            drive(r, output, io, |_, _| Ok(connect(None, None)?.with_conflicts(conflicts)))
+        }
+        Parsed::Uninstall(r) => drive(r, output, io, |_, _| connect(None, None)),
+        Parsed::Version => match show(io, &VersionShown(VERSION), output) {
+            Ok(()) => Exit::Ok,
+            Err(stop) => stopped(io, &stop),
+        },
     }
 }
 
-fn version(output: Format, io: &mut Io) -> Exit {
-    match show(io, &VersionShown(VERSION), output) {
-        Ok(()) => Exit::Ok,
-        Err(code) => code,
-    }
+/// A command line the command does not take, and where its usage is.
+fn usage_error(command: &str, e: &ArgError) -> Stop {
+    Stop::invalid(format!("{e}\nRun 'helm hooks {command} --help' for usage."))
 }
 
 /// Runs the CLI with an explicit stdin, capturing stdout and stderr; for tests.

@@ -1,15 +1,12 @@
-//! The CLI's streams, how it says what went wrong (as Helm does), and the
-//! input `plan`, `lint` and `deploy` read: stdin within its bound, or an
-//! installed release.
+//! The CLI's streams, and the input `plan`, `lint` and `deploy` read:
+//! stdin within its bound, or an installed release.
 
 use std::io::{Read, Write};
 
-use crate::action::connect::{self, Early};
-use crate::action::plan;
-use crate::action::Exit;
+use super::connect::connect;
+use crate::action::plan::{self, PlanInput};
+use crate::action::Stop;
 use crate::model::input;
-use crate::render::{Format, Shown};
-use crate::seam::KubeEnv;
 
 /// Streams the CLI reads and writes.
 pub struct Io<'a> {
@@ -21,60 +18,22 @@ pub struct Io<'a> {
     pub stderr: &'a mut dyn Write,
 }
 
-pub(super) fn usage_error(io: &mut Io, command: &str, e: &dyn std::fmt::Display) -> Exit {
-    let _ = writeln!(io.stderr, "Error: {e}\nRun 'helm hooks {command} --help' for usage.");
-    Exit::Invalid
-}
-
-/// Says what went wrong as Helm does, and gives the exit code to return.
-pub(super) fn fail(io: &mut Io, e: &dyn std::fmt::Display, code: Exit) -> Exit {
-    let _ = writeln!(io.stderr, "Error: {e}");
-    code
-}
-
-/// Writes what a command did to stdout in the format asked; `Err` is the
-/// exit code once a format the outcome does not offer is refused.
-pub(super) fn show(io: &mut Io, shown: &impl Shown, format: Format) -> Result<(), Exit> {
-    let text = shown.render(format).map_err(|e| fail(io, &e, Exit::Invalid))?;
-    let _ = io.stdout.write_all(text.as_bytes());
-    Ok(())
-}
-
-/// The problems a command found, on stderr.
-pub(super) fn problems(io: &mut Io, diags: &crate::model::diagnostic::Diagnostics) {
-    let _ = io.stderr.write_all(crate::render::problems(diags).as_bytes());
-}
-
-/// The environment to act in, or the exit code once the reason is said.
-pub(super) fn connect(io: &mut Io, early: Early, namespace: Option<&str>) -> Result<KubeEnv, Exit> {
-    connect::connect(early, namespace).map_err(|e| fail(io, &e, e.exit()))
-}
-
 /// The input of `plan` and `lint`: the installed release named, or stdin
-/// unless it is a terminal nobody will type a chart into. What failed is
-/// said on stderr.
-pub(super) fn read_input(source: Option<&str>, io: &mut Io, command: &str) -> Result<Vec<u8>, Exit> {
-    let read = if let Some(name) = source {
-        read_stored(io, name)
-    } else if io.stdin_terminal {
-        let _ = writeln!(
-            io.stderr,
-            "Error: helm hooks {command} reads the chart from stdin, and stdin is a terminal: pipe it in\n  \
+/// unless it is a terminal nobody will type a chart into.
+pub(super) fn read_input(io: &mut Io, source: Option<&str>, command: &str) -> Result<PlanInput, Stop> {
+    if let Some(name) = source {
+        let mut env = connect(None, None)?;
+        return Ok(plan::read_stored(&mut env, name)?);
+    }
+    if io.stdin_terminal {
+        return Err(Stop::invalid(format!(
+            "helm hooks {command} reads the chart from stdin, and stdin is a terminal: pipe it in\n  \
              helm template NAME CHART | helm hooks {command} -\n  \
              helm install NAME CHART --dry-run=client -o json | helm hooks {command} -\n\
              or name an installed release: helm hooks {command} RELEASE"
-        );
-        return Err(Exit::Invalid);
-    } else {
-        read_stdin(io).map_err(|e| (Exit::Invalid, e.to_string()))
-    };
-    read.map_err(|(code, e)| {
-        // Empty: said already.
-        if !e.is_empty() {
-            let _ = writeln!(io.stderr, "Error: {e}");
-        }
-        code
-    })
+        )));
+    }
+    Ok(PlanInput(read_stdin(io)?))
 }
 
 /// Why the input could not be read.
@@ -84,6 +43,15 @@ pub enum ReadError {
     Io(#[source] std::io::Error),
     #[error(transparent)]
     Input(#[from] input::InputError),
+}
+
+impl From<ReadError> for Stop {
+    fn from(e: ReadError) -> Stop {
+        match e {
+            ReadError::Io(_) => Stop::invalid(e.to_string()),
+            ReadError::Input(e) => Stop::Input(e),
+        }
+    }
 }
 
 /// Stdin whole, unless it is longer than the input bound
@@ -117,11 +85,4 @@ pub(super) fn read_bounded(from: &mut dyn Read, limit: usize) -> Result<Vec<u8>,
         return Err(input::InputError::TooLarge { limit_mib: limit.div_ceil(1 << 20) }.into());
     }
     Ok(bytes)
-}
-
-/// An installed release's latest revision, as JSON: what `plan RELEASE`
-/// and `lint RELEASE` plan.
-fn read_stored(io: &mut Io, name: &str) -> Result<Vec<u8>, (Exit, String)> {
-    let mut env = connect(io, Early::default(), None).map_err(|code| (code, String::new()))?;
-    plan::read_stored(&mut env, name).map_err(|e| (Exit::of_storage(&e), e.to_string()))
 }

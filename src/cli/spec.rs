@@ -10,12 +10,18 @@ use std::time::Duration;
 
 use super::arg_error::ArgError;
 use super::low_args::LowArgs;
+use crate::action::deploy::DeployOutcome;
+use crate::action::lint::LintOutcome;
+use crate::action::plan::PlanOutcome;
+use crate::action::rollback::RollbackOutcome;
+use crate::action::run::RunOutcome;
 use crate::action::status::StatusOutcome;
+use crate::action::uninstall::UninstallOutcome;
 use crate::base::time::{parse_duration, Millis};
 use crate::model::event::Event;
 use crate::plan::Target;
 use crate::render::format::Format;
-use crate::render::{DeployShown, LintShown, PlanShown, RunShown, Shown, VersionShown};
+use crate::render::{Shown, VersionShown};
 
 /// What a flag takes after its name, and how its value is kept: each
 /// flag's conversion sits beside its definition (ripgrep's flag table).
@@ -213,7 +219,7 @@ fn set_event(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
 }
 
 const PLAN_FLAGS: &[Flag] = &[
-    output(<PlanShown as Shown>::FORMATS, ""),
+    output(<PlanOutcome as Shown>::FORMATS, ""),
     Flag {
         long: "event",
         short: None,
@@ -240,13 +246,13 @@ const PLAN_FLAGS: &[Flag] = &[
 ];
 
 const LINT_FLAGS: &[Flag] = &[
-    output(<LintShown as Shown>::FORMATS, ""),
+    output(<LintOutcome as Shown>::FORMATS, ""),
     flag("strict", Takes::Bool(|a, on| a.strict = on), "fail (exit 2) on warnings too, as helm lint --strict: for CI"),
 ];
 
 const RUN_FLAGS: &[Flag] = &[
     output(
-        <RunShown as Shown>::FORMATS,
+        <RunOutcome as Shown>::FORMATS,
         "all but text write progress to stderr. markdown: a report with a timeline chart for CI job \
          summaries (docs/report.md)",
     ),
@@ -290,7 +296,7 @@ const FORCE_CONFLICTS: Flag = flag(
 );
 
 const DEPLOY_FLAGS: &[Flag] = &[
-    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
+    output(<DeployOutcome as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -367,7 +373,7 @@ fn server_dry_run(a: &mut LowArgs, v: &str, command: &str) -> Result<(), ArgErro
 }
 
 const ROLLBACK_FLAGS: &[Flag] = &[
-    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
+    output(<RollbackOutcome as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     PARALLEL,
     PARALLEL_ALL,
     PARALLEL_RESOURCES,
@@ -385,7 +391,7 @@ const ROLLBACK_FLAGS: &[Flag] = &[
 ];
 
 const UNINSTALL_FLAGS: &[Flag] = &[
-    output(<DeployShown as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
+    output(<UninstallOutcome as Shown>::FORMATS, "json, yaml and markdown write progress to stderr"),
     flag(
         "keep-history",
         Takes::Bool(|a, on| a.keep_history = on),

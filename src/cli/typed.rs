@@ -1,51 +1,63 @@
-//! Each command's own struct, made once from the flags' typed values
-//! (ripgrep's high-level arguments, from `cli::low_args`): defaults filled
-//! in, values checked against each other, and the operands — the release,
-//! the revision, stdin — typed here. A mistake is an [`ArgError`], shown as
-//! every usage error is (exit 2).
+//! Each command's request, made once from the flags' typed values
+//! (ripgrep's high-level arguments, from `cli::low_args`; Helm's flags bound
+//! to an action's fields): defaults filled in, values checked against each
+//! other, and the operands — the release, the revision, stdin — typed here.
+//! The request is the action's own struct (`action::*`), which the driver
+//! prepares and performs. A mistake is an [`ArgError`], shown as every
+//! usage error is (exit 2).
 
 use super::arg_error::ArgError;
 use super::low_args::LowArgs;
 use super::spec::{Command, CommandId, Takes, DEFAULT_TIMEOUT};
+use crate::action::lint::LintRequest;
 use crate::action::pipe;
+use crate::action::plan::PlanRequest;
+use crate::action::rollback::RollbackRequest;
+use crate::action::run::RunRequest;
+use crate::action::status::StatusRequest;
+use crate::action::uninstall::UninstallRequest;
 use crate::base::time::{format_duration, Millis};
 use crate::deploy::options::{DeployOptions, Flags};
 use crate::model::event::Event;
-use crate::plan::{PlanOptions, Target};
+use crate::plan::PlanOptions;
 use crate::render::format::Format;
 use crate::seam::Conflicts;
 
-/// A command line, read into the struct of its command.
+/// A command line, read into its command's request, with what the request
+/// does not hold: where `plan`'s and `lint`'s input comes from (the
+/// installed release named; `None`: stdin), and what a deploy or rollback
+/// does with fields another manager owns (how the cluster is written to).
 #[derive(Debug)]
 pub enum Parsed {
-    Plan(PlanArgs),
-    Lint(PlanArgs),
-    Run(RunArgs),
+    Plan(Option<String>, PlanRequest),
+    Lint(Option<String>, LintRequest),
+    Run(RunRequest),
     Deploy(DeployArgs),
-    Rollback(RollbackArgs),
-    Uninstall(UninstallArgs),
-    Status(StatusArgs),
-    Version(Format),
+    Rollback(RollbackRequest, Conflicts),
+    Uninstall(UninstallRequest),
+    Status(StatusRequest),
+    Version,
 }
 
-pub fn read(command: &Command, low: LowArgs) -> Result<Parsed, ArgError> {
+/// The command line read, and `-o`'s format.
+pub fn read(command: &Command, low: LowArgs) -> Result<(Parsed, Format), ArgError> {
     let output = low.output.unwrap_or_else(|| default_format(command));
-    Ok(match command.id {
-        CommandId::Plan => Parsed::Plan(plan(low, output)),
-        CommandId::Lint => Parsed::Lint(PlanArgs {
-            source: source(&low),
-            targets: Vec::new(),
-            options: PlanOptions::default(),
-            output,
-            strict: low.strict,
-        }),
-        CommandId::Run => Parsed::Run(run(low, output)?),
-        CommandId::Deploy => Parsed::Deploy(deploy(low, output)?),
-        CommandId::Rollback => Parsed::Rollback(rollback(low, output)?),
-        CommandId::Uninstall => Parsed::Uninstall(uninstall(low, output)?),
-        CommandId::Status => Parsed::Status(status(low, output)?),
-        CommandId::Version => Parsed::Version(output),
-    })
+    let parsed = match command.id {
+        CommandId::Plan => Parsed::Plan(source(&low), plan(low)),
+        CommandId::Lint => {
+            Parsed::Lint(source(&low), LintRequest { strict: low.strict, default_timeout_ms: default_timeout_ms() })
+        }
+        CommandId::Run => Parsed::Run(run(low)?),
+        CommandId::Deploy => Parsed::Deploy(deploy(low)?),
+        CommandId::Rollback => {
+            let conflicts = conflicts(&low);
+            Parsed::Rollback(rollback(low)?, conflicts)
+        }
+        CommandId::Uninstall => Parsed::Uninstall(uninstall(low)?),
+        CommandId::Status => Parsed::Status(status(low)?),
+        CommandId::Version => Parsed::Version,
+    };
+    Ok((parsed, output))
 }
 
 /// `-o`'s default: the first format the command offers.
@@ -60,30 +72,23 @@ fn default_format(command: &Command) -> Format {
         .unwrap_or(Format::Text)
 }
 
-/// `plan` and `lint`.
-#[derive(Debug)]
-pub struct PlanArgs {
-    /// The installed release to read; `None`: stdin (`-`, the default).
-    pub source: Option<String>,
-    /// The events asked for, in order; empty: every event and the install.
-    pub targets: Vec<Target>,
-    pub options: PlanOptions,
-    pub output: Format,
-    /// `lint --strict`: warnings fail too.
-    pub strict: bool,
-}
-
+/// The installed release `plan` and `lint` read; `None`: stdin (`-`, the default).
 fn source(low: &LowArgs) -> Option<String> {
     low.operands.first().filter(|s| *s != "-").cloned()
 }
 
-fn plan(low: LowArgs, output: Format) -> PlanArgs {
+fn plan(low: LowArgs) -> PlanRequest {
     let options = PlanOptions {
         parallel: low.parallel.unwrap_or(1),
         parallel_all: low.parallel_all,
         parallel_resources: low.parallel_resources,
     };
-    PlanArgs { source: source(&low), targets: low.targets, options, output, strict: false }
+    PlanRequest { targets: low.targets, options, default_timeout_ms: default_timeout_ms() }
+}
+
+/// `--timeout`'s default, against which `plan` and `lint` hold hook timeouts.
+fn default_timeout_ms() -> Millis {
+    DEFAULT_TIMEOUT.as_millis() as Millis
 }
 
 /// The RELEASE operand, or the message that names the command's usage.
@@ -95,26 +100,9 @@ fn timeout_ms(low: &LowArgs) -> Millis {
     low.timeout.unwrap_or(DEFAULT_TIMEOUT).as_millis() as Millis
 }
 
-/// `run`.
-#[derive(Debug)]
-pub struct RunArgs {
-    pub release: String,
-    pub event: Event,
-    pub parallel: usize,
-    pub parallel_all: bool,
-    pub timeout_ms: Millis,
-    pub ignore_fail_fast: bool,
-    pub logs: bool,
-    /// `--filter name=X`: only these hooks (all when empty).
-    pub include: Vec<String>,
-    /// `--filter !name=X`: never these.
-    pub exclude: Vec<String>,
-    pub output: Format,
-}
-
-fn run(low: LowArgs, output: Format) -> Result<RunArgs, ArgError> {
+fn run(low: LowArgs) -> Result<RunRequest, ArgError> {
     let release = release_arg(&low, "helm hooks run RELEASE")?;
-    Ok(RunArgs {
+    Ok(RunRequest {
         release,
         // Default test, as `helm test`.
         event: low.event.unwrap_or(Event::Test),
@@ -125,66 +113,35 @@ fn run(low: LowArgs, output: Format) -> Result<RunArgs, ArgError> {
         logs: low.logs,
         include: low.include,
         exclude: low.exclude,
-        output,
     })
 }
 
-/// `status`.
-#[derive(Debug)]
-pub struct StatusArgs {
-    pub release: String,
-    pub event: Event,
-    /// `--revision`; the latest when `None`.
-    pub revision: Option<u64>,
-    pub output: Format,
-}
-
-fn status(low: LowArgs, output: Format) -> Result<StatusArgs, ArgError> {
-    Ok(StatusArgs {
+fn status(low: LowArgs) -> Result<StatusRequest, ArgError> {
+    Ok(StatusRequest {
         release: release_arg(&low, "helm hooks status RELEASE")?,
         // Default test, as `helm status` shows the last test suite run.
         event: low.event.unwrap_or(Event::Test),
         revision: low.revision,
-        output,
     })
 }
 
-/// `deploy -`: the release comes on stdin.
+/// `deploy -`'s flags: its request is the release on stdin, read and
+/// checked with them before the cluster is connected to (`cli::deploy`).
 #[derive(Debug)]
 pub struct DeployArgs {
     pub flags: Flags,
-    pub output: Format,
     pub skip_crds: bool,
     pub conflicts: Conflicts,
 }
 
-/// `rollback RELEASE [REVISION]`.
-#[derive(Debug)]
-pub struct RollbackArgs {
-    pub release: String,
-    /// `None`: the one before the latest.
-    pub revision: Option<u64>,
-    pub flags: Flags,
-    pub output: Format,
-    pub conflicts: Conflicts,
-}
-
-/// `uninstall RELEASE`.
-#[derive(Debug)]
-pub struct UninstallArgs {
-    pub release: String,
-    pub flags: Flags,
-    pub output: Format,
-}
-
-fn deploy(low: LowArgs, output: Format) -> Result<DeployArgs, ArgError> {
+fn deploy(low: LowArgs) -> Result<DeployArgs, ArgError> {
     if !low.operands.iter().all(|p| p == "-") {
         return Err(ArgError::Operands(pipe::USAGE.to_string()));
     }
-    Ok(DeployArgs { flags: flags(&low)?, output, skip_crds: low.skip_crds, conflicts: conflicts(&low) })
+    Ok(DeployArgs { flags: flags(&low)?, skip_crds: low.skip_crds, conflicts: conflicts(&low) })
 }
 
-fn rollback(low: LowArgs, output: Format) -> Result<RollbackArgs, ArgError> {
+fn rollback(low: LowArgs) -> Result<RollbackRequest, ArgError> {
     const USAGE: &str = "helm hooks rollback RELEASE [REVISION]";
     let release = low.operands.first().cloned().ok_or_else(|| ArgError::Operands(format!("usage: {USAGE}")))?;
     let revision = match low.operands.get(1).map(|r| r.parse::<u64>()) {
@@ -192,13 +149,13 @@ fn rollback(low: LowArgs, output: Format) -> Result<RollbackArgs, ArgError> {
         Some(Ok(r)) => Some(r),
         Some(Err(_)) => return Err(ArgError::Operands(format!("the revision must be a whole number; usage: {USAGE}"))),
     };
-    Ok(RollbackArgs { release, revision, flags: flags(&low)?, output, conflicts: conflicts(&low) })
+    Ok(RollbackRequest { release, revision, flags: flags(&low)? })
 }
 
-fn uninstall(low: LowArgs, output: Format) -> Result<UninstallArgs, ArgError> {
+fn uninstall(low: LowArgs) -> Result<UninstallRequest, ArgError> {
     let usage = "usage: helm hooks uninstall RELEASE [--keep-history]";
     let release = low.operands.first().cloned().ok_or_else(|| ArgError::Operands(usage.to_string()))?;
-    Ok(UninstallArgs { release, flags: flags(&low)?, output })
+    Ok(UninstallRequest { release, flags: flags(&low)? })
 }
 
 fn conflicts(low: &LowArgs) -> Conflicts {
@@ -248,8 +205,13 @@ mod tests {
     use super::*;
     use crate::cli::args::parse;
     use crate::cli::spec::command;
+    use crate::plan::Target;
 
     fn read_for(cmd: &str, args: &[&str]) -> Result<Parsed, ArgError> {
+        Ok(read_with_output(cmd, args)?.0)
+    }
+
+    fn read_with_output(cmd: &str, args: &[&str]) -> Result<(Parsed, Format), ArgError> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let command = command(cmd).unwrap();
         read(command, parse(command, &args)?)
@@ -259,12 +221,16 @@ mod tests {
     /// the table's help promises.
     #[test]
     fn each_command_reads_into_its_struct() {
-        let Ok(Parsed::Plan(p)) = read_for("plan", &["-", "--event", "test", "--all-events", "--event=install"]) else {
+        let Ok((Parsed::Plan(source, p), output)) =
+            read_with_output("plan", &["-", "--event", "test", "--all-events", "--event=install"])
+        else {
             panic!("plan")
         };
-        assert_eq!((p.source, p.targets, p.output), (None, vec![Target::Install], Format::Text));
-        let Ok(Parsed::Lint(l)) = read_for("lint", &["r", "-o", "yaml"]) else { panic!("lint") };
-        assert_eq!((l.source.as_deref(), l.output), (Some("r"), Format::Yaml));
+        assert_eq!((source, p.targets, output), (None, vec![Target::Install], Format::Text));
+        let Ok((Parsed::Lint(source, l), output)) = read_with_output("lint", &["r", "-o", "yaml", "--strict"]) else {
+            panic!("lint")
+        };
+        assert_eq!((source.as_deref(), output, l.strict), (Some("r"), Format::Yaml, true));
         let Ok(Parsed::Run(r)) = read_for("run", &["r", "--filter", "name=a", "--filter=!name=b", "--logs"]) else {
             panic!("run")
         };
@@ -277,12 +243,14 @@ mod tests {
         assert_eq!((d.flags.options.timeout_ms, d.flags.options.readiness_timeout_ms), (120_000, 60_000));
         let Ok(Parsed::Uninstall(u)) = read_for("uninstall", &["r", "--dry-run=client"]) else { panic!("uninstall") };
         assert!(u.flags.dry_run && !u.flags.keep_history);
-        assert!(matches!(read_for("version", &["-o", "json"]), Ok(Parsed::Version(Format::Json))));
+        assert!(matches!(read_with_output("version", &["-o", "json"]), Ok((Parsed::Version, Format::Json))));
         // -o's default is the command's first format.
-        let Ok(Parsed::Deploy(d)) = read_for("deploy", &[]) else { panic!("deploy") };
-        assert_eq!(d.output, Format::Text);
-        let Ok(Parsed::Rollback(r)) = read_for("rollback", &["r", "3"]) else { panic!("rollback") };
-        assert_eq!((r.release.as_str(), r.revision), ("r", Some(3)));
+        let Ok((Parsed::Deploy(_), output)) = read_with_output("deploy", &[]) else { panic!("deploy") };
+        assert_eq!(output, Format::Text);
+        let Ok(Parsed::Rollback(r, conflicts)) = read_for("rollback", &["r", "3", "--force-conflicts"]) else {
+            panic!("rollback")
+        };
+        assert_eq!((r.release.as_str(), r.revision, conflicts), ("r", Some(3), Conflicts::Force));
     }
 
     /// A value that is no value of its flag is a usage error, said once here.

@@ -1,4 +1,4 @@
-//! What the commands share: what they give back ([`Done`]), why one stops before it changes anything
+//! What the operations share: why one stops before it changes anything
 //! ([`Refused`], Helm's lock among the reasons), and the dry run of a deploy
 //! or rollback.
 
@@ -6,24 +6,12 @@ use super::checked::Checked;
 use super::crd::Crd;
 use super::error::Error;
 use super::options::Flags;
-use super::preview::{self, Preview, UninstallPreview};
-use super::report::Report;
+use super::preview::{self, Preview};
 use crate::kube::{KubeError, ObjectKey};
 use crate::release::record::Operation;
 use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::{StorageError, StoredRelease};
 use crate::seam::{Cluster, Env};
-
-/// What a command did.
-#[derive(Debug)]
-pub enum Done {
-    /// The operation ran (it may have failed: its report says).
-    Report(Report),
-    /// `deploy --dry-run`, `rollback --dry-run`: what would be done.
-    Preview(Preview),
-    /// `uninstall --dry-run`.
-    UninstallPreview(UninstallPreview),
-}
 
 /// Why a command stopped before it stored or applied anything.
 #[derive(Debug, thiserror::Error)]

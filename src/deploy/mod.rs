@@ -44,7 +44,7 @@ pub mod teardown;
 pub mod wants;
 
 pub use checked::{check, Checked};
-pub use command::{Done, Refused};
+pub use command::Refused;
 pub use error::{Diagnosis, Error, HookFailure};
 pub use operation::deploy;
 pub use options::{DeployOptions, Flags};

@@ -2,8 +2,10 @@
 //! typed events given to a sink ([`Progress`]): the hooks' and the
 //! resources' events of the pure cores ([`crate::exec::progress`]) and the
 //! driver's own steps around them (the record stored, the chart's CRDs,
-//! external dependencies, deletions, `--rollback-on-failure`). The text
-//! lines are one sink (`render::progress_lines`); `tests/deploy_sim.rs` reads them.
+//! external dependencies, deletions, `--rollback-on-failure`). The sink is
+//! every command's (`action::contract`): `run` tells its start and its
+//! hooks' events here too. The text lines are one sink
+//! (`render::progress_lines`); `tests/deploy_sim.rs` reads them.
 
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress, ResourceEvent};
 use crate::kube::KubeError;
@@ -16,9 +18,19 @@ use crate::release::record::Operation;
 use super::error::Error;
 use super::report::Report;
 
-/// One step of a deploy or an uninstall, in the order it happens.
+/// One step of a deploy or an uninstall (or a run's start), in the order it
+/// happens.
 #[derive(Debug, Clone, Copy)]
 pub enum DeployEvent<'a> {
+    /// `helm hooks run` begins: `count` hooks of `event` of `release`'s
+    /// `revision`, at most `parallel` at once.
+    RunStarted {
+        release: &'a str,
+        revision: Option<u64>,
+        event: Event,
+        count: usize,
+        parallel: usize,
+    },
     /// The new revision is stored `pending-*`: what the operation will roll
     /// out (`resources`), and how many at once (`--parallel-resources`;
     /// `None`: a whole batch).
@@ -96,7 +108,7 @@ pub enum Keep<'a> {
     Unverifiable(&'a KubeError),
 }
 
-/// Where a deploy or an uninstall says what happens.
+/// Where a command says what happens.
 pub trait Progress {
     fn event(&mut self, e: &DeployEvent<'_>);
 }

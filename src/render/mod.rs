@@ -3,9 +3,9 @@
 //! dry run's preview, a status. One file per format ([`format::Format`]),
 //! each rendering the report kinds it supports. Every outcome says once
 //! which formats it offers and renders itself through them ([`shown`], as
-//! Helm's `pkg/cli/output` has a `Writer` per result), so that a command's
-//! CLI file hands over what its action returned and never names a format's
-//! renderer.
+//! Helm's `pkg/cli/output` has a `Writer` per result), so that the CLI's
+//! one driver hands over what any action returned and never names a
+//! format's renderer.
 //! What a run or deploy did is also a timeline ([`report`]), which
 //! Markdown draws as a Mermaid chart.
 
@@ -28,6 +28,4 @@ pub mod yaml;
 pub use crate::base::text::WIDTH;
 pub use format::Format;
 pub use progress_lines::ProgressLines;
-pub use shown::{
-    problems, progress_lines, run_header, DeployShown, LintShown, NotOffered, PlanShown, RunShown, Shown, VersionShown,
-};
+pub use shown::{problems, progress_lines, NotOffered, Shown, VersionShown};

@@ -237,6 +237,9 @@ fn deploy_lines(e: &DeployEvent<'_>, names: &Names) -> String {
         DeployEvent::RollingBack { release, to } => {
             format!("Rolling back release {release:?} to revision {to} (--rollback-on-failure)\n")
         }
+        DeployEvent::RunStarted { release, revision, event, count, parallel } => {
+            super::text::run::run_header(count, event, release, revision, parallel)
+        }
     }
 }
 
@@ -262,6 +265,20 @@ mod tests {
             sink.event(e);
         }
         String::from_utf8(out).unwrap()
+    }
+
+    /// `run` opens its progress with the line `cli::run` once wrote itself.
+    #[test]
+    fn a_run_opens_with_its_header() {
+        let start = |count, revision| DeployEvent::RunStarted {
+            release: "app",
+            revision,
+            event: Event::Test,
+            count,
+            parallel: 2,
+        };
+        assert_eq!(text(&[start(3, Some(2))]), "Running 3 test hooks of release app, revision 2, --parallel 2\n");
+        assert_eq!(text(&[start(1, None)]), "Running 1 test hook of release app, --parallel 2\n");
     }
 
     /// The lines the commands printed before progress was typed, byte for byte.

@@ -6,8 +6,7 @@
 //! refused ([`NotOffered`]), never shown as another.
 //!
 //! Besides outcomes, what a command says on the way: its problems on stderr
-//! ([`problems`]), and its progress as lines ([`progress_lines`],
-//! [`run_header`]).
+//! ([`problems`]), and its progress as lines ([`progress_lines`]).
 
 use std::io::Write;
 
@@ -16,13 +15,16 @@ use super::progress_lines::ProgressLines;
 use super::timeline::{self, ReportedCommand};
 use super::{dot, mermaid};
 use super::{json, junit, markdown, text, yaml};
-use crate::action::plan::Planned;
+use crate::action::deploy::DeployOutcome;
+use crate::action::lint::LintOutcome;
+use crate::action::plan::{PlanOutcome, Planned};
+use crate::action::rollback::RollbackOutcome;
 use crate::action::run::RunOutcome;
 use crate::action::status::StatusOutcome;
+use crate::action::uninstall::UninstallOutcome;
 use crate::deploy::preview::{Preview, UninstallPreview};
 use crate::deploy::Report;
 use crate::model::diagnostic::Diagnostics;
-use crate::model::event::Event;
 
 /// A format asked of an outcome that does not offer it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,13 +56,11 @@ pub trait Shown {
 }
 
 /// `plan`'s outcome: the release planned.
-pub struct PlanShown<'a>(pub &'a Planned);
-
-impl Shown for PlanShown<'_> {
+impl Shown for PlanOutcome {
     const FORMATS: &'static [Format] = &[Format::Text, Format::Json, Format::Yaml, Format::Dot, Format::Mermaid];
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
-        let Planned { release, format: input, plan, diags } = self.0;
+        let Planned { release, format: input, plan, diags } = &self.0;
         Ok(match format {
             Format::Text => text::plan(release, plan),
             Format::Json => json::plan(release, *input, plan, diags),
@@ -74,12 +74,7 @@ impl Shown for PlanShown<'_> {
 
 /// `lint`'s outcome: every problem, as every command gives it; `strict`
 /// (`lint --strict`): warnings shown as the errors they then are.
-pub struct LintShown<'a> {
-    pub planned: &'a Planned,
-    pub strict: bool,
-}
-
-impl Shown for LintShown<'_> {
+impl Shown for LintOutcome {
     const FORMATS: &'static [Format] = &[Format::Text, Format::Json, Format::Yaml];
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
@@ -93,28 +88,23 @@ impl Shown for LintShown<'_> {
     }
 }
 
-/// `run`'s outcome: what the run of one event's hooks of `release` did.
-pub struct RunShown<'a> {
-    pub release: &'a str,
-    pub outcome: &'a RunOutcome,
-}
-
-impl Shown for RunShown<'_> {
+/// `run`'s outcome: what the run of one event's hooks of a release did.
+impl Shown for RunOutcome {
     const FORMATS: &'static [Format] = &[Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown];
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
-        let (summary, namespace) = (&self.outcome.summary, Some(self.outcome.namespace.as_str()));
+        let (summary, namespace) = (&self.summary, Some(self.namespace.as_str()));
         Ok(match format {
             Format::Text => text::run::summary_in(summary, namespace),
             Format::Json => json::summary(summary),
             Format::Yaml => yaml::summary(summary),
-            Format::Junit => junit::summary(summary, self.release),
+            Format::Junit => junit::summary(summary, &self.release),
             Format::Markdown => markdown::render(&timeline::from_run(
                 ReportedCommand::Run,
                 summary,
-                self.release,
+                &self.release,
                 namespace,
-                self.outcome.revision,
+                self.revision,
             )),
             Format::Dot | Format::Mermaid => return Err(Self::not_offered(format)),
         })
@@ -124,7 +114,7 @@ impl Shown for RunShown<'_> {
 /// `status`'s outcome: the last run of an event's hooks as the release
 /// record keeps it, with the outputs of `run`.
 impl Shown for StatusOutcome {
-    const FORMATS: &'static [Format] = RunShown::FORMATS;
+    const FORMATS: &'static [Format] = RunOutcome::FORMATS;
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
         Ok(match format {
@@ -144,13 +134,53 @@ impl Shown for StatusOutcome {
     }
 }
 
-/// `deploy`'s, `rollback`'s and `uninstall`'s outcome: what the operation did.
-pub struct DeployShown<'a> {
-    pub command: ReportedCommand,
-    pub report: &'a Report,
+/// `deploy`'s: the operation's report, or its dry run.
+impl Shown for DeployOutcome {
+    const FORMATS: &'static [Format] = ReportShown::FORMATS;
+
+    fn render(&self, format: Format) -> Result<String, NotOffered> {
+        match self {
+            DeployOutcome::Report(report) => ReportShown { command: ReportedCommand::Deploy, report }.render(format),
+            DeployOutcome::Preview(preview) => preview.render(format),
+        }
+    }
 }
 
-impl Shown for DeployShown<'_> {
+/// `rollback`'s: the operation's report, or its dry run.
+impl Shown for RollbackOutcome {
+    const FORMATS: &'static [Format] = ReportShown::FORMATS;
+
+    fn render(&self, format: Format) -> Result<String, NotOffered> {
+        match self {
+            RollbackOutcome::Report(report) => {
+                ReportShown { command: ReportedCommand::Rollback, report }.render(format)
+            }
+            RollbackOutcome::Preview(preview) => preview.render(format),
+        }
+    }
+}
+
+/// `uninstall`'s: the operation's report, or its dry run.
+impl Shown for UninstallOutcome {
+    const FORMATS: &'static [Format] = ReportShown::FORMATS;
+
+    fn render(&self, format: Format) -> Result<String, NotOffered> {
+        match self {
+            UninstallOutcome::Report(report) => {
+                ReportShown { command: ReportedCommand::Uninstall, report }.render(format)
+            }
+            UninstallOutcome::Preview(preview) => preview.render(format),
+        }
+    }
+}
+
+/// What an operation did, as the command that ran it reports it.
+struct ReportShown<'a> {
+    command: ReportedCommand,
+    report: &'a Report,
+}
+
+impl Shown for ReportShown<'_> {
     const FORMATS: &'static [Format] = &[Format::Text, Format::Json, Format::Yaml, Format::Markdown];
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
@@ -167,7 +197,7 @@ impl Shown for DeployShown<'_> {
 /// `deploy --dry-run` and `rollback --dry-run`: what would be done, in the
 /// formats of the operation's own report (Markdown: the text under a heading).
 impl Shown for Preview {
-    const FORMATS: &'static [Format] = DeployShown::FORMATS;
+    const FORMATS: &'static [Format] = ReportShown::FORMATS;
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
         Ok(match format {
@@ -182,7 +212,7 @@ impl Shown for Preview {
 
 /// `uninstall --dry-run`: what would be deleted and run.
 impl Shown for UninstallPreview {
-    const FORMATS: &'static [Format] = DeployShown::FORMATS;
+    const FORMATS: &'static [Format] = ReportShown::FORMATS;
 
     fn render(&self, format: Format) -> Result<String, NotOffered> {
         Ok(match format {
@@ -223,11 +253,6 @@ pub fn problems(diags: &Diagnostics) -> String {
 /// named without it.
 pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> ProgressLines<'a> {
     ProgressLines::new(out).within(namespace)
-}
-
-/// The line a run's progress opens with.
-pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u64>, parallel: usize) -> String {
-    text::run::run_header(hooks, event, release, revision, parallel)
 }
 
 #[cfg(test)]
