@@ -20,7 +20,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real bench-text bench-ready fuzz clean check-mermaid
+.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real bench-text bench-ready corpus fuzz clean check-mermaid
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml: what"
@@ -41,6 +41,7 @@ help:
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
 	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
 	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe),"
+	@echo "           corpus (every chart of testdata/charts/real: stock vs the pipe, a table),"
 	@echo "           bench-text (plan and lint of 10k hooks + 10k resources through Helm),"
 	@echo "           bench-ready (each readiness seen within 0.3 s of the cluster's write);"
 	@echo "           figures in docs/benchmarks.md"
@@ -222,6 +223,12 @@ check-mermaid:
 bench-real: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-real.sh
+
+# The public-chart corpus, chart by chart, stock helm install --wait against the README's
+# pipe: times, objects and hooks' last runs compared (issue 47; started and stopped here).
+corpus: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/corpus.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90
