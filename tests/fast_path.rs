@@ -173,3 +173,59 @@ proptest! {
         agree(&Document { text, ..doc })?;
     }
 }
+
+/// `deploy` reads each resource's body once, kept as JSON (`Syntax::Kept`),
+/// where `lint` scans it (`Syntax::Whole`, which the oracle holds to Helm's
+/// reading): both must find the same problems and the same objects, and
+/// what is kept must be the JSON the apply read from the text before.
+fn kept_reads_as_whole(text: &str) -> Result<(), TestCaseError> {
+    let stream = format!("---\n# Source: c/templates/x.yaml\n{text}");
+    let read = |syntax| {
+        let mut diags = helm_hooks::model::diagnostic::Diagnostics::default();
+        let release = helm_hooks::model::input::parse_as(stream.as_bytes(), syntax, &mut diags).ok();
+        (release.map(|(_, r)| r), diags)
+    };
+    let ((whole, whole_diags), (kept, kept_diags)) = (read(Syntax::Whole), read(Syntax::Kept));
+    prop_assert_eq!(format!("{:?}", whole_diags.0), format!("{:?}", kept_diags.0), "{}", text);
+    let (Some(whole), Some(kept)) = (whole, kept) else {
+        return Ok(());
+    };
+    let heads = |r: &helm_hooks::model::input::Release| {
+        let resources = r.resources.iter().map(|x| (x.head.clone(), x.manifest.clone()));
+        (resources.collect::<Vec<_>>(), r.hooks.iter().map(|h| h.head.clone()).collect::<Vec<_>>())
+    };
+    prop_assert_eq!(heads(&whole), heads(&kept), "{}", text);
+    for r in &kept.resources {
+        prop_assert_eq!(&r.object, &yaml::to_json(&r.manifest).ok(), "{}", r.manifest);
+    }
+    prop_assert!(whole.resources.iter().all(|r| r.object.is_none()));
+    Ok(())
+}
+
+#[test]
+fn every_rendered_document_is_kept_as_it_reads_whole() {
+    let docs = corpus();
+    for doc in &docs {
+        kept_reads_as_whole(&doc.text).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Mutated documents, anywhere in them: `deploy`'s kept reading is
+    /// `lint`'s whole reading.
+    #[test]
+    fn mutated_documents_are_kept_as_they_read_whole(
+        pick in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec(mutation(), 1..4),
+    ) {
+        thread_local!(static CORPUS: Vec<Document> = corpus());
+        let doc = CORPUS.with(|c| c[pick.index(c.len())].clone());
+        let mut text = doc.text.clone();
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        kept_reads_as_whole(&text)?;
+    }
+}

@@ -19,6 +19,24 @@ pub fn encode(data: &[u8]) -> String {
     out
 }
 
+/// Whether the base64 `encoded` may decode to bytes that contain `plain`:
+/// `false` only when they cannot, read without decoding. Wherever `plain`
+/// sits in the decoded bytes, the 3-byte groups wholly inside it encode to
+/// the same characters at a 4-character boundary, one string for each of
+/// the three places it can start in a group; a line break could split
+/// them, so text with one may contain anything.
+pub fn may_contain(encoded: &[u8], plain: &[u8]) -> bool {
+    if crate::base::bytes::find_either(encoded, b'\n', b'\r').is_some() {
+        return true;
+    }
+    // Too short for a whole group at each of the three starts: no telling.
+    plain.len() < 5
+        || (0..3).any(|start| {
+            let whole = &plain[start..];
+            crate::base::bytes::contains(encoded, encode(&whole[..whole.len() / 3 * 3]).as_bytes())
+        })
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid base64 at byte {0}")]
 pub struct Base64Error(pub usize);
@@ -78,6 +96,30 @@ pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_may_contain_a_text_is_told_without_decoding() {
+        let key = b"helm.sh/hook";
+        for before in 0..7 {
+            for after in 0..4 {
+                let plain = [&b"xyzzy!!"[..before], key, &b"abc"[..after]].concat();
+                assert!(may_contain(encode(&plain).as_bytes(), key), "{before} {after}");
+                let other = [&b"xyzzy!!"[..before], b"helm.sh/resource-policy", &b"abc"[..after]].concat();
+                assert!(!may_contain(encode(&other).as_bytes(), key), "{before} {after}");
+            }
+        }
+        // Never a miss, wherever the text sits in what is encoded.
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (before, after) = ((seed >> 33) as usize % 40, (seed >> 13) as usize % 40);
+            let plain: Vec<u8> = (0..before + after).map(|i| (seed >> (i % 50)) as u8).collect();
+            let plain = [&plain[..before], key, &plain[before..]].concat();
+            assert!(may_contain(encode(&plain).as_bytes(), key));
+        }
+        assert!(may_contain(b"aGVs\nbG8=", key), "a line break may split anything");
+        assert!(may_contain(b"", b"ab"), "too short to tell");
+    }
 
     #[test]
     fn base64_round_trips_and_matches_known_values() {

@@ -46,10 +46,22 @@ const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RE
 /// How often, at most, the resources still awaited are listed with why.
 const PROGRESS_EVERY_MS: Millis = 5_000;
 
-/// The object to apply for a rendered manifest.
-pub fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
-    let mut object: Value =
-        crate::model::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
+/// The object to apply for a resource: the JSON its document was read as
+/// when the release was checked ([`crate::model::manifest::Syntax::Kept`]),
+/// else its manifest read now, with Helm's ownership annotations.
+pub fn prepare(resource: &Resource, release: &str, namespace: &str) -> Result<Value, String> {
+    match &resource.object {
+        Some(object) => owned(object.clone(), release, namespace),
+        None => owned(read(&resource.manifest)?, release, namespace),
+    }
+}
+
+fn read(manifest: &str) -> Result<Value, String> {
+    crate::model::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))
+}
+
+/// `object` with Helm's ownership annotations, and without those Helm strips.
+fn owned(mut object: Value, release: &str, namespace: &str) -> Result<Value, String> {
     let meta = object
         .as_object_mut()
         .ok_or("the manifest is not a mapping")?
@@ -326,7 +338,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         let mut prepared = Vec::new();
         for (at, &item) in items.iter().enumerate() {
             let r = self.resource(item);
-            match prepare(&r.manifest, self.r.release, self.r.namespace) {
+            match prepare(r, self.r.release, self.r.namespace) {
                 Ok(o) => {
                     outcomes.push(None);
                     prepared.push((at, o));
@@ -448,6 +460,7 @@ mod tests {
     fn prepare_adds_helm_ownership_and_strips_the_internal_key() {
         let m = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    \
                  helm.sh/depends-on/resource-groups: '[\"db\"]'\n    helm.sh/resource-group: app\n";
+        let prepare = |m: &str, release: &str, namespace: &str| owned(read(m)?, release, namespace);
         let o = prepare(m, "rel", "ns").unwrap();
         let ann = &o["metadata"]["annotations"];
         assert!(ann.get("helm.sh/depends-on/resource-groups").is_none());

@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::model::diagnostic::Diagnostics;
 use crate::model::event::Event;
 use crate::model::input::{self, Release};
+use crate::model::manifest::Syntax;
 use crate::plan::{self, EventPlan, Plan, Target};
 
 use super::options::DeployOptions;
@@ -23,7 +24,8 @@ pub struct Checked {
 /// carries the diagnostics (exit 2).
 pub fn check(value: Value, events: &[Event], options: &DeployOptions) -> Result<(Checked, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
-    let release = match input::from_release_value(&value, &mut diags) {
+    // Each resource's JSON kept: read once, checked here, applied later.
+    let release = match input::from_release_value_as(&value, Syntax::Kept, &mut diags) {
         Ok(r) => r,
         Err(e) => {
             diags.push(crate::model::diagnostic::Diagnostic::error(Default::default(), e.to_string()));

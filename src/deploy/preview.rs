@@ -129,7 +129,7 @@ pub fn preview(
         for item in plan.items.iter().filter(|it| it.level as usize == b) {
             let r = &checked.release.resources[item.index];
             let reference = item.reference.to_string();
-            let object = match prepare(&r.manifest, &release, &namespace) {
+            let object = match prepare(r, &release, &namespace) {
                 Ok(o) => o,
                 Err(message) => {
                     rows.push(PreviewRow { reference, action: PreviewAction::Fail, changes: Vec::new(), message });

@@ -270,6 +270,28 @@ pub enum Syntax {
     /// their bodies, and for releases Helm has stored. Scanning the rest
     /// took half as long again as planning a release of 20,000 objects.
     HeadOnly,
+    /// [`Syntax::Whole`], each resource's document kept as the JSON it
+    /// reads as ([`read_body`]): for `deploy`, which applies that JSON, so
+    /// that the YAML is read once rather than scanned here and parsed again
+    /// at apply (a fifth of the check before rook-ceph's 83 objects went
+    /// out, docs/benchmarks.md). [`read`] and [`read_head`] take it as
+    /// `HeadOnly`; the caller reads the body.
+    Kept,
+}
+
+/// A document's body read whole, as [`Syntax::Whole`] checks it: its JSON,
+/// or `None` when it scans as YAML but does not convert (the apply then
+/// says why, as before), or the diagnostic [`read`] would have given.
+pub fn read_body(doc: &Document) -> Result<Option<Value>, Box<Diagnostic>> {
+    match yaml::to_json_whole(&doc.text) {
+        Ok(value) => Ok(Some(value)),
+        Err(_) => yaml::check_syntax(&doc.text).map(|()| None).map_err(|e| invalid(doc, e)),
+    }
+}
+
+/// A document's body scanned as [`Syntax::Whole`] scans it.
+pub fn check_body(doc: &Document) -> Result<(), Box<Diagnostic>> {
+    yaml::check_syntax(&doc.text).map_err(|e| invalid(doc, e))
 }
 
 /// An error about `doc`, with its help.

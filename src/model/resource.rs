@@ -31,6 +31,9 @@ pub struct Resource {
     /// `helm.sh/depends-on-external`: objects outside the release awaited
     /// before this one is applied.
     pub external: Vec<External>,
+    /// The document as the JSON it reads as, when it was read so
+    /// ([`crate::model::manifest::Syntax::Kept`]): what `deploy` applies.
+    pub object: Option<serde_json::Value>,
 }
 
 impl Resource {
@@ -70,6 +73,7 @@ impl Resource {
             group_depends_on_key,
             readiness,
             external,
+            object: None,
         }
     }
 
