@@ -26,7 +26,7 @@ pub mod plan;
 pub mod release;
 pub mod render;
 pub mod seam;
-pub mod trace;
+pub(crate) mod trace;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

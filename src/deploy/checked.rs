@@ -14,9 +14,9 @@ use super::options::DeployOptions;
 /// The parsed and checked release with its plans: everything is validated
 /// before anything touches the cluster.
 pub struct Checked {
-    pub value: Value,
-    pub release: Release,
-    pub plan: Plan,
+    pub(crate) value: Value,
+    pub(crate) release: Release,
+    pub(crate) plan: Plan,
 }
 
 /// Parses a release JSON and plans `events` and the resources. `Err`

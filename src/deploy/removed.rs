@@ -20,7 +20,7 @@ pub(crate) fn identity<'r>(r: &'r crate::model::resource::Resource, namespace: &
 
 /// Whether Helm leaves `r` in place on uninstall and upgrade
 /// (`helm.sh/resource-policy: keep`).
-pub fn kept(r: &crate::model::resource::Resource) -> bool {
+pub(crate) fn kept(r: &crate::model::resource::Resource) -> bool {
     r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep")
 }
 
@@ -43,7 +43,7 @@ pub(crate) fn dropped_by<'a>(next: &'a Release, namespace: &'a str) -> impl Fn(&
 
 /// What `current` had and `next` has not, in deletion order, with their plan
 /// references: what an upgrade or rollback deletes.
-pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, Resource)> {
+pub(crate) fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, Resource)> {
     let Some((old, old_plan)) = stored_plan(current) else { return Vec::new() };
     let dropped = dropped_by(next, namespace);
     deletion_batches(&old_plan)
@@ -56,6 +56,6 @@ pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<
 }
 
 /// The references of [`removed`] (for `deploy --dry-run`).
-pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
+pub(crate) fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
     removed(current, next, namespace).into_iter().map(|(reference, _)| reference).collect()
 }

@@ -132,11 +132,11 @@ impl KubeError {
 /// What a request was about, to name it in errors.
 #[derive(Debug, Clone)]
 pub(crate) struct Doing<'a> {
-    pub verb: &'a str,
+    pub(crate) verb: &'a str,
     /// `jobs.batch`, `pods/log`, or a discovery path.
-    pub resource: String,
-    pub namespace: Option<&'a str>,
-    pub name: Option<&'a str>,
+    pub(crate) resource: String,
+    pub(crate) namespace: Option<&'a str>,
+    pub(crate) name: Option<&'a str>,
 }
 
 /// The `message` of a Kubernetes `Status` body, or the body itself.

@@ -17,10 +17,10 @@ use super::transport::{Request, Response, ReturnOn, Transport, TransportError};
 /// batches are recorded (their size and kind).
 #[derive(Clone, Default)]
 pub(crate) struct Script {
-    pub responses: Rc<RefCell<VecDeque<Response>>>,
-    pub seen: Rc<RefCell<Vec<Request>>>,
-    pub at_once: bool,
-    pub batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
+    pub(crate) responses: Rc<RefCell<VecDeque<Response>>>,
+    pub(crate) seen: Rc<RefCell<Vec<Request>>>,
+    pub(crate) at_once: bool,
+    pub(crate) batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
 }
 
 impl Script {

@@ -70,7 +70,7 @@ pub(crate) struct HostAnswer {
 
 /// Why a call of `kube_request` gave no answer to read.
 #[derive(Debug, thiserror::Error)]
-pub enum HostError {
+pub(crate) enum HostError {
     /// The batch could not be written as the contract's JSON.
     #[error("{0}")]
     Request(#[source] serde_json::Error),
@@ -186,7 +186,7 @@ mod ffi {
 
     #[host_fn]
     extern "ExtismHost" {
-        pub fn kube_request(input: String) -> String;
+        pub(crate) fn kube_request(input: String) -> String;
     }
 }
 
@@ -202,7 +202,7 @@ fn call(batch: &HostBatch<'_>) -> Result<HostAnswer, HostError> {
 /// `kube_request` as a [`super::transport::Transport`]: a request or a batch a call.
 #[cfg(target_arch = "wasm32")]
 #[derive(Debug, Clone)]
-pub struct HostTransport {
+pub(crate) struct HostTransport {
     server: String,
 }
 
@@ -210,7 +210,7 @@ pub struct HostTransport {
 impl HostTransport {
     /// Asks Helm which API server it is configured for (an empty batch
     /// reaches no server), for URLs and messages.
-    pub fn connect() -> Result<Self, TransportError> {
+    pub(crate) fn connect() -> Result<Self, TransportError> {
         let answer = call(&HostBatch { requests: &[], return_on_any_event: false })
             .map_err(|e| TransportError::Connect(Cause::new(e)))?;
         if !answer.error.is_empty() {
@@ -219,7 +219,7 @@ impl HostTransport {
         Ok(HostTransport { server: answer.server.trim_end_matches('/').to_string() })
     }
 
-    pub fn server(&self) -> &str {
+    pub(crate) fn server(&self) -> &str {
         &self.server
     }
 }
@@ -249,7 +249,7 @@ impl super::transport::Transport for HostTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::Method;
+    use crate::kube::transport::Method;
 
     fn req(url: &str, body: Option<&str>) -> Request {
         Request {
@@ -320,7 +320,7 @@ mod tests {
             }
             Ok(HostAnswer { server: "https://k".into(), responses, error: String::new() })
         };
-        let got = send_batch("https://k", &reqs, crate::kube::ReturnOn::AnyEvent, &mut call);
+        let got = send_batch("https://k", &reqs, crate::kube::transport::ReturnOn::AnyEvent, &mut call);
         assert_eq!(got.len(), 300);
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0]["requests"].as_array().unwrap().len(), 255, "the request Helm cannot take is not sent");
@@ -339,7 +339,7 @@ mod tests {
             assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
             Err(HostError::Call("no host".into()))
         };
-        let got = send_batch("https://k", &reqs[..3], crate::kube::ReturnOn::All, &mut failing);
+        let got = send_batch("https://k", &reqs[..3], crate::kube::transport::ReturnOn::All, &mut failing);
         let e = got[2].as_ref().unwrap_err();
         assert!(matches!(e, TransportError::Call { url, .. } if url.contains("/n2/")));
         assert!(e.to_string().ends_with("/n2/pods?watch=1: no host"), "{e}");

@@ -15,9 +15,9 @@ use super::transport::{Request, Response, Transport, TransportError};
 
 #[derive(Debug, Clone)]
 pub struct TcpTransport {
-    pub connect_timeout: Duration,
+    pub(crate) connect_timeout: Duration,
     /// Longest silence while reading a response.
-    pub read_timeout: Duration,
+    pub(crate) read_timeout: Duration,
 }
 
 impl Default for TcpTransport {

@@ -22,7 +22,7 @@ pub struct WatchEvent {
 }
 
 impl WatchEvent {
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default()
     }
 }

@@ -22,9 +22,9 @@ use crate::base::cause::Cause;
 /// One revision as it crosses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
-    pub release: Value,
+    pub(crate) release: Value,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
+    pub(crate) labels: BTreeMap<String, String>,
 }
 
 /// One call (docs/hip-host-functions.md, "release_storage").
@@ -137,7 +137,7 @@ pub(crate) fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStor
 /// as Helm's configuration is.
 static DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-pub fn driver_name() -> Option<&'static str> {
+pub(crate) fn driver_name() -> Option<&'static str> {
     DRIVER_NAME.get().map(String::as_str)
 }
 

@@ -6,15 +6,15 @@ use crate::plan::{EventPlan, ItemId, Target};
 
 /// Facts about an item that every renderer shows, read from the release.
 pub(crate) struct ItemFacts<'a> {
-    pub source: &'a str,
-    pub fail_fast: bool,
-    pub show_output: bool,
+    pub(crate) source: &'a str,
+    pub(crate) fail_fast: bool,
+    pub(crate) show_output: bool,
     /// `helm.sh/hook-timeout`.
-    pub timeout_ms: Option<crate::base::time::Millis>,
-    pub delete_policies: &'a [crate::model::hook::DeletePolicy],
-    pub output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
-    pub readiness: Option<&'a crate::model::readiness::Readiness>,
-    pub external: &'a [crate::model::external::External],
+    pub(crate) timeout_ms: Option<crate::base::time::Millis>,
+    pub(crate) delete_policies: &'a [crate::model::hook::DeletePolicy],
+    pub(crate) output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
+    pub(crate) readiness: Option<&'a crate::model::readiness::Readiness>,
+    pub(crate) external: &'a [crate::model::external::External],
 }
 
 pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> ItemFacts<'a> {

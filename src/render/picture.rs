@@ -21,42 +21,42 @@ use crate::model::kind_order::install_rank;
 use crate::plan::{EventPlan, ItemId, Node, Plan, Reason, Target};
 
 /// Levels with more items than this may be folded.
-pub const FOLD_OVER: usize = 8;
+pub(crate) const FOLD_OVER: usize = 8;
 /// Levels with more items than this running together may be folded.
-pub const SIDE_BY_SIDE: usize = 4;
+pub(crate) const SIDE_BY_SIDE: usize = 4;
 
-pub struct Picture {
-    pub events: Vec<EventPicture>,
+pub(crate) struct Picture {
+    pub(crate) events: Vec<EventPicture>,
 }
 
-pub struct EventPicture {
+pub(crate) struct EventPicture {
     /// The event's name (`install` for the resources); events with the same
     /// picture are drawn once, named `pre-install, pre-upgrade`.
-    pub name: String,
-    pub levels: Vec<PictureLevel>,
+    pub(crate) name: String,
+    pub(crate) levels: Vec<PictureLevel>,
     /// Barrier points: id and what they stand for.
-    pub barriers: Vec<(String, String)>,
-    pub edges: Vec<(String, String, Edge)>,
+    pub(crate) barriers: Vec<(String, String)>,
+    pub(crate) edges: Vec<(String, String, Edge)>,
 }
 
-pub struct PictureLevel {
-    pub id: String,
+pub(crate) struct PictureLevel {
+    pub(crate) id: String,
     /// `weight -5`, `batch 2 (CRDs and Namespaces)`.
-    pub label: String,
-    pub boxes: Vec<BoxNode>,
+    pub(crate) label: String,
+    pub(crate) boxes: Vec<BoxNode>,
 }
 
-pub struct BoxNode {
-    pub id: String,
-    pub label: String,
+pub(crate) struct BoxNode {
+    pub(crate) id: String,
+    pub(crate) label: String,
     /// Runs with others of its level (a parallel hook, any resource).
-    pub parallel: bool,
-    pub folded: bool,
+    pub(crate) parallel: bool,
+    pub(crate) folded: bool,
 }
 
 /// How an edge is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Edge {
+pub(crate) enum Edge {
     /// Into a barrier point (no arrowhead) or out of one.
     IntoBarrier,
     FromBarrier,
@@ -83,7 +83,7 @@ fn lifecycle_rank(target: Target) -> usize {
     ORDER.iter().position(|n| *n == target.name()).unwrap_or(ORDER.len())
 }
 
-pub fn picture(plan: &Plan) -> Picture {
+pub(crate) fn picture(plan: &Plan) -> Picture {
     let mut events: Vec<&EventPlan> = plan.events.iter().collect();
     crate::base::order::by_key(&mut events, |e| lifecycle_rank(e.target) as u64);
     let mut out: Vec<(String, EventPicture)> = Vec::new();
@@ -268,7 +268,7 @@ pub(crate) fn sanitize(s: &str) -> String {
 
 /// The boxes that start and end an event, to chain events top to bottom:
 /// the first box of the first level and the last of the last.
-pub fn ends(e: &EventPicture) -> Option<(&str, &str)> {
+pub(crate) fn ends(e: &EventPicture) -> Option<(&str, &str)> {
     let first = e.levels.first()?.boxes.first()?;
     let last = e.levels.last()?.boxes.last()?;
     Some((&first.id, &last.id))

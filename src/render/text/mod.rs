@@ -3,9 +3,9 @@
 //! `deploy`, `preview`).
 
 pub mod deploy;
-pub mod plan;
-pub mod preview;
-pub mod problems;
+pub(crate) mod plan;
+pub(crate) mod preview;
+pub(crate) mod problems;
 pub mod run;
 
 pub use plan::plan;
