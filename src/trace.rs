@@ -34,7 +34,7 @@ pub(crate) fn begin(what: &str) {
 }
 
 /// One line, built only when tracing is on.
-pub(crate) fn event(what: impl FnOnce() -> String) {
+fn event(what: impl FnOnce() -> String) {
     if let Some(s) = state() {
         let now = wall_ms();
         eprintln!("[trace {now} +{}] {}", now.saturating_sub(s.start), what());

@@ -28,16 +28,16 @@ use crate::seam::{Clock, Cluster};
 pub(crate) use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
 /// The resources one rollout applies and awaits, in the plan's order.
-pub(crate) struct Resources<'a> {
-    pub(crate) plan: &'a EventPlan,
+pub(super) struct Resources<'a> {
+    pub(super) plan: &'a EventPlan,
     pub(crate) resources: &'a [crate::model::resource::Resource],
     /// The release whose ownership metadata the objects get.
-    pub(crate) release: &'a str,
-    pub(crate) namespace: &'a str,
+    pub(super) release: &'a str,
+    pub(super) namespace: &'a str,
     /// Per plan item: a Job awaited until complete ([`complete_jobs`]).
-    pub(crate) complete_jobs: Vec<bool>,
+    pub(super) complete_jobs: Vec<bool>,
     /// The command's start: progress lines are timed from it.
-    pub(crate) since: Millis,
+    pub(super) since: Millis,
 }
 
 /// Annotations Helm strips before an object reaches the API server.
@@ -47,7 +47,7 @@ const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RE
 const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// The object to apply for a rendered manifest.
-pub(crate) fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
+pub(super) fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<Value, String> {
     let mut object: Value =
         crate::model::yaml::to_json(manifest).map_err(|e| format!("the manifest is not valid YAML: {e}"))?;
     let meta = object
@@ -73,7 +73,7 @@ pub(crate) fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<
 /// otherwise its kind's rules. A Job counts as ready once started, as
 /// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
 /// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
-pub(crate) fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
+pub(super) fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
     let readiness = base_readiness(resource, object);
     if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
         return readiness;
@@ -96,16 +96,16 @@ fn base_readiness(resource: &Resource, object: &Value) -> Health {
 }
 
 #[derive(Debug)]
-pub(crate) struct RolloutOutcome {
-    pub(crate) rows: Vec<ResourceRow>,
+pub(super) struct RolloutOutcome {
+    pub(super) rows: Vec<ResourceRow>,
     /// The resource that failed and why ([`Error::NotApplied`] or
     /// [`Error::NotReady`], with what the cluster shows of it).
-    pub(crate) failure: Option<Error>,
+    pub(super) failure: Option<Error>,
     /// The failing resource was refused by the API server (never applied),
     /// as opposed to applied and not ready: Helm records the two differently.
-    pub(crate) rejected: bool,
+    pub(super) rejected: bool,
     /// The cluster failed us (exit 3).
-    pub(crate) cluster_error: Option<KubeError>,
+    pub(super) cluster_error: Option<KubeError>,
 }
 
 /// Which Jobs of `plan` are awaited until complete rather than started:
@@ -114,7 +114,7 @@ pub(crate) struct RolloutOutcome {
 /// later batch follows. Being ordered after a Job means after its work (a
 /// migration), not its start; a Job nothing waits for is judged as
 /// `helm --wait` judges it (docs/design.md §4).
-pub(crate) fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
+pub(super) fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
     let last = plan.items.iter().map(|i| i.level).max().unwrap_or_default();
     let mut wanted: Vec<bool> = plan.items.iter().map(|i| wait_for_jobs || i.level < last).collect();
     for item in &plan.items {
@@ -129,7 +129,7 @@ pub(crate) fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> 
 
 /// Applies and awaits `resources` batch by batch, each batch ready before
 /// the next (HIP-0025), in `env`; progress to `progress`.
-pub(crate) fn roll_out<E: Cluster + Clock + ?Sized>(
+pub(super) fn roll_out<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     resources: Resources<'_>,
     options: RolloutOptions,

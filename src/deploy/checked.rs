@@ -16,7 +16,7 @@ use super::options::DeployOptions;
 pub struct Checked {
     pub(crate) value: Value,
     pub(crate) release: Release,
-    pub(crate) plan: Plan,
+    pub(super) plan: Plan,
 }
 
 /// Parses a release JSON and plans `events` and the resources. `Err`
@@ -53,6 +53,6 @@ pub fn check(value: Value, events: &[Event], options: &DeployOptions) -> Result<
     Ok((Checked { value, release, plan }, diags))
 }
 
-pub(crate) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
+pub(super) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
     plan.events.iter().find(|e| e.target == phase).expect("every requested phase is planned")
 }

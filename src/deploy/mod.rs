@@ -23,23 +23,23 @@
 //! share. They act over the seam (`crate::seam`) and say what happens as
 //! typed events ([`progress`]).
 
-pub(crate) mod apply;
-pub(crate) mod checked;
+mod apply;
+mod checked;
 pub mod command;
 pub mod crd;
 pub(crate) mod crds;
-pub(crate) mod error;
-pub(crate) mod external;
-pub(crate) mod operation;
+mod error;
+mod external;
+mod operation;
 pub mod options;
 pub(crate) mod ownership;
 pub(crate) mod policy;
 pub(crate) mod preview;
 pub mod progress;
-pub(crate) mod removed;
+mod removed;
 pub mod report;
-pub(crate) mod steps;
-pub(crate) mod stuck;
+mod steps;
+mod stuck;
 pub mod teardown;
 pub(crate) mod wants;
 

@@ -104,7 +104,7 @@ impl Preview {
 /// in it cannot be dry-run and are shown as created). `removed`: the
 /// references of what the replaced revision had and this one has not.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn preview(
+pub(super) fn preview(
     cluster: &mut (impl Cluster + ?Sized),
     checked: &Checked,
     (operation, pre, post): (String, Event, Event),
@@ -232,7 +232,7 @@ fn comparable(object: &Value) -> Value {
 
 /// The fields that differ between `before` and `after`, in document order.
 /// Values of a Secret's `data` and `stringData` are never shown.
-pub(crate) fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
+pub(super) fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
     let mut changes = Vec::new();
     walk(String::new(), Some(before), Some(after), secret, &mut changes);
     changes

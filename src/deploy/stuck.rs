@@ -23,7 +23,7 @@ const MAX_POD_LOGS: usize = 3;
 /// What the cluster shows of the object behind `key` that is not ready:
 /// [`explain`] of it and its pods (a Job's or a Pod's own; a workload's, by
 /// its selector), and their output; read over the seam, best effort.
-pub(crate) fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
+pub(super) fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
     let ns = key.namespace.clone().unwrap_or_else(|| namespace.to_string());
     // A Job's and a Pod's own pods as Helm finds a hook's (`kube::Client::hook_pods`).
     let pods = match key.kind.as_str() {
@@ -56,7 +56,7 @@ fn workload_pods<E: Cluster + ?Sized>(env: &mut E, live: &Value, namespace: &str
 }
 
 /// `Warning Reason Kind/name: message (xN)`.
-pub(crate) fn event_line(event: &Value) -> String {
+pub(super) fn event_line(event: &Value) -> String {
     let count = event.get("count").and_then(Value::as_u64).unwrap_or(1);
     let times = if count > 1 { format!(" (x{count})") } else { String::new() };
     format!(
@@ -81,7 +81,7 @@ fn last_seen(event: &Value) -> &str {
 /// The pods' states and the Warning events of the object and its pods, as
 /// lines; empty when there is nothing to say or the events cannot be read
 /// (a credential without `list events` loses only this explanation).
-pub(crate) fn explain<E: Cluster + ?Sized>(
+pub(super) fn explain<E: Cluster + ?Sized>(
     env: &mut E,
     namespace: &str,
     kind: &str,

@@ -317,12 +317,12 @@ impl<'p> Executor<'p> {
         (h.started_at, h.completed_at, h.phase)
     }
 
-    pub(crate) fn message(&self, hook: ItemId) -> &str {
+    pub(super) fn message(&self, hook: ItemId) -> &str {
         &self.hooks[hook.0].message
     }
 
     /// What the hook was last seen waiting on, unless it succeeded.
-    pub(crate) fn waiting(&self, hook: ItemId) -> Option<&str> {
+    pub(super) fn waiting(&self, hook: ItemId) -> Option<&str> {
         self.hooks[hook.0].waiting.as_deref()
     }
 
@@ -338,14 +338,14 @@ impl<'p> Executor<'p> {
     }
 
     /// True when every hook ran and succeeded.
-    pub(crate) fn succeeded(&self) -> bool {
+    pub(super) fn succeeded(&self) -> bool {
         // A fail-fast failure under --ignore-fail-fast is a warning.
         let ignored = |h: &HookState| h.phase == Phase::Failed && h.fail_fast && self.options.ignore_fail_fast;
         self.hooks.iter().all(|h| h.phase == Phase::Succeeded || ignored(h))
     }
 
     /// The fail-fast hook that ended the run, if one did.
-    pub(crate) fn failed_fast(&self) -> Option<ItemId> {
+    pub(super) fn failed_fast(&self) -> Option<ItemId> {
         self.failed_fast
     }
 
@@ -430,7 +430,7 @@ impl<'p> Executor<'p> {
     /// Moves the clock forward without acting on it (deadlines are checked
     /// in `poll`): the driver calls this after an action that took time, so
     /// that what it reports next is stamped with the right time.
-    pub(crate) fn advance(&mut self, now: Millis) {
+    pub(super) fn advance(&mut self, now: Millis) {
         self.now = self.now.max(now);
     }
 
@@ -478,7 +478,7 @@ impl<'p> Executor<'p> {
 
     /// The running hooks whose time is up at `now`: the next [`HookInput::Now`] fails them.
     /// The driver may ask the cluster why first ([`HookInput::Stuck`]).
-    pub(crate) fn expiring(&self, now: Millis) -> Vec<ItemId> {
+    pub(super) fn expiring(&self, now: Millis) -> Vec<ItemId> {
         self.running
             .iter()
             .copied()
@@ -510,7 +510,7 @@ impl<'p> Executor<'p> {
     /// The hooks the run leaves running in the cluster: those its time ran
     /// out on that no `hook-failed` policy deletes, and those a fail-fast
     /// stop did not await. In start order.
-    pub(crate) fn left_running(&self) -> Vec<(ItemId, LeftRunning)> {
+    pub(super) fn left_running(&self) -> Vec<(ItemId, LeftRunning)> {
         self.start_order
             .iter()
             .filter_map(|&h| {

@@ -169,7 +169,7 @@ impl<'p> Rollout<'p> {
     }
 
     #[cfg(test)]
-    pub(crate) fn succeeded(&self) -> bool {
+    pub(super) fn succeeded(&self) -> bool {
         self.resources.iter().all(|r| r.state == ResourceState::Ready)
     }
 

@@ -147,7 +147,7 @@ impl Client {
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every
     /// authenticated user may create. Commands ask before acting, so that a
     /// missing permission stops them with nothing done (docs/design.md §4).
-    pub(crate) fn may(
+    pub(super) fn may(
         &mut self,
         verb: &str,
         group: &str,

@@ -61,7 +61,7 @@ impl Client {
 
     /// The client with Helm's request budget (`--qps`, `--burst-limit`)
     /// in place of its defaults.
-    pub(crate) fn with_throttle(mut self, throttle: Throttle) -> Self {
+    pub(super) fn with_throttle(mut self, throttle: Throttle) -> Self {
         self.throttle = throttle;
         self
     }

@@ -19,15 +19,15 @@ pub struct Connection {
     pub token: Option<String>,
     /// `HELM_NAMESPACE`, `default` when unset: the release's namespace and
     /// that of objects that name none.
-    pub(crate) namespace: String,
+    pub(super) namespace: String,
     /// `HELM_KUBEASUSER`: sent as `Impersonate-User`.
-    pub(crate) impersonate_user: Option<String>,
+    pub(super) impersonate_user: Option<String>,
     /// `HELM_KUBEASGROUPS` (one group): sent as `Impersonate-Group`.
-    pub(crate) impersonate_group: Option<String>,
+    pub(super) impersonate_group: Option<String>,
 }
 
 /// Both ways in, as every configuration error ends.
-pub(crate) const HOW_TO_CONNECT: &str = "\
+pub(super) const HOW_TO_CONNECT: &str = "\
 The plugin runs in Helm's Wasm sandbox: it cannot read kubeconfig files, and \
 client certificates or exec credential plugins cannot work there. Connect one of two ways:
   1. an API server URL and a bearer token (with SSL_CERT_FILE naming the API server's CA \
@@ -124,7 +124,7 @@ impl Connection {
     /// credentials and impersonation, so none are set here; the namespace
     /// is the one Helm resolved (`--namespace` or the context's).
     #[cfg(all(target_arch = "wasm32", feature = "host-functions"))]
-    pub(crate) fn through_helm(server: &str, var: &dyn Fn(&str) -> Option<String>) -> Connection {
+    pub(super) fn through_helm(server: &str, var: &dyn Fn(&str) -> Option<String>) -> Connection {
         Connection {
             server: server.to_string(),
             token: None,

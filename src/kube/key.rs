@@ -10,7 +10,7 @@ pub use crate::model::object::ObjectKey;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiResource {
     /// `v1`, `batch/v1`.
-    pub(crate) api_version: String,
+    pub(super) api_version: String,
     pub(crate) kind: String,
     /// `jobs`.
     pub plural: String,
@@ -48,7 +48,7 @@ pub(super) fn gv_path(api_version: &str) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selector {
     pub labels: Option<String>,
-    pub(crate) fields: Option<String>,
+    pub(super) fields: Option<String>,
 }
 
 impl Selector {

@@ -26,17 +26,17 @@
 //! sends; [`error`] names what failed.
 
 pub(crate) mod access;
-pub(crate) mod client;
-pub(crate) mod collections;
-pub(crate) mod config;
-pub(crate) mod discovery;
-pub(crate) mod error;
+mod client;
+mod collections;
+mod config;
+mod discovery;
+mod error;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub(crate) mod key;
+mod key;
 pub(crate) mod objects;
 mod pace;
-pub(crate) mod platform;
+mod platform;
 pub mod pods;
 mod query;
 mod request;
@@ -44,16 +44,16 @@ pub(crate) mod retry;
 mod throttle;
 mod tracker;
 pub(crate) mod transport;
-pub(crate) mod watch;
-pub(crate) mod watch_event;
+mod watch;
+mod watch_event;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "host-functions")))]
-pub(crate) mod extism;
+mod extism;
 // Helm's kube_request host function (docs/hip-host-functions.md); natively
 // only its encoding is built, for the unit tests.
 #[cfg(feature = "host-functions")]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) mod host;
+mod host;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tcp;
 

@@ -10,7 +10,7 @@ use super::query::{encode, Query};
 use super::transport::{Method, Request};
 
 /// Field manager of server-side apply and updates: Helm's own.
-pub(crate) const FIELD_MANAGER: &str = "helm";
+pub(super) const FIELD_MANAGER: &str = "helm";
 
 /// The representation every request asks for unless it names another.
 const JSON: &str = "application/json";

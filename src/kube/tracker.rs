@@ -222,21 +222,21 @@ impl Tracker {
         }
     }
 
-    pub(crate) fn contains(&self, key: &ObjectKey) -> bool {
+    pub(super) fn contains(&self, key: &ObjectKey) -> bool {
         self.keys.contains_key(key)
     }
 
-    pub(crate) fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
+    pub(super) fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
         self.keys.keys()
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
     /// True when some objects are not listed yet: the next
     /// [`super::client::Client::refresh`] lists them without waiting.
-    pub(crate) fn needs_list(&self) -> bool {
+    pub(super) fn needs_list(&self) -> bool {
         self.groups.iter().any(|g| g.live() && g.stream == Stream::Unlisted)
     }
 

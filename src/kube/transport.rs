@@ -13,7 +13,7 @@ pub struct Request {
     /// Absolute URL: scheme, host, path and query.
     pub(crate) url: String,
     /// Header names as written; one value each.
-    pub(crate) headers: Vec<(String, String)>,
+    pub(super) headers: Vec<(String, String)>,
     pub(crate) body: Option<Vec<u8>>,
 }
 
@@ -27,7 +27,7 @@ pub(crate) enum Method {
 }
 
 impl Method {
-    pub(crate) fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
             Method::Put => "PUT",
@@ -41,11 +41,11 @@ impl Method {
 /// One HTTP response, read whole.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Response {
-    pub(crate) status: u16,
+    pub(super) status: u16,
     /// Lower-cased names. (Helm 4.2.4 configures its host to pass them:
     /// `EnableHttpResponseHeaders` in `runtime_extismv1.go`; `Retry-After`
     /// is read from them.)
-    pub(crate) headers: BTreeMap<String, String>,
+    pub(super) headers: BTreeMap<String, String>,
     pub(crate) body: Vec<u8>,
 }
 

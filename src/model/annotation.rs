@@ -9,17 +9,17 @@ use crate::base::bytes;
 use crate::base::cause::Cause;
 use crate::model::reference::{ObjectRef, RefError};
 
-pub(crate) const HOOK: &str = "helm.sh/hook";
-pub(crate) const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
-pub(crate) const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
-pub(crate) const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
+pub(super) const HOOK: &str = "helm.sh/hook";
+pub(super) const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
+pub(super) const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
+pub(super) const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
 /// `keep`: uninstall and upgrade leave the object in place (Helm's).
 pub(crate) const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
 
-pub(crate) const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
+pub(super) const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
 pub(crate) const DEPENDS_ON: &str = "helm.sh/depends-on";
-pub(crate) const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
-pub(crate) const SHOW_OUTPUT: &str = "helm.sh/show-output";
+pub(super) const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
+pub(super) const SHOW_OUTPUT: &str = "helm.sh/show-output";
 /// A hook's own wait: a Go duration, at most `--timeout` (docs/annotations.md).
 pub(crate) const HOOK_TIMEOUT: &str = "helm.sh/hook-timeout";
 /// Objects outside the release a resource waits for (`model::external`).
@@ -62,7 +62,7 @@ const NAMESPACE: &str = "helm.sh/";
 /// Every `helm.sh/` key Helm, HIP-0025 or helm-hooks reads. Each is ignored
 /// when misspelt, so a key of the namespace near one of these is taken for a
 /// typo of it ([`misspelled`]).
-pub(crate) const KNOWN: &[&str] = &[
+pub(super) const KNOWN: &[&str] = &[
     HOOK,
     HOOK_WEIGHT,
     HOOK_DELETE_POLICY,
@@ -88,7 +88,7 @@ pub(crate) const KNOWN: &[&str] = &[
 /// their first eight bytes (`helm.sh/`), each byte a loop iteration and
 /// under Helm's Wasm runtime a call into Go (docs/benchmarks.md). Most
 /// objects have a few annotations: each is looked at, its length first.
-pub(crate) fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a String> {
+pub(super) fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a String> {
     if ann.len() > 16 {
         return ann.get(key);
     }
@@ -105,7 +105,7 @@ pub(crate) fn has(ann: &BTreeMap<String, String>, key: &str) -> bool {
 /// them is a chart's own and left alone. The edits are counted after the
 /// namespace, so that a short key gets the short words' reach
 /// (`helm.sh/foo` is no `helm.sh/hook`).
-pub(crate) fn misspelled(key: &str) -> Option<&'static str> {
+pub(super) fn misspelled(key: &str) -> Option<&'static str> {
     let rest = key.strip_prefix(NAMESPACE).filter(|_| !KNOWN.contains(&key))?;
     let near = crate::base::spelling::nearest(rest, KNOWN.iter().map(|k| &k[NAMESPACE.len()..]))?;
     KNOWN.iter().copied().find(|k| k[NAMESPACE.len()..] == *near && *k != key)
@@ -195,7 +195,7 @@ pub fn parse_bool(value: &str) -> Result<bool, ValueError> {
 
 /// `helm.sh/hook-timeout`: a Go duration (`time.ParseDuration`, as Helm's
 /// `--timeout`) above zero; `0` would mean "no time at all", never the intent.
-pub(crate) fn parse_hook_timeout(value: &str) -> Result<crate::base::time::Millis, ValueError> {
+pub(super) fn parse_hook_timeout(value: &str) -> Result<crate::base::time::Millis, ValueError> {
     match crate::base::time::parse_duration(value) {
         Some(ms) if ms > 0 => Ok(ms),
         _ => Err(ValueError::NotDuration(value.to_string())),

@@ -18,7 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-pub(crate) use crate::model::annotation::DEPENDS_ON_EXTERNAL;
+pub(super) use crate::model::annotation::DEPENDS_ON_EXTERNAL;
 use crate::model::annotation::{parse_string_array, ValueError};
 
 /// What a dependency must be before the dependent is applied.

@@ -24,7 +24,7 @@ impl DeletePolicy {
     const KNOWN: [&'static str; 3] = ["before-hook-creation", "hook-succeeded", "hook-failed"];
 
     /// One item of the annotation's comma list, as [`a::parse_policy_list`] gives it.
-    pub(crate) fn parse(value: String) -> Self {
+    pub(super) fn parse(value: String) -> Self {
         match value.as_str() {
             "before-hook-creation" => DeletePolicy::BeforeHookCreation,
             "hook-succeeded" => DeletePolicy::HookSucceeded,
@@ -62,7 +62,7 @@ pub(crate) enum OutputLogPolicy {
 impl OutputLogPolicy {
     const KNOWN: [&'static str; 2] = ["hook-succeeded", "hook-failed"];
 
-    pub(crate) fn parse(value: String) -> Self {
+    pub(super) fn parse(value: String) -> Self {
         match value.as_str() {
             "hook-succeeded" => OutputLogPolicy::HookSucceeded,
             "hook-failed" => OutputLogPolicy::HookFailed,
@@ -70,7 +70,7 @@ impl OutputLogPolicy {
         }
     }
 
-    pub(crate) fn as_str(&self) -> &str {
+    pub(super) fn as_str(&self) -> &str {
         match self {
             OutputLogPolicy::HookSucceeded => "hook-succeeded",
             OutputLogPolicy::HookFailed => "hook-failed",
@@ -115,7 +115,7 @@ pub struct Hook {
 impl Hook {
     /// Builds a hook from a document whose head has `helm.sh/hook`. Returns
     /// `None` when Helm would drop the document (an unknown event).
-    pub(crate) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
+    pub(super) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         check_keys(ann, &loc, diags);
@@ -327,7 +327,7 @@ pub(crate) fn timeouts_over<'h>(
 /// `helm.sh/depends-on`, parsed. A namespace on a cluster-scoped kind
 /// (`ClusterRole/ns/x`) names nothing more than `ClusterRole/x`: it is
 /// dropped, with a warning, so the reference matches as the plan names it.
-pub(crate) fn depends_on(
+pub(super) fn depends_on(
     ann: &std::collections::BTreeMap<String, String>,
     loc: &Location,
     diags: &mut Diagnostics,
@@ -392,7 +392,7 @@ fn settled(key: &str) -> bool {
     )
 }
 
-pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
+pub(super) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
     for key in ann.keys() {
         // Most keys of a chart that uses the annotations are the known ones:
         // one comparison each settles them.
@@ -441,7 +441,7 @@ pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: 
     }
 }
 
-pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
+pub(super) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
 }

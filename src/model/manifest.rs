@@ -28,7 +28,7 @@ pub struct Document {
 }
 
 impl Document {
-    pub(crate) fn location(&self) -> Location {
+    pub(super) fn location(&self) -> Location {
         Location { source: self.source.clone(), document: self.index, object: None }
     }
 }
@@ -160,7 +160,7 @@ impl Head {
     /// The object as the plan and every message name it: `Kind/name`, or
     /// `Kind/namespace/name` when the manifest sets a namespace on a kind
     /// that has one (a cluster-scoped kind has none, whatever it says).
-    pub(crate) fn reference(&self) -> ObjectRef {
+    pub(super) fn reference(&self) -> ObjectRef {
         let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
         ObjectRef::new(&self.kind, namespace, &self.name)
     }

@@ -68,20 +68,20 @@ impl ObjectKey {
 
     /// The API group: empty for the core group (`v1`).
     #[cfg(test)]
-    pub(crate) fn group(&self) -> &str {
+    pub(super) fn group(&self) -> &str {
         group_of(&self.api_version)
     }
 
     /// The version within the group.
     #[cfg(test)]
-    pub(crate) fn version(&self) -> &str {
+    pub(super) fn version(&self) -> &str {
         self.api_version.rsplit_once('/').map_or(&self.api_version, |(_, v)| v)
     }
 
     /// What makes this one object in the cluster, whatever version it is
     /// read at.
     #[cfg(test)]
-    pub(crate) fn identity(&self) -> Identity<'_> {
+    pub(super) fn identity(&self) -> Identity<'_> {
         Identity { group: self.group(), kind: &self.kind, namespace: self.namespace.as_deref(), name: &self.name }
     }
 }
@@ -106,10 +106,10 @@ impl fmt::Display for ObjectKey {
 /// every object of a release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Identity<'a> {
-    pub(crate) group: &'a str,
-    pub(crate) kind: &'a str,
-    pub(crate) namespace: Option<&'a str>,
-    pub(crate) name: &'a str,
+    pub(super) group: &'a str,
+    pub(super) kind: &'a str,
+    pub(super) namespace: Option<&'a str>,
+    pub(super) name: &'a str,
 }
 
 #[cfg(test)]

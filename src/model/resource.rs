@@ -23,7 +23,7 @@ pub struct Resource {
     /// `helm.sh/depends-on-resource-groups` or HIP-0025's
     /// `helm.sh/depends-on/resource-groups`: `Err` holds the invalid text,
     /// which demotes this manifest to the unsequenced batch.
-    pub(crate) group_depends_on: Result<Vec<String>, String>,
+    pub(super) group_depends_on: Result<Vec<String>, String>,
     /// Which of the two keys [`Resource::group_depends_on`] was read from,
     /// for messages.
     pub(crate) group_depends_on_key: &'static str,
@@ -34,7 +34,7 @@ pub struct Resource {
 }
 
 impl Resource {
-    pub(crate) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
+    pub(super) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         check_keys(ann, &loc, diags);
@@ -82,7 +82,7 @@ impl Resource {
     }
 
     /// HIP-0025's resource identity: `apiVersion/kind/namespace/name`.
-    pub(crate) fn group_identity(&self) -> String {
+    pub(super) fn group_identity(&self) -> String {
         format!(
             "{}/{}/{}/{}",
             self.head.api_version,

@@ -47,13 +47,13 @@ pub(crate) fn describe(batches: &[Batch], b: usize) -> String {
 
 /// The batches, and sentences that say why they are what they are.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Layout {
-    pub(crate) batches: Vec<Batch>,
-    pub(crate) notes: Vec<String>,
+pub(super) struct Layout {
+    pub(super) batches: Vec<Batch>,
+    pub(super) notes: Vec<String>,
 }
 
 /// Is this kind applied before everything else? (A CRD only when the
 /// release uses it: `defines_one_of`.)
-pub(crate) fn comes_first(kind: &str) -> bool {
+pub(super) fn comes_first(kind: &str) -> bool {
     matches!(kind, "CustomResourceDefinition" | "Namespace")
 }

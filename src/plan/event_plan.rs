@@ -55,7 +55,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub(crate) fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> &'static str {
         match self {
             Reason::Level => "lower weight",
             Reason::Serial => "serial order",

@@ -14,19 +14,19 @@
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
 
-pub(crate) mod barriers;
+mod barriers;
 pub mod batch;
-pub(crate) mod build;
+mod build;
 pub(crate) mod estimate;
 pub(crate) mod event_plan;
 pub(crate) mod frontier;
-pub(crate) mod layout;
-pub(crate) mod lifecycle;
+mod layout;
+mod lifecycle;
 pub mod order_check;
-pub(crate) mod references;
-pub(crate) mod simulate;
-pub(crate) mod spec;
-pub(crate) mod subchart;
+mod references;
+mod simulate;
+mod spec;
+mod subchart;
 
 pub use build::build;
 pub use event_plan::{EventPlan, Item, ItemId, Node, Plan, PlanOptions, Reason, Target};

@@ -2,7 +2,7 @@
 //! Helm's own driver in the host-functions build), and the statuses and descriptions Helm's
 //! actions write through its life cycle.
 
-pub(crate) mod helm;
+mod helm;
 pub mod hook_runs;
 pub mod last_run;
 pub mod payload;

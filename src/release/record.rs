@@ -143,7 +143,7 @@ pub(crate) fn uninstalled(release: &mut Value, now: Millis) {
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
-pub(crate) const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
+pub(super) const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
 
 /// `info.first_deployed` of a stored release.
 pub(crate) fn first_deployed(release: &Value) -> Option<&str> {
@@ -155,7 +155,7 @@ pub(crate) fn first_deployed(release: &Value) -> Option<&str> {
 /// description, the install and upgrade descriptions, else revision 1 is an
 /// install and any later one an upgrade. Helm's `last_run` keeps no event, so
 /// this is what says which event a hook of several events last ran for.
-pub(crate) fn made_by(release: &Value) -> Operation {
+pub(super) fn made_by(release: &Value) -> Operation {
     let to = release.pointer("/info/rollback_revision").and_then(Value::as_u64).filter(|&n| n > 0);
     let description = release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default();
     if let Some(to) = to {
@@ -183,7 +183,7 @@ pub(crate) fn made_by(release: &Value) -> Operation {
 /// The events whose hooks may have last run on this revision: its
 /// operation's two, `test` (run on any revision), and the delete events once
 /// it is being or was uninstalled (`--keep-history`).
-pub(crate) fn events_run(release: &Value) -> Vec<Event> {
+pub(super) fn events_run(release: &Value) -> Vec<Event> {
     let op = made_by(release);
     let mut events = vec![op.pre_event(), op.post_event(), Event::Test];
     let status = release.pointer("/info/status").and_then(Value::as_str).map(ReleaseStatus::parse);

@@ -34,7 +34,7 @@ impl ReleaseStatus {
     }
 
     /// `info.status` as stored; what Helm would not write reads as unknown.
-    pub(crate) fn parse(s: &str) -> ReleaseStatus {
+    pub(super) fn parse(s: &str) -> ReleaseStatus {
         [
             ReleaseStatus::Deployed,
             ReleaseStatus::Uninstalled,

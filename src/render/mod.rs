@@ -11,19 +11,19 @@
 
 pub mod dot;
 pub(crate) mod format;
-pub(crate) mod graph_names;
-pub(crate) mod item_facts;
+mod graph_names;
+mod item_facts;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod mermaid;
-pub(crate) mod object_names;
-pub(crate) mod picture;
+mod object_names;
+mod picture;
 pub mod progress_lines;
-pub(crate) mod shown;
+mod shown;
 pub mod text;
 pub mod timeline;
-pub(crate) mod yaml;
+mod yaml;
 
 pub(crate) use format::Format;
 pub(crate) use progress_lines::ProgressLines;

@@ -6,11 +6,11 @@
 //! `run` and of the deploys run through [`HookCluster`], the executor's
 //! cluster over the seam.
 
-pub(crate) mod cluster;
-pub(crate) mod env;
-pub(crate) mod hook_cluster;
-pub(crate) mod kube_env;
-pub(crate) mod store;
+mod cluster;
+mod env;
+mod hook_cluster;
+mod kube_env;
+mod store;
 pub(crate) mod wants;
 
 /// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.

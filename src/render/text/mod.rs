@@ -3,9 +3,9 @@
 //! `deploy`, `preview`).
 
 pub mod deploy;
-pub(crate) mod plan;
-pub(crate) mod preview;
-pub(crate) mod problems;
+pub(super) mod plan;
+pub(super) mod preview;
+pub(super) mod problems;
 pub mod run;
 
 pub use plan::plan;
