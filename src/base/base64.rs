@@ -21,7 +21,7 @@ pub(crate) fn encode(data: &[u8]) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid base64 at byte {0}")]
-pub struct Base64Error(pub(super) usize);
+pub struct Base64Error(usize);
 
 /// Decodes padded standard base64; line breaks are skipped (as Go
 /// skips them).

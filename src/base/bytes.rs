@@ -101,7 +101,7 @@ pub(crate) fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> +
 /// Every position `p` of `hay` where `first` is followed by `second`, in
 /// order, found a word at a time: a search by one byte stops at every
 /// place it is, and most bytes are in many places.
-pub(super) fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
+fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
     let (firsts, seconds) = (ONES * u64::from(first), ONES * u64::from(second));
     // A high bit in each byte that equals the pattern's, exactly.
     let equal = move |w: u64, pattern: u64| !nonzero_bytes(w ^ pattern) & HIGHS;

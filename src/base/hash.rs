@@ -15,7 +15,7 @@ pub(crate) type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// A `HashSet` hashed by [`WordHasher`].
 #[cfg(test)]
-pub(super) type WordSet<T> = std::collections::HashSet<T, BuildHasherDefault<WordHasher>>;
+type WordSet<T> = std::collections::HashSet<T, BuildHasherDefault<WordHasher>>;
 
 /// An empty [`WordMap`] with room for `n` entries.
 pub(crate) fn word_map<K, V>(n: usize) -> WordMap<K, V> {

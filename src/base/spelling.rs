@@ -6,7 +6,7 @@
 /// or four characters, where two reach unrelated words (`-o cat` is no typo
 /// of `-o dot`); none for one or two, which one edit turns into too many
 /// others (`Job/b` is no typo of `Job/f`).
-pub(super) fn reach(word: &str) -> usize {
+fn reach(word: &str) -> usize {
     match word.chars().count() {
         0..=2 => 0,
         3..=4 => 1,
@@ -21,7 +21,7 @@ pub(super) fn reach(word: &str) -> usize {
 /// so a word far from the one sought costs a few cells, not its length
 /// squared.
 #[cfg(test)]
-pub(super) fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
     distance_from(a, a.chars().count(), b, max)
 }
 

@@ -2,7 +2,7 @@
 //! columns, counted nouns, wrapped lists.
 
 /// The width text output wraps at.
-pub(super) const WIDTH: usize = 100;
+const WIDTH: usize = 100;
 
 /// Aligns rows into columns two spaces apart (the last column unpadded),
 /// each line prefixed with `indent` and without trailing blanks.

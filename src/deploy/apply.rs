@@ -73,7 +73,7 @@ pub(super) fn prepare(manifest: &str, release: &str, namespace: &str) -> Result<
 /// otherwise its kind's rules. A Job counts as ready once started, as
 /// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
 /// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
-pub(super) fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
+fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
     let readiness = base_readiness(resource, object);
     if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
         return readiness;

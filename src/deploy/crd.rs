@@ -111,7 +111,7 @@ pub fn from_shown(text: &str) -> Result<Vec<Crd>, Vec<String>> {
 
 /// The CRDs in the release's `chart.files`, parsed and checked; `Err` names
 /// each problem (exit 2, nothing touched).
-pub(super) fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
+fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
     let mut crds = Vec::new();
     let mut problems = Vec::new();
     let files = release.pointer("/chart/files").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();

@@ -28,7 +28,7 @@ pub(super) enum Ownership {
 }
 
 /// Does `object` carry this release's ownership metadata?
-pub(super) fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
+fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
     let meta = &object["metadata"];
     meta["labels"][MANAGED_BY.0] == MANAGED_BY.1
         && meta["annotations"][RELEASE_NAME] == release

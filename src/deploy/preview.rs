@@ -232,7 +232,7 @@ fn comparable(object: &Value) -> Value {
 
 /// The fields that differ between `before` and `after`, in document order.
 /// Values of a Secret's `data` and `stringData` are never shown.
-pub(super) fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
+fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
     let mut changes = Vec::new();
     walk(String::new(), Some(before), Some(after), secret, &mut changes);
     changes

@@ -169,7 +169,7 @@ impl<'p> Rollout<'p> {
     }
 
     #[cfg(test)]
-    pub(super) fn succeeded(&self) -> bool {
+    fn succeeded(&self) -> bool {
         self.resources.iter().all(|r| r.state == ResourceState::Ready)
     }
 

@@ -109,7 +109,7 @@ pub trait HookApi {
 
 /// How often, at most, `run` says what each running hook waits on (as
 /// `deploy` does for resources).
-pub(super) const PROGRESS_EVERY_MS: Millis = 5_000;
+const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// A hook's unchanged state is said again after this long, so a long wait
 /// still shows signs of life.
@@ -117,7 +117,7 @@ const SAY_AGAIN_MS: Millis = 30_000;
 
 /// How often followed hooks' logs are read: the latency of a streamed line,
 /// besides the request's own time (docs/commands.md, `run --logs`).
-pub(super) const FOLLOW_EVERY_MS: Millis = 1_000;
+const FOLLOW_EVERY_MS: Millis = 1_000;
 
 /// When the driver next looks at running hooks between their ends.
 struct Pace {

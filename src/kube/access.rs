@@ -147,13 +147,7 @@ impl Client {
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every
     /// authenticated user may create. Commands ask before acting, so that a
     /// missing permission stops them with nothing done (docs/design.md §4).
-    pub(super) fn may(
-        &mut self,
-        verb: &str,
-        group: &str,
-        resource: &str,
-        namespace: Option<&str>,
-    ) -> Result<bool, KubeError> {
+    fn may(&mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Result<bool, KubeError> {
         let (resource, subresource) = resource.split_once('/').unwrap_or((resource, ""));
         let review = serde_json::json!({
             "apiVersion": "authorization.k8s.io/v1",

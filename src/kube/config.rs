@@ -27,7 +27,7 @@ pub struct Connection {
 }
 
 /// Both ways in, as every configuration error ends.
-pub(super) const HOW_TO_CONNECT: &str = "\
+const HOW_TO_CONNECT: &str = "\
 The plugin runs in Helm's Wasm sandbox: it cannot read kubeconfig files, and \
 client certificates or exec credential plugins cannot work there. Connect one of two ways:
   1. an API server URL and a bearer token (with SSL_CERT_FILE naming the API server's CA \

@@ -96,7 +96,7 @@ impl Client {
 
     /// GET /api/v1 or /apis/<group>/<version>: the resources of one
     /// group-version (`None` when it is not served). Subresources are left out.
-    pub(super) fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
+    fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
         if api_version.is_empty() || api_version.split('/').count() > 2 {
             return Ok(None);
         }

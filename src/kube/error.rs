@@ -140,7 +140,7 @@ pub(super) struct Doing<'a> {
 }
 
 /// The `message` of a Kubernetes `Status` body, or the body itself.
-pub(super) fn status_message(body: &[u8]) -> String {
+fn status_message(body: &[u8]) -> String {
     if let Ok(v) = serde_json::from_slice::<Value>(body) {
         if let Some(m) = v.get("message").and_then(Value::as_str) {
             return m.to_string();

@@ -17,9 +17,9 @@ use super::transport::{Request, Response, ReturnOn, Transport, TransportError};
 /// batches are recorded (their size and kind).
 #[derive(Clone, Default)]
 pub(crate) struct Script {
-    pub(super) responses: Rc<RefCell<VecDeque<Response>>>,
+    responses: Rc<RefCell<VecDeque<Response>>>,
     pub(crate) seen: Rc<RefCell<Vec<Request>>>,
-    pub(super) at_once: bool,
+    at_once: bool,
     pub(crate) batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
 }
 

@@ -19,7 +19,7 @@ use crate::base::cause::Cause;
 
 /// One request as `kube_request` takes it (docs/hip-host-functions.md).
 #[derive(Debug, Serialize, PartialEq, Eq)]
-pub(super) struct HostRequest {
+struct HostRequest {
     method: &'static str,
     path: String,
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -33,10 +33,10 @@ pub(super) struct HostRequest {
 }
 
 /// At most this many requests a call (docs/hip-host-functions.md).
-pub(super) const MAX_BATCH: usize = 256;
+const MAX_BATCH: usize = 256;
 
 #[derive(Debug, Serialize)]
-pub(super) struct HostBatch<'a> {
+struct HostBatch<'a> {
     requests: &'a [HostRequest],
     /// HostAnswer as soon as any returnOnEvent watch has its answer; the
     /// others come back stopped.
@@ -45,7 +45,7 @@ pub(super) struct HostBatch<'a> {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct HostResponse {
+struct HostResponse {
     #[serde(default)]
     status: u16,
     #[serde(default)]
@@ -59,9 +59,9 @@ pub(super) struct HostResponse {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct HostAnswer {
+struct HostAnswer {
     #[serde(default)]
-    pub(super) server: String,
+    server: String,
     #[serde(default)]
     responses: Vec<HostResponse>,
     #[serde(default)]
@@ -70,7 +70,7 @@ pub(super) struct HostAnswer {
 
 /// Why a call of `kube_request` gave no answer to read.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum HostError {
+enum HostError {
     /// The batch could not be written as the contract's JSON.
     #[error("{0}")]
     Request(#[source] serde_json::Error),
@@ -84,7 +84,7 @@ pub(super) enum HostError {
 
 /// The request for Helm: the URL's path and query relative to `server`,
 /// and only the headers Helm lets a plugin set (the credentials are Helm's).
-pub(super) fn to_host(server: &str, req: &Request) -> Result<HostRequest, TransportError> {
+fn to_host(server: &str, req: &Request) -> Result<HostRequest, TransportError> {
     let rest = req
         .url
         .strip_prefix(server)
@@ -119,7 +119,7 @@ pub(super) fn to_host(server: &str, req: &Request) -> Result<HostRequest, Transp
 
 /// The responses to the requests at `urls` from Helm's answer, in order,
 /// or why there were none.
-pub(super) fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Response, TransportError>> {
+fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Response, TransportError>> {
     let io = |url: &str, message: String| TransportError::Io { url: url.to_string(), message };
     if !answer.error.is_empty() {
         return urls.iter().map(|u| Err(io(u, answer.error.clone()))).collect();
@@ -139,7 +139,7 @@ pub(super) fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Respons
 
 /// Sends `reqs` in calls of at most [`MAX_BATCH`] through `call`: each
 /// request Helm cannot take is answered by its error, the others are sent.
-pub(super) fn send_batch(
+fn send_batch(
     server: &str,
     reqs: &[Request],
     how: super::transport::ReturnOn,

@@ -48,7 +48,7 @@ pub(super) fn gv_path(api_version: &str) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selector {
     pub labels: Option<String>,
-    pub(super) fields: Option<String>,
+    fields: Option<String>,
 }
 
 impl Selector {

@@ -17,7 +17,7 @@ use super::transport::Transport;
 /// The transport of the platform: Extism's `http_request` in plugin.wasm,
 /// the loopback HTTP client natively.
 #[cfg(not(all(target_arch = "wasm32", feature = "host-functions")))]
-pub(super) fn platform_transport() -> Box<dyn Transport> {
+fn platform_transport() -> Box<dyn Transport> {
     #[cfg(target_arch = "wasm32")]
     {
         Box::new(extism::ExtismTransport)

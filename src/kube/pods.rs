@@ -10,7 +10,7 @@ use super::request::{self, Log};
 /// Pod logs are read up to this many bytes per container (`limitBytes`):
 /// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`
 /// (64 MiB), which aborts the plugin call.
-pub(super) const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
 
 impl Client {
     /// The pods of a hook, as Helm finds them for logs: a Job's by the label

@@ -21,7 +21,7 @@ use super::key::{ApiResource, ObjectKey, Selector};
 use super::tracker::{Observed, Step, Tracker};
 
 /// Length of one watch round, in seconds.
-pub(super) const ROUND_SECS: u32 = 1;
+const ROUND_SECS: u32 = 1;
 
 impl Client {
     /// Adds an object to a tracker; the next [`Client::refresh`] lists it.

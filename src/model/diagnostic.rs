@@ -67,7 +67,7 @@ pub struct Diagnostic {
     /// isolated resource group): `lint` and `plan` print it, the commands
     /// that act do not repeat it each time.
     #[serde(skip)]
-    pub(super) advice: bool,
+    advice: bool,
 }
 
 impl Diagnostic {

@@ -24,7 +24,7 @@ impl DeletePolicy {
     const KNOWN: [&'static str; 3] = ["before-hook-creation", "hook-succeeded", "hook-failed"];
 
     /// One item of the annotation's comma list, as [`a::parse_policy_list`] gives it.
-    pub(super) fn parse(value: String) -> Self {
+    fn parse(value: String) -> Self {
         match value.as_str() {
             "before-hook-creation" => DeletePolicy::BeforeHookCreation,
             "hook-succeeded" => DeletePolicy::HookSucceeded,
@@ -62,7 +62,7 @@ pub(crate) enum OutputLogPolicy {
 impl OutputLogPolicy {
     const KNOWN: [&'static str; 2] = ["hook-succeeded", "hook-failed"];
 
-    pub(super) fn parse(value: String) -> Self {
+    fn parse(value: String) -> Self {
         match value.as_str() {
             "hook-succeeded" => OutputLogPolicy::HookSucceeded,
             "hook-failed" => OutputLogPolicy::HookFailed,
@@ -70,7 +70,7 @@ impl OutputLogPolicy {
         }
     }
 
-    pub(super) fn as_str(&self) -> &str {
+    fn as_str(&self) -> &str {
         match self {
             OutputLogPolicy::HookSucceeded => "hook-succeeded",
             OutputLogPolicy::HookFailed => "hook-failed",
@@ -441,7 +441,7 @@ pub(super) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: 
     }
 }
 
-pub(super) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
+fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
 }

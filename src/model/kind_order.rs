@@ -113,7 +113,7 @@ pub fn install_rank(kind: &str) -> KindRank {
 /// Helm's uninstall order: the reverse of install order, except that
 /// `Service` moves up to right after `IngressClass`.
 #[cfg(test)]
-pub(super) fn uninstall_rank(kind: &str) -> KindRank {
+fn uninstall_rank(kind: &str) -> KindRank {
     let mut order: Vec<&str> = INSTALL_ORDER.iter().rev().copied().collect();
     order.retain(|k| *k != "Service");
     let at = order.iter().position(|k| *k == "IngressClass").map_or(0, |i| i + 1);

@@ -68,13 +68,13 @@ impl ObjectKey {
 
     /// The API group: empty for the core group (`v1`).
     #[cfg(test)]
-    pub(super) fn group(&self) -> &str {
+    fn group(&self) -> &str {
         group_of(&self.api_version)
     }
 
     /// The version within the group.
     #[cfg(test)]
-    pub(super) fn version(&self) -> &str {
+    fn version(&self) -> &str {
         self.api_version.rsplit_once('/').map_or(&self.api_version, |(_, v)| v)
     }
 

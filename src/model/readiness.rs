@@ -14,7 +14,7 @@ use crate::model::annotation::{self as a, READINESS_FAILURE, READINESS_SUCCESS};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Op {
+enum Op {
     Eq,
     Ne,
     Lt,
@@ -88,7 +88,7 @@ pub enum ExprError {
 
 impl ExprError {
     /// How to fix it.
-    pub(super) fn help(&self) -> &'static str {
+    fn help(&self) -> &'static str {
         match self {
             ExprError::OrderingOnText(_) => "compare numbers with <, <=, >, >=; text only with == or !=",
             ExprError::UnknownOperator(..) => "use one of ==, !=, <, <=, >, >=",

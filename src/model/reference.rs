@@ -37,7 +37,7 @@ impl fmt::Display for ObjectRef {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0:?} is not a reference of the form Kind/name or Kind/namespace/name")]
-pub struct RefError(pub(super) String);
+pub struct RefError(String);
 
 impl FromStr for ObjectRef {
     type Err = RefError;

@@ -39,7 +39,7 @@ use serde_json::{Map, Number, Value};
 /// each token, so time grows with the square of the depth: 100,000 levels
 /// of `[` took minutes. And [`to_json`] recurses once per level, on Wasm's
 /// one-megabyte stack. No Kubernetes object nests this deep.
-pub(super) const MAX_DEPTH: usize = 256;
+const MAX_DEPTH: usize = 256;
 
 /// goyaml's bound on alias expansion (decode.go, `allowedAliasRatio`), which
 /// Helm meets through `sigs.k8s.io/yaml`: once a document has decoded more
@@ -71,12 +71,12 @@ fn check_aliasing(aliased: u64, decoded: u64) -> Result<(), YamlError> {
 /// counts nodes, and a Go string shares its bytes when aliased; a Rust
 /// string is copied, so one megabyte-long scalar aliased a thousand times
 /// (which goyaml's node count allows) would take a gigabyte here.
-pub(super) const MAX_ALIAS_GROWTH: usize = 8;
+const MAX_ALIAS_GROWTH: usize = 8;
 
 /// The text aliases may add to any document, however short, so that
 /// goyaml's node count, not this, is what refuses a bomb of short scalars
 /// (the message then says what Helm would say).
-pub(super) const MIN_ALIAS_TEXT: usize = 1 << 20;
+const MIN_ALIAS_TEXT: usize = 1 << 20;
 
 /// Why a document cannot be read as Kubernetes reads it.
 #[derive(Debug, thiserror::Error)]

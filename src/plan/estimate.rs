@@ -28,7 +28,7 @@ pub(crate) fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> 
 /// A run of the plan in which item i takes `durations[i]`: every item
 /// starts as soon as its predecessors are done and fewer than `n` run, in
 /// Helm order, as the executor admits them.
-pub(super) fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
+fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
     let mut frontier = Frontier::new(plan);
     let mut running: BinaryHeap<Reverse<(u64, ItemId)>> = BinaryHeap::new();
     let mut now = 0;

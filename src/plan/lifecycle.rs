@@ -66,7 +66,7 @@ pub(super) enum Gap {
 }
 
 /// `pre-install,pre-upgrade`, as `helm.sh/hook` lists them.
-pub(super) fn events_of(events: &[Event]) -> String {
+fn events_of(events: &[Event]) -> String {
     events.iter().map(|e| e.as_str()).collect::<Vec<_>>().join(",")
 }
 

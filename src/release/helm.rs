@@ -52,7 +52,7 @@ pub(super) struct StorageAnswer {
     #[serde(default)]
     pub(super) driver: String,
     #[serde(default)]
-    pub(super) record: Option<Record>,
+    record: Option<Record>,
     #[serde(default)]
     pub(super) records: Vec<Record>,
     #[serde(default)]
@@ -114,7 +114,7 @@ impl<'a> StorageRequest<'a> {
 }
 
 /// Helm's answer, or the error value it carries.
-pub(super) fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
+fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
     let detail = |a: &StorageAnswer| format!("{} ({} storage, namespace {:?})", a.error, a.driver, a.namespace);
     match answer.code.as_str() {
         "" if answer.error.is_empty() => Ok(answer),

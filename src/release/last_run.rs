@@ -17,7 +17,7 @@ pub enum HookPhase {
 }
 
 impl HookPhase {
-    pub(super) fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             HookPhase::Unknown => "Unknown",
             HookPhase::Running => "Running",
@@ -51,7 +51,7 @@ impl LastRun {
     }
 
     /// As Helm's `HookExecution.MarshalJSON` writes it: zero times omitted.
-    pub(super) fn to_json(self) -> Value {
+    fn to_json(self) -> Value {
         let mut m = Map::new();
         if let Some(t) = self.started_at {
             m.insert("started_at".into(), Value::String(go_time(t)));

@@ -143,7 +143,7 @@ pub(crate) fn uninstalled(release: &mut Value, now: Millis) {
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
-pub(super) const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
+const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
 
 /// `info.first_deployed` of a stored release.
 pub(crate) fn first_deployed(release: &Value) -> Option<&str> {

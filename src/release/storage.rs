@@ -67,7 +67,7 @@ impl Driver {
         }
     }
 
-    pub(super) fn kind(self) -> &'static str {
+    fn kind(self) -> &'static str {
         match self {
             Driver::Secret => "Secret",
             Driver::ConfigMap => "ConfigMap",
@@ -204,7 +204,7 @@ impl StorageError {
 /// A release revision as read from the cluster.
 #[derive(Debug, Clone)]
 pub struct StoredRelease {
-    pub(super) driver: Driver,
+    driver: Driver,
     pub name: String,
     pub revision: u64,
     pub namespace: String,
@@ -234,7 +234,7 @@ impl StoredRelease {
 
     /// The Secret or ConfigMap's labels; through Helm, the custom labels.
     #[cfg(test)]
-    pub(super) fn labels(&self) -> BTreeMap<String, String> {
+    fn labels(&self) -> BTreeMap<String, String> {
         match &self.origin {
             Origin::Object(object) => object
                 .pointer("/metadata/labels")
@@ -529,7 +529,7 @@ pub fn not_found_with(driver: Driver, namespace: &str, release: &str, elsewhere:
 /// kind holds no Helm release at all. Through Helm's own storage, only
 /// when Helm answered from Secrets or ConfigMaps (which the plugin's
 /// client can list too); sql and memory are not asked.
-pub(super) fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhere {
+fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhere {
     let kind = match (driver, driver.resource()) {
         (Driver::Secret | Driver::ConfigMap, _) => driver.kind(),
         (Driver::Helm, Some("secrets")) => "Secret",

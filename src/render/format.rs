@@ -23,7 +23,7 @@ pub enum Format {
 
 impl Format {
     #[cfg(test)]
-    pub(super) const ALL: [Format; 7] =
+    const ALL: [Format; 7] =
         [Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown, Format::Dot, Format::Mermaid];
 
     pub(crate) fn name(self) -> &'static str {
@@ -39,7 +39,7 @@ impl Format {
     }
 
     #[cfg(test)]
-    pub(super) fn parse(name: &str) -> Option<Format> {
+    fn parse(name: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 

@@ -325,7 +325,7 @@ pub fn report(r: &Report) -> String {
 }
 
 /// The document of [`report`].
-pub(super) fn report_value(r: &Report) -> Value {
+fn report_value(r: &Report) -> Value {
     let (outcome, error) = match &r.ended {
         Ended::Done => ("succeeded", None),
         Ended::Failed(e) if e.is_cluster() => ("cluster-error", Some(e.to_string())),

@@ -43,9 +43,9 @@ use crate::model::kind_order::install_rank;
 /// Bars beyond which uneventful groups are merged.
 pub const MAX_BARS: usize = 60;
 /// Table rows beyond which the full table folds into `<details>`.
-pub(super) const TABLE_OPEN: usize = 30;
+const TABLE_OPEN: usize = 30;
 /// Lines of a hook's output shown (the last ones, where the error is).
-pub(super) const OUTPUT_LINES: usize = 200;
+const OUTPUT_LINES: usize = 200;
 
 pub fn render(t: &Timeline) -> String {
     let mut out = String::new();

@@ -23,7 +23,7 @@ use crate::plan::{EventPlan, ItemId, Node, Plan, Reason, Target};
 /// Levels with more items than this may be folded.
 pub(super) const FOLD_OVER: usize = 8;
 /// Levels with more items than this running together may be folded.
-pub(super) const SIDE_BY_SIDE: usize = 4;
+const SIDE_BY_SIDE: usize = 4;
 
 pub(super) struct Picture {
     pub(super) events: Vec<EventPicture>,

@@ -30,8 +30,8 @@ use crate::model::diagnostic::Diagnostics;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("-o {} is not offered here; use -o {}", .format.name(), names(.offered))]
 pub(crate) struct NotOffered {
-    pub(super) format: Format,
-    pub(super) offered: &'static [Format],
+    format: Format,
+    offered: &'static [Format],
 }
 
 fn names(formats: &[Format]) -> String {

@@ -18,9 +18,9 @@ use super::wants::Want;
 /// The real world: the Kubernetes API through `client`, records in Helm's
 /// storage `driver`, the wall clock.
 pub(crate) struct KubeEnv {
-    pub(super) client: Client,
-    pub(super) driver: Driver,
-    pub(super) conflicts: Conflicts,
+    client: Client,
+    driver: Driver,
+    conflicts: Conflicts,
 }
 
 impl KubeEnv {
