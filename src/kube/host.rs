@@ -210,7 +210,7 @@ pub(super) struct HostTransport {
 impl HostTransport {
     /// Asks Helm which API server it is configured for (an empty batch
     /// reaches no server), for URLs and messages.
-    pub(crate) fn connect() -> Result<Self, TransportError> {
+    pub(super) fn connect() -> Result<Self, TransportError> {
         let answer = call(&HostBatch { requests: &[], return_on_any_event: false })
             .map_err(|e| TransportError::Connect(Cause::new(e)))?;
         if !answer.error.is_empty() {

@@ -11,14 +11,14 @@ pub use crate::model::object::ObjectKey;
 pub struct ApiResource {
     /// `v1`, `batch/v1`.
     pub(super) api_version: String,
-    pub(crate) kind: String,
+    pub(super) kind: String,
     /// `jobs`.
     pub plural: String,
     pub namespaced: bool,
 }
 
 impl ApiResource {
-    pub(crate) fn group(&self) -> &str {
+    pub(super) fn group(&self) -> &str {
         crate::model::object::group_of(&self.api_version)
     }
 

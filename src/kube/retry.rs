@@ -179,7 +179,7 @@ const MAX_RETRY_WAIT_MS: u64 = 10_000;
 /// Waits `ms` milliseconds. In the sandbox sleep returns at once and a long
 /// poll would be refused too, so the wall clock is watched (docs/design.md
 /// §5); only a throttled or failing API server makes the plugin wait so.
-pub(crate) fn pause(ms: u64) {
+pub(super) fn pause(ms: u64) {
     #[cfg(target_arch = "wasm32")]
     {
         let until = crate::base::time::wall_ms() + ms;

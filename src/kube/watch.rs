@@ -187,7 +187,7 @@ impl Client {
     /// to clients; every API server in use numbers them by etcd revision);
     /// and a tracker with a group whose list is much wider than what it
     /// tracks too, as a list at each look would be heavy.
-    pub(crate) fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
+    fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let now = crate::base::time::wall_ms();
         let throttle = &mut self.throttle;
         let step = t.look_step(now, self.transport.survives_reset(), &mut |n| throttle.affords(n, now));

@@ -68,7 +68,7 @@ impl<'t> BlockValue<'t> {
     }
 
     /// The value under `key`, when the node is a mapping that has it.
-    pub(crate) fn get(&self, key: &str) -> Option<&BlockValue<'t>> {
+    pub(super) fn get(&self, key: &str) -> Option<&BlockValue<'t>> {
         match self {
             BlockValue::Map(entries) => entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
             _ => None,

@@ -54,7 +54,7 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
 /// [`split`], handing each document on as soon as it is cut: whoever reads
 /// a release keeps what it needs of each and drops the rest, and the
 /// release is not held twice over, as read and cut into documents.
-pub(crate) fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
+pub(super) fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
     // Hashed, not ordered: an ordered map of 10,000 paths that share their
     // first dozen bytes compared those bytes one loop iteration at a time,
     // each an exit to Go under Helm's Wasm runtime (docs/benchmarks.md).
@@ -107,7 +107,7 @@ pub(crate) fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Docu
 
 /// How many documents [`split`] makes of `stream` at most, counted without
 /// cutting it: a bound on the work is checked before the work.
-pub(crate) fn count_documents(stream: &str) -> usize {
+pub(super) fn count_documents(stream: &str) -> usize {
     // Only lines that start with `-` are looked at, found a word at a time:
     // a walk over every line of a large release took a twentieth of `plan`.
     let line = |p: usize| bytes::lines(&stream[p..]).next().unwrap_or_default();

@@ -20,7 +20,7 @@ pub(super) struct Spec<'a> {
 }
 
 impl Spec<'_> {
-    pub(crate) fn location(&self) -> Location {
+    pub(super) fn location(&self) -> Location {
         Location { source: self.source.to_string(), document: self.document, object: Some(self.head.display()) }
     }
 }

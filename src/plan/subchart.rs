@@ -40,7 +40,7 @@ struct Node {
 /// `helm.sh/depends-on/subcharts`, `helm.sh/subchart-depends-on`).
 /// `helm.sh/depends-on` between resources does not count: it orders
 /// resources inside a batch.
-pub(crate) fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
+pub(super) fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
     resources.iter().any(|r| r.group.is_some() || a::has(&r.head.annotations, r.group_depends_on_key))
         || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
         || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)

@@ -137,7 +137,7 @@ fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
 /// as Helm's configuration is.
 static DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-pub(crate) fn driver_name() -> Option<&'static str> {
+pub(super) fn driver_name() -> Option<&'static str> {
     DRIVER_NAME.get().map(String::as_str)
 }
 
@@ -146,7 +146,7 @@ pub(crate) fn driver_name() -> Option<&'static str> {
 /// when that is safe: reads, and an update (Helm refuses it once the stored
 /// revision differs). A create or a delete may have been done before the
 /// connection was lost: not repeated.
-pub(crate) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
+pub(super) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
     let mut lost = crate::kube::retry::Reconnect::after(1);
     loop {
         match call_once(req) {

@@ -557,7 +557,7 @@ fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhe
 
 /// A release whose latest stored revision holds Helm's lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pending {
+pub(crate) struct Pending {
     pub(crate) release: String,
     pub(crate) namespace: String,
     pub(crate) revision: u64,

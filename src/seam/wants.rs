@@ -70,7 +70,7 @@ pub(crate) fn hook_wants(hooks: &[&Hook], logs: bool) -> Vec<Want> {
 /// Asks the API server for `wants`, each kind found by discovery in the
 /// order given; the first refused is `Forbidden`, naming the verb, the
 /// resource and `why` ([`kube::access::Permissions::check`]).
-pub(crate) fn check(client: &mut Client, wants: &[Want], why: &str) -> Result<(), KubeError> {
+pub(super) fn check(client: &mut Client, wants: &[Want], why: &str) -> Result<(), KubeError> {
     let mut needs = kube::access::Permissions::default();
     for want in wants {
         match want {
