@@ -6,7 +6,7 @@
 //! are made from that list.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// For people; progress on stdout with the report.
     Text,
     Json,
