@@ -14,6 +14,14 @@
 //! (prepare, then perform), [`render`] shows every outcome in every format it
 //! offers, and [`cli`] parses a command line and calls them; `plugin` (Wasm
 //! only) is the entry point Helm 4 calls.
+//!
+//! Each room keeps its inside (issue 49): what another room uses is
+//! `pub(crate)`, what only the files of its own room use is `pub(super)`
+//! or private, and bare `pub` is left on what the tests, benches, fuzz
+//! targets and `main.rs` name from outside the crate. `unreachable_pub`
+//! makes the compiler refuse a `pub` that nothing outside can reach.
+
+#![deny(unreachable_pub)]
 
 pub mod action;
 pub mod base;
@@ -26,7 +34,7 @@ pub mod plan;
 pub mod release;
 pub mod render;
 pub mod seam;
-pub mod trace;
+pub(crate) mod trace;
 
 #[cfg(target_arch = "wasm32")]
 mod plugin;

@@ -27,19 +27,14 @@ fn state() -> Option<&'static State> {
         .as_ref()
 }
 
-/// Whether tracing is on.
-pub fn enabled() -> bool {
-    state().is_some()
-}
-
 /// Starts the clock (the first call of a command), so that `+0` is the
 /// plugin's entry rather than its first trace line.
-pub fn begin(what: &str) {
+pub(crate) fn begin(what: &str) {
     event(|| what.to_string());
 }
 
 /// One line, built only when tracing is on.
-pub fn event(what: impl FnOnce() -> String) {
+fn event(what: impl FnOnce() -> String) {
     if let Some(s) = state() {
         let now = wall_ms();
         eprintln!("[trace {now} +{}] {}", now.saturating_sub(s.start), what());
@@ -47,17 +42,17 @@ pub fn event(what: impl FnOnce() -> String) {
 }
 
 /// A step: its line, with how long it took, is written when it ends.
-pub struct Span {
+pub(crate) struct Span {
     what: Option<(String, u64)>,
 }
 
-pub fn span(what: impl FnOnce() -> String) -> Span {
+pub(crate) fn span(what: impl FnOnce() -> String) -> Span {
     Span { what: state().map(|_| (what(), wall_ms())) }
 }
 
 impl Span {
     /// Adds to what the line says (a count known only at the end).
-    pub fn note(&mut self, more: impl FnOnce() -> String) {
+    pub(crate) fn note(&mut self, more: impl FnOnce() -> String) {
         if let Some((w, _)) = &mut self.what {
             w.push(' ');
             w.push_str(&more());

@@ -154,12 +154,20 @@ fn fronts_only_declare_and_re_export() {
                 in_use = !t.ends_with(';');
                 continue;
             }
-            let declares = ["mod ", "pub mod ", "pub(crate) mod "].iter().any(|p| t.starts_with(p));
-            let uses = ["use ", "pub use ", "pub(crate) use "].iter().any(|p| t.starts_with(p));
+            // Whatever its visibility: `pub`, `pub(crate)`, `pub(super)`, `pub(in …)`.
+            let item = match t.strip_prefix("pub") {
+                Some(rest) if rest.starts_with('(') => rest.split_once(')').map_or(rest, |(_, r)| r).trim_start(),
+                Some(rest) => rest.trim_start(),
+                None => t,
+            };
+            let declares = item.starts_with("mod ");
+            let uses = item.starts_with("use ");
             if uses && !t.ends_with(';') {
                 in_use = true;
             }
-            if !(t.is_empty() || t.starts_with("//") || t.starts_with("#[cfg") || declares || uses) {
+            // An attribute (`#[cfg(…)]`, a lint's level) holds no logic.
+            let attribute = t.starts_with("#[") || t.starts_with("#![");
+            if !(t.is_empty() || t.starts_with("//") || attribute || declares || uses) {
                 logic.push(format!("{}:{}: {t}", f.strip_prefix(&src).unwrap().display(), n + 1));
             }
         }

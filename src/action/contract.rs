@@ -69,4 +69,4 @@ pub trait Action<W: ?Sized>: Sized {
 }
 
 /// The warnings of a command that finds none, or says them elsewhere.
-pub static NO_WARNINGS: Diagnostics = Diagnostics(Vec::new());
+pub(super) static NO_WARNINGS: Diagnostics = Diagnostics(Vec::new());

@@ -45,7 +45,7 @@ pub struct DeployRequest {
     namespace: Option<String>,
     /// What the checks warn of (errors stop [`DeployRequest::read`]), said
     /// before the cluster is connected to.
-    pub warnings: Diagnostics,
+    pub(crate) warnings: Diagnostics,
 }
 
 /// What `deploy` did: the operation's report, or what a dry run would do.
@@ -62,7 +62,7 @@ impl DeployRequest {
     /// the chart's CRDs read (none with `skip_crds`). `pending` names the
     /// releases Helm refuses to change, asked only when the pipe brought no
     /// release (the cause, often).
-    pub fn read(
+    pub(crate) fn read(
         bytes: &[u8],
         flags: Flags,
         skip_crds: bool,
@@ -126,7 +126,7 @@ impl DeployRequest {
     }
 
     /// The namespace the release was rendered for, where it is deployed.
-    pub fn namespace(&self) -> Option<&str> {
+    pub(crate) fn namespace(&self) -> Option<&str> {
         self.namespace.as_deref()
     }
 }
@@ -135,9 +135,9 @@ impl DeployRequest {
 /// (an upgrade's), and the revision to store.
 #[derive(Debug)]
 pub struct DeployPrepared {
-    pub operation: Operation,
-    pub current: Option<StoredRelease>,
-    pub revision: u64,
+    operation: Operation,
+    current: Option<StoredRelease>,
+    revision: u64,
 }
 
 impl DeployPrepared {

@@ -19,7 +19,8 @@ use super::uninstall::UninstallOutcome;
 impl Exit {
     /// What the plugin's error says for a code other than 0: stock Helm
     /// exits 1 whatever the code, so the message names it (`plugin.rs`).
-    pub fn said(self) -> &'static str {
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn said(self) -> &'static str {
         match self {
             Exit::Ok => "done",
             Exit::Failed => "a hook or resource failed",
@@ -31,7 +32,7 @@ impl Exit {
 }
 
 impl Stop {
-    pub fn exit(&self) -> Exit {
+    pub(crate) fn exit(&self) -> Exit {
         match self {
             Stop::Invalid { .. } | Stop::Input(_) | Stop::Driver(_) => Exit::Invalid,
             Stop::Storage(e) if e.is_not_found() => Exit::NotFound,

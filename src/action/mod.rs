@@ -7,16 +7,16 @@
 //! ([`crate::seam::Env`]), so that a simulation drives each of them as the
 //! real cluster does. The CLI's one driver runs them all.
 
-pub mod contract;
+mod contract;
 pub mod deploy;
-pub mod exit;
+mod exit;
 pub mod lint;
-pub mod pipe;
+pub(crate) mod pipe;
 pub mod plan;
 pub mod rollback;
 pub mod run;
 pub mod status;
-pub mod stop;
+mod stop;
 pub mod uninstall;
 
 pub use contract::{Action, Exit, Exits};

@@ -20,13 +20,13 @@ use crate::deploy::command::way_out;
 use crate::release::storage::Pending;
 
 /// What deploy reads, and how to give it.
-pub const USAGE: &str =
+pub(crate) const USAGE: &str =
     "deploy reads the release Helm renders, as JSON: helm upgrade --install NAME CHART -n NAMESPACE \
                          --dry-run=server --disable-openapi-validation -o json | helm hooks deploy -";
 
 /// Why stdin holds no release.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PipeError {
+pub(super) enum PipeError {
     #[error("nothing came through the pipe: the command before it failed (its error is above) or printed nothing")]
     Empty,
     #[error("what came through the pipe is Helm's text output, not the release as JSON: add -o json to the command before it")]
@@ -45,7 +45,7 @@ pub enum PipeError {
 
 impl PipeError {
     /// `None` when `bytes` is a JSON object: the release, or for the checks to refuse.
-    pub fn of(bytes: &[u8]) -> Option<PipeError> {
+    pub(super) fn of(bytes: &[u8]) -> Option<PipeError> {
         let text = String::from_utf8_lossy(bytes);
         if text.trim().is_empty() {
             return Some(PipeError::Empty);
@@ -81,17 +81,21 @@ impl PipeError {
      helm hooks deploy -\nor, to deploy into {rendered:?} as rendered, leave -n out after the pipe (or give -n \
      {rendered} there too)"
 )]
-pub struct NamespaceAfterPipe {
-    pub release: String,
-    pub rendered: String,
-    pub named: String,
+pub(super) struct NamespaceAfterPipe {
+    release: String,
+    rendered: String,
+    named: String,
 }
 
 /// Refuses a namespace named after the pipe (`named`: `HELM_NAMESPACE`)
 /// that differs from the one the release was rendered for. `default` is
 /// what Helm passes when no namespace was named anywhere, so it is accepted
 /// silently, as is a release that names none (it goes where `-n` says).
-pub fn check_namespace(release: &str, rendered: Option<&str>, named: Option<&str>) -> Result<(), NamespaceAfterPipe> {
+pub(super) fn check_namespace(
+    release: &str,
+    rendered: Option<&str>,
+    named: Option<&str>,
+) -> Result<(), NamespaceAfterPipe> {
     let named = named.map(str::trim).filter(|n| !n.is_empty() && *n != "default");
     match (rendered.filter(|r| !r.is_empty()), named) {
         (Some(rendered), Some(named)) if rendered != named => Err(NamespaceAfterPipe {
@@ -110,7 +114,7 @@ pub fn check_namespace(release: &str, rendered: Option<&str>, named: Option<&str
 /// all the rest and with no `kind`: a CRD file written as JSON (Helm reads
 /// `.json` in `crds/`) opens one too, but has a kind, and is followed by
 /// more documents unless it is the last.
-pub fn split(bytes: &[u8]) -> (Option<&[u8]>, &[u8]) {
+pub(super) fn split(bytes: &[u8]) -> (Option<&[u8]>, &[u8]) {
     let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if first.is_none_or(|i| bytes[i] == b'{') {
         return (None, bytes);
@@ -132,7 +136,7 @@ struct Probe {
 }
 
 /// The whole message: why, each pending release's way out, then the usage.
-pub fn message(e: &PipeError, pending: &[Pending]) -> String {
+pub(super) fn message(e: &PipeError, pending: &[Pending]) -> String {
     let mut m = e.to_string();
     for p in pending {
         let _ = write!(

@@ -25,13 +25,13 @@ pub struct PlanInput(pub Vec<u8>);
 
 /// What `plan` asks for.
 #[derive(Debug, Clone)]
-pub struct PlanRequest {
+pub(crate) struct PlanRequest {
     /// The events asked for, in order; empty: every event and the install.
-    pub targets: Vec<Target>,
-    pub options: PlanOptions,
+    pub(crate) targets: Vec<Target>,
+    pub(crate) options: PlanOptions,
     /// The `--timeout` a run takes when none is given: `plan` and `lint`
     /// cannot know the run's, so hook timeouts are held against this one.
-    pub default_timeout_ms: Millis,
+    pub(crate) default_timeout_ms: Millis,
 }
 
 /// A release read and planned, with every problem found.
@@ -39,7 +39,7 @@ pub struct PlanRequest {
 pub struct Planned {
     pub release: Release,
     /// What the input was (`helm template`'s text, a release's JSON, ...).
-    pub format: InputFormat,
+    pub(crate) format: InputFormat,
     pub plan: Plan,
     pub diags: Diagnostics,
 }
@@ -47,14 +47,14 @@ pub struct Planned {
 impl Planned {
     /// Whether `lint` fails: an error, or with `--strict` (as `helm lint
     /// --strict`) a warning.
-    pub fn lint_failed(&self, strict: bool) -> bool {
+    pub(super) fn lint_failed(&self, strict: bool) -> bool {
         self.diags.has_errors() || (strict && !self.diags.0.is_empty())
     }
 }
 
 /// `plan`'s outcome: the release planned, each event with its estimate.
 #[derive(Debug)]
-pub struct PlanOutcome(pub Planned);
+pub(crate) struct PlanOutcome(pub(crate) Planned);
 
 impl Action<PlanInput> for PlanRequest {
     type Prepared = Planned;
@@ -108,6 +108,6 @@ pub(super) fn read_and_plan(
 /// An installed release's latest revision, as JSON, from Helm's storage
 /// (as `run` reads it): what `plan RELEASE` and `lint RELEASE` plan, with
 /// its hooks' `last_run`.
-pub fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<PlanInput, StorageError> {
+pub(crate) fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<PlanInput, StorageError> {
     Ok(PlanInput(env.latest(release)?.json()))
 }

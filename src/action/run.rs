@@ -58,8 +58,8 @@ pub struct RunPrepared {
 pub struct RunOutcome {
     pub release: String,
     pub summary: Summary,
-    pub namespace: String,
-    pub revision: Option<u64>,
+    pub(crate) namespace: String,
+    pub(crate) revision: Option<u64>,
 }
 
 impl<E: Env + ?Sized> Action<E> for RunRequest {

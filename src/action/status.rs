@@ -47,7 +47,7 @@ pub struct StatusOutcome {
     pub revision: u64,
     pub event: Event,
     /// The record read, for what made the revision.
-    pub release_json: Value,
+    pub(crate) release_json: Value,
     pub summary: Summary,
 }
 

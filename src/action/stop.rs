@@ -40,17 +40,17 @@ impl From<Refused> for Stop {
 
 impl Stop {
     /// What was given is wrong as a whole, with nothing more to list.
-    pub fn invalid(message: impl Into<String>) -> Stop {
+    pub(crate) fn invalid(message: impl Into<String>) -> Stop {
         Stop::Invalid { diags: Diagnostics::default(), problems: Vec::new(), message: message.into() }
     }
 
     /// `e`, with the warnings found before it.
-    pub fn refused(e: Refused, warnings: Diagnostics) -> Stop {
+    pub(super) fn refused(e: Refused, warnings: Diagnostics) -> Stop {
         Stop::Refused(Box::new(e), warnings)
     }
 
     /// What to show before the message.
-    pub fn diagnostics(&self) -> Option<&Diagnostics> {
+    pub(crate) fn diagnostics(&self) -> Option<&Diagnostics> {
         match self {
             Stop::Invalid { diags, .. } | Stop::Refused(_, diags) => Some(diags),
             Stop::Input(_) | Stop::Storage(_) | Stop::Driver(_) | Stop::NoCluster(_) => None,

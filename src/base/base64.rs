@@ -3,7 +3,7 @@
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-pub fn encode(data: &[u8]) -> String {
+pub(crate) fn encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
         let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
@@ -25,7 +25,7 @@ pub fn encode(data: &[u8]) -> String {
 /// the same characters at a 4-character boundary, one string for each of
 /// the three places it can start in a group; a line break could split
 /// them, so text with one may contain anything.
-pub fn may_contain(encoded: &[u8], plain: &[u8]) -> bool {
+pub(crate) fn may_contain(encoded: &[u8], plain: &[u8]) -> bool {
     if crate::base::bytes::find_either(encoded, b'\n', b'\r').is_some() {
         return true;
     }
@@ -39,11 +39,11 @@ pub fn may_contain(encoded: &[u8], plain: &[u8]) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid base64 at byte {0}")]
-pub struct Base64Error(pub usize);
+pub struct Base64Error(usize);
 
 /// Decodes padded standard base64; line breaks are skipped (as Go
 /// skips them).
-pub fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
+pub(crate) fn decode(text: &[u8]) -> Result<Vec<u8>, Base64Error> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let mut quad = [0u8; 4];
     let mut n = 0;

@@ -37,7 +37,7 @@ fn nonzero_bytes(x: u64) -> u64 {
 }
 
 /// How many bytes `hay` starts with that are `byte` (an indentation).
-pub fn leading(hay: &[u8], byte: u8) -> usize {
+pub(crate) fn leading(hay: &[u8], byte: u8) -> usize {
     let pattern = ONES * u64::from(byte);
     let mut chunks = hay.chunks_exact(8);
     let mut at = 0;
@@ -53,7 +53,7 @@ pub fn leading(hay: &[u8], byte: u8) -> usize {
 }
 
 /// The position of the first `needle` in `hay`.
-pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
+pub(crate) fn find(hay: &[u8], needle: u8) -> Option<usize> {
     let pattern = ONES * u64::from(needle);
     let mut chunks = hay.chunks_exact(8);
     let mut at = 0;
@@ -69,7 +69,7 @@ pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
 }
 
 /// The position of the first `a` or `b` in `hay`.
-pub fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+pub(crate) fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
     let (pa, pb) = (ONES * u64::from(a), ONES * u64::from(b));
     let mut chunks = hay.chunks_exact(8);
     let mut at = 0;
@@ -89,7 +89,7 @@ pub fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
 }
 
 /// Every position of `needle` in `hay`, in order.
-pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
     let mut from = 0;
     std::iter::from_fn(move || {
         let at = from + find(hay.get(from..)?, needle)?;
@@ -101,7 +101,7 @@ pub fn positions(hay: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
 /// Every position `p` of `hay` where `first` is followed by `second`, in
 /// order, found a word at a time: a search by one byte stops at every
 /// place it is, and most bytes are in many places.
-pub fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
+fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> + '_ {
     let (firsts, seconds) = (ONES * u64::from(first), ONES * u64::from(second));
     // A high bit in each byte that equals the pattern's, exactly.
     let equal = move |w: u64, pattern: u64| !nonzero_bytes(w ^ pattern) & HIGHS;
@@ -128,12 +128,12 @@ pub fn pairs(hay: &[u8], first: u8, second: u8) -> impl Iterator<Item = usize> +
 
 /// Every position `p > 0` of `hay` where `byte` starts a line (the byte
 /// before it is `\n`), in order.
-pub fn line_starts(hay: &[u8], byte: u8) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn line_starts(hay: &[u8], byte: u8) -> impl Iterator<Item = usize> + '_ {
     pairs(hay, b'\n', byte).map(|p| p + 1)
 }
 
 /// Whether every byte of `bytes` is printable ASCII, `' '` to `'~'`.
-pub fn printable_ascii(bytes: &[u8]) -> bool {
+pub(crate) fn printable_ascii(bytes: &[u8]) -> bool {
     // A byte at or above 0x80, or under 0x20 (adding 0x60 to its low seven
     // bits leaves the high bit clear), or 0x7f (plus one carries into the
     // high bit): none of them can carry into the next byte.
@@ -153,7 +153,7 @@ pub fn printable_ascii(bytes: &[u8]) -> bool {
 }
 
 /// `a == b`, eight bytes at a time.
-pub fn eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -170,7 +170,7 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 /// their bytes do. Not inlined: inside a sort's comparison it was copied
 /// into every step of the sort, which made plugin.wasm larger.
 #[inline(never)]
-pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+pub(crate) fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     let (mut xs, mut ys) = (a.chunks_exact(8), b.chunks_exact(8));
     for (x, y) in (&mut xs).zip(&mut ys) {
         let (x, y) = (
@@ -193,7 +193,7 @@ pub fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
 
 /// Whether `hay` contains `needle` (not empty), looked for where its
 /// first two bytes are.
-pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
     match needle {
         [only] => find(hay, *only).is_some(),
         [a, b, ..] => pairs(hay, *a, *b).any(|i| hay[i..].starts_with(needle)),
@@ -213,6 +213,7 @@ pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
 #[cfg(target_arch = "wasm32")]
 #[no_mangle]
 #[inline(never)]
+#[allow(unreachable_pub)] // a C symbol for the linker, not a Rust item
 pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     if n == 0 {
         return 0;
@@ -236,11 +237,11 @@ fn compare(a: &[u8], b: &[u8]) -> i32 {
 
 /// The lines of `text`, each with its `\n` if it has one, as
 /// `str::split_inclusive('\n')` gives them.
-pub fn lines(text: &str) -> Lines<'_> {
+pub(crate) fn lines(text: &str) -> Lines<'_> {
     Lines { text, at: 0 }
 }
 
-pub struct Lines<'t> {
+pub(crate) struct Lines<'t> {
     text: &'t str,
     at: usize,
 }

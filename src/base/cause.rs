@@ -18,13 +18,14 @@ pub struct Cause<E: ?Sized = dyn Error + Send + Sync>(Arc<E>);
 
 impl Cause {
     /// Any error, its type erased.
-    pub fn new(e: impl Error + Send + Sync + 'static) -> Self {
+    pub(crate) fn new(e: impl Error + Send + Sync + 'static) -> Self {
         Cause(Arc::new(e))
     }
 }
 
+#[cfg(test)]
 impl<E: ?Sized> Cause<E> {
-    pub fn get(&self) -> &E {
+    pub(crate) fn get(&self) -> &E {
         &self.0
     }
 }

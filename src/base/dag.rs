@@ -65,7 +65,7 @@ pub fn batches(
 }
 
 /// The nodes that lie on a cycle, sorted.
-pub fn cycle_members(deps: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+fn cycle_members(deps: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let mut g = DiGraphMap::<&str, ()>::new();
     for (node, ds) in deps {
         for d in ds {

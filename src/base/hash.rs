@@ -7,17 +7,18 @@
 //! does here: the keys come from the user's own release, read on their own
 //! machine, so there is no one to flood the map with colliding keys.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A `HashMap` hashed by [`WordHasher`].
-pub type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+pub(crate) type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// A `HashSet` hashed by [`WordHasher`].
-pub type WordSet<T> = HashSet<T, BuildHasherDefault<WordHasher>>;
+#[cfg(test)]
+type WordSet<T> = std::collections::HashSet<T, BuildHasherDefault<WordHasher>>;
 
 /// An empty [`WordMap`] with room for `n` entries.
-pub fn word_map<K, V>(n: usize) -> WordMap<K, V> {
+pub(crate) fn word_map<K, V>(n: usize) -> WordMap<K, V> {
     WordMap::with_capacity_and_hasher(n, BuildHasherDefault::default())
 }
 
@@ -27,7 +28,7 @@ pub fn word_map<K, V>(n: usize) -> WordMap<K, V> {
 /// the table picks buckets by the low bits and tags by the high ones.
 /// No 128-bit product: on wasm32 it is a call of its own.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct WordHasher(u64);
+pub(crate) struct WordHasher(u64);
 
 /// An odd constant with bits spread evenly (the golden ratio's).
 const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;

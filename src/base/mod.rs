@@ -6,12 +6,12 @@
 //! shared sort by a whole-number key ([`order`]).
 //! It imports nothing of the crate (docs/design.md §6).
 
-pub mod base64;
-pub mod bytes;
-pub mod cause;
+pub(crate) mod base64;
+pub(crate) mod bytes;
+pub(crate) mod cause;
 pub mod dag;
-pub mod hash;
-pub mod order;
-pub mod spelling;
-pub mod text;
+pub(crate) mod hash;
+pub(crate) mod order;
+pub(crate) mod spelling;
+pub(crate) mod text;
 pub mod time;

@@ -7,7 +7,7 @@
 //! what is left per caller is the small loop that puts the items in order.
 
 /// Sorts `items` by `key`, keeping equal keys in their order (stable).
-pub fn by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
+pub(crate) fn by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
     let keyed: Vec<(u64, usize)> = items.iter().enumerate().map(|(i, t)| (key(t), i)).collect();
     let order = positions(keyed);
     permute(items, &order);
@@ -22,14 +22,14 @@ fn positions(mut keyed: Vec<(u64, usize)>) -> Vec<usize> {
 
 /// Sorts `items` by `cmp`, keeping equal items in their order (stable),
 /// through [`sorted`], the one comparison sort every caller shares.
-pub fn by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+pub(crate) fn by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
     let order = sorted(items.len(), &|a, b| cmp(&items[a], &items[b]));
     permute(items, &order);
 }
 
 /// Sorts `items` by `key`, computed once per item, keeping equal keys in
 /// their order (as `sort_by_cached_key`), through [`sorted`].
-pub fn by_cached_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
+pub(crate) fn by_cached_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
     let keys: Vec<K> = items.iter().map(key).collect();
     let order = sorted(keys.len(), &|a, b| keys[a].cmp(&keys[b]));
     permute(items, &order);
@@ -40,14 +40,14 @@ pub fn by_cached_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
 /// for every caller that compares more than a key: the comparison is
 /// called through a pointer rather than copied into a sort of its own.
 #[inline(never)]
-pub fn sorted(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+pub(crate) fn sorted(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| cmp(a, b));
     order
 }
 
 /// Puts `items` in `order`, which names each position once.
-pub fn permute<T>(items: &mut Vec<T>, order: &[usize]) {
+pub(crate) fn permute<T>(items: &mut Vec<T>, order: &[usize]) {
     let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
     items.extend(order.iter().filter_map(|&i| slots[i].take()));
 }

@@ -6,7 +6,7 @@
 /// or four characters, where two reach unrelated words (`-o cat` is no typo
 /// of `-o dot`); none for one or two, which one edit turns into too many
 /// others (`Job/b` is no typo of `Job/f`).
-pub fn reach(word: &str) -> usize {
+fn reach(word: &str) -> usize {
     match word.chars().count() {
         0..=2 => 0,
         3..=4 => 1,
@@ -20,7 +20,8 @@ pub fn reach(word: &str) -> usize {
 /// one. `None` when it exceeds `max`: the rows stop once every cell does,
 /// so a word far from the one sought costs a few cells, not its length
 /// squared.
-pub fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
+#[cfg(test)]
+fn distance(a: &str, b: &str, max: usize) -> Option<usize> {
     distance_from(a, a.chars().count(), b, max)
 }
 
@@ -66,7 +67,7 @@ fn distance_from(a: &str, a_chars: usize, b: &str, max: usize) -> Option<usize> 
 
 /// The candidate nearest to `word` within [`reach`] of it, the first of
 /// equals in the candidates' order; `word` itself when it is a candidate.
-pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let mut best: Option<(usize, &'c str)> = None;
     let chars = word.chars().count();
     for candidate in candidates {

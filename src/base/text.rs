@@ -2,11 +2,11 @@
 //! columns, counted nouns, wrapped lists.
 
 /// The width text output wraps at.
-pub const WIDTH: usize = 100;
+const WIDTH: usize = 100;
 
 /// Aligns rows into columns two spaces apart (the last column unpadded),
 /// each line prefixed with `indent` and without trailing blanks.
-pub fn table(rows: &[Vec<String>], indent: &str) -> String {
+pub(crate) fn table(rows: &[Vec<String>], indent: &str) -> String {
     // Few loops per row (Helm's Wasm runtime charges every iteration): each
     // cell's width counted once, padding copied from a run of blanks, each
     // line built in place in the output and its trailing blanks cut there.
@@ -58,11 +58,11 @@ fn blanks(out: &mut String, mut n: usize) {
 /// How many members a message about a cycle or a list of names names
 /// before it says "and N more": a cycle of 10,000 hooks was one line of
 /// 410 KB (issue 33).
-pub const NAMED: usize = 8;
+pub(crate) const NAMED: usize = 8;
 
 /// `items` joined with `sep`, the first [`NAMED`] of them and then `and N
 /// more` when there are more.
-pub fn first_few(items: &[String], sep: &str) -> String {
+pub(crate) fn first_few(items: &[String], sep: &str) -> String {
     if items.len() <= NAMED {
         return items.join(sep);
     }
@@ -70,7 +70,7 @@ pub fn first_few(items: &[String], sep: &str) -> String {
 }
 
 /// `1 hook`, `2 hooks`, `1 batch`, `3 batches`.
-pub fn count(n: usize, noun: &str) -> String {
+pub(crate) fn count(n: usize, noun: &str) -> String {
     match n {
         1 => format!("1 {noun}"),
         _ if noun.ends_with("ch") || noun.ends_with('s') => format!("{n} {noun}es"),
@@ -80,7 +80,7 @@ pub fn count(n: usize, noun: &str) -> String {
 
 /// `41 API requests`, or `41 API requests, 3 repeated after 429/5xx or a
 /// lost connection` when the API server throttled or failed some of them.
-pub fn api_requests(sent: u64, repeated: u64) -> String {
+pub(crate) fn api_requests(sent: u64, repeated: u64) -> String {
     match repeated {
         0 => format!("{sent} API requests"),
         _ => format!("{sent} API requests, {repeated} repeated after 429/5xx or a lost connection"),
@@ -90,7 +90,7 @@ pub fn api_requests(sent: u64, repeated: u64) -> String {
 /// Lines of text no wider than [`WIDTH`] (a long word stays whole): the
 /// first prefixed with `first`, the rest with `rest`. Lists of hundreds of
 /// resources stay readable in a terminal.
-pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+pub(crate) fn wrap(text: &str, first: &str, rest: &str) -> String {
     // What fits in bytes fits in characters: one line, copied whole (a plan
     // prints one such line per wave, 10,000 for a chain).
     if first.len() + text.len() <= WIDTH {

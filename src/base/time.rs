@@ -7,7 +7,7 @@ pub type Millis = u64;
 
 /// The wall clock in milliseconds since the Unix epoch. In Helm's Wasm
 /// sandbox this is the real time; only the monotonic clock is fake.
-pub fn wall_ms() -> Millis {
+pub(crate) fn wall_ms() -> Millis {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as Millis)
 }
 
@@ -97,7 +97,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// Go's duration syntax for whole seconds and milliseconds, as Helm prints it.
-pub fn format_duration(ms: Millis) -> String {
+pub(crate) fn format_duration(ms: Millis) -> String {
     let (h, m, s, rest) = (ms / 3_600_000, (ms / 60_000) % 60, (ms / 1000) % 60, ms % 1000);
     let secs = if rest == 0 { format!("{s}s") } else { format!("{s}.{}s", format!("{rest:03}").trim_end_matches('0')) };
     match (h, m) {
@@ -109,7 +109,7 @@ pub fn format_duration(ms: Millis) -> String {
 
 /// A progress line's time: `[   2.1s]` since `since` (the command's start,
 /// one clock for all its lines), in tenths of a second.
-pub fn stamp(since: Millis, at: Millis) -> String {
+pub(crate) fn stamp(since: Millis, at: Millis) -> String {
     format!("[{:>7}]", format_duration(at.saturating_sub(since) / 100 * 100))
 }
 

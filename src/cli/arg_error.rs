@@ -1,7 +1,7 @@
 //! What is wrong with a command line: one message each, exit 2.
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum ArgError {
+pub(super) enum ArgError {
     #[error("flag needs an argument: --{0}")]
     Missing(&'static str),
     #[error("unknown flag {flag} for helm hooks {command}{}{}", elsewhere(.others), did_you_mean(.meant))]

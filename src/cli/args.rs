@@ -11,7 +11,7 @@ use crate::render::format::Format;
 
 /// `args` read against `command`'s flags, each value converted by its
 /// flag's own setter as it is read.
-pub fn parse(command: &'static Command, args: &[String]) -> Result<LowArgs, ArgError> {
+pub(super) fn parse(command: &'static Command, args: &[String]) -> Result<LowArgs, ArgError> {
     let mut parsed = LowArgs::default();
     let mut it = args.iter();
     let mut flags_done = false;

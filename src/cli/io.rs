@@ -38,7 +38,7 @@ pub(super) fn read_input(io: &mut Io, source: Option<&str>, command: &str) -> Re
 
 /// Why the input could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(super) enum ReadError {
     #[error("cannot read stdin: {0}")]
     Io(#[source] std::io::Error),
     #[error(transparent)]

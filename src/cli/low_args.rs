@@ -12,36 +12,36 @@ use crate::plan::Target;
 use crate::render::format::Format;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct LowArgs {
+pub(super) struct LowArgs {
     /// What follows the command that is no flag, in order.
-    pub operands: Vec<String>,
+    pub(super) operands: Vec<String>,
     /// `--help` or `-h`.
-    pub help: bool,
+    pub(super) help: bool,
     /// `-o`, one of the command's formats (checked by the parser).
-    pub output: Option<Format>,
+    pub(super) output: Option<Format>,
     /// `plan --event`, in order, each once; `--all-events` forgets those before it.
-    pub targets: Vec<Target>,
+    pub(super) targets: Vec<Target>,
     /// `--event` of `run` and `status`.
-    pub event: Option<Event>,
-    pub parallel: Option<usize>,
-    pub parallel_all: bool,
-    pub parallel_resources: Option<usize>,
-    pub timeout: Option<Duration>,
+    pub(super) event: Option<Event>,
+    pub(super) parallel: Option<usize>,
+    pub(super) parallel_all: bool,
+    pub(super) parallel_resources: Option<usize>,
+    pub(super) timeout: Option<Duration>,
     /// `--readiness-timeout`; 0 asks for its default.
-    pub readiness_timeout_ms: Option<Millis>,
-    pub ignore_fail_fast: bool,
-    pub logs: bool,
+    pub(super) readiness_timeout_ms: Option<Millis>,
+    pub(super) ignore_fail_fast: bool,
+    pub(super) logs: bool,
     /// `--filter name=X`.
-    pub include: Vec<String>,
+    pub(super) include: Vec<String>,
     /// `--filter !name=X`.
-    pub exclude: Vec<String>,
-    pub strict: bool,
-    pub revision: Option<u64>,
-    pub create_namespace: bool,
-    pub skip_crds: bool,
-    pub wait_for_jobs: bool,
-    pub rollback_on_failure: bool,
-    pub force_conflicts: bool,
-    pub keep_history: bool,
-    pub dry_run: bool,
+    pub(super) exclude: Vec<String>,
+    pub(super) strict: bool,
+    pub(super) revision: Option<u64>,
+    pub(super) create_namespace: bool,
+    pub(super) skip_crds: bool,
+    pub(super) wait_for_jobs: bool,
+    pub(super) rollback_on_failure: bool,
+    pub(super) force_conflicts: bool,
+    pub(super) keep_history: bool,
+    pub(super) dry_run: bool,
 }

@@ -9,14 +9,14 @@
 //! holds what is that command's own (stdin read and checked before
 //! connecting).
 
-pub mod arg_error;
-pub mod args;
+mod arg_error;
+mod args;
 mod connect;
 mod deploy;
 mod driver;
-pub mod entry;
-pub mod io;
-pub mod low_args;
+mod entry;
+mod io;
+mod low_args;
 pub mod spec;
 mod typed;
 

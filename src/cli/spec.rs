@@ -26,7 +26,7 @@ use crate::render::{Shown, VersionShown};
 /// What a flag takes after its name, and how its value is kept: each
 /// flag's conversion sits beside its definition (ripgrep's flag table).
 #[derive(Debug, Clone, Copy)]
-pub enum Takes {
+pub(super) enum Takes {
     /// A boolean, as pflag's: `--x` is true, `--x=false` false; never the
     /// next argument.
     Bool(fn(&mut LowArgs, bool)),
@@ -39,14 +39,14 @@ pub enum Takes {
 }
 
 impl Takes {
-    pub fn is_bool(self) -> bool {
+    pub(super) fn is_bool(self) -> bool {
         matches!(self, Takes::Bool(_))
     }
 }
 
 /// Which command a table entry is: what the CLI dispatches on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CommandId {
+pub(super) enum CommandId {
     Plan,
     Lint,
     Run,
@@ -61,26 +61,26 @@ pub enum CommandId {
 pub struct Flag {
     pub long: &'static str,
     pub short: Option<char>,
-    pub takes: Takes,
+    pub(super) takes: Takes,
     /// May be given more than once, each time adding a value.
-    pub repeats: bool,
+    repeats: bool,
     /// Another name of `alias_of` (Helm 3's `--atomic`).
-    pub alias_of: Option<&'static str>,
-    pub help: &'static str,
+    alias_of: Option<&'static str>,
+    help: &'static str,
 }
 
 #[derive(Debug)]
 pub struct Command {
-    pub id: CommandId,
+    pub(super) id: CommandId,
     pub name: &'static str,
     /// What follows the command before its flags, as the synopsis shows it.
-    pub operands: &'static str,
+    operands: &'static str,
     /// Most operands the command takes.
-    pub max_operands: usize,
+    pub(super) max_operands: usize,
     /// One line, for the root help and `helm help hooks`.
     pub summary: &'static str,
     /// The paragraph `helm hooks COMMAND --help` opens with.
-    pub about: &'static str,
+    about: &'static str,
     pub flags: &'static [Flag],
 }
 
@@ -137,10 +137,10 @@ const PARALLEL_RESOURCES: Flag = flag(
 /// What `--timeout 0` means: Helm 4's status waiter's
 /// `DefaultStatusWatcherTimeout` (pkg/kube/statuswait.go), which every wait
 /// of a Helm command given `--timeout 0` gets.
-pub const ZERO_TIMEOUT: Duration = Duration::from_secs(30);
+const ZERO_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Helm's `--timeout` default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// A Go duration. Zero is Helm 4's zero: its waiter's 30 s.
 fn set_timeout(a: &mut LowArgs, v: &str) -> Result<(), ArgError> {
@@ -337,7 +337,7 @@ const DEPLOY_FLAGS: &[Flag] = &[
 ];
 
 /// strconv.ParseBool, which pflag's boolean flags use.
-pub fn parse_bool(v: &str) -> Option<bool> {
+pub(super) fn parse_bool(v: &str) -> Option<bool> {
     match v {
         "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
         "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
@@ -532,7 +532,7 @@ pub const COMMANDS: &[Command] = &[
 /// given to the wrong side of a pipe would otherwise cost a user a failed
 /// guess at what went wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HelmSide {
+pub(super) enum HelmSide {
     /// `helm upgrade --install`'s: it changes what Helm renders, so it goes
     /// to the `helm` before `deploy`'s pipe.
     BeforeThePipe,
@@ -580,7 +580,7 @@ const RENDER_FLAGS: &[&str] = &[
 
 /// Where `name` (a long name, or one letter), a flag `command` does not
 /// take, belongs when it is one of Helm's.
-pub fn helm_side(command: &Command, name: &str) -> Option<HelmSide> {
+pub(super) fn helm_side(command: &Command, name: &str) -> Option<HelmSide> {
     use CommandId::*;
     match command.id {
         Deploy if RENDER_FLAGS.contains(&name) || name == "f" => Some(HelmSide::BeforeThePipe),
@@ -589,39 +589,34 @@ pub fn helm_side(command: &Command, name: &str) -> Option<HelmSide> {
     }
 }
 
-/// The events `--event` names, for messages.
-pub fn events() -> &'static str {
-    EVENTS
-}
-
-pub fn command(name: &str) -> Option<&'static Command> {
+pub(super) fn command(name: &str) -> Option<&'static Command> {
     COMMANDS.iter().find(|c| c.name == name)
 }
 
 impl Command {
     /// The flag a name given on the command line means (a long name, or a
     /// short one as one character), aliases resolved to their own entry.
-    pub fn flag(&self, name: &str) -> Option<&'static Flag> {
+    pub(super) fn flag(&self, name: &str) -> Option<&'static Flag> {
         let flags: &'static [Flag] = self.flags;
         flags.iter().find(|f| f.long == name || (name.chars().count() == 1 && f.short == name.chars().next()))
     }
 
     /// The long flag (or `help`) that `name`, which none is, was probably
     /// meant to be (`paralel`: `parallel`).
-    pub fn meant(&self, name: &str) -> Option<&'static str> {
+    pub(super) fn meant(&self, name: &str) -> Option<&'static str> {
         let longs = self.flags.iter().map(|f| f.long).chain(["help"]);
         crate::base::spelling::nearest(name, longs)
     }
 
     /// The other commands that take a flag of this name: for the message
     /// that refuses it here.
-    pub fn others_with(&self, name: &str) -> Vec<&'static str> {
+    pub(super) fn others_with(&self, name: &str) -> Vec<&'static str> {
         COMMANDS.iter().filter(|c| c.name != self.name && c.flag(name).is_some()).map(|c| c.name).collect()
     }
 
     /// `helm hooks plan [- | RELEASE] [--event E]... [-o text|json|yaml|dot|mermaid]`,
     /// wrapped at `width` with continuation lines indented under the operands.
-    pub fn synopsis(&self, width: usize) -> String {
+    fn synopsis(&self, width: usize) -> String {
         let head = format!("helm hooks {}", self.name);
         let mut words: Vec<String> = Vec::new();
         if !self.operands.is_empty() {
@@ -731,7 +726,7 @@ pub fn synopsis() -> String {
 }
 
 /// `helm hooks --help`.
-pub fn root_help() -> String {
+pub(super) fn root_help() -> String {
     let mut s = String::from(
         "Run a release's hooks and resources in the order chart authors declare.\n\nUsage:\n  helm hooks COMMAND [flags]\n\nCommands:\n",
     );

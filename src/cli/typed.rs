@@ -28,7 +28,7 @@ use crate::seam::Conflicts;
 /// installed release named; `None`: stdin), and what a deploy or rollback
 /// does with fields another manager owns (how the cluster is written to).
 #[derive(Debug)]
-pub enum Parsed {
+pub(super) enum Parsed {
     Plan(Option<String>, PlanRequest),
     Lint(Option<String>, LintRequest),
     Run(RunRequest),
@@ -40,7 +40,7 @@ pub enum Parsed {
 }
 
 /// The command line read, and `-o`'s format.
-pub fn read(command: &Command, low: LowArgs) -> Result<(Parsed, Format), ArgError> {
+pub(super) fn read(command: &Command, low: LowArgs) -> Result<(Parsed, Format), ArgError> {
     let output = low.output.unwrap_or_else(|| default_format(command));
     let parsed = match command.id {
         CommandId::Plan => Parsed::Plan(source(&low), plan(low)),
@@ -128,10 +128,10 @@ fn status(low: LowArgs) -> Result<StatusRequest, ArgError> {
 /// `deploy -`'s flags: its request is the release on stdin, read and
 /// checked with them before the cluster is connected to (`cli::deploy`).
 #[derive(Debug)]
-pub struct DeployArgs {
-    pub flags: Flags,
-    pub skip_crds: bool,
-    pub conflicts: Conflicts,
+pub(super) struct DeployArgs {
+    pub(super) flags: Flags,
+    pub(super) skip_crds: bool,
+    pub(super) conflicts: Conflicts,
 }
 
 fn deploy(low: LowArgs) -> Result<DeployArgs, ArgError> {

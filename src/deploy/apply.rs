@@ -25,19 +25,19 @@ use super::progress::{DeployEvent, Progress};
 use super::report::ResourceRow;
 use crate::seam::{Clock, Cluster};
 
-pub use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
+pub(crate) use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
 /// The resources one rollout applies and awaits, in the plan's order.
-pub struct Resources<'a> {
-    pub plan: &'a EventPlan,
-    pub resources: &'a [crate::model::resource::Resource],
+pub(super) struct Resources<'a> {
+    pub(super) plan: &'a EventPlan,
+    pub(crate) resources: &'a [crate::model::resource::Resource],
     /// The release whose ownership metadata the objects get.
-    pub release: &'a str,
-    pub namespace: &'a str,
+    pub(super) release: &'a str,
+    pub(super) namespace: &'a str,
     /// Per plan item: a Job awaited until complete ([`complete_jobs`]).
-    pub complete_jobs: Vec<bool>,
+    pub(super) complete_jobs: Vec<bool>,
     /// The command's start: progress lines are timed from it.
-    pub since: Millis,
+    pub(super) since: Millis,
 }
 
 /// Annotations Helm strips before an object reaches the API server.
@@ -49,7 +49,7 @@ const PROGRESS_EVERY_MS: Millis = 5_000;
 /// The object to apply for a resource: the JSON its document was read as
 /// when the release was checked ([`crate::model::manifest::Syntax::Kept`]),
 /// else its manifest read now, with Helm's ownership annotations.
-pub fn prepare(resource: &Resource, release: &str, namespace: &str) -> Result<Value, String> {
+pub(super) fn prepare(resource: &Resource, release: &str, namespace: &str) -> Result<Value, String> {
     match &resource.object {
         Some(object) => owned(object.clone(), release, namespace),
         None => owned(read(&resource.manifest)?, release, namespace),
@@ -85,7 +85,7 @@ fn owned(mut object: Value, release: &str, namespace: &str) -> Result<Value, Str
 /// otherwise its kind's rules. A Job counts as ready once started, as
 /// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
 /// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
-pub fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
+fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
     let readiness = base_readiness(resource, object);
     if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
         return readiness;
@@ -108,16 +108,16 @@ fn base_readiness(resource: &Resource, object: &Value) -> Health {
 }
 
 #[derive(Debug)]
-pub struct RolloutOutcome {
-    pub rows: Vec<ResourceRow>,
+pub(super) struct RolloutOutcome {
+    pub(super) rows: Vec<ResourceRow>,
     /// The resource that failed and why ([`Error::NotApplied`] or
     /// [`Error::NotReady`], with what the cluster shows of it).
-    pub failure: Option<Error>,
+    pub(super) failure: Option<Error>,
     /// The failing resource was refused by the API server (never applied),
     /// as opposed to applied and not ready: Helm records the two differently.
-    pub rejected: bool,
+    pub(super) rejected: bool,
     /// The cluster failed us (exit 3).
-    pub cluster_error: Option<KubeError>,
+    pub(super) cluster_error: Option<KubeError>,
 }
 
 /// Which Jobs of `plan` are awaited until complete rather than started:
@@ -126,7 +126,7 @@ pub struct RolloutOutcome {
 /// later batch follows. Being ordered after a Job means after its work (a
 /// migration), not its start; a Job nothing waits for is judged as
 /// `helm --wait` judges it (docs/design.md §4).
-pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
+pub(super) fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
     let last = plan.items.iter().map(|i| i.level).max().unwrap_or_default();
     let mut wanted: Vec<bool> = plan.items.iter().map(|i| wait_for_jobs || i.level < last).collect();
     for item in &plan.items {
@@ -141,7 +141,7 @@ pub fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
 
 /// Applies and awaits `resources` batch by batch, each batch ready before
 /// the next (HIP-0025), in `env`; progress to `progress`.
-pub fn roll_out<E: Cluster + Clock + ?Sized>(
+pub(super) fn roll_out<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     resources: Resources<'_>,
     options: RolloutOptions,
@@ -478,7 +478,8 @@ mod tests {
 mod batch_tests {
     use super::*;
     use crate::kube::fixture::{client, host_client, respond, Script};
-    use crate::kube::{Client, Method, ReturnOn};
+    use crate::kube::transport::{Method, ReturnOn};
+    use crate::kube::Client;
     use crate::model::diagnostic::Diagnostics;
 
     const V1: &str = r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","namespaced":true,"kind":"ConfigMap"},{"name":"secrets","namespaced":true,"kind":"Secret"}]}"#;
@@ -531,7 +532,7 @@ mod batch_tests {
         }
     }
 
-    fn answers() -> Vec<crate::kube::Response> {
+    fn answers() -> Vec<crate::kube::transport::Response> {
         vec![
             respond(200, V1),
             respond(200, r#"{"kind":"Secret","metadata":{"name":"s"}}"#),

@@ -15,9 +15,9 @@ use super::options::DeployOptions;
 /// The parsed and checked release with its plans: everything is validated
 /// before anything touches the cluster.
 pub struct Checked {
-    pub value: Value,
-    pub release: Release,
-    pub plan: Plan,
+    pub(crate) value: Value,
+    pub(crate) release: Release,
+    pub(super) plan: Plan,
 }
 
 /// Parses a release JSON and plans `events` and the resources. `Err`
@@ -55,6 +55,6 @@ pub fn check(value: Value, events: &[Event], options: &DeployOptions) -> Result<
     Ok((Checked { value, release, plan }, diags))
 }
 
-pub(crate) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
+pub(super) fn event_plan(plan: &Plan, phase: Target) -> &EventPlan {
     plan.events.iter().find(|e| e.target == phase).expect("every requested phase is planned")
 }

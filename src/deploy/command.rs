@@ -92,7 +92,7 @@ impl Refused {
 /// The command that gets a pending release out of its state when nobody
 /// else is at work on it: said here and when the `helm` before `deploy`'s
 /// pipe failed on it (`cli::pipe`).
-pub fn way_out(release: &str, namespace: &str, status: ReleaseStatus) -> String {
+pub(crate) fn way_out(release: &str, namespace: &str, status: ReleaseStatus) -> String {
     let verb = if matches!(status, ReleaseStatus::PendingInstall | ReleaseStatus::Uninstalling) {
         "uninstall"
     } else {
@@ -105,7 +105,7 @@ pub fn way_out(release: &str, namespace: &str, status: ReleaseStatus) -> String 
 /// is being changed by someone — or was, by a command that was interrupted
 /// (Helm 4 does not catch signals for plugins: Ctrl-C ends the plugin where it
 /// stands). Helm's message, then the way out when nobody else is at work.
-pub fn refuse_pending(latest: Option<&StoredRelease>) -> Result<(), Refused> {
+pub(crate) fn refuse_pending(latest: Option<&StoredRelease>) -> Result<(), Refused> {
     match latest {
         Some(l) if l.status().is_pending() => Err(Refused::Pending {
             release: l.name.clone(),

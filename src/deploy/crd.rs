@@ -52,7 +52,7 @@ impl Crd {
 /// before the release) when there is one, each named by the release's file
 /// where it has one; otherwise the release's own `crds/` files. `Err`
 /// names each problem (exit 2, nothing touched).
-pub fn from_input(release: &Value, shown: Option<&str>) -> Result<Vec<Crd>, Vec<String>> {
+pub(crate) fn from_input(release: &Value, shown: Option<&str>) -> Result<Vec<Crd>, Vec<String>> {
     let files = from_release(release)?;
     let Some(shown) = shown else { return Ok(files) };
     let mut crds = from_shown(shown)?;
@@ -111,7 +111,7 @@ pub fn from_shown(text: &str) -> Result<Vec<Crd>, Vec<String>> {
 
 /// The CRDs in the release's `chart.files`, parsed and checked; `Err` names
 /// each problem (exit 2, nothing touched).
-pub fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
+fn from_release(release: &Value) -> Result<Vec<Crd>, Vec<String>> {
     let mut crds = Vec::new();
     let mut problems = Vec::new();
     let files = release.pointer("/chart/files").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();

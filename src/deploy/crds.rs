@@ -37,7 +37,7 @@ const ESTABLISH_TIMEOUT_MS: Millis = 60_000;
 /// Helm's message (`failed to install CRD crds/x.yaml: …`): a refused apply
 /// or a CRD not established in time fails the deploy (exit 1); the cluster
 /// failing us is [`Error::Kube`].
-pub fn install<E: Cluster + Clock + ?Sized>(
+pub(crate) fn install<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     crds: &[Crd],
     progress: &mut dyn Progress,

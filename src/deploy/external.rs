@@ -33,7 +33,7 @@ fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
 /// Waits until every one of `wanted` is met or `deadline` passes, in
 /// `env`. The outer error is the cluster failing us; the inner one names
 /// what is missing. Progress is timed from `since`, the command's start.
-pub fn wait<E: Cluster + Clock + ?Sized>(
+pub(super) fn wait<E: Cluster + Clock + ?Sized>(
     env: &mut E,
     wanted: &[External],
     namespace: &str,

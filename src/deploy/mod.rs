@@ -23,31 +23,29 @@
 //! share. They act over the seam (`crate::seam`) and say what happens as
 //! typed events ([`progress`]).
 
-pub mod apply;
-pub mod checked;
+mod apply;
+mod checked;
 pub mod command;
 pub mod crd;
-pub mod crds;
-pub mod error;
-pub mod external;
-pub mod operation;
+pub(crate) mod crds;
+mod error;
+mod external;
+mod operation;
 pub mod options;
-pub mod ownership;
-pub mod policy;
-pub mod preview;
+pub(crate) mod ownership;
+pub(crate) mod policy;
+pub(crate) mod preview;
 pub mod progress;
-pub mod removed;
+mod removed;
 pub mod report;
-pub mod steps;
-pub mod stuck;
+mod steps;
+mod stuck;
 pub mod teardown;
-pub mod wants;
+pub(crate) mod wants;
 
 pub use checked::{check, Checked};
-pub use command::Refused;
 pub use error::{Diagnosis, Error, HookFailure};
 pub use operation::deploy;
 pub use options::{DeployOptions, Flags};
 pub use policy::{choose, recover};
-pub use progress::{DeployEvent, Progress};
 pub use report::{Deletion, Ended, Report};

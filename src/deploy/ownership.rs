@@ -18,7 +18,7 @@ use crate::seam::Cluster;
 
 /// What a read of one of the release's objects found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ownership {
+pub(super) enum Ownership {
     Owned,
     NotOwned,
     /// The read failed (a 403, the server away): kept, with why.
@@ -28,7 +28,7 @@ pub enum Ownership {
 }
 
 /// Does `object` carry this release's ownership metadata?
-pub fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
+fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
     let meta = &object["metadata"];
     meta["labels"][MANAGED_BY.0] == MANAGED_BY.1
         && meta["annotations"][RELEASE_NAME] == release
@@ -36,7 +36,12 @@ pub fn owned_by(object: &Value, release: &str, namespace: &str) -> bool {
 }
 
 /// Reads the object behind `key` and says whether the release owns it.
-pub fn check(cluster: &mut (impl Cluster + ?Sized), key: &ObjectKey, release: &str, namespace: &str) -> Ownership {
+pub(super) fn check(
+    cluster: &mut (impl Cluster + ?Sized),
+    key: &ObjectKey,
+    release: &str,
+    namespace: &str,
+) -> Ownership {
     match cluster.get(key) {
         Ok(Some(object)) if owned_by(&object, release, namespace) => Ownership::Owned,
         Ok(Some(_)) => Ownership::NotOwned,
@@ -69,7 +74,7 @@ pub enum Taken {
 /// Refuses the first object of `keys` that exists without this release's
 /// ownership metadata, or whose read fails other than by 404, as Helm's
 /// install does before it stores anything.
-pub fn refuse_taken(
+pub(crate) fn refuse_taken(
     cluster: &mut (impl Cluster + ?Sized),
     keys: impl IntoIterator<Item = ObjectKey>,
     release: &str,
@@ -112,7 +117,7 @@ pub fn refuse_taken(
 
 /// Helm's words for what uninstall did not delete (`helm uninstall` prints
 /// them before `release "…" uninstalled`), from `(kind, name, ownership)`.
-pub fn kept_text(kept: &[(String, String, Ownership)]) -> String {
+pub(super) fn kept_text(kept: &[(String, String, Ownership)]) -> String {
     let not_owned: Vec<_> = kept.iter().filter(|(_, _, o)| *o == Ownership::NotOwned).collect();
     let unverifiable: Vec<_> = kept
         .iter()

@@ -24,7 +24,7 @@ const MAX_VALUE: usize = 96;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum PreviewAction {
+pub(crate) enum PreviewAction {
     Create,
     Update,
     Unchanged,
@@ -37,64 +37,64 @@ pub enum PreviewAction {
 
 /// One field that an update changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Change {
-    pub path: String,
+pub(crate) struct Change {
+    pub(crate) path: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
+    pub(crate) from: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
+    pub(crate) to: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct PreviewRow {
+pub(crate) struct PreviewRow {
     #[serde(rename = "ref")]
-    pub reference: String,
-    pub action: PreviewAction,
+    pub(crate) reference: String,
+    pub(crate) action: PreviewAction,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<Change>,
+    pub(crate) changes: Vec<Change>,
     #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
+    pub(crate) message: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct BatchRows {
-    pub batch: usize,
-    pub description: String,
-    pub resources: Vec<PreviewRow>,
+pub(crate) struct BatchRows {
+    pub(crate) batch: usize,
+    pub(crate) description: String,
+    pub(crate) resources: Vec<PreviewRow>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct HookRows {
-    pub event: String,
-    pub hooks: Vec<String>,
+pub(crate) struct HookRows {
+    pub(crate) event: String,
+    pub(crate) hooks: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Preview {
-    pub release: String,
-    pub namespace: String,
+    pub(crate) release: String,
+    pub(crate) namespace: String,
     /// `install`, `upgrade`, or `rollback to revision N`.
-    pub operation: String,
-    pub revision: u64,
+    pub(crate) operation: String,
+    pub(crate) revision: u64,
     /// `--create-namespace` would create the release namespace first.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub create_namespace: bool,
+    pub(crate) create_namespace: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub crds: Vec<PreviewRow>,
-    pub hooks_before: HookRows,
-    pub batches: Vec<BatchRows>,
-    pub deleted: Vec<PreviewRow>,
-    pub hooks_after: HookRows,
+    pub(crate) crds: Vec<PreviewRow>,
+    pub(crate) hooks_before: HookRows,
+    pub(crate) batches: Vec<BatchRows>,
+    pub(crate) deleted: Vec<PreviewRow>,
+    pub(crate) hooks_after: HookRows,
 }
 
 impl Preview {
     /// Every resource row: the CRDs, the batches', the deleted.
-    pub fn rows(&self) -> impl Iterator<Item = &PreviewRow> {
+    pub(crate) fn rows(&self) -> impl Iterator<Item = &PreviewRow> {
         self.crds.iter().chain(self.batches.iter().flat_map(|b| b.resources.iter())).chain(self.deleted.iter())
     }
 
     /// The API server refused something: the deploy would fail.
-    pub fn would_fail(&self) -> bool {
+    pub(crate) fn would_fail(&self) -> bool {
         self.rows().any(|r| r.action == PreviewAction::Fail)
     }
 }
@@ -104,7 +104,7 @@ impl Preview {
 /// in it cannot be dry-run and are shown as created). `removed`: the
 /// references of what the replaced revision had and this one has not.
 #[allow(clippy::too_many_arguments)]
-pub fn preview(
+pub(super) fn preview(
     cluster: &mut (impl Cluster + ?Sized),
     checked: &Checked,
     (operation, pre, post): (String, Event, Event),
@@ -232,7 +232,7 @@ fn comparable(object: &Value) -> Value {
 
 /// The fields that differ between `before` and `after`, in document order.
 /// Values of a Secret's `data` and `stringData` are never shown.
-pub fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
+fn diff(before: &Value, after: &Value, secret: bool) -> Vec<Change> {
     let mut changes = Vec::new();
     walk(String::new(), Some(before), Some(after), secret, &mut changes);
     changes
@@ -290,20 +290,20 @@ fn short(v: &Value) -> String {
 /// release alone, so it needs no permission beyond reading it.
 #[derive(Debug, Clone, Serialize)]
 pub struct UninstallPreview {
-    pub release: String,
-    pub namespace: String,
-    pub revision: u64,
-    pub hooks_before: HookRows,
+    pub(crate) release: String,
+    pub(crate) namespace: String,
+    pub(crate) revision: u64,
+    pub(crate) hooks_before: HookRows,
     /// Deletion order: the last batch first.
-    pub batches: Vec<BatchRows>,
-    pub hooks_after: HookRows,
+    pub(crate) batches: Vec<BatchRows>,
+    pub(crate) hooks_after: HookRows,
     /// The revisions removed from Helm's storage (none with --keep-history,
     /// which marks the latest `uninstalled`).
-    pub revisions_deleted: Vec<u64>,
-    pub keep_history: bool,
+    pub(crate) revisions_deleted: Vec<u64>,
+    pub(crate) keep_history: bool,
 }
 
-pub fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_history: bool) -> UninstallPreview {
+pub(crate) fn uninstall(checked: &Checked, namespace: &str, revisions: &[u64], keep_history: bool) -> UninstallPreview {
     let plan = event_plan(checked, Target::Install);
     let mut batches = Vec::new();
     for batch in crate::exec::rollout::deletion_batches(plan) {

@@ -119,7 +119,7 @@ impl Progress for () {
 }
 
 /// A deploy's sink as a run of hooks sees it: each hook event is a deploy's.
-pub struct Hooks<'a>(pub &'a mut dyn Progress);
+pub(crate) struct Hooks<'a>(pub(crate) &'a mut dyn Progress);
 
 impl HookProgress for Hooks<'_> {
     fn hook(&mut self, e: &HookEvent<'_>) {

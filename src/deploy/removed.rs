@@ -20,13 +20,13 @@ pub(crate) fn identity<'r>(r: &'r crate::model::resource::Resource, namespace: &
 
 /// Whether Helm leaves `r` in place on uninstall and upgrade
 /// (`helm.sh/resource-policy: keep`).
-pub fn kept(r: &crate::model::resource::Resource) -> bool {
+pub(crate) fn kept(r: &crate::model::resource::Resource) -> bool {
     r.head.annotations.get(RESOURCE_POLICY).is_some_and(|p| p.trim() == "keep")
 }
 
 /// `current`'s resources and their install plan: what an upgrade or a
 /// rollback deletes from, in reverse order of that plan.
-pub(crate) fn stored_plan(current: &StoredRelease) -> Option<(Release, EventPlan)> {
+pub(super) fn stored_plan(current: &StoredRelease) -> Option<(Release, EventPlan)> {
     let mut diags = Diagnostics::default();
     let old = input::from_release_value(&current.release, &mut diags).ok()?;
     let plan = plan::build(&old, &[Target::Install], plan::PlanOptions::default(), &mut diags);
@@ -36,14 +36,14 @@ pub(crate) fn stored_plan(current: &StoredRelease) -> Option<(Release, EventPlan
 
 /// Whether a resource of the stored revision is gone from `next` (matched
 /// by identity, as the duplicate check matches).
-pub(crate) fn dropped_by<'a>(next: &'a Release, namespace: &'a str) -> impl Fn(&Resource) -> bool + 'a {
+pub(super) fn dropped_by<'a>(next: &'a Release, namespace: &'a str) -> impl Fn(&Resource) -> bool + 'a {
     let keep: std::collections::BTreeSet<_> = next.resources.iter().map(|r| identity(r, namespace)).collect();
     move |r| !keep.contains(&identity(r, namespace))
 }
 
 /// What `current` had and `next` has not, in deletion order, with their plan
 /// references: what an upgrade or rollback deletes.
-pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, Resource)> {
+pub(super) fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<(String, Resource)> {
     let Some((old, old_plan)) = stored_plan(current) else { return Vec::new() };
     let dropped = dropped_by(next, namespace);
     deletion_batches(&old_plan)
@@ -56,6 +56,6 @@ pub fn removed(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<
 }
 
 /// The references of [`removed`] (for `deploy --dry-run`).
-pub fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
+pub(super) fn removed_refs(current: &StoredRelease, next: &Release, namespace: &str) -> Vec<String> {
     removed(current, next, namespace).into_iter().map(|(reference, _)| reference).collect()
 }

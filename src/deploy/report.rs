@@ -50,7 +50,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub(crate) fn new(
+    pub(super) fn new(
         operation: Operation,
         release: &str,
         namespace: &str,

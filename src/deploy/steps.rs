@@ -22,7 +22,7 @@ use super::report::{Deletion, Report};
 use crate::seam::{Clock, Cluster, Env, Recording};
 
 /// Runs one event's hooks of the stored revision; `Err` is the failure.
-pub(crate) fn run_hooks(
+pub(super) fn run_hooks(
     env: &mut (impl Env + ?Sized),
     stored: &mut StoredRelease,
     checked: &Checked,
@@ -75,7 +75,7 @@ pub(crate) fn run_hooks(
 
 /// Deletes `items` of `plan` (resources of `release`) in reverse plan order,
 /// each batch gone before the next; resources marked `keep` stay.
-pub(crate) fn delete_in_order(
+pub(super) fn delete_in_order(
     env: &mut (impl Cluster + Clock + ?Sized),
     release: &Release,
     plan: &EventPlan,

@@ -23,7 +23,7 @@ const MAX_POD_LOGS: usize = 3;
 /// What the cluster shows of the object behind `key` that is not ready:
 /// [`explain`] of it and its pods (a Job's or a Pod's own; a workload's, by
 /// its selector), and their output; read over the seam, best effort.
-pub fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
+pub(super) fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
     let ns = key.namespace.clone().unwrap_or_else(|| namespace.to_string());
     // A Job's and a Pod's own pods as Helm finds a hook's (`kube::Client::hook_pods`).
     let pods = match key.kind.as_str() {
@@ -56,7 +56,7 @@ fn workload_pods<E: Cluster + ?Sized>(env: &mut E, live: &Value, namespace: &str
 }
 
 /// `Warning Reason Kind/name: message (xN)`.
-pub fn event_line(event: &Value) -> String {
+fn event_line(event: &Value) -> String {
     let count = event.get("count").and_then(Value::as_u64).unwrap_or(1);
     let times = if count > 1 { format!(" (x{count})") } else { String::new() };
     format!(
@@ -81,13 +81,7 @@ fn last_seen(event: &Value) -> &str {
 /// The pods' states and the Warning events of the object and its pods, as
 /// lines; empty when there is nothing to say or the events cannot be read
 /// (a credential without `list events` loses only this explanation).
-pub fn explain<E: Cluster + ?Sized>(
-    env: &mut E,
-    namespace: &str,
-    kind: &str,
-    name: &str,
-    pods: &[Value],
-) -> Vec<String> {
+fn explain<E: Cluster + ?Sized>(env: &mut E, namespace: &str, kind: &str, name: &str, pods: &[Value]) -> Vec<String> {
     let mut lines: Vec<String> = pods.iter().map(pod_state).filter(|l| !l.is_empty()).collect();
     let mut subjects = vec![(kind.to_string(), name.to_string())];
     subjects.extend(pods.iter().map(|p| ("Pod".to_string(), str_at(p, "/metadata/name").to_string())));

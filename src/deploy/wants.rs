@@ -16,14 +16,14 @@ use super::checked::Checked;
 
 /// What a deploy or rollback needs besides its resources and hooks.
 #[derive(Debug, Clone, Copy)]
-pub struct DeployNeeds<'a> {
+pub(crate) struct DeployNeeds<'a> {
     /// The chart's CRDs, installed first (a first install).
-    pub crds: &'a [super::crd::Crd],
-    pub create_namespace: bool,
-    pub dry_run: bool,
+    pub(crate) crds: &'a [super::crd::Crd],
+    pub(crate) create_namespace: bool,
+    pub(crate) dry_run: bool,
     /// Also what uninstalling the release would need (`--rollback-on-failure`
     /// of an install: it may not stop half way either).
-    pub uninstall: bool,
+    pub(crate) uninstall: bool,
 }
 
 impl DeployNeeds<'_> {
@@ -32,7 +32,7 @@ impl DeployNeeds<'_> {
     /// apply, also for a dry run); per kind of what the replaced revision
     /// had and this one has not, delete; the hooks of `operation` as `run`
     /// needs them; the chart's CRDs and a namespace to create, cluster-wide.
-    pub fn wants(
+    pub(crate) fn wants(
         &self,
         records: Option<&'static str>,
         namespace: &str,
@@ -79,7 +79,7 @@ impl DeployNeeds<'_> {
     }
 
     /// Why the command stops when a permission is missing.
-    pub fn why(&self) -> &'static str {
+    pub(crate) fn why(&self) -> &'static str {
         if self.dry_run {
             "the plan needs it (checked before acting; nothing was applied or stored)"
         } else {
@@ -98,7 +98,7 @@ fn hooks_of(release: &Release, events: [Event; 2]) -> Vec<&Hook> {
 /// resource kind delete and the list and watch of waiting until gone (not
 /// for kinds whose every resource Helm keeps), and the delete hooks as `run`
 /// needs them.
-pub fn uninstall_wants(
+pub(crate) fn uninstall_wants(
     records: Option<&'static str>,
     namespace: &str,
     release: &Release,
@@ -117,4 +117,4 @@ pub fn uninstall_wants(
 }
 
 /// Why an uninstall stops when a permission is missing.
-pub const UNINSTALL_WHY: &str = "the uninstall needs it (checked before acting; nothing was deleted)";
+pub(crate) const UNINSTALL_WHY: &str = "the uninstall needs it (checked before acting; nothing was deleted)";

@@ -42,7 +42,7 @@ pub fn hook_completion(kind: &str, object: &Value) -> Option<Completion> {
 
 /// When a finished hook's object says it ended: a Job's `completionTime`,
 /// or its `Failed` condition's transition; a Pod's last container end.
-pub fn finished_at(kind: &str, object: &Value) -> Option<crate::base::time::Millis> {
+pub(crate) fn finished_at(kind: &str, object: &Value) -> Option<crate::base::time::Millis> {
     let time = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).and_then(crate::base::time::parse_time);
     let status = object.get("status")?;
     match kind {
@@ -108,7 +108,7 @@ pub fn job_completion(job: &Value) -> Completion {
 /// A Pod: phase `Succeeded` or `Failed`; anything else is in progress. A
 /// failed pod's message names each container that terminated unsuccessfully,
 /// with its reason and exit code.
-pub fn pod_completion(pod: &Value) -> Completion {
+pub(super) fn pod_completion(pod: &Value) -> Completion {
     let name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
     match pod.pointer("/status/phase").and_then(Value::as_str) {
         Some("Succeeded") => Completion::Succeeded { message: format!("pod {name} succeeded") },
@@ -161,7 +161,7 @@ pub fn pod_completion(pod: &Value) -> Completion {
 /// `Error` for such a kill says no more (docs/limits.md). The common signals
 /// are named; the code alone cannot tell a kill from a process that chose
 /// that code, so the name is what the convention reads, in brackets.
-pub fn exit_code(code: i64) -> String {
+pub(super) fn exit_code(code: i64) -> String {
     const NAMES: [(i64, &str); 9] = [
         (1, "SIGHUP"),
         (2, "SIGINT"),

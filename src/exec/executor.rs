@@ -31,7 +31,7 @@ use crate::plan::frontier::Frontier;
 use crate::plan::{EventPlan, ItemId};
 
 use crate::base::time::format_duration;
-pub use crate::base::time::Millis;
+pub(crate) use crate::base::time::Millis;
 
 #[derive(Debug, Clone, Copy)]
 pub struct RunOptions {
@@ -66,7 +66,7 @@ pub enum Phase {
 
 impl Phase {
     /// The spelling of Helm's `HookPhase`.
-    pub fn helm(self) -> &'static str {
+    pub(crate) fn helm(self) -> &'static str {
         match self {
             Phase::Pending | Phase::Skipped => "",
             Phase::Running | Phase::Abandoned => "Running",
@@ -312,24 +312,24 @@ impl<'p> Executor<'p> {
     }
 
     /// `last_run` as Helm stores it: (started_at, completed_at, phase).
-    pub fn last_run(&self, hook: ItemId) -> (Option<Millis>, Option<Millis>, Phase) {
+    pub(crate) fn last_run(&self, hook: ItemId) -> (Option<Millis>, Option<Millis>, Phase) {
         let h = &self.hooks[hook.0];
         (h.started_at, h.completed_at, h.phase)
     }
 
-    pub fn message(&self, hook: ItemId) -> &str {
+    pub(super) fn message(&self, hook: ItemId) -> &str {
         &self.hooks[hook.0].message
     }
 
     /// What the hook was last seen waiting on, unless it succeeded.
-    pub fn waiting(&self, hook: ItemId) -> Option<&str> {
+    pub(super) fn waiting(&self, hook: ItemId) -> Option<&str> {
         self.hooks[hook.0].waiting.as_deref()
     }
 
     /// Reports since the last call, oldest first.
     /// Whether the run has ended: what is left to do is its clean-up and
     /// last record.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.stage == Stage::Over
     }
 
@@ -338,14 +338,14 @@ impl<'p> Executor<'p> {
     }
 
     /// True when every hook ran and succeeded.
-    pub fn succeeded(&self) -> bool {
+    pub(super) fn succeeded(&self) -> bool {
         // A fail-fast failure under --ignore-fail-fast is a warning.
         let ignored = |h: &HookState| h.phase == Phase::Failed && h.fail_fast && self.options.ignore_fail_fast;
         self.hooks.iter().all(|h| h.phase == Phase::Succeeded || ignored(h))
     }
 
     /// The fail-fast hook that ended the run, if one did.
-    pub fn failed_fast(&self) -> Option<ItemId> {
+    pub(super) fn failed_fast(&self) -> Option<ItemId> {
         self.failed_fast
     }
 
@@ -430,7 +430,7 @@ impl<'p> Executor<'p> {
     /// Moves the clock forward without acting on it (deadlines are checked
     /// in `poll`): the driver calls this after an action that took time, so
     /// that what it reports next is stamped with the right time.
-    pub fn advance(&mut self, now: Millis) {
+    pub(super) fn advance(&mut self, now: Millis) {
         self.now = self.now.max(now);
     }
 
@@ -478,7 +478,7 @@ impl<'p> Executor<'p> {
 
     /// The running hooks whose time is up at `now`: the next [`HookInput::Now`] fails them.
     /// The driver may ask the cluster why first ([`HookInput::Stuck`]).
-    pub fn expiring(&self, now: Millis) -> Vec<ItemId> {
+    pub(super) fn expiring(&self, now: Millis) -> Vec<ItemId> {
         self.running
             .iter()
             .copied()
@@ -510,7 +510,7 @@ impl<'p> Executor<'p> {
     /// The hooks the run leaves running in the cluster: those its time ran
     /// out on that no `hook-failed` policy deletes, and those a fail-fast
     /// stop did not await. In start order.
-    pub fn left_running(&self) -> Vec<(ItemId, LeftRunning)> {
+    pub(super) fn left_running(&self) -> Vec<(ItemId, LeftRunning)> {
         self.start_order
             .iter()
             .filter_map(|&h| {

@@ -10,7 +10,7 @@
 
 /// Where a container's log was read up to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Cursor {
+pub(crate) struct Cursor {
     /// The last line's timestamp as (seconds since the epoch, nanoseconds),
     /// and how many lines read so far had exactly that timestamp.
     last: Option<((u64, u32), usize)>,
@@ -21,7 +21,7 @@ pub struct Cursor {
 
 impl Cursor {
     /// `sinceTime` for the next read: none at first (the whole log).
-    pub fn since(&self) -> Option<&str> {
+    pub(crate) fn since(&self) -> Option<&str> {
         self.since.as_deref()
     }
 
@@ -29,7 +29,7 @@ impl Cursor {
     /// seen before, without their timestamps. `complete` is false when the body
     /// was cut at `limitBytes`: its last line may be partial and is left for
     /// the next read.
-    pub fn take(&mut self, body: &str, complete: bool) -> Vec<String> {
+    pub(crate) fn take(&mut self, body: &str, complete: bool) -> Vec<String> {
         let mut lines: Vec<&str> = body.split_inclusive('\n').collect();
         if !complete || !body.ends_with('\n') {
             // An unterminated last line is still being written (or was cut).

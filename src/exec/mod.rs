@@ -5,7 +5,7 @@
 
 pub mod completion;
 pub mod executor;
-pub mod follow;
+pub(crate) mod follow;
 pub mod kstatus;
 pub mod pod_state;
 pub mod progress;

@@ -13,7 +13,7 @@ pub(crate) fn str_at<'a>(v: &'a Value, pointer: &str) -> &'a str {
 /// One line for a pod that is not simply running or done: its phase, why it
 /// is not scheduled, and each container that waits, crashed or restarts.
 /// Empty for a healthy pod.
-pub fn pod_state(pod: &Value) -> String {
+pub(crate) fn pod_state(pod: &Value) -> String {
     let name = str_at(pod, "/metadata/name");
     let phase = str_at(pod, "/status/phase");
     let mut notes = Vec::new();
@@ -76,7 +76,7 @@ pub struct HookState {
 /// (`Job: 1 active, 1 failed`), then each pod as [`pod_state`] says it, or
 /// its phase when nothing is wrong (`Pod/x (Running)`, `Pod/x (Pending):
 /// ContainerCreating`).
-pub fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> HookState {
+pub(crate) fn hook_state(kind: &str, job: Option<&Value>, pods: &[Value]) -> HookState {
     let mut parts = Vec::new();
     let mut stuck = pods.is_empty();
     if let Some(job) = job.filter(|_| kind == "Job") {

@@ -14,7 +14,7 @@ use crate::plan::batch::Batch;
 /// When something happened, counted from the command's start: a deploy's
 /// hooks, resources and deletions share one clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Elapsed(pub Millis);
+pub struct Elapsed(pub(crate) Millis);
 
 impl Elapsed {
     /// The time of `at` on a clock started at `start`.

@@ -78,7 +78,7 @@ pub enum RolloutInput {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RolloutReport {
+pub(crate) enum RolloutReport {
     BatchStarted { batch: usize, at: Millis },
     Applied { item: ItemId, at: Millis },
     Ready { item: ItemId, at: Millis },
@@ -154,12 +154,12 @@ impl<'p> Rollout<'p> {
         &self.resources[item.0].reason
     }
 
-    pub fn times(&self, item: ItemId) -> (Option<Millis>, Option<Millis>) {
+    pub(crate) fn times(&self, item: ItemId) -> (Option<Millis>, Option<Millis>) {
         (self.resources[item.0].applied_at, self.resources[item.0].ready_at)
     }
 
     /// When the resource failed, if it did.
-    pub fn failed_at(&self, item: ItemId) -> Option<Millis> {
+    pub(crate) fn failed_at(&self, item: ItemId) -> Option<Millis> {
         self.resources[item.0].failed_at
     }
 
@@ -168,18 +168,19 @@ impl<'p> Rollout<'p> {
         self.failed
     }
 
-    pub fn succeeded(&self) -> bool {
+    #[cfg(test)]
+    fn succeeded(&self) -> bool {
         self.resources.iter().all(|r| r.state == ResourceState::Ready)
     }
 
     /// Applied and not ready yet, in Helm order.
-    pub fn waiting(&self) -> Vec<ItemId> {
+    pub(crate) fn waiting(&self) -> Vec<ItemId> {
         let mut w = self.applied.clone();
         crate::base::order::by(&mut w, |a, b| a.cmp(b));
         w
     }
 
-    pub fn drain_reports(&mut self) -> Vec<RolloutReport> {
+    pub(crate) fn drain_reports(&mut self) -> Vec<RolloutReport> {
         std::mem::take(&mut self.reports)
     }
 
@@ -264,7 +265,7 @@ impl<'p> Rollout<'p> {
     }
 
     /// Moves the clock forward (after an action that took time).
-    pub fn advance(&mut self, now: Millis) {
+    pub(crate) fn advance(&mut self, now: Millis) {
         self.now = self.now.max(now);
     }
 
@@ -326,7 +327,7 @@ impl<'p> Rollout<'p> {
 /// or an upgrade drops them: batches in reverse, and within a batch the
 /// reverse of Helm order (dependents before what they depend on). Each
 /// inner list is deleted, and awaited gone, before the next.
-pub fn deletion_batches(plan: &EventPlan) -> Vec<Vec<ItemId>> {
+pub(crate) fn deletion_batches(plan: &EventPlan) -> Vec<Vec<ItemId>> {
     let batches = plan.items.iter().map(|it| it.level as usize + 1).max().unwrap_or(0);
     let mut members = vec![Vec::new(); batches];
     for (i, it) in plan.ids().zip(&plan.items) {

@@ -109,7 +109,7 @@ pub trait HookApi {
 
 /// How often, at most, `run` says what each running hook waits on (as
 /// `deploy` does for resources).
-pub const PROGRESS_EVERY_MS: Millis = 5_000;
+const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// A hook's unchanged state is said again after this long, so a long wait
 /// still shows signs of life.
@@ -117,7 +117,7 @@ const SAY_AGAIN_MS: Millis = 30_000;
 
 /// How often followed hooks' logs are read: the latency of a streamed line,
 /// besides the request's own time (docs/commands.md, `run --logs`).
-pub const FOLLOW_EVERY_MS: Millis = 1_000;
+const FOLLOW_EVERY_MS: Millis = 1_000;
 
 /// When the driver next looks at running hooks between their ends.
 struct Pace {
@@ -199,7 +199,11 @@ pub struct HookRow {
 impl HookRow {
     /// The row of plan item `it` that ran as `run` says (started, completed,
     /// phase), without output or what it waited on.
-    pub fn new(it: &crate::plan::Item, run: (Option<Millis>, Option<Millis>, Phase), message: String) -> HookRow {
+    pub(crate) fn new(
+        it: &crate::plan::Item,
+        run: (Option<Millis>, Option<Millis>, Phase),
+        message: String,
+    ) -> HookRow {
         let (started_at, completed_at, phase) = run;
         let (reference, weight) = (it.reference.to_string(), it.level);
         HookRow { reference, weight, phase, started_at, completed_at, message, output: None, waiting: None }
@@ -221,7 +225,7 @@ pub fn execute(
 /// [`execute`], its progress timed from `since` (a deploy's start, so that
 /// its hooks, resources and table share one clock) rather than from the
 /// run's own start.
-pub fn execute_since(
+pub(crate) fn execute_since(
     plan: &EventPlan,
     hooks: &[Hook],
     options: RunOptions,
@@ -446,14 +450,14 @@ fn look(
 
 /// A hook's logs as one block, never interleaved with other output. With
 /// more than one container, each gets a `--- pod/container` line.
-pub fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
+pub(crate) fn output_block(kind: &str, name: &str, logs: &[ContainerLog]) -> String {
     output_block_after(kind, name, logs, &[])
 }
 
 /// [`output_block`] after the first `shown[i]` lines of `logs[i]` were
 /// printed as they came (`run --logs`): those are counted, `(2 lines shown
 /// above)`, not printed again.
-pub fn output_block_after(kind: &str, name: &str, logs: &[ContainerLog], shown: &[usize]) -> String {
+pub(crate) fn output_block_after(kind: &str, name: &str, logs: &[ContainerLog], shown: &[usize]) -> String {
     let mut s = format!("{kind} {name} output:\n");
     for (i, l) in logs.iter().enumerate() {
         if logs.len() > 1 {
@@ -476,7 +480,7 @@ pub fn output_block_after(kind: &str, name: &str, logs: &[ContainerLog], shown: 
 }
 
 /// `(2 lines shown above)`: where a block leaves out lines printed before it.
-pub fn shown_above(lines: usize) -> String {
+pub(crate) fn shown_above(lines: usize) -> String {
     format!("({} shown above)", crate::base::text::count(lines, "line"))
 }
 
@@ -509,7 +513,7 @@ impl Totals {
 
     /// `1 succeeded, 1 failed, 1 still running, 0 not run`: succeeded,
     /// failed and not run always, the others only when some hook is in them.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut parts = vec![format!("{} succeeded", self.succeeded), format!("{} failed", self.failed)];
         if self.running > 0 {
             parts.push(format!("{} still running", self.running));

@@ -16,10 +16,10 @@ use super::request::Call;
 
 /// The permissions a command needs: (verb, group, resource, namespace).
 #[derive(Debug, Default)]
-pub struct Permissions(BTreeSet<(&'static str, String, String, Option<String>)>);
+pub(crate) struct Permissions(BTreeSet<(&'static str, String, String, Option<String>)>);
 
 impl Permissions {
-    pub fn add(&mut self, verbs: &[&'static str], group: &str, resource: &str, namespace: Option<&str>) {
+    pub(crate) fn add(&mut self, verbs: &[&'static str], group: &str, resource: &str, namespace: Option<&str>) {
         for verb in verbs {
             self.0.insert((verb, group.to_string(), resource.to_string(), namespace.map(str::to_string)));
         }
@@ -29,7 +29,7 @@ impl Permissions {
     /// it named with `namespace` lands in. A kind the cluster does not serve
     /// yet (its CRD comes with the same release) cannot be asked about and
     /// is left out.
-    pub fn kind(
+    pub(crate) fn kind(
         &mut self,
         client: &mut Client,
         verbs: &[&'static str],
@@ -57,7 +57,7 @@ impl Permissions {
     /// a review the API server calls incomplete (an authorizer that cannot
     /// list rules, a webhook, may deny what RBAC allows). A release of ten
     /// kinds needs about fifty permissions: fifty requests before, two now.
-    pub fn check(self, client: &mut Client, why: &str) -> Result<(), KubeError> {
+    pub(crate) fn check(self, client: &mut Client, why: &str) -> Result<(), KubeError> {
         for (verb, group, resource, ns) in self.0 {
             let known = client.rules(ns.as_deref().unwrap_or(CLUSTER_SCOPE))?;
             if known.as_ref().is_some_and(|r| r.iter().any(|rule| grants(rule, verb, &group, &resource))) {
@@ -109,7 +109,7 @@ impl Client {
     ///
     /// Asked once per namespace and command, then kept: a command's checks
     /// all happen before it acts, within moments of each other.
-    pub fn rules(&mut self, namespace: &str) -> Result<&Option<Vec<Value>>, KubeError> {
+    pub(crate) fn rules(&mut self, namespace: &str) -> Result<&Option<Vec<Value>>, KubeError> {
         if !self.rules.contains_key(namespace) {
             let fresh = self.review_rules(namespace)?;
             self.rules.insert(namespace.to_string(), fresh);
@@ -118,7 +118,7 @@ impl Client {
     }
 
     /// The rules of [`Permissions::check`]'s cluster-wide pseudo-namespace.
-    pub fn cluster_rules(&mut self) -> Result<&Option<Vec<Value>>, KubeError> {
+    pub(crate) fn cluster_rules(&mut self) -> Result<&Option<Vec<Value>>, KubeError> {
         self.rules(CLUSTER_SCOPE)
     }
 
@@ -147,7 +147,7 @@ impl Client {
     /// `group` in `namespace`: a SelfSubjectAccessReview, which every
     /// authenticated user may create. Commands ask before acting, so that a
     /// missing permission stops them with nothing done (docs/design.md §4).
-    pub fn may(&mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Result<bool, KubeError> {
+    fn may(&mut self, verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> Result<bool, KubeError> {
         let (resource, subresource) = resource.split_once('/').unwrap_or((resource, ""));
         let review = serde_json::json!({
             "apiVersion": "authorization.k8s.io/v1",

@@ -61,23 +61,23 @@ impl Client {
 
     /// The client with Helm's request budget (`--qps`, `--burst-limit`)
     /// in place of its defaults.
-    pub fn with_throttle(mut self, throttle: Throttle) -> Self {
+    pub(super) fn with_throttle(mut self, throttle: Throttle) -> Self {
         self.throttle = throttle;
         self
     }
 
     /// The namespace of objects that name none (`HELM_NAMESPACE`).
-    pub fn namespace(&self) -> &str {
+    pub(crate) fn namespace(&self) -> &str {
         &self.conn.namespace
     }
 
     /// Objects that name no namespace go to `namespace` from now on (the
     /// release's, when it differs from `-n`).
-    pub fn set_namespace(&mut self, namespace: &str) {
+    pub(crate) fn set_namespace(&mut self, namespace: &str) {
         self.conn.namespace = namespace.to_string();
     }
 
-    pub fn connection(&self) -> &Connection {
+    pub(crate) fn connection(&self) -> &Connection {
         &self.conn
     }
 
@@ -89,7 +89,7 @@ impl Client {
     /// Of [`Client::requests`], those sent again because the API server
     /// (or a gateway before it) answered 429, 502, 503 or 504: a throttled
     /// or flaky cluster shows in the reports rather than only as slowness.
-    pub fn repeated(&self) -> u64 {
+    pub(crate) fn repeated(&self) -> u64 {
         self.repeated
     }
 
@@ -97,7 +97,7 @@ impl Client {
 
     /// The namespace an object of `res` lives in: `None` for cluster-scoped
     /// kinds, else `ns`, or the client's when it names none.
-    pub fn effective_namespace(&self, res: &ApiResource, ns: Option<&str>) -> Option<String> {
+    pub(crate) fn effective_namespace(&self, res: &ApiResource, ns: Option<&str>) -> Option<String> {
         request::effective_namespace(res, ns, &self.conn.namespace)
     }
 
@@ -117,7 +117,7 @@ impl Client {
 
     /// Whether the transport sends a batch of requests at once, and
     /// watches several collections at once ([`Transport::at_once`]).
-    pub fn at_once(&self) -> bool {
+    pub(crate) fn at_once(&self) -> bool {
         self.transport.at_once()
     }
 

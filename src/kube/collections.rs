@@ -15,7 +15,7 @@ const PAGE: usize = 500;
 
 /// What [`Client::list_fresh`] got.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Fresh {
+pub(super) enum Fresh {
     /// The list, as of the API server's resourceVersion (at least the one
     /// asked for).
     Listed(ObjectList),
@@ -53,7 +53,7 @@ pub struct ObjectList {
     pub resource_version: String,
     /// How large the API server's answers were, every page together: what
     /// listing it again costs both sides.
-    pub bytes: usize,
+    pub(super) bytes: usize,
 }
 
 /// Takes one page of a list into `out`: its items (each given the
@@ -87,7 +87,7 @@ impl Client {
 
     /// Whether any object of a resource in a namespace (`None`: all of them)
     /// matches `selector`: one page of one object, however many there are.
-    pub fn any(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<bool, KubeError> {
+    pub(crate) fn any(&mut self, res: &ApiResource, ns: Option<&str>, selector: &Selector) -> Result<bool, KubeError> {
         let doing = Doing { verb: "list", resource: res.display_name(), namespace: ns, name: None };
         let call = request::list_page(res, ns, selector, 1, Page::First);
         let page = self.call(&call, &doing).and_then(|bytes| Self::decode(&call, &bytes))?;
@@ -108,7 +108,7 @@ impl Client {
     /// cache still holds its seat until its own 3 s end). Any of these:
     /// [`Fresh::NotYet`], with how long it took; it is not repeated (a 504
     /// otherwise is, after its `Retry-After`).
-    pub fn list_fresh(
+    pub(super) fn list_fresh(
         &mut self,
         res: &ApiResource,
         ns: Option<&str>,
@@ -209,7 +209,7 @@ impl Client {
     /// transport that [sends batches at once](Client::at_once), all end
     /// as soon as any has events, each with the events it had (a watch
     /// stopped before it was answered: none, from where it was).
-    pub fn watch_all(
+    pub(super) fn watch_all(
         &mut self,
         watches: &[(ApiResource, Option<String>, Selector, String)],
         timeout_secs: u32,

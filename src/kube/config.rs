@@ -14,20 +14,20 @@
 pub struct Connection {
     /// Base URL without a trailing slash, e.g. `https://10.0.0.1:6443` or
     /// `http://127.0.0.1:8001`; a path prefix (a proxy's) is kept.
-    pub server: String,
+    pub(crate) server: String,
     /// Bearer token; `None` through `kubectl proxy`.
     pub token: Option<String>,
     /// `HELM_NAMESPACE`, `default` when unset: the release's namespace and
     /// that of objects that name none.
-    pub namespace: String,
+    pub(super) namespace: String,
     /// `HELM_KUBEASUSER`: sent as `Impersonate-User`.
-    pub impersonate_user: Option<String>,
+    pub(super) impersonate_user: Option<String>,
     /// `HELM_KUBEASGROUPS` (one group): sent as `Impersonate-Group`.
-    pub impersonate_group: Option<String>,
+    pub(super) impersonate_group: Option<String>,
 }
 
 /// Both ways in, as every configuration error ends.
-pub const HOW_TO_CONNECT: &str = "\
+const HOW_TO_CONNECT: &str = "\
 The plugin runs in Helm's Wasm sandbox: it cannot read kubeconfig files, and \
 client certificates or exec credential plugins cannot work there. Connect one of two ways:
   1. an API server URL and a bearer token (with SSL_CERT_FILE naming the API server's CA \
@@ -123,7 +123,8 @@ impl Connection {
     /// build, docs/hip-host-functions.md): Helm's REST config carries the
     /// credentials and impersonation, so none are set here; the namespace
     /// is the one Helm resolved (`--namespace` or the context's).
-    pub fn through_helm(server: &str, var: &dyn Fn(&str) -> Option<String>) -> Connection {
+    #[cfg(all(target_arch = "wasm32", feature = "host-functions"))]
+    pub(super) fn through_helm(server: &str, var: &dyn Fn(&str) -> Option<String>) -> Connection {
         Connection {
             server: server.to_string(),
             token: None,

@@ -35,7 +35,7 @@ impl Client {
     /// object of such a kind applied in between is refused for want of a
     /// mapping; Helm's install likewise refreshes its discovery after its
     /// CRDs are established, before anything else.
-    pub fn await_kind(&mut self, api_version: &str, kind: &str, deadline: u64) -> Result<bool, KubeError> {
+    pub(crate) fn await_kind(&mut self, api_version: &str, kind: &str, deadline: u64) -> Result<bool, KubeError> {
         loop {
             match self.resource(api_version, kind) {
                 Ok(_) => return Ok(true),
@@ -50,7 +50,7 @@ impl Client {
 
     /// The group-version the API server prefers for `group` (`v1` for the
     /// core group); `None` when no such group is served.
-    pub fn preferred_version(&mut self, group: &str) -> Result<Option<String>, KubeError> {
+    pub(crate) fn preferred_version(&mut self, group: &str) -> Result<Option<String>, KubeError> {
         if group.is_empty() {
             return Ok(Some("v1".into()));
         }
@@ -77,7 +77,7 @@ impl Client {
     /// with the plain group lists instead: [`Client::resource`] then asks
     /// per group-version as before. Returns how many group-versions it
     /// cached.
-    pub fn discover_all(&mut self) -> Result<usize, KubeError> {
+    pub(crate) fn discover_all(&mut self) -> Result<usize, KubeError> {
         let mut cached = 0;
         for path in ["/api", "/apis"] {
             // Sent once: what it is for is also had without it.
@@ -96,7 +96,7 @@ impl Client {
 
     /// GET /api/v1 or /apis/<group>/<version>: the resources of one
     /// group-version (`None` when it is not served). Subresources are left out.
-    pub fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
+    fn discover(&mut self, api_version: &str) -> Result<Option<Vec<ApiResource>>, KubeError> {
         if api_version.is_empty() || api_version.split('/').count() > 2 {
             return Ok(None);
         }

@@ -131,16 +131,16 @@ impl KubeError {
 
 /// What a request was about, to name it in errors.
 #[derive(Debug, Clone)]
-pub(crate) struct Doing<'a> {
-    pub verb: &'a str,
+pub(super) struct Doing<'a> {
+    pub(super) verb: &'a str,
     /// `jobs.batch`, `pods/log`, or a discovery path.
-    pub resource: String,
-    pub namespace: Option<&'a str>,
-    pub name: Option<&'a str>,
+    pub(super) resource: String,
+    pub(super) namespace: Option<&'a str>,
+    pub(super) name: Option<&'a str>,
 }
 
 /// The `message` of a Kubernetes `Status` body, or the body itself.
-pub(crate) fn status_message(body: &[u8]) -> String {
+fn status_message(body: &[u8]) -> String {
     if let Ok(v) = serde_json::from_slice::<Value>(body) {
         if let Some(m) = v.get("message").and_then(Value::as_str) {
             return m.to_string();
@@ -159,7 +159,7 @@ pub(crate) fn status_message(body: &[u8]) -> String {
 }
 
 /// Maps an unsuccessful status to an error naming what failed.
-pub(crate) fn from_status(code: u16, body: &[u8], doing: &Doing<'_>) -> KubeError {
+pub(super) fn from_status(code: u16, body: &[u8], doing: &Doing<'_>) -> KubeError {
     let message = status_message(body);
     let resource = doing.resource.clone();
     let namespace = doing.namespace.map(str::to_string);

@@ -16,7 +16,7 @@ use extism_pdk::HttpRequest;
 use super::transport::{Request, Response, Transport, TransportError};
 
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ExtismTransport;
+pub(super) struct ExtismTransport;
 
 impl Transport for ExtismTransport {
     /// A reset stream panics in the host (above): the plugin call ends.

@@ -17,10 +17,10 @@ use super::transport::{Request, Response, ReturnOn, Transport, TransportError};
 /// batches are recorded (their size and kind).
 #[derive(Clone, Default)]
 pub(crate) struct Script {
-    pub responses: Rc<RefCell<VecDeque<Response>>>,
-    pub seen: Rc<RefCell<Vec<Request>>>,
-    pub at_once: bool,
-    pub batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
+    responses: Rc<RefCell<VecDeque<Response>>>,
+    pub(crate) seen: Rc<RefCell<Vec<Request>>>,
+    at_once: bool,
+    pub(crate) batches: Rc<RefCell<Vec<(usize, ReturnOn)>>>,
 }
 
 impl Script {
@@ -89,10 +89,10 @@ fn client_with(script: Script, token: Option<&str>, responses: Vec<Response>) ->
     (Client::new(conn, Box::new(script.clone())), script)
 }
 
-pub(crate) const BATCH_V1: &str = r#"{"kind":"APIResourceList","groupVersion":"batch/v1","resources":[{"name":"cronjobs","namespaced":true,"kind":"CronJob"},{"name":"jobs","singularName":"job","namespaced":true,"kind":"Job","verbs":["get"]},{"name":"jobs/status","namespaced":true,"kind":"Job"}]}"#;
+pub(super) const BATCH_V1: &str = r#"{"kind":"APIResourceList","groupVersion":"batch/v1","resources":[{"name":"cronjobs","namespaced":true,"kind":"CronJob"},{"name":"jobs","singularName":"job","namespaced":true,"kind":"Job","verbs":["get"]},{"name":"jobs/status","namespaced":true,"kind":"Job"}]}"#;
 
 /// A Status answer with `status` and, if given, a `Retry-After` header.
-pub(crate) fn after(status: u16, retry_after: Option<&str>) -> Response {
+pub(super) fn after(status: u16, retry_after: Option<&str>) -> Response {
     let mut r = respond(status, r#"{"kind":"Status","message":"slow down"}"#);
     if let Some(s) = retry_after {
         r.headers.insert("retry-after".into(), s.into());

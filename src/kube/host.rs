@@ -19,7 +19,7 @@ use crate::base::cause::Cause;
 
 /// One request as `kube_request` takes it (docs/hip-host-functions.md).
 #[derive(Debug, Serialize, PartialEq, Eq)]
-pub(crate) struct HostRequest {
+struct HostRequest {
     method: &'static str,
     path: String,
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -33,10 +33,10 @@ pub(crate) struct HostRequest {
 }
 
 /// At most this many requests a call (docs/hip-host-functions.md).
-pub(crate) const MAX_BATCH: usize = 256;
+const MAX_BATCH: usize = 256;
 
 #[derive(Debug, Serialize)]
-pub(crate) struct HostBatch<'a> {
+struct HostBatch<'a> {
     requests: &'a [HostRequest],
     /// HostAnswer as soon as any returnOnEvent watch has its answer; the
     /// others come back stopped.
@@ -45,7 +45,7 @@ pub(crate) struct HostBatch<'a> {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct HostResponse {
+struct HostResponse {
     #[serde(default)]
     status: u16,
     #[serde(default)]
@@ -59,9 +59,9 @@ pub(crate) struct HostResponse {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct HostAnswer {
+struct HostAnswer {
     #[serde(default)]
-    pub(crate) server: String,
+    server: String,
     #[serde(default)]
     responses: Vec<HostResponse>,
     #[serde(default)]
@@ -70,7 +70,7 @@ pub(crate) struct HostAnswer {
 
 /// Why a call of `kube_request` gave no answer to read.
 #[derive(Debug, thiserror::Error)]
-pub enum HostError {
+enum HostError {
     /// The batch could not be written as the contract's JSON.
     #[error("{0}")]
     Request(#[source] serde_json::Error),
@@ -84,7 +84,7 @@ pub enum HostError {
 
 /// The request for Helm: the URL's path and query relative to `server`,
 /// and only the headers Helm lets a plugin set (the credentials are Helm's).
-pub(crate) fn to_host(server: &str, req: &Request) -> Result<HostRequest, TransportError> {
+fn to_host(server: &str, req: &Request) -> Result<HostRequest, TransportError> {
     let rest = req
         .url
         .strip_prefix(server)
@@ -119,7 +119,7 @@ pub(crate) fn to_host(server: &str, req: &Request) -> Result<HostRequest, Transp
 
 /// The responses to the requests at `urls` from Helm's answer, in order,
 /// or why there were none.
-pub(crate) fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Response, TransportError>> {
+fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Response, TransportError>> {
     let io = |url: &str, message: String| TransportError::Io { url: url.to_string(), message };
     if !answer.error.is_empty() {
         return urls.iter().map(|u| Err(io(u, answer.error.clone()))).collect();
@@ -139,7 +139,7 @@ pub(crate) fn from_host(urls: &[&str], answer: HostAnswer) -> Vec<Result<Respons
 
 /// Sends `reqs` in calls of at most [`MAX_BATCH`] through `call`: each
 /// request Helm cannot take is answered by its error, the others are sent.
-pub(crate) fn send_batch(
+fn send_batch(
     server: &str,
     reqs: &[Request],
     how: super::transport::ReturnOn,
@@ -186,7 +186,7 @@ mod ffi {
 
     #[host_fn]
     extern "ExtismHost" {
-        pub fn kube_request(input: String) -> String;
+        pub(super) fn kube_request(input: String) -> String;
     }
 }
 
@@ -202,7 +202,7 @@ fn call(batch: &HostBatch<'_>) -> Result<HostAnswer, HostError> {
 /// `kube_request` as a [`super::transport::Transport`]: a request or a batch a call.
 #[cfg(target_arch = "wasm32")]
 #[derive(Debug, Clone)]
-pub struct HostTransport {
+pub(super) struct HostTransport {
     server: String,
 }
 
@@ -210,7 +210,7 @@ pub struct HostTransport {
 impl HostTransport {
     /// Asks Helm which API server it is configured for (an empty batch
     /// reaches no server), for URLs and messages.
-    pub fn connect() -> Result<Self, TransportError> {
+    pub(super) fn connect() -> Result<Self, TransportError> {
         let answer = call(&HostBatch { requests: &[], return_on_any_event: false })
             .map_err(|e| TransportError::Connect(Cause::new(e)))?;
         if !answer.error.is_empty() {
@@ -219,7 +219,7 @@ impl HostTransport {
         Ok(HostTransport { server: answer.server.trim_end_matches('/').to_string() })
     }
 
-    pub fn server(&self) -> &str {
+    pub(super) fn server(&self) -> &str {
         &self.server
     }
 }
@@ -249,7 +249,7 @@ impl super::transport::Transport for HostTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::Method;
+    use crate::kube::transport::Method;
 
     fn req(url: &str, body: Option<&str>) -> Request {
         Request {
@@ -320,7 +320,7 @@ mod tests {
             }
             Ok(HostAnswer { server: "https://k".into(), responses, error: String::new() })
         };
-        let got = send_batch("https://k", &reqs, crate::kube::ReturnOn::AnyEvent, &mut call);
+        let got = send_batch("https://k", &reqs, crate::kube::transport::ReturnOn::AnyEvent, &mut call);
         assert_eq!(got.len(), 300);
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0]["requests"].as_array().unwrap().len(), 255, "the request Helm cannot take is not sent");
@@ -339,7 +339,7 @@ mod tests {
             assert!(serde_json::to_value(b).unwrap().get("returnOnAnyEvent").is_none());
             Err(HostError::Call("no host".into()))
         };
-        let got = send_batch("https://k", &reqs[..3], crate::kube::ReturnOn::All, &mut failing);
+        let got = send_batch("https://k", &reqs[..3], crate::kube::transport::ReturnOn::All, &mut failing);
         let e = got[2].as_ref().unwrap_err();
         assert!(matches!(e, TransportError::Call { url, .. } if url.contains("/n2/")));
         assert!(e.to_string().ends_with("/n2/pods?watch=1: no host"), "{e}");

@@ -10,15 +10,15 @@ pub use crate::model::object::ObjectKey;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiResource {
     /// `v1`, `batch/v1`.
-    pub api_version: String,
-    pub kind: String,
+    pub(super) api_version: String,
+    pub(super) kind: String,
     /// `jobs`.
     pub plural: String,
     pub namespaced: bool,
 }
 
 impl ApiResource {
-    pub fn group(&self) -> &str {
+    pub(super) fn group(&self) -> &str {
         crate::model::object::group_of(&self.api_version)
     }
 
@@ -48,7 +48,7 @@ pub(super) fn gv_path(api_version: &str) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selector {
     pub labels: Option<String>,
-    pub fields: Option<String>,
+    fields: Option<String>,
 }
 
 impl Selector {
@@ -56,7 +56,7 @@ impl Selector {
         Selector { labels: Some(s.to_string()), fields: None }
     }
 
-    pub fn fields(s: &str) -> Self {
+    pub(crate) fn fields(s: &str) -> Self {
         Selector { labels: None, fields: Some(s.to_string()) }
     }
 

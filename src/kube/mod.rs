@@ -25,47 +25,44 @@
 //! knows and the pure steps that say what to ask next, which [`watch`]
 //! sends; [`error`] names what failed.
 
-pub mod access;
-pub mod client;
-pub mod collections;
-pub mod config;
-pub mod discovery;
-pub mod error;
+pub(crate) mod access;
+mod client;
+mod collections;
+mod config;
+mod discovery;
+mod error;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod key;
-pub mod objects;
+mod key;
+pub(crate) mod objects;
 mod pace;
-pub mod platform;
+mod platform;
 pub mod pods;
 mod query;
 mod request;
-pub mod retry;
+pub(crate) mod retry;
 mod throttle;
 mod tracker;
-pub mod transport;
-pub mod watch;
-pub mod watch_event;
+pub(crate) mod transport;
+mod watch;
+mod watch_event;
 
-#[cfg(target_arch = "wasm32")]
-pub mod extism;
+#[cfg(all(target_arch = "wasm32", not(feature = "host-functions")))]
+mod extism;
 // Helm's kube_request host function (docs/hip-host-functions.md); natively
 // only its encoding is built, for the unit tests.
 #[cfg(feature = "host-functions")]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub mod host;
+mod host;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tcp;
 
 pub use client::Client;
-pub use collections::{Fresh, ObjectList};
 pub use config::{ConfigError, Connection};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
-pub use platform::{connect_from_env, platform_transport};
-pub use pods::MAX_LOG_BYTES;
+pub(crate) use platform::connect_from_env;
 pub use request::Conflicts;
-pub use throttle::Throttle;
 pub use tracker::{Observed, Tracker};
-pub use transport::{Method, Request, Response, ReturnOn, Transport, TransportError};
+pub(crate) use transport::TransportError;
 pub use watch_event::{EventType, WatchEvent, WatchRound};

@@ -51,7 +51,7 @@ impl Client {
     /// [`Client::apply`] with `dryRun=All`: the object as the API server
     /// would have it after the apply (defaults, admission, merged fields),
     /// nothing persisted.
-    pub fn apply_dry_run(
+    pub(crate) fn apply_dry_run(
         &mut self,
         object: &Value,
         labels: &[(&str, &str)],
@@ -83,7 +83,7 @@ impl Client {
     /// cluster or permission error): with a transport that does not send
     /// [at once](Client::at_once), objects are applied one by one and
     /// none after it is sent.
-    pub fn apply_many(
+    pub(crate) fn apply_many(
         &mut self,
         objects: &[Value],
         labels: &[(&str, &str)],
@@ -191,7 +191,7 @@ impl Client {
 
     /// POST a new object; [`KubeError::Conflict`]-like errors (409
     /// AlreadyExists) come back as the API server words them.
-    pub fn create(&mut self, object: &Value) -> Result<Value, KubeError> {
+    pub(crate) fn create(&mut self, object: &Value) -> Result<Value, KubeError> {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
@@ -205,7 +205,7 @@ impl Client {
 
     /// PUT an object back (an update with optimistic concurrency when it
     /// carries `metadata.resourceVersion`). Returns the stored object.
-    pub fn replace(&mut self, object: &Value) -> Result<Value, KubeError> {
+    pub(crate) fn replace(&mut self, object: &Value) -> Result<Value, KubeError> {
         let key = ObjectKey::of(object)?;
         let res = self.resource(&key.api_version, &key.kind)?;
         let ns = self.effective_namespace(&res, key.namespace.as_deref());
@@ -334,7 +334,7 @@ impl Client {
 /// order: what Helm creates at once (`batchPerform` in pkg/kube/client.go),
 /// kinds in turn, so that a Namespace or a ServiceAccount exists before
 /// what the next kind's objects need of it.
-pub fn runs_of_kind<T>(items: &[T], kind_of: impl Fn(&T) -> String) -> Vec<&[T]> {
+pub(crate) fn runs_of_kind<T>(items: &[T], kind_of: impl Fn(&T) -> String) -> Vec<&[T]> {
     let mut runs = Vec::new();
     let mut start = 0;
     for i in 1..=items.len() {
@@ -352,7 +352,7 @@ pub fn runs_of_kind<T>(items: &[T], kind_of: impl Fn(&T) -> String) -> Vec<&[T]>
 mod tests {
     use super::*;
     use crate::kube::fixture::{after, client, host_client, respond, BATCH_V1};
-    use crate::kube::Method;
+    use crate::kube::transport::Method;
 
     #[test]
     fn apply_discovers_once_and_patches_with_labels() {

@@ -28,11 +28,11 @@ pub(super) struct Pace {
 
 /// A change of a tracked object is seen this soon after it happens, on
 /// average half of it (issue 21: within about 0.25 s).
-pub const LOOK_MS: u64 = 250;
+const LOOK_MS: u64 = 250;
 
 /// The most a look covers once the tracked objects have been still for
 /// [`STILL_SHARE`] times as long.
-pub const STILL_LOOK_MS: u64 = 1_000;
+const STILL_LOOK_MS: u64 = 1_000;
 
 /// A look covers this share of how long the tracked objects have been still.
 const STILL_SHARE: u64 = 40;
@@ -43,7 +43,7 @@ const STILL_SHARE: u64 = 40;
 /// wave's burst of writes over) would otherwise hold the look for the watch
 /// cache's full [`CACHE_WAIT_MS`]. Once four times what a look covers
 /// reaches that (after 30 s of stillness), the watch cache bounds it.
-pub const LOOK_WITHIN_MS: u64 = 1_000;
+const LOOK_WITHIN_MS: u64 = 1_000;
 
 /// How long kube-apiserver's watch cache holds a list for a revision it has
 /// not reached (`blockTimeout`, docs/design.md §5).

@@ -10,7 +10,7 @@ use super::request::{self, Log};
 /// Pod logs are read up to this many bytes per container (`limitBytes`):
 /// a larger response would exceed plugin.yaml's `maxHttpResponseBytes`
 /// (64 MiB), which aborts the plugin call.
-pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
 
 impl Client {
     /// The pods of a hook, as Helm finds them for logs: a Job's by the label
@@ -41,7 +41,7 @@ impl Client {
     /// when none), each line stamped (`timestamps=true`), and whether the
     /// body is whole (not cut at [`MAX_LOG_BYTES`]). For following a log by
     /// polling: the stock build reads each response whole (`exec::follow`).
-    pub fn pod_log_since(
+    pub(crate) fn pod_log_since(
         &mut self,
         namespace: Option<&str>,
         pod: &str,
@@ -59,7 +59,7 @@ impl Client {
 
 /// The containers of a pod that have started (running or terminated), init
 /// containers first: the ones whose log can be read.
-pub fn started_containers(pod: &Value) -> Vec<String> {
+pub(crate) fn started_containers(pod: &Value) -> Vec<String> {
     ["/status/initContainerStatuses", "/status/containerStatuses"]
         .iter()
         .filter_map(|p| pod.pointer(p).and_then(Value::as_array))

@@ -17,7 +17,7 @@ impl Query {
 
 /// Percent-encodes all but RFC 3986's unreserved characters (and `/` when
 /// `keep_slash`).
-pub(crate) fn encode(s: &str, keep_slash: bool) -> String {
+pub(super) fn encode(s: &str, keep_slash: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {

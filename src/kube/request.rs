@@ -10,7 +10,7 @@ use super::query::{encode, Query};
 use super::transport::{Method, Request};
 
 /// Field manager of server-side apply and updates: Helm's own.
-pub const FIELD_MANAGER: &str = "helm";
+const FIELD_MANAGER: &str = "helm";
 
 /// The representation every request asks for unless it names another.
 const JSON: &str = "application/json";
@@ -20,15 +20,15 @@ const JSON: &str = "application/json";
 pub(super) struct Call {
     pub(super) method: Method,
     /// The path and query, starting with `/`.
-    pub(super) path: String,
-    pub(super) content_type: Option<&'static str>,
+    path: String,
+    content_type: Option<&'static str>,
     /// The representation asked for (`Accept`).
-    pub(super) accept: &'static str,
-    pub(super) body: Option<Vec<u8>>,
+    accept: &'static str,
+    body: Option<Vec<u8>>,
 }
 
 impl Call {
-    pub(super) fn new(method: Method, path: String, content_type: Option<&'static str>, body: Option<Vec<u8>>) -> Self {
+    fn new(method: Method, path: String, content_type: Option<&'static str>, body: Option<Vec<u8>>) -> Self {
         Call { method, path, content_type, accept: JSON, body }
     }
 
@@ -78,7 +78,7 @@ pub(super) fn effective_namespace(res: &ApiResource, ns: Option<&str>, default: 
     res.namespaced.then(|| ns.filter(|n| !n.is_empty()).unwrap_or(default).to_string())
 }
 
-pub(super) fn collection_path(res: &ApiResource, ns: Option<&str>) -> String {
+fn collection_path(res: &ApiResource, ns: Option<&str>) -> String {
     match ns {
         Some(ns) => format!("{}/namespaces/{}/{}", res.prefix(), encode(ns, false), res.plural),
         None => format!("{}/{}", res.prefix(), res.plural),

@@ -119,17 +119,17 @@ fn retry_wait(resp: &Response, method: Method, tries: u32) -> Option<u64> {
 }
 
 /// Repeats after a 429 or a gateway error (see [`Client::send_retrying`]).
-pub const RETRIES: u32 = 5;
+const RETRIES: u32 = 5;
 /// How long a lost connection is repeated: an API server restarts in
 /// seconds (2.3 s on the bed, from a kill to ready).
-pub const RECONNECT_MS: u64 = 30_000;
+const RECONNECT_MS: u64 = 30_000;
 
 /// Repeats of a request whose connection was lost, for up to
 /// [`RECONNECT_MS`] from the first loss: 250 ms doubling, at most 4 s.
 pub(crate) struct Reconnect {
     since: Option<u64>,
     /// Tries made so far.
-    pub(crate) tries: u32,
+    tries: u32,
 }
 
 impl Reconnect {
@@ -174,12 +174,12 @@ fn may_reconnect(message: &str, method: Method) -> bool {
     m.contains("connection refused") || (method != Method::Post && LOST.iter().any(|l| m.contains(l)))
 }
 /// The longest wait before a repeat, whatever `Retry-After` asks.
-pub const MAX_RETRY_WAIT_MS: u64 = 10_000;
+const MAX_RETRY_WAIT_MS: u64 = 10_000;
 
 /// Waits `ms` milliseconds. In the sandbox sleep returns at once and a long
 /// poll would be refused too, so the wall clock is watched (docs/design.md
 /// §5); only a throttled or failing API server makes the plugin wait so.
-pub(crate) fn pause(ms: u64) {
+pub(super) fn pause(ms: u64) {
     #[cfg(target_arch = "wasm32")]
     {
         let until = crate::base::time::wall_ms() + ms;

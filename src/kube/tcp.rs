@@ -15,9 +15,9 @@ use super::transport::{Request, Response, Transport, TransportError};
 
 #[derive(Debug, Clone)]
 pub struct TcpTransport {
-    pub connect_timeout: Duration,
+    connect_timeout: Duration,
     /// Longest silence while reading a response.
-    pub read_timeout: Duration,
+    read_timeout: Duration,
 }
 
 impl Default for TcpTransport {
@@ -121,7 +121,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Parses a whole HTTP/1.1 response (the connection closed after it).
-pub(crate) fn parse_response(raw: &[u8]) -> Result<Response, String> {
+fn parse_response(raw: &[u8]) -> Result<Response, String> {
     let end = find(raw, b"\r\n\r\n").ok_or("no end of headers")?;
     let head = std::str::from_utf8(&raw[..end]).map_err(|_| "headers are not UTF-8")?;
     let mut lines = head.split("\r\n");

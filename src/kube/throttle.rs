@@ -17,7 +17,7 @@ const DEFAULT_BURST: f64 = 100.0;
 
 /// A token bucket, in wall milliseconds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Throttle {
+pub(super) struct Throttle {
     per_ms: f64,
     burst: f64,
     tokens: f64,
@@ -39,7 +39,7 @@ impl Throttle {
     /// Helm's budget from the environment it gives its plugins
     /// (`HELM_QPS`, `HELM_BURST_LIMIT`); unset, zero or unreadable values
     /// are Helm's defaults, as for Helm's own client.
-    pub fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Self {
+    pub(super) fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Self {
         let num = |k: &str| var(k).and_then(|v| v.trim().parse::<f64>().ok()).filter(|v| v.is_finite() && *v > 0.0);
         Throttle::new(num("HELM_QPS").unwrap_or(DEFAULT_QPS), num("HELM_BURST_LIMIT").unwrap_or(DEFAULT_BURST))
     }
@@ -54,13 +54,13 @@ impl Throttle {
 
     /// `n` requests were sent at `now`; the bucket may go below empty
     /// (nothing is held back), and refills from there.
-    pub fn spend(&mut self, n: u64, now: u64) {
+    pub(super) fn spend(&mut self, n: u64, now: u64) {
         self.refill(now);
         self.tokens -= n as f64;
     }
 
     /// Whether `n` more requests at `now` stay within the budget.
-    pub fn affords(&mut self, n: usize, now: u64) -> bool {
+    pub(super) fn affords(&mut self, n: usize, now: u64) -> bool {
         self.refill(now);
         self.tokens >= n as f64
     }

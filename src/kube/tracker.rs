@@ -213,7 +213,7 @@ impl Tracker {
     }
 
     /// The object as last seen, or its final state when it went away.
-    pub fn observed(&self, key: &ObjectKey) -> Observed<'_> {
+    pub(crate) fn observed(&self, key: &ObjectKey) -> Observed<'_> {
         let Some((g, name)) = self.keys.get(key) else { return Observed::Gone { last: None } };
         let g = &self.groups[*g];
         match g.objects.get(name) {
@@ -222,29 +222,25 @@ impl Tracker {
         }
     }
 
-    pub fn contains(&self, key: &ObjectKey) -> bool {
+    pub(super) fn contains(&self, key: &ObjectKey) -> bool {
         self.keys.contains_key(key)
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
+    pub(super) fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
         self.keys.keys()
     }
 
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
     /// True when some objects are not listed yet: the next
     /// [`super::client::Client::refresh`] lists them without waiting.
-    pub fn needs_list(&self) -> bool {
+    pub(super) fn needs_list(&self) -> bool {
         self.groups.iter().any(|g| g.live() && g.stream == Stream::Unlisted)
     }
 
-    pub fn untrack(&mut self, key: &ObjectKey) {
+    pub(crate) fn untrack(&mut self, key: &ObjectKey) {
         if let Some((g, name)) = self.keys.remove(key) {
             let still = self.keys.values().any(|(g2, n2)| *g2 == g && *n2 == name);
             if !still {

@@ -9,16 +9,16 @@ use crate::base::cause::Cause;
 /// One HTTP request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
-    pub method: Method,
+    pub(crate) method: Method,
     /// Absolute URL: scheme, host, path and query.
-    pub url: String,
+    pub(crate) url: String,
     /// Header names as written; one value each.
-    pub headers: Vec<(String, String)>,
-    pub body: Option<Vec<u8>>,
+    pub(super) headers: Vec<(String, String)>,
+    pub(crate) body: Option<Vec<u8>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
+pub(crate) enum Method {
     Get,
     Put,
     Patch,
@@ -27,7 +27,7 @@ pub enum Method {
 }
 
 impl Method {
-    pub fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
             Method::Put => "PUT",
@@ -41,12 +41,12 @@ impl Method {
 /// One HTTP response, read whole.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Response {
-    pub status: u16,
+    pub(super) status: u16,
     /// Lower-cased names. (Helm 4.2.4 configures its host to pass them:
     /// `EnableHttpResponseHeaders` in `runtime_extismv1.go`; `Retry-After`
     /// is read from them.)
-    pub headers: BTreeMap<String, String>,
-    pub body: Vec<u8>,
+    pub(super) headers: BTreeMap<String, String>,
+    pub(crate) body: Vec<u8>,
 }
 
 /// A request that got no HTTP response. Under Helm's Wasm host most such

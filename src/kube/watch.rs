@@ -21,7 +21,7 @@ use super::key::{ApiResource, ObjectKey, Selector};
 use super::tracker::{Observed, Step, Tracker};
 
 /// Length of one watch round, in seconds.
-pub const ROUND_SECS: u32 = 1;
+const ROUND_SECS: u32 = 1;
 
 impl Client {
     /// Adds an object to a tracker; the next [`Client::refresh`] lists it.
@@ -38,7 +38,7 @@ impl Client {
     /// being watched keeps its place in the stream (its next round replays
     /// anything newer), a new or idle one starts from the object's
     /// resourceVersion (the oldest, of several applied at once).
-    pub fn track_known(
+    pub(crate) fn track_known(
         &mut self,
         t: &mut Tracker,
         key: &ObjectKey,
@@ -68,7 +68,7 @@ impl Client {
     /// watching each group in turn would cost a second per group; the
     /// watched group rotates from call to call. Returns the keys whose
     /// object changed (appeared, changed or went away).
-    pub fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
+    pub(crate) fn refresh(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let steps = t.refresh_steps(self.at_once());
         self.perform(t, steps)
     }
@@ -187,7 +187,7 @@ impl Client {
     /// to clients; every API server in use numbers them by etcd revision);
     /// and a tracker with a group whose list is much wider than what it
     /// tracks too, as a list at each look would be heavy.
-    pub fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
+    fn look(&mut self, t: &mut Tracker) -> Result<Vec<ObjectKey>, KubeError> {
         let now = crate::base::time::wall_ms();
         let throttle = &mut self.throttle;
         let step = t.look_step(now, self.transport.survives_reset(), &mut |n| throttle.affords(n, now));
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn at_once_every_group_is_watched_in_one_batch_that_ends_on_any_event() {
         use crate::kube::fixture::host_client;
-        use crate::kube::ReturnOn;
+        use crate::kube::transport::ReturnOn;
         let batch = crate::kube::fixture::BATCH_V1;
         let listed = |rv: &str| format!(r#"{{"metadata":{{"resourceVersion":"{rv}"}},"items":[]}}"#);
         let added = r#"{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"8"}}}"#;
@@ -421,7 +421,7 @@ mod tests {
         }
     }
 
-    fn too_large(retry: bool) -> crate::kube::Response {
+    fn too_large(retry: bool) -> crate::kube::transport::Response {
         let body = format!(
             r#"{{"kind":"Status","status":"Failure","message":"Timeout: Too large resource version: 9, current: 8","reason":"Timeout","details":{{"causes":[{{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}}]{}}},"code":504}}"#,
             if retry { r#","retryAfterSeconds":1"# } else { "" }
@@ -435,7 +435,7 @@ mod tests {
 
     /// Three looks at a running Job `a`: answered once the cluster passed its
     /// revision, unchanged; then `not_yet`; then `a` done. Each look's URL.
-    fn three_looks(not_yet: crate::kube::Response) -> Vec<String> {
+    fn three_looks(not_yet: crate::kube::transport::Response) -> Vec<String> {
         let batch = crate::kube::fixture::BATCH_V1;
         let running =
             r#"{"metadata":{"resourceVersion":"12"},"items":[{"metadata":{"name":"a","resourceVersion":"11"}}]}"#;

@@ -22,7 +22,7 @@ pub struct WatchEvent {
 }
 
 impl WatchEvent {
-    pub fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &str {
         self.object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default()
     }
 }
@@ -41,7 +41,7 @@ pub struct WatchRound {
 }
 
 /// Parses a watch response: one JSON event per line.
-pub(crate) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -> Result<WatchRound, DecodeError> {
+pub(super) fn parse_watch_body(body: &[u8], start_rv: &str, res: &ApiResource) -> Result<WatchRound, DecodeError> {
     let mut round = WatchRound { events: Vec::new(), resource_version: start_rv.to_string(), expired: false };
     // Events are separated by newlines; tolerate JSON values back to back.
     let stream = serde_json::Deserializer::from_slice(body).into_iter::<Value>();

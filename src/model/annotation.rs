@@ -9,21 +9,21 @@ use crate::base::bytes;
 use crate::base::cause::Cause;
 use crate::model::reference::{ObjectRef, RefError};
 
-pub const HOOK: &str = "helm.sh/hook";
-pub const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
-pub const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
-pub const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
+pub(super) const HOOK: &str = "helm.sh/hook";
+pub(super) const HOOK_WEIGHT: &str = "helm.sh/hook-weight";
+pub(super) const HOOK_DELETE_POLICY: &str = "helm.sh/hook-delete-policy";
+pub(super) const HOOK_OUTPUT_LOG_POLICY: &str = "helm.sh/hook-output-log-policy";
 /// `keep`: uninstall and upgrade leave the object in place (Helm's).
-pub const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
+pub(crate) const RESOURCE_POLICY: &str = "helm.sh/resource-policy";
 
-pub const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
-pub const DEPENDS_ON: &str = "helm.sh/depends-on";
-pub const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
-pub const SHOW_OUTPUT: &str = "helm.sh/show-output";
+pub(super) const HOOK_PARALLEL: &str = "helm.sh/hook-parallel";
+pub(crate) const DEPENDS_ON: &str = "helm.sh/depends-on";
+pub(super) const HOOK_FAIL_FAST: &str = "helm.sh/hook-fail-fast";
+pub(super) const SHOW_OUTPUT: &str = "helm.sh/show-output";
 /// A hook's own wait: a Go duration, at most `--timeout` (docs/annotations.md).
-pub const HOOK_TIMEOUT: &str = "helm.sh/hook-timeout";
+pub(crate) const HOOK_TIMEOUT: &str = "helm.sh/hook-timeout";
 /// Objects outside the release a resource waits for (`model::external`).
-pub const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
+pub(crate) const DEPENDS_ON_EXTERNAL: &str = "helm.sh/depends-on-external";
 
 pub const RESOURCE_GROUP: &str = "helm.sh/resource-group";
 /// HIP-0025's key, with two slashes: the API server refuses it, so stock
@@ -46,10 +46,10 @@ pub const SUBCHART_DEPENDS_ON: &str = "helm.sh/subchart-depends-on";
 
 /// Helm's ownership annotations, which it writes on every resource of a
 /// release and checks before it adopts an object (`pkg/action/validate.go`).
-pub const RELEASE_NAME: &str = "meta.helm.sh/release-name";
-pub const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
+pub(crate) const RELEASE_NAME: &str = "meta.helm.sh/release-name";
+pub(crate) const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
 /// The label Helm writes on every resource of a release, and its value.
-pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
+pub(crate) const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "Helm");
 
 /// The label every hook object of a parallel `run` carries, valued with the
 /// release name, so that one list or watch request covers all running hooks
@@ -62,7 +62,7 @@ const NAMESPACE: &str = "helm.sh/";
 /// Every `helm.sh/` key Helm, HIP-0025 or helm-hooks reads. Each is ignored
 /// when misspelt, so a key of the namespace near one of these is taken for a
 /// typo of it ([`misspelled`]).
-pub const KNOWN: &[&str] = &[
+pub(super) const KNOWN: &[&str] = &[
     HOOK,
     HOOK_WEIGHT,
     HOOK_DELETE_POLICY,
@@ -88,7 +88,7 @@ pub const KNOWN: &[&str] = &[
 /// their first eight bytes (`helm.sh/`), each byte a loop iteration and
 /// under Helm's Wasm runtime a call into Go (docs/benchmarks.md). Most
 /// objects have a few annotations: each is looked at, its length first.
-pub fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a String> {
+pub(super) fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a String> {
     if ann.len() > 16 {
         return ann.get(key);
     }
@@ -96,7 +96,7 @@ pub fn get<'a>(ann: &'a BTreeMap<String, String>, key: &str) -> Option<&'a Strin
 }
 
 /// `ann.contains_key(key)`, as [`get`] looks.
-pub fn has(ann: &BTreeMap<String, String>, key: &str) -> bool {
+pub(crate) fn has(ann: &BTreeMap<String, String>, key: &str) -> bool {
     get(ann, key).is_some()
 }
 
@@ -105,7 +105,7 @@ pub fn has(ann: &BTreeMap<String, String>, key: &str) -> bool {
 /// them is a chart's own and left alone. The edits are counted after the
 /// namespace, so that a short key gets the short words' reach
 /// (`helm.sh/foo` is no `helm.sh/hook`).
-pub fn misspelled(key: &str) -> Option<&'static str> {
+pub(super) fn misspelled(key: &str) -> Option<&'static str> {
     let rest = key.strip_prefix(NAMESPACE).filter(|_| !KNOWN.contains(&key))?;
     let near = crate::base::spelling::nearest(rest, KNOWN.iter().map(|k| &k[NAMESPACE.len()..]))?;
     KNOWN.iter().copied().find(|k| k[NAMESPACE.len()..] == *near && *k != key)
@@ -166,7 +166,7 @@ pub enum ValueError {
 }
 
 impl ValueError {
-    pub fn help(&self) -> &'static str {
+    pub(crate) fn help(&self) -> &'static str {
         match self {
             ValueError::NotBool(_) => "use \"true\" or \"false\"",
             ValueError::Reference(_) => {
@@ -195,7 +195,7 @@ pub fn parse_bool(value: &str) -> Result<bool, ValueError> {
 
 /// `helm.sh/hook-timeout`: a Go duration (`time.ParseDuration`, as Helm's
 /// `--timeout`) above zero; `0` would mean "no time at all", never the intent.
-pub fn parse_hook_timeout(value: &str) -> Result<crate::base::time::Millis, ValueError> {
+pub(super) fn parse_hook_timeout(value: &str) -> Result<crate::base::time::Millis, ValueError> {
     match crate::base::time::parse_duration(value) {
         Some(ms) if ms > 0 => Ok(ms),
         _ => Err(ValueError::NotDuration(value.to_string())),

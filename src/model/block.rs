@@ -27,7 +27,7 @@ struct Line<'t> {
 
 /// A scalar as written: what YAML makes of it is decided where it is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scalar<'t> {
+pub(super) enum Scalar<'t> {
     /// The text between the quotes (no escapes inside).
     Quoted(&'t str),
     /// A plain scalar: a string, or a boolean, number or null by YAML 1.1.
@@ -37,7 +37,7 @@ pub enum Scalar<'t> {
 /// A head read by this reader, borrowing its text: the plan takes the few
 /// strings it needs from it without building a JSON value first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BlockValue<'t> {
+pub(super) enum BlockValue<'t> {
     Scalar(Scalar<'t>),
     /// `key:` with nothing nested below it.
     Null,
@@ -47,7 +47,7 @@ pub enum BlockValue<'t> {
 
 impl<'t> BlockValue<'t> {
     /// The node as the JSON the parser makes of it.
-    pub fn to_json(&self) -> Value {
+    pub(super) fn to_json(&self) -> Value {
         match self {
             BlockValue::Scalar(Scalar::Quoted(s)) => Value::String(s.to_string()),
             BlockValue::Scalar(Scalar::Plain(s)) => yaml::plain(s),
@@ -59,7 +59,7 @@ impl<'t> BlockValue<'t> {
     }
 
     /// The text, when YAML reads the node as a string.
-    pub fn as_str(&self) -> Option<&'t str> {
+    pub(super) fn as_str(&self) -> Option<&'t str> {
         match *self {
             BlockValue::Scalar(Scalar::Quoted(s)) => Some(s),
             BlockValue::Scalar(Scalar::Plain(s)) if yaml::plain_non_string(s).is_none() => Some(s),
@@ -68,7 +68,7 @@ impl<'t> BlockValue<'t> {
     }
 
     /// The value under `key`, when the node is a mapping that has it.
-    pub fn get(&self, key: &str) -> Option<&BlockValue<'t>> {
+    pub(super) fn get(&self, key: &str) -> Option<&BlockValue<'t>> {
         match self {
             BlockValue::Map(entries) => entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v),
             _ => None,
@@ -83,7 +83,7 @@ pub fn read(text: &str) -> Option<Value> {
 
 /// The lines (each with or without its `\n`) as one mapping, or `None`
 /// when they are not of the simple shape above.
-pub fn read_lines<'t>(raw_lines: impl IntoIterator<Item = &'t str>) -> Option<BlockValue<'t>> {
+pub(super) fn read_lines<'t>(raw_lines: impl IntoIterator<Item = &'t str>) -> Option<BlockValue<'t>> {
     let mut lines = Vec::with_capacity(16);
     for raw in raw_lines {
         let raw = raw.strip_suffix('\n').unwrap_or(raw);

@@ -8,33 +8,33 @@ use std::collections::BTreeMap;
 /// Chart metadata, where the input has it (release JSON does; `helm
 /// template` output does not).
 #[derive(Debug, Clone, Default)]
-pub struct ChartMeta {
-    pub name: String,
-    pub annotations: BTreeMap<String, String>,
-    pub dependencies: Vec<Dependency>,
+pub(crate) struct ChartMeta {
+    pub(crate) name: String,
+    pub(crate) annotations: BTreeMap<String, String>,
+    pub(crate) dependencies: Vec<Dependency>,
     /// False for `helm template` input: there is no Chart.yaml to read.
-    pub known: bool,
+    pub(crate) known: bool,
 }
 
 #[derive(Debug, Clone, Default, serde::Deserialize)]
-pub struct Dependency {
-    pub name: String,
+pub(crate) struct Dependency {
+    pub(crate) name: String,
     #[serde(default)]
-    pub alias: Option<String>,
+    pub(crate) alias: Option<String>,
     #[serde(default, rename = "depends-on")]
-    pub depends_on: Vec<String>,
+    pub(crate) depends_on: Vec<String>,
     /// Set by Helm's `ProcessDependencies` on every dependency that its
     /// condition and tags left enabled; it drops the others from the
     /// metadata it stores, and replaces `name` by the alias. A stored
     /// release's metadata therefore lists exactly the subcharts the release
     /// was rendered with, whether or not they rendered anything.
     #[serde(default)]
-    pub enabled: bool,
+    pub(crate) enabled: bool,
 }
 
 impl Dependency {
     /// The name the parent chart knows it by: its alias, else its name.
-    pub fn effective_name(&self) -> &str {
+    pub(crate) fn effective_name(&self) -> &str {
         self.alias.as_deref().filter(|a| !a.is_empty()).unwrap_or(&self.name)
     }
 }

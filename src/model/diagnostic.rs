@@ -10,7 +10,7 @@ use std::fmt;
 /// touched; warnings mirror values Helm itself tolerates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     Error,
     Warning,
 }
@@ -20,18 +20,18 @@ pub enum Severity {
 /// and the object it declares when that much could be read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
-    pub source: String,
+    pub(crate) source: String,
     /// 1-based position among the documents of `source` in the input (used
     /// to keep Helm's document order, not shown to users).
     #[serde(skip)]
-    pub document: usize,
+    pub(crate) document: usize,
     /// `Kind/name` when known.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub object: Option<String>,
+    pub(crate) object: Option<String>,
 }
 
 impl Location {
-    pub fn chart(chart: impl Into<String>) -> Self {
+    pub(crate) fn chart(chart: impl Into<String>) -> Self {
         Location { source: chart.into(), document: 0, object: None }
     }
 }
@@ -56,8 +56,8 @@ impl fmt::Display for Location {
 /// One problem: where, which annotation, what is wrong and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
-    pub severity: Severity,
-    pub location: Location,
+    pub(crate) severity: Severity,
+    pub(crate) location: Location,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation: Option<String>,
     pub message: String,
@@ -67,11 +67,11 @@ pub struct Diagnostic {
     /// isolated resource group): `lint` and `plan` print it, the commands
     /// that act do not repeat it each time.
     #[serde(skip)]
-    pub advice: bool,
+    advice: bool,
 }
 
 impl Diagnostic {
-    pub fn error(location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn error(location: Location, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
             location,
@@ -82,22 +82,22 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn warning(location: Location, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Warning, ..Self::error(location, message) }
     }
 
-    pub fn on(mut self, annotation: &str) -> Self {
+    pub(crate) fn on(mut self, annotation: &str) -> Self {
         self.annotation = Some(annotation.to_string());
         self
     }
 
     /// Marks it [`Diagnostic::advice`].
-    pub fn advice(mut self) -> Self {
+    pub(crate) fn advice(mut self) -> Self {
         self.advice = true;
         self
     }
 
-    pub fn help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -130,7 +130,7 @@ impl fmt::Display for Diagnostic {
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
-    pub fn push(&mut self, d: Diagnostic) {
+    pub(crate) fn push(&mut self, d: Diagnostic) {
         self.0.push(d);
     }
     pub fn has_errors(&self) -> bool {
@@ -139,15 +139,15 @@ impl Diagnostics {
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter().filter(|d| d.is_error())
     }
-    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub(crate) fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter().filter(|d| !d.is_error())
     }
     /// What a command that acts (`run`, `deploy`, `rollback`, `uninstall`)
     /// prints: all but advice, which `lint` and `plan` give.
-    pub fn acting(&self) -> Diagnostics {
+    pub(crate) fn acting(&self) -> Diagnostics {
         Diagnostics(self.0.iter().filter(|d| !d.advice).cloned().collect())
     }
-    pub fn extend(&mut self, other: Diagnostics) {
+    pub(crate) fn extend(&mut self, other: Diagnostics) {
         self.0.extend(other.0);
     }
 }

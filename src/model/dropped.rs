@@ -14,16 +14,16 @@ use crate::model::release::Release;
 
 /// One chart template, unrendered: its path in the chart
 /// (`templates/crds.yaml`) and its text.
-pub struct Template {
-    pub name: String,
-    pub text: String,
+pub(super) struct Template {
+    pub(super) name: String,
+    pub(super) text: String,
 }
 
 /// Warns about every document of a template of the top chart `chart` that
 /// declares, as a literal, a hook event Helm does not know and did not reach
 /// the release: by its literal name, or, where the name is built by the
 /// template, when nothing of the template reached the release.
-pub fn check(chart: &str, templates: &[Template], release: &Release, diags: &mut Diagnostics) {
+pub(super) fn check(chart: &str, templates: &[Template], release: &Release, diags: &mut Diagnostics) {
     for t in templates {
         let source = format!("{chart}/{}", t.name);
         let rendered: Vec<&str> = release

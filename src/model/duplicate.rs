@@ -34,7 +34,7 @@ fn duplicate(diags: &mut Diagnostics, first: &Location, second: Location, what: 
 /// hook that repeats an earlier hook of one of its events. A hook may share
 /// its name with a hook of other events (one Job template rendered for
 /// pre-install and for pre-upgrade): Helm runs them at different times.
-pub fn check(release: &Release, diags: &mut Diagnostics) {
+pub(super) fn check(release: &Release, diags: &mut Diagnostics) {
     let ns = release.namespace.as_deref();
     // The first of each identity by position: a location is made only for
     // a duplicate.

@@ -53,7 +53,7 @@ impl fmt::Display for Event {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown hook event {0:?}")]
-pub struct UnknownEvent(pub String);
+pub struct UnknownEvent(String);
 
 impl FromStr for Event {
     type Err = UnknownEvent;

@@ -18,13 +18,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-pub use crate::model::annotation::DEPENDS_ON_EXTERNAL;
+pub(super) use crate::model::annotation::DEPENDS_ON_EXTERNAL;
 use crate::model::annotation::{parse_string_array, ValueError};
 
 /// What a dependency must be before the dependent is applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Wait {
+pub(crate) enum Wait {
     Exists,
     Ready,
 }
@@ -37,7 +37,7 @@ pub struct External {
     pub group: String,
     pub namespace: Option<String>,
     pub name: String,
-    pub wait: Wait,
+    pub(crate) wait: Wait,
 }
 
 impl fmt::Display for External {
@@ -59,7 +59,7 @@ impl fmt::Display for External {
 
 impl External {
     /// The reference without the wait: `Kind[.group]/[namespace/]name`.
-    pub fn object(&self) -> String {
+    pub(crate) fn object(&self) -> String {
         External { wait: Wait::Exists, ..self.clone() }.to_string()
     }
 }

@@ -24,7 +24,7 @@ impl DeletePolicy {
     const KNOWN: [&'static str; 3] = ["before-hook-creation", "hook-succeeded", "hook-failed"];
 
     /// One item of the annotation's comma list, as [`a::parse_policy_list`] gives it.
-    pub fn parse(value: String) -> Self {
+    fn parse(value: String) -> Self {
         match value.as_str() {
             "before-hook-creation" => DeletePolicy::BeforeHookCreation,
             "hook-succeeded" => DeletePolicy::HookSucceeded,
@@ -34,7 +34,7 @@ impl DeletePolicy {
     }
 
     /// As Helm writes it in the release's hooks.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             DeletePolicy::BeforeHookCreation => "before-hook-creation",
             DeletePolicy::HookSucceeded => "hook-succeeded",
@@ -53,7 +53,7 @@ impl std::fmt::Display for DeletePolicy {
 /// A `helm.sh/hook-output-log-policy` value, as Helm's `HookOutputLogPolicy`;
 /// unknown values as for [`DeletePolicy`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OutputLogPolicy {
+pub(crate) enum OutputLogPolicy {
     HookSucceeded,
     HookFailed,
     Unknown(String),
@@ -62,7 +62,7 @@ pub enum OutputLogPolicy {
 impl OutputLogPolicy {
     const KNOWN: [&'static str; 2] = ["hook-succeeded", "hook-failed"];
 
-    pub fn parse(value: String) -> Self {
+    fn parse(value: String) -> Self {
         match value.as_str() {
             "hook-succeeded" => OutputLogPolicy::HookSucceeded,
             "hook-failed" => OutputLogPolicy::HookFailed,
@@ -70,7 +70,7 @@ impl OutputLogPolicy {
         }
     }
 
-    pub fn as_str(&self) -> &str {
+    fn as_str(&self) -> &str {
         match self {
             OutputLogPolicy::HookSucceeded => "hook-succeeded",
             OutputLogPolicy::HookFailed => "hook-failed",
@@ -88,34 +88,34 @@ impl std::fmt::Display for OutputLogPolicy {
 #[derive(Debug, Clone)]
 pub struct Hook {
     pub head: Head,
-    pub source: String,
-    pub document: usize,
+    pub(crate) source: String,
+    pub(crate) document: usize,
     /// Index in the release's stored `hooks` list (release JSON input), so
     /// that `run` writes `last_run` back to the right entry.
-    pub position: Option<usize>,
+    pub(crate) position: Option<usize>,
     pub manifest: String,
     pub events: Vec<Event>,
-    pub weight: i64,
+    pub(crate) weight: i64,
     /// With Helm's default filled in: no annotation means `before-hook-creation`.
     pub delete_policies: Vec<DeletePolicy>,
-    pub output_log_policies: Vec<OutputLogPolicy>,
+    pub(crate) output_log_policies: Vec<OutputLogPolicy>,
     /// `helm.sh/hook-parallel`; `None` when absent (serial unless `--parallel-all`).
     pub parallel: Option<bool>,
     pub depends_on: Vec<ObjectRef>,
-    pub fail_fast: bool,
-    pub show_output: bool,
+    pub(crate) fail_fast: bool,
+    pub(crate) show_output: bool,
     /// `helm.sh/hook-timeout`: its own wait, at most `--timeout`
     /// ([`Hook::wait_ms`]).
-    pub timeout_ms: Option<crate::base::time::Millis>,
+    pub(crate) timeout_ms: Option<crate::base::time::Millis>,
     /// How long its last run took (`last_run` of a stored release), for
     /// `plan`'s estimate.
-    pub last_run_ms: Option<u64>,
+    pub(crate) last_run_ms: Option<u64>,
 }
 
 impl Hook {
     /// Builds a hook from a document whose head has `helm.sh/hook`. Returns
     /// `None` when Helm would drop the document (an unknown event).
-    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
+    pub(super) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Option<Hook> {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         check_keys(ann, &loc, diags);
@@ -181,19 +181,19 @@ impl Hook {
         })
     }
 
-    pub fn location(&self) -> Location {
+    pub(crate) fn location(&self) -> Location {
         Location { source: self.source.clone(), document: self.document, object: Some(self.head.display()) }
     }
 
     /// The reference the plan prints: `Kind/name`, or `Kind/namespace/name`
     /// when the manifest sets a namespace.
-    pub fn reference(&self) -> ObjectRef {
+    pub(crate) fn reference(&self) -> ObjectRef {
         self.head.reference()
     }
 
     /// Helm's execution order: weight, then name (bytewise), then kind in
     /// install order, then the order of documents in the chart.
-    pub fn helm_order_key(&self) -> (i64, &str, KindRank, &str, usize) {
+    pub(crate) fn helm_order_key(&self) -> (i64, &str, KindRank, &str, usize) {
         (self.weight, &self.head.name, install_rank(&self.head.kind), &self.source, self.document)
     }
 
@@ -202,15 +202,15 @@ impl Hook {
     /// wait (`helm install --help`: "time to wait for any individual Kubernetes
     /// operation (like Jobs for hooks)"), so a chart may shorten a hook's wait
     /// but never hold a user's command longer than they allowed.
-    pub fn wait_ms(&self, timeout_ms: crate::base::time::Millis) -> crate::base::time::Millis {
+    pub(crate) fn wait_ms(&self, timeout_ms: crate::base::time::Millis) -> crate::base::time::Millis {
         self.timeout_ms.map_or(timeout_ms, |own| own.min(timeout_ms))
     }
 
-    pub fn has_delete_policy(&self, policy: &DeletePolicy) -> bool {
+    pub(crate) fn has_delete_policy(&self, policy: &DeletePolicy) -> bool {
         self.delete_policies.contains(policy)
     }
 
-    pub fn has_output_log_policy(&self, policy: &OutputLogPolicy) -> bool {
+    pub(crate) fn has_output_log_policy(&self, policy: &OutputLogPolicy) -> bool {
         matches!(self.head.kind.as_str(), "Job" | "Pod") && self.output_log_policies.contains(policy)
     }
 }
@@ -294,7 +294,7 @@ fn warn_ineffective(
 /// A warning for each hook whose `helm.sh/hook-timeout` is longer than
 /// `--timeout` (`whence` says which: the one given, or Helm's default in
 /// `lint`): `--timeout` wins ([`Hook::wait_ms`]).
-pub fn timeouts_over<'h>(
+pub(crate) fn timeouts_over<'h>(
     hooks: impl IntoIterator<Item = &'h Hook>,
     timeout_ms: crate::base::time::Millis,
     whence: &str,
@@ -327,7 +327,7 @@ pub fn timeouts_over<'h>(
 /// `helm.sh/depends-on`, parsed. A namespace on a cluster-scoped kind
 /// (`ClusterRole/ns/x`) names nothing more than `ClusterRole/x`: it is
 /// dropped, with a warning, so the reference matches as the plan names it.
-pub(crate) fn depends_on(
+pub(super) fn depends_on(
     ann: &std::collections::BTreeMap<String, String>,
     loc: &Location,
     diags: &mut Diagnostics,
@@ -392,7 +392,7 @@ fn settled(key: &str) -> bool {
     )
 }
 
-pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
+pub(super) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: &Location, diags: &mut Diagnostics) {
     for key in ann.keys() {
         // Most keys of a chart that uses the annotations are the known ones:
         // one comparison each settles them.
@@ -441,7 +441,7 @@ pub(crate) fn check_keys(ann: &std::collections::BTreeMap<String, String>, loc: 
     }
 }
 
-pub(crate) fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
+fn value_error(loc: &Location, key: &str, e: ValueError) -> Diagnostic {
     let help = e.help();
     Diagnostic::error(loc.clone(), e.to_string()).on(key).help(help)
 }

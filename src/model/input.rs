@@ -57,11 +57,11 @@ pub enum InputError {
 /// takes several times the input: 160 MB of input ended in a Wasm
 /// allocation failure and a stack trace. A release Helm can store in a
 /// Secret is at most 1 MiB compressed, a few tens of MiB as text.
-pub const MAX_INPUT_MIB: usize = 64;
+pub(crate) const MAX_INPUT_MIB: usize = 64;
 
 /// The environment variable that raises [`MAX_INPUT_MIB`] (the native
 /// binary has no 512 MiB bound of its own).
-pub const MAX_INPUT_ENV: &str = "HELM_HOOKS_MAX_INPUT_MIB";
+pub(crate) const MAX_INPUT_ENV: &str = "HELM_HOOKS_MAX_INPUT_MIB";
 
 /// About the most input the plugin's 512 MiB hold (docs/benchmarks.md).
 const WASM_INPUT_MIB: usize = 100;
@@ -72,7 +72,7 @@ const WASM_INPUT_MIB: usize = 100;
 pub const MAX_DOCUMENTS: usize = 100_000;
 
 /// The input bound in bytes, from [`MAX_INPUT_ENV`]'s value if it is set.
-pub fn max_input_bytes(env: Option<&str>) -> Result<usize, InputError> {
+pub(crate) fn max_input_bytes(env: Option<&str>) -> Result<usize, InputError> {
     let mib = match env.map(str::trim).filter(|v| !v.is_empty()) {
         None => MAX_INPUT_MIB,
         Some(v) => v.parse::<usize>().ok().filter(|&m| m > 0).ok_or_else(|| InputError::BadLimit(v.to_string()))?,
@@ -288,7 +288,7 @@ pub fn from_release_value(value: &serde_json::Value, diags: &mut Diagnostics) ->
 }
 
 /// [`from_release_value`], reading each document's body as `syntax` says.
-pub fn from_release_value_as(
+pub(crate) fn from_release_value_as(
     value: &serde_json::Value,
     syntax: Syntax,
     diags: &mut Diagnostics,
@@ -359,7 +359,7 @@ fn is_kube_object(value: &serde_json::Value) -> Result<bool, InputError> {
 
 /// `helm install`'s, `upgrade`'s or `status`' text output (no `-o json`):
 /// its first lines are `NAME:`, `LAST DEPLOYED:`, `NAMESPACE:`, `STATUS:`.
-pub fn is_helm_text(text: &str) -> bool {
+pub(crate) fn is_helm_text(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     lines.next().is_some_and(|l| l.starts_with("NAME: "))
         && lines.take(5).any(|l| l.starts_with("STATUS: ") || l.starts_with("LAST DEPLOYED: "))

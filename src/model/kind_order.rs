@@ -4,8 +4,7 @@
 //! orders the resources of one batch. Its tiers ([`tier`]) keep parallel
 //! hooks of one weight from starting before the kinds they may use.
 
-use std::cmp::Ordering;
-
+#[cfg(test)]
 const INSTALL_ORDER: &[&str] = &[
     "PriorityClass",
     "Namespace",
@@ -113,7 +112,8 @@ pub fn install_rank(kind: &str) -> KindRank {
 
 /// Helm's uninstall order: the reverse of install order, except that
 /// `Service` moves up to right after `IngressClass`.
-pub fn uninstall_rank(kind: &str) -> KindRank {
+#[cfg(test)]
+fn uninstall_rank(kind: &str) -> KindRank {
     let mut order: Vec<&str> = INSTALL_ORDER.iter().rev().copied().collect();
     order.retain(|k| *k != "Service");
     let at = order.iter().position(|k| *k == "IngressClass").map_or(0, |i| i + 1);
@@ -143,7 +143,7 @@ pub fn uninstall_rank(kind: &str) -> KindRank {
 const TIER_STARTS: &[&str] = &["NetworkPolicy", "ClusterRole", "DaemonSet", "IngressClass"];
 
 /// The tier of a kind among Helm's install order (see [`TIER_STARTS`]).
-pub fn tier(kind: &str) -> usize {
+pub(crate) fn tier(kind: &str) -> usize {
     match position(kind) {
         Some(i) => TIER_STARTS.iter().filter(|s| position(s) <= Some(i)).count(),
         None => TIER_STARTS.len() + 1,
@@ -151,17 +151,13 @@ pub fn tier(kind: &str) -> usize {
 }
 
 /// The distinct kinds among `kinds`, in Helm's install order.
-pub fn tier_kinds<'a>(kinds: impl Iterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn tier_kinds<'a>(kinds: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<&str> = kinds.collect();
     // By cached key, as plan::build sorts by kind: the two share one copy of
     // the sort in plugin.wasm (docs/benchmarks.md, "plugin.wasm size").
     crate::base::order::by_cached_key(&mut out, |k| install_rank(k));
     out.dedup();
     out.into_iter().map(str::to_string).collect()
-}
-
-pub fn cmp_install(a: &str, b: &str) -> Ordering {
-    install_rank(a).cmp(&install_rank(b))
 }
 
 #[cfg(test)]

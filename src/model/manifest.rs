@@ -28,7 +28,7 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn location(&self) -> Location {
+    pub(super) fn location(&self) -> Location {
         Location { source: self.source.clone(), document: self.index, object: None }
     }
 }
@@ -54,7 +54,7 @@ pub fn split(stream: &str, fallback: &str) -> Vec<Document> {
 /// [`split`], handing each document on as soon as it is cut: whoever reads
 /// a release keeps what it needs of each and drops the rest, and the
 /// release is not held twice over, as read and cut into documents.
-pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
+pub(super) fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) {
     // Hashed, not ordered: an ordered map of 10,000 paths that share their
     // first dozen bytes compared those bytes one loop iteration at a time,
     // each an exit to Go under Helm's Wasm runtime (docs/benchmarks.md).
@@ -107,7 +107,7 @@ pub fn split_each(stream: &str, fallback: &str, mut each: impl FnMut(Document)) 
 
 /// How many documents [`split`] makes of `stream` at most, counted without
 /// cutting it: a bound on the work is checked before the work.
-pub fn count_documents(stream: &str) -> usize {
+pub(super) fn count_documents(stream: &str) -> usize {
     // Only lines that start with `-` are looked at, found a word at a time:
     // a walk over every line of a large release took a twentieth of `plan`.
     let line = |p: usize| bytes::lines(&stream[p..]).next().unwrap_or_default();
@@ -137,14 +137,14 @@ pub struct Head {
 
 impl Head {
     /// The object's key, its namespace as the manifest writes it.
-    pub fn key(&self) -> ObjectKey {
+    pub(crate) fn key(&self) -> ObjectKey {
         ObjectKey::new(&self.api_version, &self.kind, self.namespace.as_deref(), &self.name)
     }
 
     /// The object in the cluster the head names, as far as the input can
     /// tell: a namespaced object that names no namespace is in
     /// `release_namespace`; a cluster-scoped kind has none, whatever it says.
-    pub fn identity_in<'h>(&'h self, release_namespace: Option<&'h str>) -> Identity<'h> {
+    pub(crate) fn identity_in<'h>(&'h self, release_namespace: Option<&'h str>) -> Identity<'h> {
         let namespace = match scope::cluster_scoped(&self.kind) {
             true => None,
             false => self.namespace.as_deref().or(release_namespace),
@@ -160,7 +160,7 @@ impl Head {
     /// The object as the plan and every message name it: `Kind/name`, or
     /// `Kind/namespace/name` when the manifest sets a namespace on a kind
     /// that has one (a cluster-scoped kind has none, whatever it says).
-    pub fn reference(&self) -> ObjectRef {
+    pub(super) fn reference(&self) -> ObjectRef {
         let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
         ObjectRef::new(&self.kind, namespace, &self.name)
     }
@@ -168,7 +168,7 @@ impl Head {
     /// [`Head::reference`] as text, written at once: every message's
     /// location has one, and an [`ObjectRef`] made to be printed is three
     /// allocations more.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         let namespace = self.namespace.as_deref().filter(|_| !scope::cluster_scoped(&self.kind));
         let mut out =
             String::with_capacity(self.kind.len() + self.name.len() + namespace.map_or(0, |n| n.len() + 1) + 1);
@@ -282,7 +282,7 @@ pub enum Syntax {
 /// A document's body read whole, as [`Syntax::Whole`] checks it: its JSON,
 /// or `None` when it scans as YAML but does not convert (the apply then
 /// says why, as before), or the diagnostic [`read`] would have given.
-pub fn read_body(doc: &Document) -> Result<Option<Value>, Box<Diagnostic>> {
+pub(super) fn read_body(doc: &Document) -> Result<Option<Value>, Box<Diagnostic>> {
     match yaml::to_json_whole(&doc.text) {
         Ok(value) => Ok(Some(value)),
         Err(_) => yaml::check_syntax(&doc.text).map(|()| None).map_err(|e| invalid(doc, e)),
@@ -290,7 +290,7 @@ pub fn read_body(doc: &Document) -> Result<Option<Value>, Box<Diagnostic>> {
 }
 
 /// A document's body scanned as [`Syntax::Whole`] scans it.
-pub fn check_body(doc: &Document) -> Result<(), Box<Diagnostic>> {
+pub(super) fn check_body(doc: &Document) -> Result<(), Box<Diagnostic>> {
     yaml::check_syntax(&doc.text).map_err(|e| invalid(doc, e))
 }
 

@@ -19,13 +19,13 @@ pub struct ObjectKey {
     /// `v1`, `batch/v1`: the group and the version.
     pub api_version: String,
     pub kind: String,
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     pub name: String,
 }
 
 /// Why an object has no key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum KeyError {
+pub(crate) enum KeyError {
     /// An object without apiVersion, kind or name.
     #[error("the object has no {0}")]
     Incomplete(&'static str),
@@ -45,7 +45,7 @@ impl ObjectKey {
     }
 
     /// The key of an object (`apiVersion`, `kind`, `metadata`).
-    pub fn of(object: &Value) -> Result<Self, KeyError> {
+    pub(crate) fn of(object: &Value) -> Result<Self, KeyError> {
         fn s<'a>(v: Option<&'a Value>, what: &'static str) -> Result<&'a str, KeyError> {
             match v {
                 Some(Value::String(s)) if !s.is_empty() => Ok(s),
@@ -67,24 +67,27 @@ impl ObjectKey {
     }
 
     /// The API group: empty for the core group (`v1`).
-    pub fn group(&self) -> &str {
+    #[cfg(test)]
+    fn group(&self) -> &str {
         group_of(&self.api_version)
     }
 
     /// The version within the group.
-    pub fn version(&self) -> &str {
+    #[cfg(test)]
+    fn version(&self) -> &str {
         self.api_version.rsplit_once('/').map_or(&self.api_version, |(_, v)| v)
     }
 
     /// What makes this one object in the cluster, whatever version it is
     /// read at.
-    pub fn identity(&self) -> Identity<'_> {
+    #[cfg(test)]
+    pub(super) fn identity(&self) -> Identity<'_> {
         Identity { group: self.group(), kind: &self.kind, namespace: self.namespace.as_deref(), name: &self.name }
     }
 }
 
 /// The group of an `apiVersion`: empty for the core group.
-pub fn group_of(api_version: &str) -> &str {
+pub(crate) fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
 }
 
@@ -102,11 +105,11 @@ impl fmt::Display for ObjectKey {
 /// version of its group. Borrowed, so that it costs nothing to make for
 /// every object of a release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Identity<'a> {
-    pub group: &'a str,
-    pub kind: &'a str,
-    pub namespace: Option<&'a str>,
-    pub name: &'a str,
+pub(crate) struct Identity<'a> {
+    pub(super) group: &'a str,
+    pub(super) kind: &'a str,
+    pub(super) namespace: Option<&'a str>,
+    pub(super) name: &'a str,
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ pub struct PodReference {
     pub name: String,
     /// Where in the manifest, as kubectl's field paths read:
     /// `spec.template.spec.volumes[0].configMap.name`.
-    pub path: String,
+    pub(crate) path: String,
 }
 
 /// Where each workload kind keeps its pod spec. Other kinds (custom
@@ -36,7 +36,7 @@ fn pod_spec_path(kind: &str) -> Option<&'static [&'static str]> {
 }
 
 /// Does the kind carry a pod spec? Lets callers skip parsing other documents.
-pub fn has_pod_spec(kind: &str) -> bool {
+pub(crate) fn has_pod_spec(kind: &str) -> bool {
     pod_spec_path(kind).is_some()
 }
 

@@ -14,7 +14,7 @@ use crate::model::annotation::{self as a, READINESS_FAILURE, READINESS_SUCCESS};
 use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
+enum Op {
     Eq,
     Ne,
     Lt,
@@ -40,7 +40,7 @@ enum Step {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
-    pub text: String,
+    pub(crate) text: String,
     path: Vec<Step>,
     op: Op,
     value: String,
@@ -55,8 +55,8 @@ pub enum ReadinessStatus {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Readiness {
-    pub success: Vec<Expr>,
-    pub failure: Vec<Expr>,
+    pub(crate) success: Vec<Expr>,
+    pub(crate) failure: Vec<Expr>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,7 +88,7 @@ pub enum ExprError {
 
 impl ExprError {
     /// How to fix it.
-    pub fn help(&self) -> &'static str {
+    fn help(&self) -> &'static str {
         match self {
             ExprError::OrderingOnText(_) => "compare numbers with <, <=, >, >=; text only with == or !=",
             ExprError::UnknownOperator(..) => "use one of ==, !=, <, <=, >, >=",
@@ -181,7 +181,7 @@ impl Readiness {
     /// What a pending resource waits for, in the chart author's words with
     /// the values the object has now: a rule that can never hold (a field
     /// the controller never writes) is then visible long before the timeout.
-    pub fn waiting_for(&self, object: &Value) -> String {
+    pub(crate) fn waiting_for(&self, object: &Value) -> String {
         if object.get("status").is_none_or(Value::is_null) {
             return "the object has no .status yet (helm.sh/readiness-success reads .status)".into();
         }

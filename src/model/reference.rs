@@ -10,12 +10,12 @@ use crate::base::bytes;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectRef {
     pub kind: String,
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     pub name: String,
 }
 
 impl ObjectRef {
-    pub fn new(kind: &str, namespace: Option<&str>, name: &str) -> Self {
+    pub(crate) fn new(kind: &str, namespace: Option<&str>, name: &str) -> Self {
         ObjectRef { kind: kind.to_string(), namespace: namespace.map(str::to_string), name: name.to_string() }
     }
 }
@@ -37,7 +37,7 @@ impl fmt::Display for ObjectRef {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0:?} is not a reference of the form Kind/name or Kind/namespace/name")]
-pub struct RefError(pub String);
+pub struct RefError(String);
 
 impl FromStr for ObjectRef {
     type Err = RefError;

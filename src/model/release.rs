@@ -9,10 +9,10 @@ use crate::model::resource::Resource;
 /// A release as the plan sees it: its hooks and resources, parsed.
 #[derive(Debug, Default)]
 pub struct Release {
-    pub name: Option<String>,
-    pub namespace: Option<String>,
-    pub revision: Option<u64>,
-    pub chart: ChartMeta,
+    pub(crate) name: Option<String>,
+    pub(crate) namespace: Option<String>,
+    pub(crate) revision: Option<u64>,
+    pub(crate) chart: ChartMeta,
     pub hooks: Vec<Hook>,
     pub resources: Vec<Resource>,
 }

@@ -14,30 +14,30 @@ use crate::model::reference::ObjectRef;
 #[derive(Debug, Clone)]
 pub struct Resource {
     pub head: Head,
-    pub source: String,
-    pub document: usize,
+    pub(crate) source: String,
+    pub(crate) document: usize,
     pub manifest: String,
-    pub depends_on: Vec<ObjectRef>,
+    pub(crate) depends_on: Vec<ObjectRef>,
     /// `helm.sh/resource-group`; an empty value means no group (HIP-0025).
-    pub group: Option<String>,
+    pub(crate) group: Option<String>,
     /// `helm.sh/depends-on-resource-groups` or HIP-0025's
     /// `helm.sh/depends-on/resource-groups`: `Err` holds the invalid text,
     /// which demotes this manifest to the unsequenced batch.
-    pub group_depends_on: Result<Vec<String>, String>,
+    pub(super) group_depends_on: Result<Vec<String>, String>,
     /// Which of the two keys [`Resource::group_depends_on`] was read from,
     /// for messages.
-    pub group_depends_on_key: &'static str,
-    pub readiness: Option<Readiness>,
+    pub(crate) group_depends_on_key: &'static str,
+    pub(crate) readiness: Option<Readiness>,
     /// `helm.sh/depends-on-external`: objects outside the release awaited
     /// before this one is applied.
-    pub external: Vec<External>,
+    pub(crate) external: Vec<External>,
     /// The document as the JSON it reads as, when it was read so
     /// ([`crate::model::manifest::Syntax::Kept`]): what `deploy` applies.
     pub object: Option<serde_json::Value>,
 }
 
 impl Resource {
-    pub fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
+    pub(super) fn from_document(doc: Document, head: Head, diags: &mut Diagnostics) -> Resource {
         let loc = Location { object: Some(head.display()), ..doc.location() };
         let ann = &head.annotations;
         check_keys(ann, &loc, diags);
@@ -77,16 +77,16 @@ impl Resource {
         }
     }
 
-    pub fn location(&self) -> Location {
+    pub(crate) fn location(&self) -> Location {
         Location { source: self.source.clone(), document: self.document, object: Some(self.head.display()) }
     }
 
-    pub fn reference(&self) -> ObjectRef {
+    pub(crate) fn reference(&self) -> ObjectRef {
         self.head.reference()
     }
 
     /// HIP-0025's resource identity: `apiVersion/kind/namespace/name`.
-    pub fn group_identity(&self) -> String {
+    pub(super) fn group_identity(&self) -> String {
         format!(
             "{}/{}/{}/{}",
             self.head.api_version,

@@ -18,11 +18,11 @@ use crate::model::object::ObjectKey;
 use crate::model::resource::Resource;
 
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct GroupBatches {
+pub(crate) struct GroupBatches {
     /// Batches of group names; each group's members in input order.
-    pub batches: Vec<Vec<(String, Vec<usize>)>>,
+    pub(crate) batches: Vec<Vec<(String, Vec<usize>)>>,
     /// Resources deployed last, in HIP-0025's order.
-    pub unsequenced: Vec<usize>,
+    pub(crate) unsequenced: Vec<usize>,
 }
 
 /// The groups of one chart level by dense id: every lookup after the first
@@ -50,7 +50,12 @@ impl Groups<'_> {
 
 /// Plans the resources `members` (indices into `resources`, in input order)
 /// of the chart at `chart_path`. Fatal problems are pushed as errors.
-pub fn plan(chart_path: &str, resources: &[Resource], members: &[usize], diags: &mut Diagnostics) -> GroupBatches {
+pub(crate) fn plan(
+    chart_path: &str,
+    resources: &[Resource],
+    members: &[usize],
+    diags: &mut Diagnostics,
+) -> GroupBatches {
     let (g, ungrouped) = gather(resources, members, diags);
     let n = g.names.len();
     let resolved: Vec<Vec<Option<usize>>> =

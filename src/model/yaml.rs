@@ -39,7 +39,7 @@ use serde_json::{Map, Number, Value};
 /// each token, so time grows with the square of the depth: 100,000 levels
 /// of `[` took minutes. And [`to_json`] recurses once per level, on Wasm's
 /// one-megabyte stack. No Kubernetes object nests this deep.
-pub const MAX_DEPTH: usize = 256;
+const MAX_DEPTH: usize = 256;
 
 /// goyaml's bound on alias expansion (decode.go, `allowedAliasRatio`), which
 /// Helm meets through `sigs.k8s.io/yaml`: once a document has decoded more
@@ -71,12 +71,12 @@ fn check_aliasing(aliased: u64, decoded: u64) -> Result<(), YamlError> {
 /// counts nodes, and a Go string shares its bytes when aliased; a Rust
 /// string is copied, so one megabyte-long scalar aliased a thousand times
 /// (which goyaml's node count allows) would take a gigabyte here.
-pub const MAX_ALIAS_GROWTH: usize = 8;
+const MAX_ALIAS_GROWTH: usize = 8;
 
 /// The text aliases may add to any document, however short, so that
 /// goyaml's node count, not this, is what refuses a bomb of short scalars
 /// (the message then says what Helm would say).
-pub const MIN_ALIAS_TEXT: usize = 1 << 20;
+const MIN_ALIAS_TEXT: usize = 1 << 20;
 
 /// Why a document cannot be read as Kubernetes reads it.
 #[derive(Debug, thiserror::Error)]
@@ -122,7 +122,7 @@ pub enum YamlError {
 /// in one pass before any YAML scanner sees it. Brackets are counted
 /// everywhere, quoted or not: real text that leaves a thousand of them
 /// open does not exist, and a count that never undercounts needs no YAML.
-pub fn check_depth(text: &str) -> Result<(), YamlError> {
+pub(super) fn check_depth(text: &str) -> Result<(), YamlError> {
     if text.len() <= MAX_DEPTH {
         // Too short to open more brackets than the bound.
         return Ok(());
@@ -249,7 +249,7 @@ pub fn to_json_whole(text: &str) -> Result<Value, YamlError> {
 
 /// The first document with every scalar the text it is written as (`0644`
 /// stays `"0644"`): for messages that quote what the chart wrote.
-pub fn to_json_as_written(text: &str) -> Result<Value, YamlError> {
+pub(super) fn to_json_as_written(text: &str) -> Result<Value, YamlError> {
     first_document(text, Scalars::AsWritten, Rest::Unread)
 }
 
@@ -468,13 +468,13 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, Ya
 }
 
 /// A plain scalar as Kubernetes reads it (`yes` is true, `a` the string).
-pub fn plain(s: &str) -> Value {
+pub(super) fn plain(s: &str) -> Value {
     resolve(s).unwrap_or_else(|| Value::String(s.to_string()))
 }
 
 /// What Kubernetes reads `s` as when it is written unquoted, if that is not
 /// the string itself (`yes` is true, `0644` is 420, `~` null).
-pub fn plain_non_string(s: &str) -> Option<Value> {
+pub(super) fn plain_non_string(s: &str) -> Option<Value> {
     resolve(s).filter(|v| !v.is_string())
 }
 

@@ -14,7 +14,7 @@ use super::event_plan::*;
 
 /// The items of one level (weight or batch): a run of the sorted items.
 pub(super) struct LevelRun {
-    pub(super) level: i64,
+    level: i64,
     pub(super) start: usize,
     pub(super) end: usize,
 }

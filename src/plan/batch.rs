@@ -6,7 +6,7 @@
 /// Why a batch exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Role {
+pub(crate) enum Role {
     /// CustomResourceDefinitions and Namespaces, before everything else.
     CrdsAndNamespaces,
     /// Every other resource of a release that declares no order, at once.
@@ -23,7 +23,7 @@ pub struct Batch {
     /// The chart's display path (`app/db` for `app/charts/db`); the top
     /// chart for the batches that span the release.
     pub chart: String,
-    pub role: Role,
+    pub(crate) role: Role,
     /// The resource groups of this batch (`Role::Groups`).
     pub groups: Vec<String>,
     pub resources: Vec<usize>,
@@ -32,7 +32,7 @@ pub struct Batch {
 /// What batch `b` of `batches` is, as plan and deploy print it: `CRDs and
 /// Namespaces`, `all at once`, or HIP-0025's chart level (`app/db`, `app
 /// group cache, databases`, `app unsequenced` beside group batches).
-pub fn describe(batches: &[Batch], b: usize) -> String {
+pub(crate) fn describe(batches: &[Batch], b: usize) -> String {
     let batch = &batches[b];
     match batch.role {
         Role::CrdsAndNamespaces => "CRDs and Namespaces".to_string(),
@@ -47,13 +47,13 @@ pub fn describe(batches: &[Batch], b: usize) -> String {
 
 /// The batches, and sentences that say why they are what they are.
 #[derive(Debug, Clone, Default)]
-pub struct Layout {
-    pub batches: Vec<Batch>,
-    pub notes: Vec<String>,
+pub(super) struct Layout {
+    pub(super) batches: Vec<Batch>,
+    pub(super) notes: Vec<String>,
 }
 
 /// Is this kind applied before everything else? (A CRD only when the
 /// release uses it: `defines_one_of`.)
-pub fn comes_first(kind: &str) -> bool {
+pub(super) fn comes_first(kind: &str) -> bool {
     matches!(kind, "CustomResourceDefinition" | "Namespace")
 }

@@ -58,9 +58,9 @@ pub fn build(release: &Release, targets: &[Target], options: PlanOptions, diags:
 /// reference that names no item of a plan is explained by what it does name,
 /// and a scan of every object for each such reference made 10,000 dangling
 /// references take 45 s.
-pub(super) type LazyIndex<'a> = std::cell::OnceCell<Index<'a>>;
+type LazyIndex<'a> = std::cell::OnceCell<Index<'a>>;
 
-pub(super) struct Index<'a> {
+struct Index<'a> {
     /// Positions in the release's hooks and resources: a reference is
     /// made only for the few a lookup finds, not for every object.
     hooks: WordMap<(&'a str, &'a str), Vec<usize>>,
@@ -92,7 +92,7 @@ impl<'a> Index<'a> {
     }
 }
 
-pub(super) fn plan_hooks<'a>(
+fn plan_hooks<'a>(
     release: &'a Release,
     index: &LazyIndex<'a>,
     event: Event,
@@ -129,12 +129,7 @@ pub(super) fn plan_hooks<'a>(
     build_graph(Target::Hooks(event), specs, n, release, &others, diags, Vec::new())
 }
 
-pub(super) fn plan_resources<'a>(
-    release: &'a Release,
-    index: &LazyIndex<'a>,
-    n: usize,
-    diags: &mut Diagnostics,
-) -> EventPlan {
+fn plan_resources<'a>(release: &'a Release, index: &LazyIndex<'a>, n: usize, diags: &mut Diagnostics) -> EventPlan {
     let layout = layout::plan(&release.chart, &release.resources, diags);
     let mut specs = Vec::new();
     for (level, batch) in layout.batches.iter().enumerate() {
@@ -163,7 +158,7 @@ pub(super) fn plan_resources<'a>(
     plan
 }
 
-pub(super) fn build_graph(
+fn build_graph(
     target: Target,
     specs: Vec<Spec>,
     n: usize,

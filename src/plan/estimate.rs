@@ -17,7 +17,7 @@ use crate::plan::frontier::Frontier;
 
 /// The estimate for `plan`'s hooks, when every one of them has a last run
 /// with both times.
-pub fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> Option<Estimate> {
+pub(crate) fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> Option<Estimate> {
     let durations: Vec<u64> = plan.items.iter().map(|it| release.hooks[it.index].last_run_ms).collect::<Option<_>>()?;
     if durations.is_empty() {
         return None;
@@ -28,7 +28,7 @@ pub fn estimate(release: &Release, plan: &EventPlan, parallel: usize) -> Option<
 /// A run of the plan in which item i takes `durations[i]`: every item
 /// starts as soon as its predecessors are done and fewer than `n` run, in
 /// Helm order, as the executor admits them.
-pub fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
+fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
     let mut frontier = Frontier::new(plan);
     let mut running: BinaryHeap<Reverse<(u64, ItemId)>> = BinaryHeap::new();
     let mut now = 0;
@@ -53,7 +53,13 @@ pub fn run_time(plan: &EventPlan, durations: &[u64], n: usize) -> u64 {
 ///
 /// With last runs known, it also says how long the run would take so at
 /// `parallel` (8 when that is 1).
-pub fn hint(release: &Release, event: Event, plan: &EventPlan, parallel: usize, parallel_all: bool) -> Option<String> {
+pub(crate) fn hint(
+    release: &Release,
+    event: Event,
+    plan: &EventPlan,
+    parallel: usize,
+    parallel_all: bool,
+) -> Option<String> {
     if parallel_all {
         return None;
     }

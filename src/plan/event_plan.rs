@@ -55,7 +55,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> &'static str {
         match self {
             Reason::Level => "lower weight",
             Reason::Serial => "serial order",
@@ -111,7 +111,7 @@ pub struct Item {
     /// Direct predecessors within the same level, with the reason.
     pub after: Vec<(ItemId, Reason)>,
     /// The previous level, all of whose items finish first.
-    pub after_level: Option<i64>,
+    pub(crate) after_level: Option<i64>,
     /// Kind order: the kinds of the parallel hooks of this weight that all
     /// finish first (the tier before this hook's, among the parallel hooks
     /// that may run with it).
@@ -131,12 +131,12 @@ pub struct EventPlan {
     /// For `Target::Install`: the batches, each ready before the next.
     pub batches: Vec<Batch>,
     /// Why the items are ordered as they are, where that is not plain.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Advice for `plan` (hooks): what could run in parallel. Filled in by
     /// the caller that wants it ([`estimate::hint`]).
-    pub hints: Vec<String>,
+    pub(crate) hints: Vec<String>,
     /// How long the hooks would take, from their last runs.
-    pub estimate: Option<Estimate>,
+    pub(crate) estimate: Option<Estimate>,
 }
 
 impl EventPlan {
@@ -148,15 +148,15 @@ impl EventPlan {
 
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub options: PlanOptions,
+    pub(crate) options: PlanOptions,
     pub events: Vec<EventPlan>,
 }
 
 /// Run times of one event's hooks, if each took as long as its last run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     /// Under the plan's `--parallel` and its graph.
-    pub planned_ms: u64,
+    pub(crate) planned_ms: u64,
     /// One at a time, as Helm runs them.
-    pub serial_ms: u64,
+    pub(crate) serial_ms: u64,
 }

@@ -12,7 +12,7 @@ use petgraph::Direction;
 use crate::plan::event_plan::{EventPlan, ItemId, Node};
 
 #[derive(Debug, Clone)]
-pub struct Frontier {
+pub(crate) struct Frontier {
     /// Unfinished predecessors per graph node.
     indegree: Vec<usize>,
     /// Startable items, lowest (earliest in Helm order) first.
@@ -20,7 +20,7 @@ pub struct Frontier {
 }
 
 impl Frontier {
-    pub fn new(plan: &EventPlan) -> Self {
+    pub(crate) fn new(plan: &EventPlan) -> Self {
         let g = &plan.graph;
         let indegree = g.node_indices().map(|v| g.neighbors_directed(v, Direction::Incoming).count()).collect();
         let mut f = Frontier { indegree, ready: BinaryHeap::new() };
@@ -32,12 +32,12 @@ impl Frontier {
     }
 
     /// The next startable item in Helm order.
-    pub fn pop(&mut self) -> Option<ItemId> {
+    pub(crate) fn pop(&mut self) -> Option<ItemId> {
         self.ready.pop().map(|Reverse(i)| i)
     }
 
     /// The item is complete: its successors may open up.
-    pub fn complete(&mut self, plan: &EventPlan, item: ItemId) {
+    pub(crate) fn complete(&mut self, plan: &EventPlan, item: ItemId) {
         let v = plan.items[item].node;
         let next: Vec<_> = plan.graph.neighbors_directed(v, Direction::Outgoing).collect();
         for w in next {

@@ -38,7 +38,7 @@ fn defines_one_of(name: &str, used: &std::collections::BTreeSet<&str>) -> bool {
     name.split_once('.').is_none_or(|(_, group)| used.contains(group))
 }
 
-pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Layout {
+pub(super) fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Layout {
     let mut notes = Vec::new();
     let mut batches = if subchart::declares_order(chart, resources) {
         let batches = subchart::plan(chart, resources, diags);

@@ -27,7 +27,7 @@ use crate::plan::event_plan::{EventPlan, ItemId, Node};
 
 /// When a workload starts, and so needs what its pods name.
 #[derive(Debug, Clone, Copy)]
-pub enum Moment<'p> {
+pub(super) enum Moment<'p> {
     /// A hook of `event`: `item` in that event's plan.
     Hook { event: Event, plan: &'p EventPlan, item: ItemId, weight: i64 },
     /// A resource applied in install batch `batch` (0-based).
@@ -39,14 +39,14 @@ pub enum Moment<'p> {
 /// a resource with its install batch (0-based) and whether uninstall keeps
 /// it (`helm.sh/resource-policy: keep`).
 #[derive(Debug, Clone, Copy)]
-pub enum Needed<'r> {
+pub(super) enum Needed<'r> {
     Hook { hook: &'r Hook, same_event: Option<ItemId> },
     Resource { batch: usize, kept: bool },
 }
 
 /// Why an object is not there when a workload starts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Gap {
+pub(super) enum Gap {
     #[error("a {event} hook of weight {weight}, which Helm creates after this weight-{own} hook")]
     LaterWeight { event: Event, weight: i64, own: i64 },
     #[error("a {event} hook of the same weight that Helm creates after this one (serial hooks go one at a time by name; helm.sh/depends-on orders others)")]
@@ -66,14 +66,14 @@ pub enum Gap {
 }
 
 /// `pre-install,pre-upgrade`, as `helm.sh/hook` lists them.
-pub fn events_of(events: &[Event]) -> String {
+fn events_of(events: &[Event]) -> String {
     events.iter().map(|e| e.as_str()).collect::<Vec<_>>().join(",")
 }
 
 /// Whether `needed` exists at `moment`, and why not when it does not;
 /// `batches` are the install plan's, to name them, and `search` bounds the
 /// graph searched for it over all calls.
-pub fn gap(moment: Moment, needed: Needed, batches: &[Batch], search: &mut Search) -> Option<Gap> {
+pub(super) fn gap(moment: Moment, needed: Needed, batches: &[Batch], search: &mut Search) -> Option<Gap> {
     match needed {
         Needed::Resource { batch, kept } => resource_gap(moment, batch, kept, batches),
         Needed::Hook { hook, same_event } => hook_gap(moment, hook, same_event, search),
@@ -85,7 +85,7 @@ pub fn gap(moment: Moment, needed: Needed, batches: &[Batch], search: &mut Searc
 /// release of 100,000 parallel hooks naming each other must not make
 /// `lint` quadratic. Past it, such pairs are taken as unordered (no
 /// warning): silence, never a false alarm.
-pub struct Search {
+pub(super) struct Search {
     left: usize,
 }
 

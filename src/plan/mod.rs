@@ -14,19 +14,19 @@
 //! Resources use the same machinery: their level is the HIP-0025 batch
 //! instead of the weight, and every resource of a batch may run in parallel.
 
-pub mod barriers;
+mod barriers;
 pub mod batch;
-pub mod build;
-pub mod estimate;
-pub mod event_plan;
-pub mod frontier;
-pub mod layout;
-pub mod lifecycle;
+mod build;
+pub(crate) mod estimate;
+pub(crate) mod event_plan;
+pub(crate) mod frontier;
+mod layout;
+mod lifecycle;
 pub mod order_check;
-pub mod references;
-pub mod simulate;
-pub mod spec;
-pub mod subchart;
+mod references;
+mod simulate;
+mod spec;
+mod subchart;
 
 pub use build::build;
 pub use event_plan::{EventPlan, Item, ItemId, Node, Plan, PlanOptions, Reason, Target};

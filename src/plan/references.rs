@@ -83,7 +83,7 @@ pub(super) fn depends_on_edges(
 }
 
 /// The message and help of a reference that names no item of the plan.
-pub(super) fn not_found(r: &ObjectRef, target: Target) -> (String, String) {
+fn not_found(r: &ObjectRef, target: Target) -> (String, String) {
     match target {
         Target::Install => (
             format!("{r} is not a resource of this release"),
@@ -97,7 +97,7 @@ pub(super) fn not_found(r: &ObjectRef, target: Target) -> (String, String) {
 }
 
 /// The message and help of a reference that names several items (`many`).
-pub(super) fn ambiguous(r: &ObjectRef, many: &[usize], specs: &[Spec], what: &str) -> (String, String) {
+fn ambiguous(r: &ObjectRef, many: &[usize], specs: &[Spec], what: &str) -> (String, String) {
     let same_namespace = many.iter().all(|&j| specs[j].reference.namespace == specs[many[0]].reference.namespace);
     if same_namespace {
         let sources: Vec<&str> = many.iter().map(|&j| specs[j].source).collect();
@@ -118,7 +118,7 @@ pub(super) fn ambiguous(r: &ObjectRef, many: &[usize], specs: &[Spec], what: &st
 /// (`theirs`) than the referrer's (`own`). Weights order hooks; batches
 /// (resource groups, subcharts, CRDs and Namespaces first) order resources,
 /// and no weight moves a resource to another batch.
-pub(super) fn later(r: &ObjectRef, target: Target, theirs: i64, own: i64, batches: &[Batch]) -> (String, String) {
+fn later(r: &ObjectRef, target: Target, theirs: i64, own: i64, batches: &[Batch]) -> (String, String) {
     match target {
         Target::Install => {
             let describe = |level: i64| {
@@ -148,14 +148,14 @@ pub(super) fn later(r: &ObjectRef, target: Target, theirs: i64, own: i64, batche
 /// may look at ([`meant`]): every typo in a chart of thousands of objects is
 /// explained, while 10,000 references to nothing among 10,000 hooks, each
 /// compared with each, stay as fast as they were.
-pub(super) const MEANT_BUDGET: usize = 200_000;
+const MEANT_BUDGET: usize = 200_000;
 
 /// The item a reference to nothing was probably meant to name, other than
 /// the one that refers (`own`): one of the same kind whose name is a typo
 /// away (`base::spelling`), else one of any kind with that name or one as
 /// near (`ConfigMap/migrate` for `Job/migrate`, `job/migrate`). Each search
 /// costs `budget` two looks per item; none is made once it is spent.
-pub(super) fn meant<'s>(r: &ObjectRef, specs: &'s [Spec], own: usize, budget: &mut usize) -> Option<&'s ObjectRef> {
+fn meant<'s>(r: &ObjectRef, specs: &'s [Spec], own: usize, budget: &mut usize) -> Option<&'s ObjectRef> {
     *budget = budget.checked_sub(2 * specs.len())?;
     let candidates = move || specs.iter().enumerate().filter(move |&(j, _)| j != own).map(|(_, s)| &s.reference);
     let same_kind = move || candidates().filter(move |o| o.kind == r.kind);

@@ -18,7 +18,7 @@ use super::spec::Spec;
 /// let all finish, repeat. Returns the waves and the critical path, or the
 /// items left unstarted when a cycle blocks them.
 /// Waves and critical path of a lockstep run.
-pub(super) type Simulation = (Vec<Vec<ItemId>>, Vec<ItemId>);
+type Simulation = (Vec<Vec<ItemId>>, Vec<ItemId>);
 
 pub(super) fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<ItemId>> {
     let g = &plan.graph;
@@ -101,7 +101,7 @@ pub(super) fn simulate(plan: &EventPlan, n: usize) -> Result<Simulation, Vec<Ite
 /// One cycle in the strongly connected component `scc` (of more than one
 /// node), from its least item, as it closes: walked backwards along "waits
 /// for" edges inside the component, the least node first at each step.
-pub(super) fn one_cycle(g: &DiGraph<Node, Reason>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
+fn one_cycle(g: &DiGraph<Node, Reason>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
     let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
     let start = *scc.iter().filter(|v| matches!(g[**v], Node::Item(_))).min_by_key(|v| v.index()).unwrap_or(&scc[0]);
     let mut order: Vec<NodeIndex> = vec![start];

@@ -40,7 +40,7 @@ struct Node {
 /// `helm.sh/depends-on/subcharts`, `helm.sh/subchart-depends-on`).
 /// `helm.sh/depends-on` between resources does not count: it orders
 /// resources inside a batch.
-pub fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
+pub(super) fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
     resources.iter().any(|r| r.group.is_some() || a::has(&r.head.annotations, r.group_depends_on_key))
         || chart.annotations.contains_key(SUBCHART_DEPENDS_ON)
         || chart.annotations.contains_key(DEPENDS_ON_SUBCHARTS)
@@ -49,7 +49,7 @@ pub fn declares_order(chart: &ChartMeta, resources: &[Resource]) -> bool {
 
 /// The top chart's name: from its metadata, or the first path segment of
 /// the rendered sources when there is none (`helm template` input).
-pub fn top_chart(chart: &ChartMeta, resources: &[Resource]) -> String {
+pub(super) fn top_chart(chart: &ChartMeta, resources: &[Resource]) -> String {
     if !chart.name.is_empty() {
         return chart.name.clone();
     }
@@ -77,13 +77,13 @@ fn tree(resources: &[Resource]) -> Node {
 }
 
 /// Are there two subcharts of one chart, whose order only Chart.yaml can tell?
-pub fn has_sibling_subcharts(resources: &[Resource]) -> bool {
+pub(super) fn has_sibling_subcharts(resources: &[Resource]) -> bool {
     has_siblings(&tree(resources))
 }
 
 /// Builds the HIP-0025 batches of all resources, chart level by chart
 /// level, deepest subcharts first.
-pub fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Vec<Batch> {
+pub(super) fn plan(chart: &ChartMeta, resources: &[Resource], diags: &mut Diagnostics) -> Vec<Batch> {
     let root = tree(resources);
     let top = top_chart(chart, resources);
     let graph = declared_graph(chart, diags);

@@ -22,14 +22,14 @@ use crate::base::cause::Cause;
 /// One revision as it crosses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
-    pub release: Value,
+    pub(super) release: Value,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
+    pub(super) labels: BTreeMap<String, String>,
 }
 
 /// One call (docs/hip-host-functions.md, "release_storage").
 #[derive(Debug, Serialize, PartialEq)]
-pub(crate) struct StorageRequest<'a> {
+pub(super) struct StorageRequest<'a> {
     op: &'static str,
     #[serde(skip_serializing_if = "str::is_empty")]
     name: &'a str,
@@ -46,15 +46,15 @@ fn is_zero(v: &u64) -> bool {
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct StorageAnswer {
+pub(super) struct StorageAnswer {
     #[serde(default)]
-    pub(crate) namespace: String,
+    pub(super) namespace: String,
     #[serde(default)]
-    pub(crate) driver: String,
+    pub(super) driver: String,
     #[serde(default)]
-    pub(crate) record: Option<Record>,
+    record: Option<Record>,
     #[serde(default)]
-    pub(crate) records: Vec<Record>,
+    pub(super) records: Vec<Record>,
     #[serde(default)]
     code: String,
     #[serde(default)]
@@ -99,22 +99,22 @@ pub enum HelmStorageError {
 }
 
 impl<'a> StorageRequest<'a> {
-    pub(crate) fn history(name: &'a str) -> Self {
+    pub(super) fn history(name: &'a str) -> Self {
         StorageRequest { op: "history", name, version: 0, record: None, expected: None }
     }
-    pub(crate) fn create(record: &'a Record) -> Self {
+    pub(super) fn create(record: &'a Record) -> Self {
         StorageRequest { op: "create", name: "", version: 0, record: Some(record), expected: None }
     }
-    pub(crate) fn update(record: &'a Record, expected: &'a Record) -> Self {
+    pub(super) fn update(record: &'a Record, expected: &'a Record) -> Self {
         StorageRequest { op: "update", name: "", version: 0, record: Some(record), expected: Some(expected) }
     }
-    pub(crate) fn delete(name: &'a str, version: u64) -> Self {
+    pub(super) fn delete(name: &'a str, version: u64) -> Self {
         StorageRequest { op: "delete", name, version, record: None, expected: None }
     }
 }
 
 /// Helm's answer, or the error value it carries.
-pub(crate) fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
+fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStorageError> {
     let detail = |a: &StorageAnswer| format!("{} ({} storage, namespace {:?})", a.error, a.driver, a.namespace);
     match answer.code.as_str() {
         "" if answer.error.is_empty() => Ok(answer),
@@ -137,7 +137,7 @@ pub(crate) fn interpret(answer: StorageAnswer) -> Result<StorageAnswer, HelmStor
 /// as Helm's configuration is.
 static DRIVER_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-pub fn driver_name() -> Option<&'static str> {
+pub(super) fn driver_name() -> Option<&'static str> {
     DRIVER_NAME.get().map(String::as_str)
 }
 
@@ -146,7 +146,7 @@ pub fn driver_name() -> Option<&'static str> {
 /// when that is safe: reads, and an update (Helm refuses it once the stored
 /// revision differs). A create or a delete may have been done before the
 /// connection was lost: not repeated.
-pub(crate) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
+pub(super) fn call(req: &StorageRequest<'_>) -> Result<StorageAnswer, HelmStorageError> {
     let mut lost = crate::kube::retry::Reconnect::after(1);
     loop {
         match call_once(req) {

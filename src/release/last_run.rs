@@ -17,7 +17,7 @@ pub enum HookPhase {
 }
 
 impl HookPhase {
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             HookPhase::Unknown => "Unknown",
             HookPhase::Running => "Running",
@@ -38,7 +38,7 @@ pub struct LastRun {
 impl LastRun {
     /// From [`crate::exec::executor::Executor::last_run`]; `None` for a hook that
     /// never started (Helm leaves those untouched).
-    pub fn from_executor(
+    pub(crate) fn from_executor(
         (started_at, completed_at, phase): (Option<Millis>, Option<Millis>, Phase),
     ) -> Option<LastRun> {
         let phase = match phase {
@@ -51,7 +51,7 @@ impl LastRun {
     }
 
     /// As Helm's `HookExecution.MarshalJSON` writes it: zero times omitted.
-    pub fn to_json(&self) -> Value {
+    fn to_json(self) -> Value {
         let mut m = Map::new();
         if let Some(t) = self.started_at {
             m.insert("started_at".into(), Value::String(go_time(t)));
@@ -67,7 +67,7 @@ impl LastRun {
 /// Sets a hook's `last_run` in a release's JSON (`hooks[index]`) and fills
 /// its `delete_policies` with Helm's default (`before-hook-creation`) when
 /// empty, as Helm persists a hook it ran.
-pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
+pub(super) fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
     let Some(hook) = release
         .get_mut("hooks")
         .and_then(Value::as_array_mut)
@@ -89,7 +89,7 @@ pub fn set_last_run(release: &mut Value, index: usize, run: &LastRun) -> bool {
 
 /// The position in `hooks[]` of the hook with this kind, name and template
 /// path (`path` empty: any).
-pub fn find_hook(release: &Value, kind: &str, name: &str, path: &str) -> Option<usize> {
+pub(super) fn find_hook(release: &Value, kind: &str, name: &str, path: &str) -> Option<usize> {
     let hooks = release.get("hooks")?.as_array()?;
     hooks.iter().position(|h| {
         let f = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or_default();

@@ -2,10 +2,10 @@
 //! Helm's own driver in the host-functions build), and the statuses and descriptions Helm's
 //! actions write through its life cycle.
 
-pub mod helm;
+mod helm;
 pub mod hook_runs;
 pub mod last_run;
 pub mod payload;
 pub mod record;
-pub mod release_status;
+pub(crate) mod release_status;
 pub mod storage;

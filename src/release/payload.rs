@@ -47,7 +47,7 @@ const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
 /// The deflate level of the records the plugin writes ([`encode_payload`]).
-pub const LEVEL: u32 = 3;
+const LEVEL: u32 = 3;
 
 /// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)).
 /// Helm compresses at level 9; any level reads back the same. This crate's

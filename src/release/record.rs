@@ -25,7 +25,7 @@ pub enum Operation {
 }
 
 impl Operation {
-    pub fn pre_event(self) -> Event {
+    pub(crate) fn pre_event(self) -> Event {
         match self {
             Operation::Install => Event::PreInstall,
             Operation::Upgrade => Event::PreUpgrade,
@@ -34,7 +34,7 @@ impl Operation {
         }
     }
 
-    pub fn post_event(self) -> Event {
+    pub(crate) fn post_event(self) -> Event {
         match self {
             Operation::Install => Event::PostInstall,
             Operation::Upgrade => Event::PostUpgrade,
@@ -43,7 +43,7 @@ impl Operation {
         }
     }
 
-    pub fn pending_status(self) -> ReleaseStatus {
+    pub(crate) fn pending_status(self) -> ReleaseStatus {
         match self {
             Operation::Install => ReleaseStatus::PendingInstall,
             Operation::Upgrade => ReleaseStatus::PendingUpgrade,
@@ -53,7 +53,7 @@ impl Operation {
     }
 
     /// Helm's description while the operation runs.
-    pub fn pending_description(self) -> String {
+    pub(crate) fn pending_description(self) -> String {
         match self {
             Operation::Install => "Initial install underway".into(),
             Operation::Upgrade => "Preparing upgrade".into(),
@@ -63,7 +63,7 @@ impl Operation {
     }
 
     /// Helm's description once the release is deployed (or uninstalled).
-    pub fn done_description(self) -> String {
+    pub(crate) fn done_description(self) -> String {
         match self {
             Operation::Install => "Install complete".into(),
             Operation::Upgrade => "Upgrade complete".into(),
@@ -73,7 +73,7 @@ impl Operation {
     }
 
     /// Helm's description of a failed revision.
-    pub fn failed_description(self, release: &str, error: &str) -> String {
+    pub(crate) fn failed_description(self, release: &str, error: &str) -> String {
         match self {
             Operation::Install => format!("Release {release:?} failed: {error}"),
             Operation::Upgrade => format!("Upgrade {release:?} failed: {error}"),
@@ -84,7 +84,7 @@ impl Operation {
     }
 
     /// `installed`, `upgraded`, `rolled back`: for the closing line.
-    pub fn past_tense(self) -> &'static str {
+    pub(crate) fn past_tense(self) -> &'static str {
         match self {
             Operation::Install => "installed",
             Operation::Upgrade => "upgraded",
@@ -105,7 +105,7 @@ fn info(release: &mut Value) -> &mut serde_json::Map<String, Value> {
 /// rolled back to) into revision `revision`, pending: Helm's new-release
 /// record before anything is applied. `first_deployed` is the current
 /// release's for upgrades and rollbacks, now for installs.
-pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: Option<&str>, now: Millis) {
+pub(crate) fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: Option<&str>, now: Millis) {
     release["version"] = Value::from(revision);
     // We apply server-side, as Helm 4 does by default; `helm upgrade`
     // reads this to keep doing so.
@@ -130,7 +130,7 @@ pub fn begin(release: &mut Value, op: Operation, revision: u64, first_deployed: 
 }
 
 /// Sets `info.status` and `info.description`.
-pub fn set_status(release: &mut Value, status: ReleaseStatus, description: &str) {
+pub(crate) fn set_status(release: &mut Value, status: ReleaseStatus, description: &str) {
     let i = info(release);
     i.insert("status".into(), Value::String(status.as_str().into()));
     i.insert("description".into(), Value::String(description.into()));
@@ -138,15 +138,15 @@ pub fn set_status(release: &mut Value, status: ReleaseStatus, description: &str)
 
 /// Helm's uninstall: `uninstalling` while it runs, then `uninstalled` with
 /// the deletion time.
-pub fn uninstalled(release: &mut Value, now: Millis) {
+pub(crate) fn uninstalled(release: &mut Value, now: Millis) {
     set_status(release, ReleaseStatus::Uninstalled, &Operation::Uninstall.done_description());
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
-pub const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
+const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
 
 /// `info.first_deployed` of a stored release.
-pub fn first_deployed(release: &Value) -> Option<&str> {
+pub(crate) fn first_deployed(release: &Value) -> Option<&str> {
     release.pointer("/info/first_deployed").and_then(Value::as_str)
 }
 
@@ -155,7 +155,7 @@ pub fn first_deployed(release: &Value) -> Option<&str> {
 /// description, the install and upgrade descriptions, else revision 1 is an
 /// install and any later one an upgrade. Helm's `last_run` keeps no event, so
 /// this is what says which event a hook of several events last ran for.
-pub fn made_by(release: &Value) -> Operation {
+pub(super) fn made_by(release: &Value) -> Operation {
     let to = release.pointer("/info/rollback_revision").and_then(Value::as_u64).filter(|&n| n > 0);
     let description = release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default();
     if let Some(to) = to {
@@ -183,7 +183,7 @@ pub fn made_by(release: &Value) -> Operation {
 /// The events whose hooks may have last run on this revision: its
 /// operation's two, `test` (run on any revision), and the delete events once
 /// it is being or was uninstalled (`--keep-history`).
-pub fn events_run(release: &Value) -> Vec<Event> {
+pub(super) fn events_run(release: &Value) -> Vec<Event> {
     let op = made_by(release);
     let mut events = vec![op.pre_event(), op.post_event(), Event::Test];
     let status = release.pointer("/info/status").and_then(Value::as_str).map(ReleaseStatus::parse);

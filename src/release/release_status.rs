@@ -19,7 +19,7 @@ pub enum ReleaseStatus {
 }
 
 impl ReleaseStatus {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ReleaseStatus::Unknown => "unknown",
             ReleaseStatus::Deployed => "deployed",
@@ -34,7 +34,7 @@ impl ReleaseStatus {
     }
 
     /// `info.status` as stored; what Helm would not write reads as unknown.
-    pub fn parse(s: &str) -> ReleaseStatus {
+    pub(super) fn parse(s: &str) -> ReleaseStatus {
         [
             ReleaseStatus::Deployed,
             ReleaseStatus::Uninstalled,
@@ -53,7 +53,7 @@ impl ReleaseStatus {
     /// While one of these is the latest, Helm refuses another operation on
     /// the release (`Status.IsPending`, plus `uninstalling`, which Helm's
     /// actions also treat as in progress).
-    pub fn is_pending(self) -> bool {
+    pub(crate) fn is_pending(self) -> bool {
         matches!(
             self,
             ReleaseStatus::PendingInstall

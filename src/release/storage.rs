@@ -56,7 +56,7 @@ impl Driver {
     /// plugin's own client. plugin.wasm of the host-functions build leaves
     /// the driver to Helm, which knows them all (and refuses an unknown one
     /// before the plugin runs).
-    pub fn from_env(value: Option<&str>) -> Result<Driver, StorageError> {
+    pub(crate) fn from_env(value: Option<&str>) -> Result<Driver, StorageError> {
         if cfg!(all(target_arch = "wasm32", feature = "host-functions")) {
             return Ok(Driver::Helm);
         }
@@ -67,7 +67,7 @@ impl Driver {
         }
     }
 
-    pub fn kind(self) -> &'static str {
+    fn kind(self) -> &'static str {
         match self {
             Driver::Secret => "Secret",
             Driver::ConfigMap => "ConfigMap",
@@ -79,7 +79,7 @@ impl Driver {
     /// Secrets or ConfigMaps when Helm said it answered from that driver
     /// (with the same kubeconfig identity, so the plugin's permission checks
     /// still hold); `None` for sql and memory, or before Helm answered.
-    pub fn resource(self) -> Option<&'static str> {
+    pub(crate) fn resource(self) -> Option<&'static str> {
         match self {
             Driver::Secret => Some("secrets"),
             Driver::ConfigMap => Some("configmaps"),
@@ -190,13 +190,13 @@ impl Elsewhere {
 impl StorageError {
     /// The release, or the revision asked for, is not stored (exit code 4):
     /// no cluster or permission error.
-    pub fn is_not_found(&self) -> bool {
+    pub(crate) fn is_not_found(&self) -> bool {
         matches!(self, StorageError::NotFound { .. } | StorageError::NotStored { .. } | StorageError::NoRevision { .. })
     }
 
     /// A `create` refused because the revision exists: another command
     /// stored it first.
-    pub fn is_exists(&self) -> bool {
+    pub(crate) fn is_exists(&self) -> bool {
         matches!(self, StorageError::Kube(KubeError::Conflict { .. }) | StorageError::Helm(HelmStorageError::Exists(_)))
     }
 }
@@ -204,7 +204,7 @@ impl StorageError {
 /// A release revision as read from the cluster.
 #[derive(Debug, Clone)]
 pub struct StoredRelease {
-    pub driver: Driver,
+    driver: Driver,
     pub name: String,
     pub revision: u64,
     pub namespace: String,
@@ -233,7 +233,8 @@ impl StoredRelease {
     }
 
     /// The Secret or ConfigMap's labels; through Helm, the custom labels.
-    pub fn labels(&self) -> BTreeMap<String, String> {
+    #[cfg(test)]
+    fn labels(&self) -> BTreeMap<String, String> {
         match &self.origin {
             Origin::Object(object) => object
                 .pointer("/metadata/labels")
@@ -343,7 +344,7 @@ impl StoredRelease {
     /// Stores a new revision, as Helm's `Storage.Create`: the object named
     /// for `release.version`, labels `name`, `owner=helm`, `status`,
     /// `version`, `createdAt`.
-    pub fn create(
+    pub(crate) fn create(
         client: &mut Client,
         driver: Driver,
         namespace: &str,
@@ -405,7 +406,7 @@ impl StoredRelease {
     }
 
     /// Removes this revision's object (Helm's `Storage.Delete`).
-    pub fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
+    pub(crate) fn delete(&self, client: &mut Client) -> Result<(), StorageError> {
         if self.driver == Driver::Helm {
             helm::call(&helm::StorageRequest::delete(&self.name, self.revision))
                 .map_err(|e| unreachable_cluster(client, e))?;
@@ -418,7 +419,7 @@ impl StoredRelease {
     }
 
     /// `info.status` of the stored release.
-    pub fn status(&self) -> ReleaseStatus {
+    pub(crate) fn status(&self) -> ReleaseStatus {
         ReleaseStatus::parse(self.release.pointer("/info/status").and_then(Value::as_str).unwrap_or_default())
     }
 }
@@ -503,7 +504,7 @@ pub fn read_latest(client: &mut Client, driver: Driver, release: &str) -> Result
 /// every command that needs one (`run`, `status`, `rollback`, `uninstall`):
 /// its name, the namespace, what was looked for there, and where else a
 /// release of that name is ([`look_elsewhere`]).
-pub fn not_found(client: &mut Client, driver: Driver, namespace: &str, release: &str) -> StorageError {
+pub(crate) fn not_found(client: &mut Client, driver: Driver, namespace: &str, release: &str) -> StorageError {
     let elsewhere = look_elsewhere(client, driver, release);
     not_found_with(driver, namespace, release, elsewhere)
 }
@@ -528,7 +529,7 @@ pub fn not_found_with(driver: Driver, namespace: &str, release: &str, elsewhere:
 /// kind holds no Helm release at all. Through Helm's own storage, only
 /// when Helm answered from Secrets or ConfigMaps (which the plugin's
 /// client can list too); sql and memory are not asked.
-pub fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhere {
+fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Elsewhere {
     let kind = match (driver, driver.resource()) {
         (Driver::Secret | Driver::ConfigMap, _) => driver.kind(),
         (Driver::Helm, Some("secrets")) => "Secret",
@@ -556,11 +557,11 @@ pub fn look_elsewhere(client: &mut Client, driver: Driver, release: &str) -> Els
 
 /// A release whose latest stored revision holds Helm's lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pending {
-    pub release: String,
-    pub namespace: String,
-    pub revision: u64,
-    pub status: ReleaseStatus,
+pub(crate) struct Pending {
+    pub(crate) release: String,
+    pub(crate) namespace: String,
+    pub(crate) revision: u64,
+    pub(crate) status: ReleaseStatus,
 }
 
 /// The releases of the client's namespace whose newest revision carrying a
@@ -569,7 +570,7 @@ pub struct Pending {
 /// a name is not known (`deploy` after the `helm` before its pipe failed).
 /// Through Helm's storage (no name, no list): none; the caller lists the
 /// Secrets or ConfigMaps of Helm's driver instead.
-pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pending>, StorageError> {
+pub(crate) fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pending>, StorageError> {
     if driver == Driver::Helm {
         return Ok(Vec::new());
     }
@@ -600,7 +601,7 @@ pub fn pending_releases(client: &mut Client, driver: Driver) -> Result<Vec<Pendi
 /// Revision `revision` of `release`, or why not: [`not_found`] when the
 /// release has no revision at all, [`StorageError::NoRevision`] naming the
 /// namespace, the object looked for and the revisions there are.
-pub fn read_revision(
+pub(crate) fn read_revision(
     client: &mut Client,
     driver: Driver,
     release: &str,
@@ -626,7 +627,7 @@ pub fn read_revision(
 
 /// Every revision of `release` (Helm's `Storage.History`), oldest first;
 /// empty when it was never installed.
-pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
+pub(crate) fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
     if driver == Driver::Helm {
         return history_through_helm(release).map(|(_, _, all)| all).map_err(|e| unreachable_cluster(client, e));
     }
@@ -637,7 +638,7 @@ pub fn history(client: &mut Client, driver: Driver, release: &str) -> Result<Vec
 /// (`None`: a record without Helm's `status` label, picked to be read),
 /// oldest first: as [`history`], without decoding the others. Helm's
 /// storage queries records by the same labels (`Storage.DeployedAll`).
-pub fn history_where(
+pub(crate) fn history_where(
     client: &mut Client,
     driver: Driver,
     release: &str,

@@ -6,7 +6,7 @@
 //! are made from that list.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// For people; progress on stdout with the report.
     Text,
     Json,
@@ -22,10 +22,11 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 7] =
+    #[cfg(test)]
+    const ALL: [Format; 7] =
         [Format::Text, Format::Json, Format::Yaml, Format::Junit, Format::Markdown, Format::Dot, Format::Mermaid];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Text => "text",
             Format::Json => "json",
@@ -37,18 +38,19 @@ impl Format {
         }
     }
 
-    pub fn parse(name: &str) -> Option<Format> {
+    #[cfg(test)]
+    fn parse(name: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
     /// Where progress lines go while a command works: stdout beside a text
     /// report, stderr when stdout carries a document to be read by a tool.
-    pub fn progress_on_stderr(self) -> bool {
+    pub(crate) fn progress_on_stderr(self) -> bool {
         self != Format::Text
     }
 
     /// `text, json or markdown`, as help lists a command's formats.
-    pub fn list(formats: &[Format]) -> String {
+    pub(crate) fn list(formats: &[Format]) -> String {
         let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
         match names.split_last() {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),

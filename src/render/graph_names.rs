@@ -4,7 +4,7 @@
 use crate::model::reference::ObjectRef;
 
 /// A stable identifier for graph formats: letters, digits and underscores.
-pub(crate) fn node_id(target: &str, r: &ObjectRef) -> String {
+pub(super) fn node_id(target: &str, r: &ObjectRef) -> String {
     let raw = format!("{target}_{r}");
     raw.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()
         + &format!("_{:x}", fnv(&raw))
@@ -18,7 +18,7 @@ fn fnv(s: &str) -> u32 {
 /// Unicode control picture (NUL as ␀): Graphviz reads its input as C
 /// strings, so a NUL in a name cut the graph short, and Mermaid takes
 /// other control characters as the end of a label (issue 33).
-pub(crate) fn visible_controls(s: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn visible_controls(s: &str) -> std::borrow::Cow<'_, str> {
     let picture = |c: char| match c {
         '\n' => c,
         '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),

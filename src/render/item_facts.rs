@@ -5,19 +5,19 @@ use crate::model::input::Release;
 use crate::plan::{EventPlan, ItemId, Target};
 
 /// Facts about an item that every renderer shows, read from the release.
-pub(crate) struct ItemFacts<'a> {
-    pub source: &'a str,
-    pub fail_fast: bool,
-    pub show_output: bool,
+pub(super) struct ItemFacts<'a> {
+    pub(super) source: &'a str,
+    pub(super) fail_fast: bool,
+    pub(super) show_output: bool,
     /// `helm.sh/hook-timeout`.
-    pub timeout_ms: Option<crate::base::time::Millis>,
-    pub delete_policies: &'a [crate::model::hook::DeletePolicy],
-    pub output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
-    pub readiness: Option<&'a crate::model::readiness::Readiness>,
-    pub external: &'a [crate::model::external::External],
+    pub(super) timeout_ms: Option<crate::base::time::Millis>,
+    pub(super) delete_policies: &'a [crate::model::hook::DeletePolicy],
+    pub(crate) output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
+    pub(super) readiness: Option<&'a crate::model::readiness::Readiness>,
+    pub(super) external: &'a [crate::model::external::External],
 }
 
-pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> ItemFacts<'a> {
+pub(super) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> ItemFacts<'a> {
     let index = plan.items[i].index;
     match plan.target {
         Target::Hooks(_) => {
@@ -49,6 +49,6 @@ pub(crate) fn facts<'a>(release: &'a Release, plan: &EventPlan, i: ItemId) -> It
     }
 }
 
-pub(crate) fn refs(plan: &EventPlan, items: &[ItemId]) -> Vec<String> {
+pub(super) fn refs(plan: &EventPlan, items: &[ItemId]) -> Vec<String> {
     items.iter().map(|&i| plan.items[i].reference.to_string()).collect()
 }

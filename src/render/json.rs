@@ -273,7 +273,7 @@ pub fn summary(s: &Summary) -> String {
 }
 
 /// The document of [`summary`] (also each event's entry in `deploy -o json`'s `hooks`).
-pub fn summary_value(s: &Summary) -> serde_json::Value {
+pub(super) fn summary_value(s: &Summary) -> serde_json::Value {
     let doc = SummaryJson {
         event: &s.event,
         outcome: match s.outcome {
@@ -325,7 +325,7 @@ pub fn report(r: &Report) -> String {
 }
 
 /// The document of [`report`].
-pub fn report_value(r: &Report) -> Value {
+fn report_value(r: &Report) -> Value {
     let (outcome, error) = match &r.ended {
         Ended::Done => ("succeeded", None),
         Ended::Failed(e) if e.is_cluster() => ("cluster-error", Some(e.to_string())),
@@ -354,6 +354,6 @@ pub fn report_value(r: &Report) -> Value {
 
 /// A `--dry-run` preview of `deploy`, `rollback` or `uninstall`, as its
 /// fields are.
-pub fn preview<P: Serialize>(preview: &P) -> String {
+pub(super) fn preview<P: Serialize>(preview: &P) -> String {
     serde_json::to_string_pretty(preview).expect("preview serialises") + "\n"
 }

@@ -43,9 +43,9 @@ use crate::model::kind_order::install_rank;
 /// Bars beyond which uneventful groups are merged.
 pub const MAX_BARS: usize = 60;
 /// Table rows beyond which the full table folds into `<details>`.
-pub const TABLE_OPEN: usize = 30;
+const TABLE_OPEN: usize = 30;
 /// Lines of a hook's output shown (the last ones, where the error is).
-pub const OUTPUT_LINES: usize = 200;
+const OUTPUT_LINES: usize = 200;
 
 pub fn render(t: &Timeline) -> String {
     let mut out = String::new();
@@ -626,7 +626,7 @@ fn text(s: &str) -> String {
 
 /// `text` as a Markdown section: a heading and the text in a fence longer
 /// than any run of backticks in it, so that it shows as it was written.
-pub fn fenced(title: &str, text: &str) -> String {
+pub(super) fn fenced(title: &str, text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {

@@ -10,22 +10,21 @@
 //! Markdown draws as a Mermaid chart.
 
 pub mod dot;
-pub mod format;
-pub mod graph_names;
-pub mod item_facts;
+pub(crate) mod format;
+mod graph_names;
+mod item_facts;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod mermaid;
-pub mod object_names;
-pub mod picture;
+mod object_names;
+mod picture;
 pub mod progress_lines;
-pub mod shown;
+mod shown;
 pub mod text;
 pub mod timeline;
-pub mod yaml;
+mod yaml;
 
-pub use crate::base::text::WIDTH;
-pub use format::Format;
-pub use progress_lines::ProgressLines;
-pub use shown::{problems, progress_lines, NotOffered, Shown, VersionShown};
+pub(crate) use format::Format;
+pub(crate) use progress_lines::ProgressLines;
+pub(crate) use shown::{problems, progress_lines, NotOffered, Shown, VersionShown};

@@ -9,31 +9,31 @@ use crate::model::reference::ObjectRef;
 
 /// How the text names objects: without the release's namespace.
 #[derive(Debug, Clone, Default)]
-pub(in crate::render) struct Names {
+pub(super) struct Names {
     namespace: Option<String>,
 }
 
 impl Names {
     /// Objects of `namespace`, the release's, named without it.
-    pub(in crate::render) fn within(namespace: &str) -> Names {
+    pub(super) fn within(namespace: &str) -> Names {
         Names { namespace: Some(namespace.to_string()) }
     }
 
-    pub(in crate::render) fn of(&self, r: &ObjectRef) -> String {
+    pub(super) fn of(&self, r: &ObjectRef) -> String {
         match (&r.namespace, &self.namespace) {
             (Some(ns), Some(release)) if ns == release => format!("{}/{}", r.kind, r.name),
             _ => r.to_string(),
         }
     }
 
-    pub(in crate::render) fn all(&self, refs: &[ObjectRef]) -> String {
+    pub(super) fn all(&self, refs: &[ObjectRef]) -> String {
         refs.iter().map(|r| self.of(r)).collect::<Vec<_>>().join(", ")
     }
 }
 
 /// A reference as the text of a report whose release is in `namespace`
 /// names it: without that namespace (the tables of `deploy`, `run`).
-pub(in crate::render) fn local_name(reference: &str, namespace: Option<&str>) -> String {
+pub(super) fn local_name(reference: &str, namespace: Option<&str>) -> String {
     match (reference.parse::<ObjectRef>(), namespace) {
         (Ok(r), Some(ns)) => Names::within(ns).of(&r),
         _ => reference.to_string(),

@@ -21,42 +21,42 @@ use crate::model::kind_order::install_rank;
 use crate::plan::{EventPlan, ItemId, Node, Plan, Reason, Target};
 
 /// Levels with more items than this may be folded.
-pub const FOLD_OVER: usize = 8;
+pub(super) const FOLD_OVER: usize = 8;
 /// Levels with more items than this running together may be folded.
-pub const SIDE_BY_SIDE: usize = 4;
+const SIDE_BY_SIDE: usize = 4;
 
-pub struct Picture {
-    pub events: Vec<EventPicture>,
+pub(super) struct Picture {
+    pub(super) events: Vec<EventPicture>,
 }
 
-pub struct EventPicture {
+pub(super) struct EventPicture {
     /// The event's name (`install` for the resources); events with the same
     /// picture are drawn once, named `pre-install, pre-upgrade`.
-    pub name: String,
-    pub levels: Vec<PictureLevel>,
+    pub(super) name: String,
+    pub(super) levels: Vec<PictureLevel>,
     /// Barrier points: id and what they stand for.
-    pub barriers: Vec<(String, String)>,
-    pub edges: Vec<(String, String, Edge)>,
+    pub(super) barriers: Vec<(String, String)>,
+    pub(super) edges: Vec<(String, String, Edge)>,
 }
 
-pub struct PictureLevel {
-    pub id: String,
+pub(super) struct PictureLevel {
+    pub(super) id: String,
     /// `weight -5`, `batch 2 (CRDs and Namespaces)`.
-    pub label: String,
-    pub boxes: Vec<BoxNode>,
+    pub(super) label: String,
+    pub(super) boxes: Vec<BoxNode>,
 }
 
-pub struct BoxNode {
-    pub id: String,
-    pub label: String,
+pub(super) struct BoxNode {
+    pub(super) id: String,
+    pub(super) label: String,
     /// Runs with others of its level (a parallel hook, any resource).
-    pub parallel: bool,
-    pub folded: bool,
+    pub(super) parallel: bool,
+    pub(super) folded: bool,
 }
 
 /// How an edge is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Edge {
+pub(super) enum Edge {
     /// Into a barrier point (no arrowhead) or out of one.
     IntoBarrier,
     FromBarrier,
@@ -83,7 +83,7 @@ fn lifecycle_rank(target: Target) -> usize {
     ORDER.iter().position(|n| *n == target.name()).unwrap_or(ORDER.len())
 }
 
-pub fn picture(plan: &Plan) -> Picture {
+pub(super) fn picture(plan: &Plan) -> Picture {
     let mut events: Vec<&EventPlan> = plan.events.iter().collect();
     crate::base::order::by_key(&mut events, |e| lifecycle_rank(e.target) as u64);
     let mut out: Vec<(String, EventPicture)> = Vec::new();
@@ -262,13 +262,13 @@ fn kind_counts(e: &EventPlan, members: std::ops::Range<usize>) -> String {
     parts.chunks(3).map(|c| c.join(", ")).collect::<Vec<_>>().join("\n")
 }
 
-pub(crate) fn sanitize(s: &str) -> String {
+pub(super) fn sanitize(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }
 
 /// The boxes that start and end an event, to chain events top to bottom:
 /// the first box of the first level and the last of the last.
-pub fn ends(e: &EventPicture) -> Option<(&str, &str)> {
+pub(super) fn ends(e: &EventPicture) -> Option<(&str, &str)> {
     let first = e.levels.first()?.boxes.first()?;
     let last = e.levels.last()?.boxes.last()?;
     Some((&first.id, &last.id))

@@ -41,7 +41,7 @@ impl<'w> ProgressLines<'w> {
     }
 
     /// Objects of `namespace`, the release's, are named without it.
-    pub fn within(mut self, namespace: &str) -> Self {
+    pub(super) fn within(mut self, namespace: &str) -> Self {
         self.names = Names::within(namespace);
         self
     }

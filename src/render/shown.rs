@@ -29,9 +29,9 @@ use crate::model::diagnostic::Diagnostics;
 /// A format asked of an outcome that does not offer it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("-o {} is not offered here; use -o {}", .format.name(), names(.offered))]
-pub struct NotOffered {
-    pub format: Format,
-    pub offered: &'static [Format],
+pub(crate) struct NotOffered {
+    format: Format,
+    offered: &'static [Format],
 }
 
 fn names(formats: &[Format]) -> String {
@@ -39,7 +39,7 @@ fn names(formats: &[Format]) -> String {
 }
 
 /// An outcome that can be shown.
-pub trait Shown {
+pub(crate) trait Shown {
     /// The formats it offers, the first the default.
     const FORMATS: &'static [Format];
 
@@ -227,7 +227,7 @@ impl Shown for UninstallPreview {
 
 /// `version`: the plugin's version, for people or for the scripts that roll
 /// the plugin out and check which version is installed.
-pub struct VersionShown(pub &'static str);
+pub(crate) struct VersionShown(pub(crate) &'static str);
 
 impl Shown for VersionShown {
     const FORMATS: &'static [Format] = &[Format::Text, Format::Json];
@@ -245,13 +245,13 @@ impl Shown for VersionShown {
 
 /// The problems a command found in its input, as it says them on stderr
 /// before it acts (or refuses to).
-pub fn problems(diags: &Diagnostics) -> String {
+pub(crate) fn problems(diags: &Diagnostics) -> String {
     text::diagnostics(diags, false)
 }
 
 /// Where a command's progress is said as lines, its objects in `namespace`
 /// named without it.
-pub fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> ProgressLines<'a> {
+pub(crate) fn progress_lines<'a>(out: &'a mut dyn Write, namespace: &str) -> ProgressLines<'a> {
     ProgressLines::new(out).within(namespace)
 }
 

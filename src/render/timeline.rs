@@ -31,7 +31,7 @@ pub enum ReportedCommand {
 }
 
 impl ReportedCommand {
-    pub fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             ReportedCommand::Run => "run",
             ReportedCommand::Deploy => "deploy",
@@ -55,7 +55,7 @@ pub enum Verdict {
 
 /// Which part of an operation a group belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stage {
+pub(super) enum Stage {
     /// One event's hooks (`pre-upgrade`, `test`).
     Hooks(String),
     Resources,
@@ -66,7 +66,7 @@ pub enum Stage {
 /// The level inside a stage: items of one level start only after the
 /// previous level is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
+pub(super) enum Level {
     Weight(i64),
     /// Numbered from 1, as `deploy` prints them.
     Batch(usize),
@@ -74,16 +74,16 @@ pub enum Level {
 }
 
 #[derive(Debug, Clone)]
-pub struct Group {
-    pub stage: Stage,
-    pub level: Level,
-    pub items: Vec<TimelineItem>,
+pub(super) struct Group {
+    pub(super) stage: Stage,
+    pub(super) level: Level,
+    pub(super) items: Vec<TimelineItem>,
 }
 
 impl Group {
     /// `pre-install, weight 0`, `batch 2`, `deletion 1`: for tables and
     /// chart sections.
-    pub fn label(&self) -> String {
+    pub(super) fn label(&self) -> String {
         let level = match self.level {
             Level::Weight(w) => format!("weight {w}"),
             Level::Batch(b) => format!("batch {b}"),
@@ -96,7 +96,7 @@ impl Group {
     }
 
     /// What the items are called.
-    pub fn noun(&self) -> &'static str {
+    pub(super) fn noun(&self) -> &'static str {
         match self.stage {
             Stage::Hooks(_) => "hook",
             Stage::Resources | Stage::Deletion => "resource",
@@ -105,7 +105,7 @@ impl Group {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
+pub(super) enum State {
     /// A hook succeeded, a resource became ready, a deletion completed.
     Succeeded,
     Failed,
@@ -120,64 +120,64 @@ pub enum State {
 }
 
 #[derive(Debug, Clone)]
-pub struct TimelineItem {
+pub(super) struct TimelineItem {
     /// `Kind/name` or `Kind/namespace/name`, as every output names it.
-    pub reference: String,
-    pub state: State,
-    pub started_at: Option<Millis>,
+    pub(super) reference: String,
+    pub(super) state: State,
+    pub(super) started_at: Option<Millis>,
     /// `None` for an item cut short: its bar ends when the operation did.
-    pub ended_at: Option<Millis>,
-    pub message: String,
+    pub(super) ended_at: Option<Millis>,
+    pub(super) message: String,
     /// A hook's output as `helm.sh/show-output` prints it (its logs).
-    pub output: Option<String>,
+    pub(super) output: Option<String>,
 }
 
 impl TimelineItem {
-    pub fn kind(&self) -> &str {
+    pub(super) fn kind(&self) -> &str {
         self.reference.split('/').next().unwrap_or_default()
     }
 }
 
 #[derive(Debug, Clone)]
 pub struct Timeline {
-    pub command: ReportedCommand,
-    pub release: String,
-    pub namespace: Option<String>,
-    pub revision: Option<u64>,
+    pub(super) command: ReportedCommand,
+    pub(super) release: String,
+    pub(super) namespace: Option<String>,
+    pub(super) revision: Option<u64>,
     /// The event run (`test`) or the operation (`upgrade`, `rollback to 2`).
-    pub subject: String,
+    pub(super) subject: String,
     pub verdict: Verdict,
-    pub error: Option<String>,
+    pub(super) error: Option<String>,
     /// The fail-fast hook that stopped the run.
-    pub failed_fast: Option<String>,
+    pub(super) failed_fast: Option<String>,
     /// The release's status afterwards (deploy, rollback, uninstall).
-    pub status: Option<String>,
-    pub started_at: Millis,
-    pub ended_at: Millis,
-    pub groups: Vec<Group>,
+    pub(super) status: Option<String>,
+    pub(super) started_at: Millis,
+    pub(super) ended_at: Millis,
+    pub(super) groups: Vec<Group>,
     /// API requests sent, and how many of them were repeats.
-    pub api_requests: Option<(u64, u64)>,
+    pub(super) api_requests: Option<(u64, u64)>,
     /// What `--rollback-on-failure` did afterwards.
-    pub recovery: Option<Box<Timeline>>,
+    pub(super) recovery: Option<Box<Timeline>>,
 }
 
 /// Identifies an item: (group, item) positions.
-pub type At = (usize, usize);
+pub(super) type At = (usize, usize);
 
 impl Timeline {
-    pub fn items(&self) -> impl Iterator<Item = (At, &TimelineItem)> {
+    pub(super) fn items(&self) -> impl Iterator<Item = (At, &TimelineItem)> {
         self.groups
             .iter()
             .enumerate()
             .flat_map(|(g, group)| group.items.iter().enumerate().map(move |(i, it)| ((g, i), it)))
     }
 
-    pub fn item(&self, (g, i): At) -> &TimelineItem {
+    pub(super) fn item(&self, (g, i): At) -> &TimelineItem {
         &self.groups[g].items[i]
     }
 
     /// Where an item's bar ends: its end, or the operation's for one cut short.
-    pub fn end_of(&self, item: &TimelineItem) -> Option<Millis> {
+    pub(super) fn end_of(&self, item: &TimelineItem) -> Option<Millis> {
         match (item.started_at, item.ended_at) {
             (Some(_), Some(end)) => Some(end),
             (Some(start), None) => Some(self.ended_at.max(start)),
@@ -199,7 +199,7 @@ impl Timeline {
     /// a Service): they cost nothing, and the next item of their batch
     /// starting a few milliseconds later only follows them in the order of
     /// the requests.
-    pub fn critical_path(&self) -> BTreeSet<At> {
+    pub(super) fn critical_path(&self) -> BTreeSet<At> {
         let timed: Vec<(At, Millis, Millis)> = self
             .items()
             .filter(|(_, it)| it.state != State::CutShort)
@@ -224,7 +224,7 @@ impl Timeline {
     }
 
     /// How many items of `noun` (`hook`, `resource`) are in `state`.
-    pub fn count(&self, noun: &str, state: State) -> usize {
+    pub(super) fn count(&self, noun: &str, state: State) -> usize {
         self.groups
             .iter()
             .filter(|g| g.noun() == noun && g.stage != Stage::Deletion)

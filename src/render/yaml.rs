@@ -18,26 +18,26 @@ use crate::model::diagnostic::Diagnostics;
 use crate::model::input::{InputFormat, Release};
 use crate::plan::Plan;
 
-pub fn plan(release: &Release, input: InputFormat, plan: &Plan, diags: &Diagnostics) -> String {
+pub(super) fn plan(release: &Release, input: InputFormat, plan: &Plan, diags: &Diagnostics) -> String {
     from_json(&json::plan(release, input, plan, diags))
 }
 
-pub fn lint(diags: &Diagnostics, strict: bool) -> String {
+pub(super) fn lint(diags: &Diagnostics, strict: bool) -> String {
     from_json(&json::lint(diags, strict))
 }
 
 /// `run` and `status`.
-pub fn summary(s: &Summary) -> String {
+pub(super) fn summary(s: &Summary) -> String {
     from_json(&json::summary(s))
 }
 
 /// `deploy`, `rollback` and `uninstall`.
-pub fn report(r: &Report) -> String {
+pub(super) fn report(r: &Report) -> String {
     from_json(&json::report(r))
 }
 
 /// A `--dry-run` preview.
-pub fn preview<P: Serialize>(p: &P) -> String {
+pub(super) fn preview<P: Serialize>(p: &P) -> String {
     from_json(&json::preview(p))
 }
 

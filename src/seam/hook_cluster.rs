@@ -55,7 +55,7 @@ pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
 }
 
 impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
-    pub fn new(
+    pub(super) fn new(
         env: &'a mut E,
         (plan, hooks): (&'a EventPlan, &'a [Hook]),
         stored: &'a mut StoredRelease,

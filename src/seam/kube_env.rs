@@ -17,20 +17,20 @@ use super::wants::Want;
 
 /// The real world: the Kubernetes API through `client`, records in Helm's
 /// storage `driver`, the wall clock.
-pub struct KubeEnv {
-    pub client: Client,
-    pub driver: Driver,
-    pub conflicts: Conflicts,
+pub(crate) struct KubeEnv {
+    client: Client,
+    driver: Driver,
+    conflicts: Conflicts,
 }
 
 impl KubeEnv {
-    pub fn new(client: Client, driver: Driver) -> Self {
+    pub(crate) fn new(client: Client, driver: Driver) -> Self {
         KubeEnv { client, driver, conflicts: Conflicts::Fail }
     }
 
     /// What the release's applies (not its hooks') do with fields another
     /// manager owns: `--force-conflicts`.
-    pub fn with_conflicts(self, conflicts: Conflicts) -> Self {
+    pub(crate) fn with_conflicts(self, conflicts: Conflicts) -> Self {
         KubeEnv { conflicts, ..self }
     }
 }

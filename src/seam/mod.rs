@@ -6,18 +6,18 @@
 //! `run` and of the deploys run through [`HookCluster`], the executor's
 //! cluster over the seam.
 
-pub mod cluster;
-pub mod env;
-pub mod hook_cluster;
-pub mod kube_env;
-pub mod store;
-pub mod wants;
+mod cluster;
+mod env;
+mod hook_cluster;
+mod kube_env;
+mod store;
+pub(crate) mod wants;
 
 /// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.
-pub use crate::kube::Conflicts;
+pub(crate) use crate::kube::Conflicts;
 pub use cluster::Cluster;
 pub use env::Env;
 pub use hook_cluster::{HookCluster, Recording, RUN_LABEL};
-pub use kube_env::KubeEnv;
+pub(crate) use kube_env::KubeEnv;
 pub use store::{Clock, Store};
 pub use wants::Want;

@@ -26,7 +26,7 @@ pub enum Want {
 
 impl Want {
     /// `verbs` on the objects of `head`'s kind, where it lands.
-    pub fn kind(verbs: &'static [&'static str], head: &crate::model::manifest::Head) -> Want {
+    pub(crate) fn kind(verbs: &'static [&'static str], head: &crate::model::manifest::Head) -> Want {
         Want::Kind {
             verbs,
             api_version: head.api_version.clone(),
@@ -38,7 +38,11 @@ impl Want {
     /// The release records in `namespace`, stored as `records` (Helm's
     /// storage driver's resource; none under the `release_storage` host
     /// function).
-    pub fn records(verbs: &'static [&'static str], records: Option<&'static str>, namespace: &str) -> Option<Want> {
+    pub(crate) fn records(
+        verbs: &'static [&'static str],
+        records: Option<&'static str>,
+        namespace: &str,
+    ) -> Option<Want> {
         let resource = records?;
         Some(Want::Resource { verbs, group: "", resource, namespace: Some(namespace.to_string()) })
     }
@@ -49,7 +53,7 @@ impl Want {
 /// before-hook-creation), list and watch (waiting); pods list and pods/log get
 /// where logs may be read (`--logs` for Pod hooks, an output log policy,
 /// `helm.sh/show-output`, a fail-fast hook). Shared by `run` and the deploys.
-pub fn hook_wants(hooks: &[&Hook], logs: bool) -> Vec<Want> {
+pub(crate) fn hook_wants(hooks: &[&Hook], logs: bool) -> Vec<Want> {
     let mut wants = Vec::new();
     for h in hooks {
         wants.push(Want::kind(&["create", "patch", "delete", "list", "watch"], &h.head));
@@ -66,7 +70,7 @@ pub fn hook_wants(hooks: &[&Hook], logs: bool) -> Vec<Want> {
 /// Asks the API server for `wants`, each kind found by discovery in the
 /// order given; the first refused is `Forbidden`, naming the verb, the
 /// resource and `why` ([`kube::access::Permissions::check`]).
-pub fn check(client: &mut Client, wants: &[Want], why: &str) -> Result<(), KubeError> {
+pub(super) fn check(client: &mut Client, wants: &[Want], why: &str) -> Result<(), KubeError> {
     let mut needs = kube::access::Permissions::default();
     for want in wants {
         match want {

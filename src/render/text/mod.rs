@@ -3,9 +3,9 @@
 //! `deploy`, `preview`).
 
 pub mod deploy;
-pub mod plan;
-pub mod preview;
-pub mod problems;
+pub(super) mod plan;
+pub(super) mod preview;
+pub(super) mod problems;
 pub mod run;
 
 pub use plan::plan;

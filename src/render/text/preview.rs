@@ -16,7 +16,7 @@ fn word(action: PreviewAction) -> &'static str {
 }
 
 /// The preview as text.
-pub fn preview(p: &Preview) -> String {
+pub(in crate::render) fn preview(p: &Preview) -> String {
     let mut out = format!(
         "Plan: release {:?} in namespace {:?}: {} as revision {} (dry run: nothing applied or stored)\n",
         p.release, p.namespace, p.operation, p.revision
@@ -87,7 +87,7 @@ pub fn preview(p: &Preview) -> String {
 }
 
 /// The uninstall preview as text.
-pub fn uninstall_preview(p: &UninstallPreview) -> String {
+pub(in crate::render) fn uninstall_preview(p: &UninstallPreview) -> String {
     let mut out = format!(
         "Plan: uninstall release {:?} in namespace {:?}, revision {} (dry run: nothing deleted, no hook run)\n",
         p.release, p.namespace, p.revision

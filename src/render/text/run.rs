@@ -102,7 +102,13 @@ pub(in crate::render) fn left_running(left: &[(ObjectRef, LeftRunning)], namespa
 
 /// The line a run opens with: `Running 2 test hooks of release r, revision
 /// 3, --parallel 1`.
-pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u64>, parallel: usize) -> String {
+pub(in crate::render) fn run_header(
+    hooks: usize,
+    event: Event,
+    release: &str,
+    revision: Option<u64>,
+    parallel: usize,
+) -> String {
     let revision = revision.map(|r| format!(", revision {r}")).unwrap_or_default();
     format!(
         "Running {} {} hook{} of release {}{revision}, --parallel {}\n",
@@ -116,7 +122,7 @@ pub fn run_header(hooks: usize, event: Event, release: &str, revision: Option<u6
 
 /// `status -o text`: the summary headed by whose run it was and when, or
 /// why there is none.
-pub fn status(s: &StatusOutcome) -> String {
+pub(in crate::render) fn status(s: &StatusOutcome) -> String {
     let header = header(s);
     let rows = &s.summary.rows;
     if rows.is_empty() {
