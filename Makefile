@@ -51,7 +51,7 @@ help:
 	@echo "           adds the reports e2e tests kept (HOOKS_REPORT_DIR)"
 	@echo "cluster-up | cluster-down | cluster-env | cluster-proxy   the local test bed"
 
-$(WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+$(WASM): Cargo.toml Cargo.lock .cargo/config.toml $(shell find src -name '*.rs')
 	cargo build --release --target wasm32-wasip1 --lib
 
 plugin.wasm: $(WASM)
@@ -75,7 +75,7 @@ dist/hooks: plugin.wasm plugin.yaml completion.yaml LICENSE
 HOST_TARGET := $(CARGO_TARGET_DIR)/host-functions
 HOST_WASM := $(HOST_TARGET)/wasm32-wasip1/release/helm_hooks.wasm
 
-$(HOST_WASM): Cargo.toml Cargo.lock $(shell find src -name '*.rs')
+$(HOST_WASM): Cargo.toml Cargo.lock .cargo/config.toml $(shell find src -name '*.rs')
 	cargo build --release --target wasm32-wasip1 --lib --features host-functions --target-dir $(HOST_TARGET)
 
 plugin-host.wasm: $(HOST_WASM)
