@@ -47,19 +47,40 @@ const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
 /// The deflate level of the records the plugin writes ([`encode_payload`]).
-const LEVEL: u32 = 3;
+pub const LEVEL: u32 = 2;
+
+/// Helm's own level (`gzip.BestCompression`), for a record too large at
+/// [`LEVEL`].
+const HELMS_LEVEL: u32 = 9;
+
+/// The most a record's payload may be: a Secret's data, and a ConfigMap's,
+/// hold at most 1 MiB (Kubernetes' `MaxSecretSize`).
+const RECORD_LIMIT: usize = 1 << 20;
 
 /// `data.release` as Helm's `encodeRelease` writes it: base64(gzip(JSON)).
 /// Helm compresses at level 9; any level reads back the same. This crate's
-/// deflate (miniz_oxide) at [`LEVEL`] takes half the time of its level 6 and
-/// a sixth of its level 9, for a payload 3.5 % larger than level 9's (native
-/// figures on cert-manager's 2.7 MB of JSON: 13.7, 25.6 and 45.1 ms; 354 KB
-/// against 342 and 341 KB; Helm's Wasm runtime runs it about nine times
-/// slower). Level 1 would be faster still but half again larger, too close
-/// to a Secret's 1 MiB limit for large releases. The records a command
-/// writes after its first go through [`Encoder`].
+/// deflate (miniz_oxide) at [`LEVEL`] takes a third of the time of its level
+/// 6 for a payload a sixth larger than level 9's (native, rook-ceph's 3.47 MB
+/// of release JSON: 15.5 ms against 24.0 at level 3 and 65.7 at level 6;
+/// 473 KB against 419, 403 and level 9's; Helm's Wasm runtime runs it about
+/// nine times slower). A payload that comes out over a record's 1 MiB is
+/// made again at Helm's level, so that whatever Helm can store, the plugin
+/// can. The records a command writes after its first go through [`Encoder`].
 pub fn encode_payload(json: &[u8]) -> String {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(LEVEL));
+    let payload = gzip_base64(json, LEVEL);
+    if payload.len() <= RECORD_LIMIT {
+        return payload;
+    }
+    let helms = gzip_base64(json, HELMS_LEVEL);
+    if helms.len() < payload.len() {
+        helms
+    } else {
+        payload
+    }
+}
+
+fn gzip_base64(json: &[u8], level: u32) -> String {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
     gz.write_all(json).expect("writing to memory");
     base64::encode(&gz.finish().expect("writing to memory"))
 }
@@ -116,6 +137,9 @@ struct Segment {
 #[derive(Clone, Default)]
 pub struct Encoder {
     kept: Vec<Segment>,
+    /// The release came out over a record's limit once: it is written whole
+    /// from then on ([`encode_payload`], at Helm's level when it must be).
+    whole: bool,
 }
 
 impl fmt::Debug for Encoder {
@@ -154,8 +178,14 @@ impl Encoder {
     /// `base64(gzip(JSON of release))`: what `encode_payload` makes of the
     /// same JSON, read back byte for byte the same.
     pub fn encode(&mut self, release: &Value) -> String {
-        let Some(fields) = release.as_object() else {
-            return encode_payload(&serde_json::to_vec(release).expect("a Value serialises"));
+        self.encode_within(release, RECORD_LIMIT)
+    }
+
+    fn encode_within(&mut self, release: &Value, limit: usize) -> String {
+        let whole = |release: &Value| serde_json::to_vec(release).expect("a Value serialises");
+        let fields = match release.as_object() {
+            Some(fields) if !self.whole => fields,
+            _ => return encode_payload(&whole(release)),
         };
         // First the JSON, field by field (kept segments as they are), then the deflating,
         // at a level chosen by the whole size.
@@ -218,7 +248,17 @@ impl Encoder {
         let mut out = stream.out;
         out.extend_from_slice(&stream.crc.finalize().to_le_bytes());
         out.extend_from_slice(&(stream.len as u32).to_le_bytes());
-        base64::encode(&out)
+        let payload = base64::encode(&out);
+        if payload.len() <= limit {
+            return payload;
+        }
+        let helms = gzip_base64(&whole(release), HELMS_LEVEL);
+        if helms.len() >= payload.len() {
+            return payload;
+        }
+        self.kept.clear();
+        self.whole = true;
+        helms
     }
 }
 
@@ -319,6 +359,31 @@ mod tests {
         for v in [serde_json::json!({"a": 1}), serde_json::json!({}), serde_json::json!([1, 2])] {
             assert_eq!(decoded(&Encoder::default().encode(&v)), serde_json::to_vec(&v).unwrap());
         }
+    }
+
+    #[test]
+    fn a_payload_over_a_records_limit_is_made_again_at_helms_level() {
+        // Words of a small vocabulary in no order: text that level 9 packs tighter.
+        let mut seed = 1u64;
+        let words: Vec<String> = (0..120_000)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                format!("w{}", (seed >> 40) % 3000)
+            })
+            .collect();
+        let r = serde_json::json!({"name": "r", "manifest": words.join(" "), "chart": {"x": words[..5000].join(",")}});
+        let mut e = Encoder::default();
+        let segmented = e.encode(&r).len();
+        let limit = segmented - 1;
+        let mut e = Encoder::default();
+        let payload = e.encode_within(&r, limit);
+        assert_eq!(decoded(&payload), serde_json::to_vec(&r).unwrap());
+        assert!(payload.len() < segmented, "{} against {segmented}", payload.len());
+        assert_eq!(payload, gzip_base64(&serde_json::to_vec(&r).unwrap(), HELMS_LEVEL));
+        // And so on for the rest of the command: written whole, nothing kept.
+        assert!(e.whole && e.kept.is_empty());
+        let next = release(3, "Succeeded");
+        assert_eq!(e.encode(&next), encode_payload(&serde_json::to_vec(&next).unwrap()));
     }
 
     #[test]
