@@ -141,6 +141,13 @@ fn mutate(text: &str, m: &Mutation) -> String {
     lines.join("\n") + "\n"
 }
 
+thread_local!(static CORPUS: Vec<Document> = corpus());
+
+/// A document of the corpus, as proptest picks it.
+fn picked(pick: prop::sample::Index) -> Document {
+    CORPUS.with(|c| c[pick.index(c.len())].clone())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -151,8 +158,7 @@ proptest! {
         pick in any::<prop::sample::Index>(),
         mutations in prop::collection::vec(mutation(), 1..4),
     ) {
-        thread_local!(static CORPUS: Vec<Document> = corpus());
-        let doc = CORPUS.with(|c| c[pick.index(c.len())].clone());
+        let doc = picked(pick);
         // Heads are at the top: mutate the first lines most.
         let head_lines = doc.text.lines().take_while(|l| !l.starts_with("spec:") && !l.starts_with("data:")).count();
         let mut text = doc.text.clone();
@@ -171,6 +177,21 @@ proptest! {
             }
         }
         agree(&Document { text, ..doc })?;
+    }
+
+    /// Mutated documents, anywhere in them: `deploy`'s kept reading is
+    /// `lint`'s whole reading.
+    #[test]
+    fn mutated_documents_are_kept_as_they_read_whole(
+        pick in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let doc = picked(pick);
+        let mut text = doc.text.clone();
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        kept_reads_as_whole(&text)?;
     }
 }
 
@@ -207,25 +228,5 @@ fn every_rendered_document_is_kept_as_it_reads_whole() {
     let docs = corpus();
     for doc in &docs {
         kept_reads_as_whole(&doc.text).unwrap();
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
-
-    /// Mutated documents, anywhere in them: `deploy`'s kept reading is
-    /// `lint`'s whole reading.
-    #[test]
-    fn mutated_documents_are_kept_as_they_read_whole(
-        pick in any::<prop::sample::Index>(),
-        mutations in prop::collection::vec(mutation(), 1..4),
-    ) {
-        thread_local!(static CORPUS: Vec<Document> = corpus());
-        let doc = CORPUS.with(|c| c[pick.index(c.len())].clone());
-        let mut text = doc.text.clone();
-        for m in &mutations {
-            text = mutate(&text, m);
-        }
-        kept_reads_as_whole(&text)?;
     }
 }
