@@ -1,11 +1,13 @@
-//! End to end on public stateful charts (issue 42): a queue and a database chart whose
-//! claims the bed's provisioner binds (docs/testing.md, "Volumes"), each compared with
+//! End to end on public stateful charts (issues 42, 47): a queue and two databases whose
+//! claims the bed's provisioner binds (docs/testing.md, "Volumes"), and an application
+//! whose hooks migrate its database, each compared with
 //! stock Helm as `real.rs` compares every public chart (`real::fidelity`: stock `helm
 //! install --wait`, then the README's pipe on the same namespace and release name; the
 //! same objects, stored release, claims Bound and StatefulSets ready; then a stock
 //! upgrade, `helm hooks rollback` and `helm hooks uninstall`). A suite of its own so that
 //! `scripts/e2e.sh` can run it in the lane with time to spare (real.rs's is the critical
-//! one). Neither chart has cluster-scoped objects: the two run side by side.
+//! one). They run side by side: only hydra has cluster-scoped objects (its
+//! hydra-maester's ClusterRole and `crds/` CRD), which no other chart names.
 //!
 //! ```sh
 //! make cluster-up && eval "$(make -s cluster-env)" && make dist/hooks
@@ -55,6 +57,42 @@ fn airflow_database_hooks_in_order() {
         ],
         tests: false,
         claims: Some(4),
+        hook_order: true,
+    });
+}
+
+/// bitnami's PostgreSQL 17.1.0 (the corpus' database, issue 47): every container asks for
+/// `ephemeral-storage` (its resource presets), which a node must report to schedule it,
+/// and its StatefulSet's claim is bound by the bed's provisioner.
+#[test]
+fn postgresql_17() {
+    fidelity(Chart {
+        dir: "postgresql",
+        args: &["--set", "auth.postgresPassword=hooks-test"],
+        tests: false,
+        claims: Some(1),
+        hook_order: false,
+    });
+}
+
+/// ory's hydra (issue 47's corpus) with its SQL migration on: a ServiceAccount, a Secret
+/// and a ConfigMap as weight-0 pre-install hooks, the migration Job at weight 1, and a test
+/// Pod, each run as stock Helm runs them.
+#[test]
+fn hydra() {
+    fidelity(Chart {
+        dir: "hydra",
+        args: &[
+            "-f",
+            "testdata/charts/real/hydra.hooks-values.yaml",
+            // Otherwise the Secret (a pre-install hook) carries keys made by `randAlphaNum`.
+            "--set",
+            "hydra.config.secrets.system[0]=hooks-test-system-secret-32-bytes",
+            "--set",
+            "hydra.config.secrets.cookie[0]=hooks-test-cookie-secret-32-bytes",
+        ],
+        tests: true,
+        claims: None,
         hook_order: true,
     });
 }
