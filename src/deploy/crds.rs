@@ -26,8 +26,8 @@ use super::crd::Crd;
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Health};
 use crate::kube::{ObjectKey, Observed};
+use crate::ready::{Condition, Health, Kstatus};
 use crate::seam::{Clock, Cluster};
 
 /// Helm waits a fixed minute for new CRDs to be established.
@@ -104,5 +104,5 @@ fn served_kinds(crd: &Value) -> Vec<(String, String)> {
 }
 
 fn established(crd: &Value) -> bool {
-    kstatus::health("CustomResourceDefinition", crd) == Health::Ready
+    Kstatus("CustomResourceDefinition").judge(crd) == Health::Ready
 }

@@ -6,10 +6,10 @@
 //! ([`crate::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
 
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Health};
 use crate::exec::progress::Elapsed;
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::external::{External, Wait};
+use crate::ready::Health;
 
 use super::progress::{DeployEvent, Progress};
 use crate::seam::{Clock, Cluster};
@@ -17,16 +17,11 @@ use crate::seam::{Clock, Cluster};
 /// How often, at most, what is still awaited is printed.
 const PROGRESS_EVERY_MS: Millis = 5_000;
 
-/// Why an external dependency is not met yet.
+/// Why an external dependency is not met yet (`crate::ready::External`).
 fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
-    let object = match seen {
-        Observed::Live(o) => o,
-        Observed::Gone { last: None } => return Some("not found yet".into()),
-        Observed::Gone { last: Some(_) } => return Some("deleted".into()),
-    };
-    match (e.wait, kstatus::health(&e.kind, object)) {
-        (Wait::Exists, _) | (Wait::Ready, Health::Ready) => None,
-        (Wait::Ready, Health::InProgress { reason } | Health::Failed { reason }) => Some(reason),
+    match crate::ready::verdict(&crate::ready::External { kind: &e.kind, ready: e.wait == Wait::Ready }, seen) {
+        Health::Ready => None,
+        Health::InProgress { reason } | Health::Failed { reason } => Some(reason),
     }
 }
 

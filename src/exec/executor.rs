@@ -138,7 +138,7 @@ pub enum HookInput {
     Waiting {
         hook: ItemId,
         why: String,
-        /// Something keeps it from running ([`crate::exec::pod_state::HookState`]).
+        /// Something keeps it from running ([`crate::ready::pod_state::HookState`]).
         stuck: bool,
     },
 }

@@ -10,11 +10,11 @@ use crate::base::cause::Cause;
 use crate::exec::executor::{
     ContainerLog, Executor, HookAction, HookInput, HookReport, LeftRunning, Millis, Phase, RunOptions,
 };
-use crate::exec::pod_state::HookState;
 use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
 use crate::model::hook::Hook;
 use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, ItemId};
+use crate::ready::pod_state::HookState;
 
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
 /// Its cause is the adapter's error, which this pure layer, below `kube`
