@@ -48,7 +48,6 @@ pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
     release: String,
     /// The Job and Pod hooks running, each awaited until done ([`HookDone`]).
     awaiting: Awaiting<'a, E::Watch, ItemId>,
-    keys: Vec<Option<ObjectKey>>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
     recording: Recording,
@@ -68,18 +67,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
         let selector = format!("{RUN_LABEL}={release}");
         let label = parallel > 1;
         let awaiting = Awaiting::new(env, label.then_some(selector.as_str()));
-        HookCluster {
-            env,
-            plan,
-            hooks,
-            stored,
-            release,
-            awaiting,
-            keys: vec![None; plan.items.len()],
-            label,
-            recording,
-            cursors: Default::default(),
-        }
+        HookCluster { env, plan, hooks, stored, release, awaiting, label, recording, cursors: Default::default() }
     }
 
     fn hook(&self, i: ItemId) -> &'a Hook {
@@ -111,14 +99,12 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
             Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Cause::new(e))),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
         };
-        let key = self.key(hook);
         let h = self.hook(hook);
         if matches!(h.head.kind.as_str(), "Job" | "Pod") {
             let done = Box::new(HookDone { kind: &h.head.kind, name: &h.head.name });
-            let followed = self.awaiting.follow(self.env, (hook, key.clone()), &live, done);
+            let followed = self.awaiting.follow(self.env, (hook, self.key(hook)), &live, done);
             followed.map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
-        self.keys[hook.0] = Some(key);
         Ok(())
     }
 
@@ -147,9 +133,8 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
 
     fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError> {
         let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
-        for (k, &h) in keys.iter().zip(hooks) {
+        for k in &keys {
             self.awaiting.unfollow(self.env, k);
-            self.keys[h.0] = None;
         }
         let left = self.env.delete_and_wait(&keys, deadline).map_err(cluster_error)?;
         match left.first() {
@@ -251,7 +236,7 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     fn why(&mut self, hook: ItemId) -> Option<HookState> {
         let pods = self.pods(hook).ok()?;
         // The Job as the wait last saw it: its counts cost no request.
-        let job = self.keys[hook.0].as_ref().and_then(|k| self.awaiting.last(self.env, k).cloned());
+        let job = self.awaiting.last(self.env, &self.key(hook)).cloned();
         Some(crate::ready::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
     }
 
