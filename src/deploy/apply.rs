@@ -123,7 +123,7 @@ struct Applier<'a, E: Cluster + Clock + ?Sized> {
     env: &'a mut E,
     r: Resources<'a>,
     /// What is applied and not ready yet, each awaited for its readiness.
-    awaiting: Awaiting<'a, E::Watch, ItemId>,
+    awaiting: Awaiting<'a, E::Watch>,
     /// External dependencies found met already in this deploy.
     external_met: std::collections::BTreeSet<crate::model::external::External>,
     /// Why the API server refused an item, kept as the failure's cause.
@@ -338,7 +338,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
                         let ready = condition.judge(&live) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
-                            self.awaiting.follow(self.env, (item, key), &live, condition)?;
+                            self.awaiting.follow(self.env, (item.0, key), &live, condition)?;
                         }
                         rollout.advance(self.env.now_ms());
                         rollout.handle(RolloutInput::Applied { item, ready });
@@ -365,7 +365,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
         let mut settled = self.awaiting.wait(self.env, deadline)?;
         rollout.advance(self.env.now_ms());
         for &item in items {
-            let verdict = match settled.iter_mut().find(|(i, _)| *i == item) {
+            let verdict = match settled.iter_mut().find(|(i, _)| *i == item.0) {
                 Some((_, verdict)) => std::mem::replace(verdict, Health::Ready),
                 None => self
                     .awaiting

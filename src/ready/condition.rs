@@ -7,7 +7,7 @@
 //! ([`resource`]: its HIP-0025 expressions, else its kind's kstatus, a Job
 //! ready once started unless it must complete, [`jobs_complete`]), a hook's
 //! ([`HookDone`]: Helm's Job and Pod completion), an external dependency's
-//! ([`External`]) and a CRD's ([`Kstatus`]).
+//! ([`External`]) and a CRD's ([`crd_established`]).
 
 use serde_json::Value;
 
@@ -58,6 +58,14 @@ pub(crate) trait Condition {
         awaited_when_gone(last)
     }
 
+    /// This condition, but never failed: what it says fails is in progress.
+    fn patient(self) -> Patient<Self>
+    where
+        Self: Sized,
+    {
+        Patient(self)
+    }
+
     /// This condition, and where it is in progress, ready once `other` is.
     fn or<C: Condition>(self, other: C) -> Or<Self, C>
     where
@@ -95,6 +103,26 @@ impl<A: Condition, B: Condition> Condition for Or<A, B> {
             first => first,
         }
     }
+}
+
+/// [`Condition::patient`]: ready as the condition is, in progress however
+/// else it is — a failure is waited past, until the deadline.
+pub(crate) struct Patient<C>(C);
+
+impl<C: Condition> Condition for Patient<C> {
+    fn judge(&self, object: &Value) -> Health {
+        match self.0.judge(object) {
+            Health::Failed { reason } => Health::InProgress { reason },
+            v => v,
+        }
+    }
+}
+
+/// A CRD of `crds/` is awaited until Established, kstatus's reading of a
+/// CRD, as Helm awaits it: one whose names are refused is waited for until
+/// its minute runs out, as Helm's waiter does.
+pub(crate) fn crd_established() -> Patient<Kstatus<'static>> {
+    Kstatus("CustomResourceDefinition").patient()
 }
 
 /// kstatus's rules for the object's kind, as Helm 4's waiter reads them
@@ -233,6 +261,15 @@ mod tests {
         assert!(!settled(&resource("Job", None, false).judge(&json!({"kind": "Job", "status": {}}))));
         assert_eq!(jobs_complete(true, vec![false, true]), [true, true]);
         assert_eq!(jobs_complete(false, vec![false, true]), [false, true]);
+    }
+
+    #[test]
+    fn a_crd_is_awaited_until_established_even_past_a_failure() {
+        let crd = |t: &str, status: &str| json!({"status": {"conditions": [{"type": t, "status": status}]}});
+        assert_eq!(crd_established().judge(&crd("Established", "True")), Health::Ready);
+        let refused = crd("NamesAccepted", "False");
+        assert!(matches!(Kstatus("CustomResourceDefinition").judge(&refused), Health::Failed { .. }));
+        assert!(matches!(crd_established().judge(&refused), Health::InProgress { .. }));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! (`kstatus`), Helm's completion of a hook's Job or Pod (`completion`), a
 //! chart's HIP-0025 expressions (`expr`), and what a hook's pods are doing,
 //! in words (`pod_state`); composed into the conditions every wait awaits
-//! (`condition`): a resource's, a hook's, an external dependency's. `model`
+//! (`condition`): a resource's, a hook's, an external dependency's, a CRD's. `model`
 //! reads a chart's expressions with them (and `lint` says what cannot
-//! hold); `seam::Awaiting` awaits hooks and resources by them.
+//! hold); `seam::Awaiting` awaits hooks, resources and CRDs by them.
 
 pub mod completion;
 mod condition;
@@ -14,6 +14,6 @@ pub mod kstatus;
 pub mod pod_state;
 
 pub use condition::Observed;
-pub(crate) use condition::{jobs_complete, resource, settled, verdict, Condition, External, HookDone, Kstatus};
+pub(crate) use condition::{crd_established, jobs_complete, resource, settled, verdict, Condition, External, HookDone};
 pub use expr::{Expr, ExprError, Readiness, ReadinessStatus};
 pub use kstatus::Health;

@@ -16,14 +16,14 @@ use crate::ready::{settled, verdict, Condition, Health};
 
 use super::cluster::Cluster;
 
-/// Objects awaited together, each for its condition; `Id` names what the
-/// caller awaits (a plan item).
-pub(crate) struct Awaiting<'c, W, Id> {
+/// Objects awaited together, each for its condition and named by the
+/// caller's index of what it awaits (a plan item's, a CRD's).
+pub(crate) struct Awaiting<'c, W> {
     watch: W,
-    followed: Vec<(ObjectKey, Id, Box<dyn Condition + 'c>)>,
+    followed: Vec<(ObjectKey, usize, Box<dyn Condition + 'c>)>,
 }
 
-impl<'c, W, Id: Copy> Awaiting<'c, W, Id> {
+impl<'c, W> Awaiting<'c, W> {
     /// Nothing awaited yet; `label_selector` is a label every object it
     /// will follow carries ([`Cluster::watch`]).
     pub(crate) fn new<E: Cluster<Watch = W> + ?Sized>(env: &mut E, label_selector: Option<&str>) -> Self {
@@ -35,7 +35,7 @@ impl<'c, W, Id: Copy> Awaiting<'c, W, Id> {
     pub(crate) fn follow<E: Cluster<Watch = W> + ?Sized>(
         &mut self,
         env: &mut E,
-        (id, key): (Id, ObjectKey),
+        (id, key): (usize, ObjectKey),
         known: &Value,
         condition: Box<dyn Condition + 'c>,
     ) -> Result<(), KubeError> {
@@ -46,7 +46,7 @@ impl<'c, W, Id: Copy> Awaiting<'c, W, Id> {
 
     /// Stops awaiting `key`; what it was followed for, if it was.
     #[inline(never)]
-    pub(crate) fn unfollow<E: Cluster<Watch = W> + ?Sized>(&mut self, env: &mut E, key: &ObjectKey) -> Option<Id> {
+    pub(crate) fn unfollow<E: Cluster<Watch = W> + ?Sized>(&mut self, env: &mut E, key: &ObjectKey) -> Option<usize> {
         env.unfollow(&mut self.watch, key);
         let at = self.followed.iter().position(|(k, ..)| k == key)?;
         Some(self.followed.swap_remove(at).1)
@@ -59,7 +59,7 @@ impl<'c, W, Id: Copy> Awaiting<'c, W, Id> {
         &mut self,
         env: &mut E,
         deadline: Millis,
-    ) -> Result<Vec<(Id, Health)>, KubeError> {
+    ) -> Result<Vec<(usize, Health)>, KubeError> {
         let followed = &self.followed;
         let mut done = |key: &ObjectKey, seen: Observed<'_>| {
             followed.iter().any(|(k, _, condition)| k == key && settled(&verdict(&**condition, seen)))

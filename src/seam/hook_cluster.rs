@@ -47,7 +47,7 @@ pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
     stored: &'a mut StoredRelease,
     release: String,
     /// The Job and Pod hooks running, each awaited until done ([`HookDone`]).
-    awaiting: Awaiting<'a, E::Watch, ItemId>,
+    awaiting: Awaiting<'a, E::Watch>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
     recording: Recording,
@@ -102,7 +102,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
         let h = self.hook(hook);
         if matches!(h.head.kind.as_str(), "Job" | "Pod") {
             let done = Box::new(HookDone { kind: &h.head.kind, name: &h.head.name });
-            let followed = self.awaiting.follow(self.env, (hook, self.key(hook)), &live, done);
+            let followed = self.awaiting.follow(self.env, (hook.0, self.key(hook)), &live, done);
             followed.map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
         Ok(())
@@ -218,7 +218,7 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
         let ended = self.awaiting.wait(self.env, deadline).map_err(cluster_error)?;
         // One no hook awaits any more (it timed out) is dropped: left followed, its end
         // would answer every wait at once, and the others would never be looked at again.
-        let awaited = ended.into_iter().filter(|(h, _)| hooks.contains(h));
+        let awaited = ended.into_iter().map(|(h, verdict)| (ItemId(h), verdict)).filter(|(h, _)| hooks.contains(h));
         Ok(awaited
             .map(|(hook, verdict)| match verdict {
                 Health::Failed { reason } => Finished { hook, succeeded: false, message: reason },
