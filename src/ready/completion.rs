@@ -30,6 +30,13 @@ impl Completion {
     }
 }
 
+/// Whether a hook of `kind` is awaited until it completes, as Helm awaits
+/// it: a Job or a Pod. Any other kind is done once created, and can neither
+/// fail after that nor time out.
+pub(crate) fn hook_awaited(kind: &str) -> bool {
+    matches!(kind, "Job" | "Pod")
+}
+
 /// The completion of a hook's object of kind `kind`: Jobs and Pods by their
 /// status, `None` for other kinds (Helm does not wait for them).
 pub fn hook_completion(kind: &str, object: &Value) -> Option<Completion> {

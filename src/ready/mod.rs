@@ -13,6 +13,7 @@ mod expr;
 pub mod kstatus;
 pub mod pod_state;
 
+pub(crate) use completion::hook_awaited;
 pub use condition::Observed;
 pub(crate) use condition::{crd_established, jobs_complete, resource, settled, verdict, Condition, External, HookDone};
 pub use expr::{Expr, ExprError, Readiness, ReadinessStatus};

@@ -100,7 +100,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
         };
         let h = self.hook(hook);
-        if matches!(h.head.kind.as_str(), "Job" | "Pod") {
+        if crate::ready::hook_awaited(&h.head.kind) {
             let done = Box::new(HookDone { kind: &h.head.kind, name: &h.head.name });
             let followed = self.awaiting.follow(self.env, (hook.0, self.key(hook)), &live, done);
             followed.map_err(|e| CreateError::Cluster(cluster_error(e)))?;
