@@ -127,7 +127,7 @@ pub(crate) fn crd_established() -> Patient<Kstatus<'static>> {
 
 /// kstatus's rules for the object's kind, as Helm 4's waiter reads them
 /// ([`kstatus::health`]): the kind's own readiness.
-pub(crate) struct Kstatus<'a>(pub(crate) &'a str);
+pub(crate) struct Kstatus<'a>(&'a str);
 
 impl Condition for Kstatus<'_> {
     fn judge(&self, object: &Value) -> Health {
@@ -152,7 +152,7 @@ impl Condition for JobStarted {
 /// A chart's HIP-0025 expressions ([`Readiness`]): failure wins, then any
 /// success; pending says what the object has now against each success
 /// expression.
-pub(crate) struct Declared<'a>(pub(crate) &'a Readiness);
+pub(crate) struct Declared<'a>(&'a Readiness);
 
 impl Condition for Declared<'_> {
     fn judge(&self, object: &Value) -> Health {

@@ -119,7 +119,7 @@ impl Readiness {
     /// What a pending resource waits for, in the chart author's words with
     /// the values the object has now: a rule that can never hold (a field
     /// the controller never writes) is then visible long before the timeout.
-    pub(crate) fn waiting_for(&self, object: &Value) -> String {
+    pub(super) fn waiting_for(&self, object: &Value) -> String {
         if object.get("status").is_none_or(Value::is_null) {
             return "the object has no .status yet (helm.sh/readiness-success reads .status)".into();
         }

@@ -378,7 +378,7 @@ fn job(object: &Value) -> Health {
 
 /// kstatus's reading of a Job that has not completed or failed: current once
 /// it has a start time. Helm's `--wait` (without `--wait-for-jobs`) uses it.
-pub(crate) fn job_started(object: &Value) -> bool {
+pub(super) fn job_started(object: &Value) -> bool {
     string(object, "/status/startTime").is_some()
 }
 

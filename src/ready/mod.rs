@@ -17,4 +17,4 @@ pub(crate) use completion::hook_awaited;
 pub use condition::Observed;
 pub(crate) use condition::{crd_established, jobs_complete, resource, settled, verdict, Condition, External, HookDone};
 pub use expr::{Expr, ExprError, Readiness, ReadinessStatus};
-pub use kstatus::Health;
+pub(crate) use kstatus::Health;
