@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use crate::base::time::Millis;
-use crate::exec::progress::{Elapsed, ResourceEvent};
+use crate::exec::progress::{Elapsed, Every, ResourceEvent, PROGRESS_EVERY_MS};
 use crate::exec::rollout::{ResourceState, Rollout, RolloutAction, RolloutInput, RolloutOptions, RolloutReport};
 use crate::kube::{KubeError, ObjectKey};
 use crate::model::resource::Resource;
@@ -41,9 +41,6 @@ pub(super) struct Resources<'a> {
 
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
-
-/// How often, at most, the resources still awaited are listed with why.
-const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// The object to apply for a resource: the JSON its document was read as
 /// when the release was checked ([`crate::model::manifest::Syntax::Kept`]),
@@ -145,7 +142,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
         let t0 = self.env.now_ms();
         let mut rollout = Rollout::new(self.r.plan, options, t0);
         let mut cluster_error = None;
-        let mut last_progress = t0;
+        let mut every = Every::starting(t0);
         loop {
             let now = self.env.now_ms();
             let action = rollout.poll(now);
@@ -164,7 +161,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
                 }
                 RolloutAction::Await { items, deadline } => {
                     let deadline = deadline.min(now + PROGRESS_EVERY_MS);
-                    self.await_ready(&mut rollout, &items, deadline, &mut last_progress, progress)
+                    self.await_ready(&mut rollout, &items, deadline, &mut every, progress)
                 }
             };
             self.tell(&mut rollout, progress);
@@ -186,15 +183,14 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
         rollout: &mut Rollout<'_>,
         items: &[ItemId],
         deadline: Millis,
-        last_progress: &mut Millis,
+        every: &mut Every,
         progress: &mut dyn Progress,
     ) -> Result<(), KubeError> {
         let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
         let r = self.wait(rollout, items, deadline);
         drop(span);
         let now = self.env.now_ms();
-        if r.is_ok() && now >= *last_progress + PROGRESS_EVERY_MS {
-            *last_progress = now;
+        if r.is_ok() && every.due(now) {
             let plan = self.r.plan;
             let waiting: Vec<_> =
                 rollout.waiting().into_iter().map(|i| (&plan.items[i].reference, rollout.reason(i))).collect();

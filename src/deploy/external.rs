@@ -6,16 +6,13 @@
 //! ([`crate::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
 
 use crate::exec::executor::Millis;
-use crate::exec::progress::Elapsed;
+use crate::exec::progress::{Elapsed, Every};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::external::{External, Wait};
 use crate::ready::Health;
 
 use super::progress::{DeployEvent, Progress};
 use crate::seam::{Clock, Cluster};
-
-/// How often, at most, what is still awaited is printed.
-const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// Why an external dependency is not met yet (`crate::ready::External`).
 fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
@@ -47,7 +44,7 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
             Err(why) => return Ok(Err(format!("{} {e}: {why}", crate::model::annotation::DEPENDS_ON_EXTERNAL))),
         }
     }
-    let mut last_progress = env.now_ms();
+    let mut every = Every::starting(env.now_ms());
     loop {
         env.refresh(&mut watch)?;
         let mut still = Vec::new();
@@ -72,8 +69,7 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
             let waited: Vec<String> = waited.iter().map(|(e, why)| format!("{e} ({why})")).collect();
             return Ok(Err(format!("external dependency not met: {}", waited.join(", "))));
         }
-        if t >= last_progress + PROGRESS_EVERY_MS {
-            last_progress = t;
+        if every.due(t) {
             progress.event(&DeployEvent::ExternalWaiting { dependencies: &waited, at: Elapsed::since(since, t) });
         }
     }
