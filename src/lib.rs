@@ -4,7 +4,8 @@
 //!
 //! The layers, from the bottom up (docs/design.md §6), each importing only
 //! its own and those below: [`base`] is what every layer uses (time, text,
-//! graphs; [`trace`] beside it); [`model`] parses what Helm renders into typed
+//! graphs; [`trace`] beside it); [`ready`] decides whether a live object is
+//! ready, done or failed, as conditions; [`model`] parses what Helm renders into typed
 //! hooks, resources and annotations; [`plan`] builds the graph per event and
 //! the install batches; [`exec`] runs a plan as sans-IO state machines. Then
 //! the I/O: [`kube`] speaks to the API server and [`release`] keeps Helm's
@@ -31,6 +32,7 @@ pub mod exec;
 pub mod kube;
 pub mod model;
 pub mod plan;
+pub mod ready;
 pub mod release;
 pub mod render;
 pub mod seam;

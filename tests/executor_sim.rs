@@ -466,11 +466,11 @@ impl helm_hooks::exec::runner::HookApi for SimCluster {
             text,
         }])
     }
-    fn why(&mut self, hook: ItemId) -> Option<helm_hooks::exec::pod_state::HookState> {
+    fn why(&mut self, hook: ItemId) -> Option<helm_hooks::ready::pod_state::HookState> {
         let text = format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]);
         // A hook named "healthy" simply runs.
         let stuck = self.names[hook.0] != "healthy";
-        Some(helm_hooks::exec::pod_state::HookState { text, stuck })
+        Some(helm_hooks::ready::pod_state::HookState { text, stuck })
     }
     /// One line a look while it runs, saying when.
     fn follow(&mut self, hook: ItemId) -> Vec<helm_hooks::exec::executor::ContainerLog> {

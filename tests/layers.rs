@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     // `trace`: the HELM_HOOKS_TRACE timeline any layer may write to.
     &["base", "trace"],
+    // Whether an object is ready, done or failed: the conditions every wait awaits.
+    &["ready"],
     &["model"],
     &["plan"],
     &["exec"],

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use helm_hooks::model::annotation as a;
 use helm_hooks::model::diagnostic::{Diagnostics, Location};
 use helm_hooks::model::event::parse_events;
-use helm_hooks::model::readiness::{Expr, Readiness};
 use helm_hooks::model::reference::ObjectRef;
+use helm_hooks::ready::{Expr, Readiness};
 use helm_hooks::{cli, model::input, model::manifest, plan, render};
 use proptest::prelude::*;
 
@@ -328,9 +328,9 @@ proptest! {
     }
 
     #[test]
-    fn kind_readiness_never_panics(kind in prop::sample::select(helm_hooks::exec::kstatus::KINDS.iter().copied().chain(["Widget"]).collect::<Vec<_>>()), object in json_value()) {
-        let _ = helm_hooks::exec::kstatus::health(kind, &object);
-        let _ = helm_hooks::exec::kstatus::health(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
+    fn kind_readiness_never_panics(kind in prop::sample::select(helm_hooks::ready::kstatus::KINDS.iter().copied().chain(["Widget"]).collect::<Vec<_>>()), object in json_value()) {
+        let _ = helm_hooks::ready::kstatus::health(kind, &object);
+        let _ = helm_hooks::ready::kstatus::health(kind, &serde_json::json!({"status": object.clone(), "spec": object}));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
 use helm_hooks::model::diagnostic::{Diagnostics, Location};
-use helm_hooks::model::readiness::{Expr, Readiness};
+use helm_hooks::ready::{Expr, Readiness};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -34,6 +34,6 @@ fuzz_target!(|input: Input| {
     }
     for kind in ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod", "PersistentVolumeClaim",
         "CustomResourceDefinition", "Service", "Namespace", "Widget", input.expr] {
-        let _ = helm_hooks::exec::kstatus::health(kind, &object);
+        let _ = helm_hooks::ready::kstatus::health(kind, &object);
     }
 });

@@ -12,18 +12,17 @@
 use serde_json::Value;
 
 use crate::base::time::Millis;
-use crate::exec::kstatus::{self, Health};
-use crate::exec::progress::{Elapsed, ResourceEvent};
+use crate::exec::progress::{Elapsed, Every, ResourceEvent, PROGRESS_EVERY_MS};
 use crate::exec::rollout::{ResourceState, Rollout, RolloutAction, RolloutInput, RolloutOptions, RolloutReport};
-use crate::kube::{KubeError, ObjectKey, Observed};
-use crate::model::readiness::ReadinessStatus;
+use crate::kube::{KubeError, ObjectKey};
 use crate::model::resource::Resource;
 use crate::plan::{EventPlan, ItemId};
+use crate::ready::{Condition, Health};
 
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
 use super::report::ResourceRow;
-use crate::seam::{Clock, Cluster};
+use crate::seam::{Awaiting, Clock, Cluster};
 
 pub(crate) use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
@@ -42,9 +41,6 @@ pub(super) struct Resources<'a> {
 
 /// Annotations Helm strips before an object reaches the API server.
 const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RESOURCE_GROUPS];
-
-/// How often, at most, the resources still awaited are listed with why.
-const PROGRESS_EVERY_MS: Millis = 5_000;
 
 /// The object to apply for a resource: the JSON its document was read as
 /// when the release was checked ([`crate::model::manifest::Syntax::Kept`]),
@@ -81,30 +77,9 @@ fn owned(mut object: Value, release: &str, namespace: &str) -> Result<Value, Str
     Ok(object)
 }
 
-/// A resource's readiness: its HIP-0025 expressions when it has both,
-/// otherwise its kind's rules. A Job counts as ready once started, as
-/// `helm install --wait` counts it (kstatus), unless `complete_jobs`: then
-/// only once complete, as with `--wait-for-jobs` (docs/design.md §4).
-fn readiness(resource: &Resource, object: &Value, complete_jobs: bool) -> Health {
-    let readiness = base_readiness(resource, object);
-    if complete_jobs || resource.readiness.is_some() || resource.head.kind != "Job" {
-        return readiness;
-    }
-    match readiness {
-        Health::InProgress { .. } if kstatus::job_started(object) => Health::Ready,
-        other => other,
-    }
-}
-
-fn base_readiness(resource: &Resource, object: &Value) -> Health {
-    match &resource.readiness {
-        Some(r) => match r.evaluate(object) {
-            ReadinessStatus::Ready => Health::Ready,
-            ReadinessStatus::Failed => Health::Failed { reason: "a helm.sh/readiness-failure expression holds".into() },
-            ReadinessStatus::Pending => Health::InProgress { reason: r.waiting_for(object) },
-        },
-        None => kstatus::health(&resource.head.kind, object),
-    }
+/// What `resource`, item `item`, is awaited for ([`crate::ready::resource`]).
+fn condition<'a>(resource: &'a Resource, complete_job: bool) -> Box<dyn Condition + 'a> {
+    crate::ready::resource(&resource.head.kind, resource.readiness.as_ref(), complete_job)
 }
 
 #[derive(Debug)]
@@ -120,23 +95,10 @@ pub(super) struct RolloutOutcome {
     pub(super) cluster_error: Option<KubeError>,
 }
 
-/// Which Jobs of `plan` are awaited until complete rather than started:
-/// all with `--wait-for-jobs`; otherwise those something is ordered after —
-/// named in another resource's `helm.sh/depends-on`, or in a batch that a
-/// later batch follows. Being ordered after a Job means after its work (a
-/// migration), not its start; a Job nothing waits for is judged as
-/// `helm --wait` judges it (docs/design.md §4).
+/// Which Jobs of `plan` are awaited until complete rather than started
+/// ([`crate::ready::jobs_complete`]), by plan item.
 pub(super) fn complete_jobs(plan: &EventPlan, wait_for_jobs: bool) -> Vec<bool> {
-    let last = plan.items.iter().map(|i| i.level).max().unwrap_or_default();
-    let mut wanted: Vec<bool> = plan.items.iter().map(|i| wait_for_jobs || i.level < last).collect();
-    for item in &plan.items {
-        for &(before, reason) in &item.after {
-            if reason == crate::plan::Reason::DependsOn {
-                wanted[before.0] = true;
-            }
-        }
-    }
-    wanted
+    crate::ready::jobs_complete(wait_for_jobs, plan.ordered_after())
 }
 
 /// Applies and awaits `resources` batch by batch, each batch ready before
@@ -147,8 +109,8 @@ pub(super) fn roll_out<E: Cluster + Clock + ?Sized>(
     options: RolloutOptions,
     progress: &mut dyn Progress,
 ) -> RolloutOutcome {
-    let watch = env.watch(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
-    let mut applier = Applier { env, r: resources, watch, external_met: Default::default(), rejections: Vec::new() };
+    let awaiting = Awaiting::new(env, Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
+    let mut applier = Applier { env, r: resources, awaiting, external_met: Default::default(), rejections: Vec::new() };
     applier.run(options, progress)
 }
 
@@ -157,15 +119,15 @@ pub(super) fn roll_out<E: Cluster + Clock + ?Sized>(
 struct Applier<'a, E: Cluster + Clock + ?Sized> {
     env: &'a mut E,
     r: Resources<'a>,
-    /// What is applied and not ready yet.
-    watch: E::Watch,
+    /// What is applied and not ready yet, each awaited for its readiness.
+    awaiting: Awaiting<'a, E::Watch>,
     /// External dependencies found met already in this deploy.
     external_met: std::collections::BTreeSet<crate::model::external::External>,
     /// Why the API server refused an item, kept as the failure's cause.
     rejections: Vec<(ItemId, KubeError)>,
 }
 
-impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
+impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
     fn resource(&self, item: ItemId) -> &Resource {
         &self.r.resources[self.r.plan.items[item].index]
     }
@@ -180,7 +142,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         let t0 = self.env.now_ms();
         let mut rollout = Rollout::new(self.r.plan, options, t0);
         let mut cluster_error = None;
-        let mut last_progress = t0;
+        let mut every = Every::starting(t0);
         loop {
             let now = self.env.now_ms();
             let action = rollout.poll(now);
@@ -199,7 +161,7 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 }
                 RolloutAction::Await { items, deadline } => {
                     let deadline = deadline.min(now + PROGRESS_EVERY_MS);
-                    self.await_ready(&mut rollout, &items, deadline, &mut last_progress, progress)
+                    self.await_ready(&mut rollout, &items, deadline, &mut every, progress)
                 }
             };
             self.tell(&mut rollout, progress);
@@ -221,15 +183,14 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
         rollout: &mut Rollout<'_>,
         items: &[ItemId],
         deadline: Millis,
-        last_progress: &mut Millis,
+        every: &mut Every,
         progress: &mut dyn Progress,
     ) -> Result<(), KubeError> {
         let span = crate::trace::span(|| format!("wait for {} resources", items.len()));
         let r = self.wait(rollout, items, deadline);
         drop(span);
         let now = self.env.now_ms();
-        if r.is_ok() && now >= *last_progress + PROGRESS_EVERY_MS {
-            *last_progress = now;
+        if r.is_ok() && every.due(now) {
             let plan = self.r.plan;
             let waiting: Vec<_> =
                 rollout.waiting().into_iter().map(|i| (&plan.items[i].reference, rollout.reason(i))).collect();
@@ -367,11 +328,13 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
                 match outcomes[next].take().expect("answered") {
                     Err(message) => rollout.handle(RolloutInput::Failed { item, message }),
                     Ok(Ok(live)) => {
-                        let ready =
-                            readiness(self.resource(item), &live, self.r.complete_jobs[item.0]) == Health::Ready;
+                        let resources: &'a [Resource] = self.r.resources;
+                        let condition =
+                            condition(&resources[self.r.plan.items[item].index], self.r.complete_jobs[item.0]);
+                        let ready = condition.judge(&live) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
-                            self.env.follow(&mut self.watch, &key, &live)?;
+                            self.awaiting.follow(self.env, (item.0, key), &live, condition)?;
                         }
                         rollout.advance(self.env.now_ms());
                         rollout.handle(RolloutInput::Applied { item, ready });
@@ -395,42 +358,21 @@ impl<E: Cluster + Clock + ?Sized> Applier<'_, E> {
     }
 
     fn wait(&mut self, rollout: &mut Rollout<'_>, items: &[ItemId], deadline: Millis) -> Result<(), KubeError> {
-        let keyed: Vec<(ItemId, ObjectKey)> = items.iter().map(|&i| (i, self.key(i))).collect();
-        let (resources, plan) = (self.r.resources, self.r.plan);
-        let of =
-            |key: &ObjectKey| keyed.iter().find(|(_, k)| k == key).map(|(i, _)| (*i, &resources[plan.items[*i].index]));
-        // A resource that went away counts by its final state: a Job the TTL
-        // controller deletes once complete is ready; one that vanished while
-        // in progress is waited for until it comes back or the deadline.
-        let complete = &self.r.complete_jobs;
-        let settled = |(i, r): (ItemId, &Resource), o: &Value| {
-            !matches!(readiness(r, o, complete[i.0]), Health::InProgress { .. })
-        };
-        let mut done = |key: &ObjectKey, seen: Observed<'_>| match (of(key), seen.last()) {
-            (Some(r), Some(o)) => settled(r, o),
-            _ => false,
-        };
-        self.env.wait(&mut self.watch, deadline, &mut done)?;
+        let mut settled = self.awaiting.wait(self.env, deadline)?;
         rollout.advance(self.env.now_ms());
-        for (item, key) in &keyed {
-            let r = &resources[plan.items[*item].index];
-            let seen = self.env.observed(&self.watch, key);
-            let gone = matches!(seen, Observed::Gone { .. });
-            match seen.last().map(|o| readiness(r, o, self.r.complete_jobs[item.0])) {
-                Some(Health::Ready) => {
-                    self.env.unfollow(&mut self.watch, key);
-                    rollout.handle(RolloutInput::Ready { item: *item });
-                }
-                Some(Health::Failed { reason }) => {
-                    self.env.unfollow(&mut self.watch, key);
-                    rollout.handle(RolloutInput::Failed { item: *item, message: reason });
-                }
-                Some(Health::InProgress { .. }) if gone => {
-                    rollout.handle(RolloutInput::Waiting { item: *item, reason: "deleted while not ready".into() })
-                }
-                Some(Health::InProgress { reason }) => rollout.handle(RolloutInput::Waiting { item: *item, reason }),
-                None => rollout.handle(RolloutInput::Waiting { item: *item, reason: "not found yet".into() }),
-            }
+        for &item in items {
+            let verdict = match settled.iter_mut().find(|(i, _)| *i == item.0) {
+                Some((_, verdict)) => std::mem::replace(verdict, Health::Ready),
+                None => self
+                    .awaiting
+                    .verdict(self.env, &self.key(item))
+                    .unwrap_or(Health::InProgress { reason: "not found yet".into() }),
+            };
+            rollout.handle(match verdict {
+                Health::Ready => RolloutInput::Ready { item },
+                Health::Failed { reason } => RolloutInput::Failed { item, message: reason },
+                Health::InProgress { reason } => RolloutInput::Waiting { item, reason },
+            });
         }
         Ok(())
     }

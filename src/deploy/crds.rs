@@ -18,17 +18,15 @@
 //! Which CRDs those are — the release's `crds/`, or `helm show crds` piped
 //! before it, subcharts' too — is [`super::crd`]'s.
 
-use std::collections::BTreeSet;
-
 use serde_json::Value;
 
 use super::crd::Crd;
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Health};
-use crate::kube::{ObjectKey, Observed};
-use crate::seam::{Clock, Cluster};
+use crate::kube::ObjectKey;
+use crate::ready::{crd_established, Condition, Health};
+use crate::seam::{Awaiting, Clock, Cluster};
 
 /// Helm waits a fixed minute for new CRDs to be established.
 const ESTABLISH_TIMEOUT_MS: Millis = 60_000;
@@ -45,9 +43,10 @@ pub(crate) fn install<E: Cluster + Clock + ?Sized>(
     if crds.is_empty() {
         return Ok(());
     }
-    let mut watch = env.watch(None);
-    // What is not established yet, in the order of its keys (the first is named).
-    let mut pending = BTreeSet::new();
+    let mut awaiting = Awaiting::new(env, None);
+    // What is awaited until Established, by the index the driver names it by, and
+    // whether it is.
+    let mut followed: Vec<(ObjectKey, bool)> = Vec::new();
     let span = crate::trace::span(|| format!("apply {} CRDs of crds/", crds.len()));
     for crd in crds {
         let live = match env.apply(&crd.object, &[]) {
@@ -58,23 +57,27 @@ pub(crate) fn install<E: Cluster + Clock + ?Sized>(
             Err(e) => return Err(e.into()),
         };
         progress.event(&DeployEvent::CrdApplied { name: crd.name(), origin: &crd.origin });
-        if !established(&live) {
+        if crd_established().judge(&live) != Health::Ready {
             let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
-            env.follow(&mut watch, &key, &live)?;
-            pending.insert(key);
+            // The same CRD twice (two subcharts ship it) is awaited once.
+            if !followed.iter().any(|(k, _)| *k == key) {
+                awaiting.follow(env, (followed.len(), key.clone()), &live, Box::new(crd_established()))?;
+                followed.push((key, false));
+            }
         }
     }
     drop(span);
-    let _span = crate::trace::span(|| format!("wait for {} CRDs to be Established", pending.len()));
+    let mut pending = followed.len();
+    let _span = crate::trace::span(|| format!("wait for {pending} CRDs to be Established"));
     let deadline = env.now_ms() + ESTABLISH_TIMEOUT_MS;
-    let mut done = |_: &ObjectKey, seen: Observed<'_>| seen.last().is_some_and(established);
-    while !pending.is_empty() && env.now_ms() < deadline {
-        for key in env.wait(&mut watch, deadline, &mut done)? {
-            env.unfollow(&mut watch, &key);
-            pending.remove(&key);
+    while pending > 0 && env.now_ms() < deadline {
+        for (i, _) in awaiting.wait(env, deadline)? {
+            followed[i].1 = true;
+            pending -= 1;
         }
     }
-    if let Some(key) = pending.into_iter().next() {
+    // Of those not established, the first in the order of their keys is named.
+    if let Some((key, _)) = followed.into_iter().filter(|(_, established)| !established).min() {
         return Err(Error::CrdNotEstablished(key.name));
     }
     // Established is not yet served: the next object of a new kind would find no mapping.
@@ -101,8 +104,4 @@ fn served_kinds(crd: &Value) -> Vec<(String, String)> {
         .filter_map(|v| v.get("name").and_then(Value::as_str))
         .map(|v| (format!("{group}/{v}"), kind.to_string()))
         .collect()
-}
-
-fn established(crd: &Value) -> bool {
-    kstatus::health("CustomResourceDefinition", crd) == Health::Ready
 }

@@ -6,27 +6,19 @@
 //! ([`crate::seam::Cluster`]), so that `tests/deploy_sim.rs` drives it.
 
 use crate::exec::executor::Millis;
-use crate::exec::kstatus::{self, Health};
-use crate::exec::progress::Elapsed;
+use crate::exec::progress::{Elapsed, Every};
 use crate::kube::{KubeError, ObjectKey, Observed};
 use crate::model::external::{External, Wait};
+use crate::ready::Health;
 
 use super::progress::{DeployEvent, Progress};
 use crate::seam::{Clock, Cluster};
 
-/// How often, at most, what is still awaited is printed.
-const PROGRESS_EVERY_MS: Millis = 5_000;
-
-/// Why an external dependency is not met yet.
+/// Why an external dependency is not met yet (`crate::ready::External`).
 fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
-    let object = match seen {
-        Observed::Live(o) => o,
-        Observed::Gone { last: None } => return Some("not found yet".into()),
-        Observed::Gone { last: Some(_) } => return Some("deleted".into()),
-    };
-    match (e.wait, kstatus::health(&e.kind, object)) {
-        (Wait::Exists, _) | (Wait::Ready, Health::Ready) => None,
-        (Wait::Ready, Health::InProgress { reason } | Health::Failed { reason }) => Some(reason),
+    match crate::ready::verdict(&crate::ready::External { kind: &e.kind, ready: e.wait == Wait::Ready }, seen) {
+        Health::Ready => None,
+        Health::InProgress { reason } | Health::Failed { reason } => Some(reason),
     }
 }
 
@@ -52,7 +44,7 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
             Err(why) => return Ok(Err(format!("{} {e}: {why}", crate::model::annotation::DEPENDS_ON_EXTERNAL))),
         }
     }
-    let mut last_progress = env.now_ms();
+    let mut every = Every::starting(env.now_ms());
     loop {
         env.refresh(&mut watch)?;
         let mut still = Vec::new();
@@ -77,8 +69,7 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
             let waited: Vec<String> = waited.iter().map(|(e, why)| format!("{e} ({why})")).collect();
             return Ok(Err(format!("external dependency not met: {}", waited.join(", "))));
         }
-        if t >= last_progress + PROGRESS_EVERY_MS {
-            last_progress = t;
+        if every.due(t) {
             progress.event(&DeployEvent::ExternalWaiting { dependencies: &waited, at: Elapsed::since(since, t) });
         }
     }

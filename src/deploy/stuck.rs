@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::error::Diagnosis;
-use crate::exec::pod_state::{pod_state, str_at};
 use crate::kube::{ObjectKey, Selector};
+use crate::ready::pod_state::{pod_state, str_at};
 
 use crate::seam::Cluster;
 

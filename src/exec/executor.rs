@@ -138,7 +138,7 @@ pub enum HookInput {
     Waiting {
         hook: ItemId,
         why: String,
-        /// Something keeps it from running ([`crate::exec::pod_state::HookState`]).
+        /// Something keeps it from running ([`crate::ready::pod_state::HookState`]).
         stuck: bool,
     },
 }
@@ -277,7 +277,7 @@ impl<'p> Executor<'p> {
                     started_at: None,
                     completed_at: None,
                     message: String::new(),
-                    kind_awaited: matches!(h.head.kind.as_str(), "Job" | "Pod"),
+                    kind_awaited: crate::ready::hook_awaited(&h.head.kind),
                     fail_fast: h.fail_fast,
                     show_output: h.show_output,
                     delete_policies: h.delete_policies.clone(),

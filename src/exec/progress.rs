@@ -11,6 +11,37 @@ use crate::exec::executor::{ContainerLog, LogPurpose, Phase};
 use crate::model::reference::ObjectRef;
 use crate::plan::batch::Batch;
 
+/// How often, at most, what is still awaited is said while it is awaited:
+/// each running hook's state (`run`), the resources and external objects not
+/// ready yet (`deploy`).
+pub(crate) const PROGRESS_EVERY_MS: Millis = 5_000;
+
+/// When what is still awaited is said next: [`PROGRESS_EVERY_MS`] after the
+/// wait began, then that long after each time it was said.
+pub(crate) struct Every {
+    next: Millis,
+}
+
+impl Every {
+    pub(crate) fn starting(start: Millis) -> Every {
+        Every { next: start + PROGRESS_EVERY_MS }
+    }
+
+    /// When it is due next.
+    pub(crate) fn next(&self) -> Millis {
+        self.next
+    }
+
+    /// Whether it is due at `now`; if so, the next time is counted from now.
+    pub(crate) fn due(&mut self, now: Millis) -> bool {
+        let due = now >= self.next;
+        if due {
+            self.next = now + PROGRESS_EVERY_MS;
+        }
+        due
+    }
+}
+
 /// When something happened, counted from the command's start: a deploy's
 /// hooks, resources and deletions share one clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -10,11 +10,11 @@ use crate::base::cause::Cause;
 use crate::exec::executor::{
     ContainerLog, Executor, HookAction, HookInput, HookReport, LeftRunning, Millis, Phase, RunOptions,
 };
-use crate::exec::pod_state::HookState;
-use crate::exec::progress::{Elapsed, HookEvent, HookProgress};
+use crate::exec::progress::{Elapsed, Every, HookEvent, HookProgress, PROGRESS_EVERY_MS};
 use crate::model::hook::Hook;
 use crate::model::reference::ObjectRef;
 use crate::plan::{EventPlan, ItemId};
+use crate::ready::pod_state::HookState;
 
 /// An error that is the cluster's, not one hook's: the run stops (exit 3).
 /// Its cause is the adapter's error, which this pure layer, below `kube`
@@ -107,10 +107,6 @@ pub trait HookApi {
     }
 }
 
-/// How often, at most, `run` says what each running hook waits on (as
-/// `deploy` does for resources).
-const PROGRESS_EVERY_MS: Millis = 5_000;
-
 /// A hook's unchanged state is said again after this long, so a long wait
 /// still shows signs of life.
 const SAY_AGAIN_MS: Millis = 30_000;
@@ -121,7 +117,8 @@ const FOLLOW_EVERY_MS: Millis = 1_000;
 
 /// When the driver next looks at running hooks between their ends.
 struct Pace {
-    next_progress: Millis,
+    /// What each running hook waits on is said (as `deploy` says it of resources).
+    progress: Every,
     next_follow: Millis,
     /// Hooks whose logs are printed as they come: every Job and Pod hook with
     /// `--logs`, and `helm.sh/show-output` hooks.
@@ -138,13 +135,13 @@ impl Pace {
                 matches!(h.head.kind.as_str(), "Job" | "Pod") && (options.pod_logs || h.show_output)
             })
             .collect();
-        Pace { next_progress: now + PROGRESS_EVERY_MS, next_follow: now + FOLLOW_EVERY_MS, followed }
+        Pace { progress: Every::starting(now), next_follow: now + FOLLOW_EVERY_MS, followed }
     }
 
     /// The wait's deadline, brought forward to the next look.
     fn deadline(&self, running: &[ItemId], deadline: Millis) -> Millis {
         let follow = running.iter().any(|h| self.followed[h.0]);
-        let next = if follow { self.next_follow.min(self.next_progress) } else { self.next_progress };
+        let next = if follow { self.next_follow.min(self.progress.next()) } else { self.progress.next() };
         deadline.min(next)
     }
 }
@@ -430,8 +427,7 @@ fn look(
             lines.extend(cluster.follow(h).into_iter().map(|l| (h, l)));
         }
     }
-    if now >= pace.next_progress {
-        pace.next_progress = now + PROGRESS_EVERY_MS;
+    if pace.progress.due(now) {
         // A hook whose time is up says it in its failure instead.
         let expiring = exec.expiring(now);
         // A hook is looked at once it has had the interval to start: a pod

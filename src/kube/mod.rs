@@ -57,12 +57,14 @@ mod host;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tcp;
 
+/// What a tracker knows of one object (the conditions judge it).
+pub use crate::ready::Observed;
 pub use client::Client;
 pub use config::{ConfigError, Connection};
 pub use error::{DecodeError, KubeError};
 pub use key::{ApiResource, ObjectKey, Selector};
 pub(crate) use platform::connect_from_env;
 pub use request::Conflicts;
-pub use tracker::{Observed, Tracker};
+pub use tracker::Tracker;
 pub(crate) use transport::TransportError;
 pub use watch_event::{EventType, WatchEvent, WatchRound};

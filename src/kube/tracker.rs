@@ -22,26 +22,7 @@ use super::collections::{Fresh, ObjectList};
 use super::key::{ApiResource, ObjectKey, Selector};
 use super::pace::Pace;
 use super::watch_event::{EventType, WatchEvent, WatchRound};
-
-/// What a tracker knows of one object.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Observed<'a> {
-    /// It exists; its latest state.
-    Live(&'a Value),
-    /// It does not exist (any more). `last` is its final state when it was
-    /// seen before it went away.
-    Gone { last: Option<&'a Value> },
-}
-
-impl<'a> Observed<'a> {
-    /// The latest state seen, live or final.
-    pub fn last(self) -> Option<&'a Value> {
-        match self {
-            Observed::Live(o) => Some(o),
-            Observed::Gone { last } => last,
-        }
-    }
-}
+use crate::ready::Observed;
 
 /// An object that went away, as it ended: the TTL controller deletes a
 /// finished Job in the foreground, so its last states carry a

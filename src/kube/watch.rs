@@ -18,7 +18,8 @@ use super::client::Client;
 use super::collections::Fresh;
 use super::error::KubeError;
 use super::key::{ApiResource, ObjectKey, Selector};
-use super::tracker::{Observed, Step, Tracker};
+use super::tracker::{Step, Tracker};
+use crate::ready::Observed;
 
 /// Length of one watch round, in seconds.
 const ROUND_SECS: u32 = 1;

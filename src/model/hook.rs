@@ -271,7 +271,7 @@ fn warn_ineffective(
             );
         }
     }
-    if (fail_fast || show_output) && !matches!(head.kind.as_str(), "Job" | "Pod") {
+    if (fail_fast || show_output) && !crate::ready::hook_awaited(&head.kind) {
         diags.push(
             Diagnostic::warning(
                 loc.clone(),
@@ -280,7 +280,7 @@ fn warn_ineffective(
             .on(if fail_fast { a::HOOK_FAIL_FAST } else { a::SHOW_OUTPUT }),
         );
     }
-    if timeout && !matches!(head.kind.as_str(), "Job" | "Pod") {
+    if timeout && !crate::ready::hook_awaited(&head.kind) {
         diags.push(
             Diagnostic::warning(
                 loc.clone(),

@@ -15,7 +15,7 @@ pub mod list;
 pub mod manifest;
 pub(crate) mod object;
 pub mod pod_spec;
-pub mod readiness;
+mod readiness;
 pub mod reference;
 mod release;
 pub(crate) mod resource;

@@ -8,8 +8,8 @@ use crate::model::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::model::external::{self, External};
 use crate::model::hook::{check_keys, depends_on};
 use crate::model::manifest::{Document, Head};
-use crate::model::readiness::Readiness;
 use crate::model::reference::ObjectRef;
+use crate::ready::Readiness;
 
 #[derive(Debug, Clone)]
 pub struct Resource {

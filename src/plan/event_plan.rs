@@ -144,6 +144,22 @@ impl EventPlan {
     pub fn ids(&self) -> impl Iterator<Item = ItemId> {
         (0..self.items.len()).map(ItemId)
     }
+
+    /// By item: whether something is ordered after it — another item names
+    /// it in `helm.sh/depends-on`, or it is in a batch (a level) a later one
+    /// follows. What that asks of a Job is `ready`'s to say.
+    pub(crate) fn ordered_after(&self) -> Vec<bool> {
+        let last = self.items.iter().map(|i| i.level).max().unwrap_or_default();
+        let mut after: Vec<bool> = self.items.iter().map(|i| i.level < last).collect();
+        for item in &self.items {
+            for &(before, reason) in &item.after {
+                if reason == Reason::DependsOn {
+                    after[before.0] = true;
+                }
+            }
+        }
+        after
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -214,7 +214,7 @@ pub enum SeenNow {
 /// says it (said as read now, since the record never had it), still running,
 /// or abandoned still when the object is gone or cannot be read.
 pub fn as_seen_now(row: &mut HookRow, kind: &str, seen: &SeenNow) {
-    use crate::exec::completion::{finished_at, hook_completion, Completion};
+    use crate::ready::completion::{finished_at, hook_completion, Completion};
     if row.phase != Phase::Abandoned {
         return;
     }

@@ -13,7 +13,7 @@ pub(super) struct ItemFacts<'a> {
     pub(super) timeout_ms: Option<crate::base::time::Millis>,
     pub(super) delete_policies: &'a [crate::model::hook::DeletePolicy],
     pub(crate) output_log_policies: &'a [crate::model::hook::OutputLogPolicy],
-    pub(super) readiness: Option<&'a crate::model::readiness::Readiness>,
+    pub(super) readiness: Option<&'a crate::ready::Readiness>,
     pub(super) external: &'a [crate::model::external::External],
 }
 

@@ -8,17 +8,18 @@
 use serde_json::Value;
 
 use crate::base::cause::Cause;
-use crate::exec::completion::{hook_completion, Completion};
 use crate::exec::executor::{ContainerLog, Executor, Millis};
-use crate::exec::pod_state::HookState;
 use crate::exec::runner::{ClusterError, CreateError, Finished, HookApi};
-use crate::kube::{KubeError, ObjectKey, Observed};
+use crate::kube::{KubeError, ObjectKey};
 use crate::model::hook::Hook;
 use crate::model::yaml::YamlError;
 use crate::plan::{EventPlan, ItemId};
+use crate::ready::pod_state::HookState;
+use crate::ready::{Health, HookDone};
 use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
 
+use super::awaiting::Awaiting;
 use super::cluster::Cluster;
 use super::store::{Clock, Store};
 
@@ -45,8 +46,8 @@ pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
     hooks: &'a [Hook],
     stored: &'a mut StoredRelease,
     release: String,
-    watch: E::Watch,
-    keys: Vec<Option<ObjectKey>>,
+    /// The Job and Pod hooks running, each awaited until done ([`HookDone`]).
+    awaiting: Awaiting<'a, E::Watch>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
     recording: Recording,
@@ -65,19 +66,8 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
         let release = stored.name.clone();
         let selector = format!("{RUN_LABEL}={release}");
         let label = parallel > 1;
-        let watch = env.watch(label.then_some(selector.as_str()));
-        HookCluster {
-            env,
-            plan,
-            hooks,
-            stored,
-            release,
-            watch,
-            keys: vec![None; plan.items.len()],
-            label,
-            recording,
-            cursors: Default::default(),
-        }
+        let awaiting = Awaiting::new(env, label.then_some(selector.as_str()));
+        HookCluster { env, plan, hooks, stored, release, awaiting, label, recording, cursors: Default::default() }
     }
 
     fn hook(&self, i: ItemId) -> &'a Hook {
@@ -109,11 +99,12 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
             Err(e) if e.is_object_fault() => return Err(CreateError::Hook(Cause::new(e))),
             Err(e) => return Err(CreateError::Cluster(cluster_error(e))),
         };
-        let key = self.key(hook);
-        if matches!(self.hook(hook).head.kind.as_str(), "Job" | "Pod") {
-            self.env.follow(&mut self.watch, &key, &live).map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+        let h = self.hook(hook);
+        if crate::ready::hook_awaited(&h.head.kind) {
+            let done = Box::new(HookDone { kind: &h.head.kind, name: &h.head.name });
+            let followed = self.awaiting.follow(self.env, (hook.0, self.key(hook)), &live, done);
+            followed.map_err(|e| CreateError::Cluster(cluster_error(e)))?;
         }
-        self.keys[hook.0] = Some(key);
         Ok(())
     }
 
@@ -142,9 +133,8 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
 
     fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError> {
         let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
-        for (k, &h) in keys.iter().zip(hooks) {
-            self.env.unfollow(&mut self.watch, k);
-            self.keys[h.0] = None;
+        for k in &keys {
+            self.awaiting.unfollow(self.env, k);
         }
         let left = self.env.delete_and_wait(&keys, deadline).map_err(cluster_error)?;
         match left.first() {
@@ -225,37 +215,16 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     }
 
     fn wait(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<Vec<Finished>, ClusterError> {
-        let watched: Vec<(ItemId, ObjectKey)> =
-            hooks.iter().filter_map(|&h| self.keys[h.0].clone().map(|k| (h, k))).collect();
-        let mut done = |key: &ObjectKey, seen: Observed<'_>| match seen {
-            Observed::Live(o) => !matches!(hook_completion(&key.kind, o), Some(Completion::InProgress) | None),
-            // Gone: it ended as last seen (a Job the TTL controller deletes
-            // once complete), or it was deleted while it ran.
-            Observed::Gone { .. } => true,
-        };
-        let finished = self.env.wait(&mut self.watch, deadline, &mut done).map_err(cluster_error)?;
-        let mut out = Vec::new();
-        for key in finished {
-            let Some(&(h, _)) = watched.iter().find(|(_, k)| *k == key) else {
-                // No hook awaits it any more (it timed out): left followed, its end would
-                // answer every wait at once, and the others would never be looked at again.
-                self.env.unfollow(&mut self.watch, &key);
-                continue;
-            };
-            let seen = self.env.observed(&self.watch, &key);
-            let (succeeded, message) = match seen.last().and_then(|o| hook_completion(&key.kind, o)) {
-                Some(Completion::Succeeded { .. }) => (true, String::new()),
-                Some(Completion::Failed { reason, message }) => {
-                    (false, [reason, message].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": "))
-                }
-                // Deleted by someone else while it ran: Helm's legacy waiter
-                // counts that as done; we report it as a failure.
-                _ => (false, format!("{}/{} disappeared while it ran", key.kind, key.name)),
-            };
-            self.env.unfollow(&mut self.watch, &key);
-            out.push(Finished { hook: h, succeeded, message });
-        }
-        Ok(out)
+        let ended = self.awaiting.wait(self.env, deadline).map_err(cluster_error)?;
+        // One no hook awaits any more (it timed out) is dropped: left followed, its end
+        // would answer every wait at once, and the others would never be looked at again.
+        let awaited = ended.into_iter().map(|(h, verdict)| (ItemId(h), verdict)).filter(|(h, _)| hooks.contains(h));
+        Ok(awaited
+            .map(|(hook, verdict)| match verdict {
+                Health::Failed { reason } => Finished { hook, succeeded: false, message: reason },
+                _ => Finished { hook, succeeded: true, message: String::new() },
+            })
+            .collect())
     }
 
     fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
@@ -267,8 +236,8 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     fn why(&mut self, hook: ItemId) -> Option<HookState> {
         let pods = self.pods(hook).ok()?;
         // The Job as the wait last saw it: its counts cost no request.
-        let job = self.keys[hook.0].as_ref().and_then(|k| self.env.observed(&self.watch, k).last().cloned());
-        Some(crate::exec::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
+        let job = self.awaiting.last(self.env, &self.key(hook)).cloned();
+        Some(crate::ready::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
     }
 
     fn follow(&mut self, hook: ItemId) -> Vec<ContainerLog> {

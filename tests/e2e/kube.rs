@@ -24,9 +24,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use helm_hooks::exec::completion::{self, Completion};
 use helm_hooks::kube::tcp::TcpTransport;
 use helm_hooks::kube::{Client, Conflicts, Connection, KubeError, ObjectKey, Selector, Tracker};
+use helm_hooks::ready::completion::{self, Completion};
 use helm_hooks::release::last_run::{HookPhase, LastRun};
 use helm_hooks::release::storage::{self, Driver};
 

@@ -30,6 +30,13 @@ impl Completion {
     }
 }
 
+/// Whether a hook of `kind` is awaited until it completes, as Helm awaits
+/// it: a Job or a Pod. Any other kind is done once created, and can neither
+/// fail after that nor time out.
+pub(crate) fn hook_awaited(kind: &str) -> bool {
+    matches!(kind, "Job" | "Pod")
+}
+
 /// The completion of a hook's object of kind `kind`: Jobs and Pods by their
 /// status, `None` for other kinds (Helm does not wait for them).
 pub fn hook_completion(kind: &str, object: &Value) -> Option<Completion> {
@@ -68,6 +75,19 @@ fn text<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
+/// How a Job ended, as Helm reads it: the first of its `Complete` and
+/// `Failed` conditions that is `True`, in the conditions' order — whether it
+/// completed, and the condition (its reason and message). `None`: not yet.
+/// kstatus's reading of a Job resource (`super::kstatus`) ends the same way.
+pub(super) fn job_end(job: &Value) -> Option<(bool, &Value)> {
+    let conditions = job.pointer("/status/conditions").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    conditions.iter().filter(|c| text(c, "status") == "True").find_map(|c| match text(c, "type") {
+        "Complete" => Some((true, c)),
+        "Failed" => Some((false, c)),
+        _ => None,
+    })
+}
+
 /// A Job: `Complete=True` succeeded, `Failed=True` failed (first of them in
 /// the conditions' order, as Helm reads them); anything else is in progress.
 pub fn job_completion(job: &Value) -> Completion {
@@ -75,34 +95,22 @@ pub fn job_completion(job: &Value) -> Completion {
     let completions = int(job, "/spec/completions").unwrap_or(parallelism);
     let succeeded = int(job, "/status/succeeded").unwrap_or(0);
     let failed = int(job, "/status/failed").unwrap_or(0);
-    let conditions = job.pointer("/status/conditions").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for c in conditions {
-        if text(c, "status") != "True" {
-            continue;
+    match job_end(job) {
+        Some((true, _)) => {
+            Completion::Succeeded { message: format!("Job Completed. succeeded: {succeeded}/{completions}") }
         }
-        match text(c, "type") {
-            "Complete" => {
-                return Completion::Succeeded {
-                    message: format!("Job Completed. succeeded: {succeeded}/{completions}"),
-                }
-            }
-            "Failed" => {
-                let reason = text(c, "reason").to_string();
-                let detail = match (reason.as_str(), text(c, "message")) {
-                    ("", "") => String::new(),
-                    (r, "") => format!(" ({r})"),
-                    ("", m) => format!(" ({m})"),
-                    (r, m) => format!(" ({r}: {m})"),
-                };
-                return Completion::Failed {
-                    reason,
-                    message: format!("Job Failed. failed: {failed}/{completions}{detail}"),
-                };
-            }
-            _ => {}
+        Some((false, c)) => {
+            let reason = text(c, "reason").to_string();
+            let detail = match (reason.as_str(), text(c, "message")) {
+                ("", "") => String::new(),
+                (r, "") => format!(" ({r})"),
+                ("", m) => format!(" ({m})"),
+                (r, m) => format!(" ({r}: {m})"),
+            };
+            Completion::Failed { reason, message: format!("Job Failed. failed: {failed}/{completions}{detail}") }
         }
+        None => Completion::InProgress,
     }
-    Completion::InProgress
 }
 
 /// A Pod: phase `Succeeded` or `Failed`; anything else is in progress. A

@@ -10,8 +10,8 @@
 //! Deliberate differences from plain kstatus, each for a reason:
 //! - Job and Pod use Helm's own status readers (`internal/statusreaders`): a running Job
 //!   is not ready until it completes, and a failed Pod is failed rather than "Current".
-//!   (`deploy` relaxes the Job rule to kstatus's "started" unless `--wait-for-jobs` or a
-//!   `depends-on` asks for completion: see `deploy::apply::readiness`.)
+//!   (A Job resource is ready once started, kstatus's rule, unless `--wait-for-jobs` or a
+//!   `depends-on` asks for completion: see `super::condition::resource`.)
 //!   A crash-looping container stays in progress (kstatus would fail the Pod) but is named.
 //! - StatefulSet revisions are compared only when the controller has reported both.
 //! - A Namespace in phase `Terminating` is in progress.
@@ -27,11 +27,13 @@
 
 use serde_json::Value;
 
-use crate::exec::completion::{pod_completion, Completion};
+use super::completion::{job_end, pod_completion, Completion};
 
 /// What a live object's status says now, as kstatus computes it (its
-/// `Current` is [`Health::Ready`]); Flux calls this a health check. Not
-/// the readiness rule a chart declares ([`crate::model::readiness::Readiness`]).
+/// `Current` is [`Health::Ready`]); Flux calls this a health check. It is
+/// also the verdict of every condition an object is awaited for
+/// (`super::condition`), a chart's own rule ([`super::Readiness`]) and a
+/// hook's end among them: ready (done), failed, or in progress, with why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Health {
     Ready,
@@ -350,12 +352,13 @@ fn replica_set(object: &Value) -> Health {
 
 /// Helm's own Job reader: ready only once complete (kstatus calls a running Job current).
 fn job(object: &Value) -> Health {
-    for c in conditions(object) {
-        match c.kind {
-            "Complete" if c.status == "True" => return Health::Ready,
-            "Failed" if c.status == "True" => return failed(format!("Job failed{}", detail(c.reason, c.message))),
-            _ => {}
+    match job_end(object) {
+        Some((true, _)) => return Health::Ready,
+        Some((false, c)) => {
+            let field = |key: &str| c.get(key).and_then(Value::as_str).unwrap_or_default();
+            return failed(format!("Job failed{}", detail(field("reason"), field("message"))));
         }
+        None => {}
     }
     let suspended = object.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true);
     if suspended || has_condition(object, "Suspended", "True") {
@@ -375,7 +378,7 @@ fn job(object: &Value) -> Health {
 
 /// kstatus's reading of a Job that has not completed or failed: current once
 /// it has a start time. Helm's `--wait` (without `--wait-for-jobs`) uses it.
-pub(crate) fn job_started(object: &Value) -> bool {
+pub(super) fn job_started(object: &Value) -> bool {
     string(object, "/status/startTime").is_some()
 }
 
