@@ -7,17 +7,20 @@ STEPS="install test upgrade rollback uninstall"
 record_py=$root/scripts/bench/corpus_record.py
 
 # chart_setup CHART: path, args (values), fixed (a namespace the chart must live in, or
-# empty), crd_new (the CRDs of its crds/ folders the bed lacks: deleted after each side, so
+# empty), mask (a sed -E script for names a chart makes at random at each render, which
+# two renders never share), crd_new (the CRDs of its crds/ folders the bed lacks: deleted after each side, so
 # that both start without them) and crds_first (1 when its templates make objects of those
 # kinds: the pipe's first install prints them first and renders client-side, as the
 # README says).
 chart_setup() {
-  path=$real/$1 args=() fixed="" crd_new=() crds_first=0
+  path=$real/$1 args=() fixed="" mask="" crd_new=() crds_first=0
   [ -f "$path/Chart.yaml" ] || return 1
   [ "${VALUES:-hooks}" != hooks ] || [ ! -f "$real/$1.hooks-values.yaml" ] || args=(-f "$real/$1.hooks-values.yaml")
   case $1 in
     # istio's docs install base and istiod into istio-system (their objects name it).
     istio-base|istiod) fixed=istio-system ;;
+    # Its UI test Pod is named with randAlphaNum 5.
+    jenkins) mask='s/-ui-test-[a-z0-9]{5}\b/-ui-test-RANDOM/g' ;;
   esac
   local crds name kind used
   crds=$("$HELM" show crds "$path" 2>/dev/null | python3 -c '
@@ -77,11 +80,13 @@ run_step() {
   if [ "$side" = stock ]; then stock_step "$step" "$ns" >"$log" 2>&1; else pipe_step "$step" "$ns" "$log" >"$log" 2>&1; fi &&
     rc[$side.$step]=0 || rc[$side.$step]=$?
   t[$side.$step]=$(elapsed "$t0" "$(now)")
+  echo "exit ${rc[$side.$step]} time ${t[$side.$step]}" >"$dir/$side-$step.exit"
   if [ "$step" = uninstall ]; then
     python3 "$record_py" left "$ns" "$REL" "$dir/$side.objects.json" >"$dir/$side-$step.record"
   else
     python3 "$record_py" record "$ns" "$REL" "$dir/$side.objects.json" >"$dir/$side-$step.record"
   fi
+  [ -z "$mask" ] || sed -i -E "$mask" "$dir/$side-$step.record"
 }
 field() { sed -n "s/^$1 //p" "$2" 2>/dev/null; } # NAME RECORD
 
