@@ -41,7 +41,8 @@ help:
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
 	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
 	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe),"
-	@echo "           corpus (every chart of testdata/charts/real: stock vs the pipe, a table),"
+	@echo "           corpus (every chart of testdata/charts/real through install, test, upgrade,"
+	@echo "           rollback and uninstall: stock vs the pipe, step by step, a table),"
 	@echo "           bench-text (plan and lint of 10k hooks + 10k resources through Helm),"
 	@echo "           bench-ready (each readiness seen within 0.3 s of the cluster's write);"
 	@echo "           figures in docs/benchmarks.md"
@@ -224,8 +225,9 @@ bench-real: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-real.sh
 
-# The public-chart corpus, chart by chart, stock helm install --wait against the README's
-# pipe: times, objects and hooks' last runs compared (issue 47; started and stopped here).
+# The public-chart corpus, chart by chart, through its life cycle (install, test, upgrade,
+# rollback, uninstall), stock Helm against the README's pipe: records compared after each
+# step, times (issue 47; started and stopped here).
 corpus: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/corpus.sh

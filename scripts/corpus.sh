@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # The public-chart corpus (testdata/charts/real, issue 47) through stock Helm and the README's
-# pipe on the bed, chart by chart, with default values: a first step towards issue 47's
-# corpus table, opt-in (make corpus). For each chart, each side in a fresh namespace:
-#  - stock  `helm install R CHART --wait --timeout $TIMEOUT`;
-#  - pipe   `helm upgrade --install R CHART --dry-run=server --disable-openapi-validation -o json
-#           | helm hooks deploy - --timeout $TIMEOUT` (dist/hooks, a Helm home of its own);
-# then from each side's release record (the Secret, decoded): its status, its objects
-# (Kind/name of the manifest and hooks) and each hook's last run; both sides compared.
-# Prints a Markdown table (chart, stock s, pipe s, ratio, same objects, hooks) and keeps the
-# logs in OUT. A chart that stock Helm cannot install on the bed is listed with its error.
+# pipe on the bed, chart by chart, each through its life cycle, compared step by step. Opt-in
+# (make corpus). For each chart, each side in a namespace of its own (istio-base and istiod
+# in istio-system, as istio's docs install them: one side after the other), stock first:
+#   step       stock                                  pipe (dist/hooks, a Helm home of its own)
+#   install    helm install R CHART --wait            helm upgrade --install R CHART --dry-run=server
+#                                                       --disable-openapi-validation -o json
+#                                                       | helm hooks deploy -   (the README's)
+#   test       helm test R                            helm hooks run R --event test
+#   upgrade    helm upgrade R CHART --wait            the pipe again (the same chart and values)
+#   rollback   helm rollback R 1 --wait               helm hooks rollback R 1
+#   uninstall  helm uninstall R --wait                helm hooks uninstall R
+# (test only where the chart has test hooks; each with --timeout $TIMEOUT). A chart whose
+# templates make objects of its crds/ kinds is first installed through the pipe as the
+# README says: `{ helm show crds CHART; helm upgrade --install ... --dry-run=client -o json; }`.
+# After each step, from each side's release records (the Secrets, decoded by
+# scripts/bench/corpus_record.py): status, revision, history, objects (Kind/name of the
+# manifest and hooks), each hook's last run; after uninstall, the records left and which of
+# the release's objects still exist (helm.sh/resource-policy: keep, hooks, others). The step
+# is alike when every field is and both exit 0; a step stock Helm fails is listed with its
+# error. Between sides and charts: the release's cluster-scoped leftovers swept
+# (scripts/bench/sweep.sh), the crds/ CRDs it added deleted, the namespace deleted.
+# Prints two Markdown tables (the comparison, each step's times) and the totals; keeps every
+# log and record in OUT/<chart>/.
 #
 # Usage: scripts/corpus.sh   (or: make corpus, which also stops the bed after)
 # Environment: CHARTS (default: every chart folder of testdata/charts/real), TIMEOUT (3m),
-#   VALUES=hooks adds each chart's <chart>.hooks-values.yaml, OUT (default: a new folder
-#   under /tmp, kept), KEEP=1 keeps the namespaces.
+#   VALUES (default hooks: each chart's <chart>.hooks-values.yaml; VALUES=default: none), OUT
+#   (default: a new folder under /tmp, kept), KEEP=1 keeps the namespaces.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -38,64 +52,56 @@ conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
 . scripts/bench/clock.sh
 # shellcheck source=scripts/bench/sweep.sh
 . scripts/bench/sweep.sh
+# shellcheck source=scripts/bench/corpus_lib.sh
+. scripts/bench/corpus_lib.sh
 
-# What a side's record holds: status, objects, each hook's last run, one line each; the
-# namespace, which some charts put into names, as NS.
-record() { # ns
-  kubectl -n "$1" get secrets -l "owner=helm,name=$REL" -o json 2>/dev/null | python3 -c '
-import base64, gzip, json, sys, yaml
-items = json.load(sys.stdin)["items"]
-if not items:
-    print("status none"); sys.exit()
-s = max(items, key=lambda s: int(s["metadata"]["labels"]["version"]))
-r = json.loads(gzip.decompress(base64.b64decode(base64.b64decode(s["data"]["release"]))))
-print("status", r["info"]["status"])
-objs = [d["kind"] + "/" + d["metadata"]["name"] for d in yaml.safe_load_all(r.get("manifest", "")) if d and "kind" in d]
-print("objects", " ".join(sorted(objs + ["hook:" + h["kind"] + "/" + h["name"] for h in r.get("hooks") or []])))
-print("hooks", " ".join(sorted(h["name"] + "=" + ((h.get("last_run") or {}).get("phase") or "-") for h in r.get("hooks") or [])))
-' | sed "s/$1/NS/g"
-}
-
-rows=()
+echo "date: $(date -u +%FT%TZ)  commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' (+ changes)')  helm: $("$HELM" version --short)  TIMEOUT=$TIMEOUT VALUES=${VALUES:-hooks}" |
+  tee -a "$OUT/summary.txt" >&2
+declare -A verdict=()
+rows=() times=()
 for chart in $CHARTS; do
-  path=$real/$chart
-  [ -f "$path/Chart.yaml" ] || continue
-  args=()
-  [ "${VALUES:-}" != hooks ] || [ ! -f "$real/$chart.hooks-values.yaml" ] || args=(-f "$real/$chart.hooks-values.yaml")
-  declare -A t=() rc=()
+  chart_setup "$chart" || continue
+  dir=$OUT/$chart
+  mkdir -p "$dir"
+  declare -A t=() rc=() skip=()
   for side in stock pipe; do
-    ns=cp-$run_id-${chart:0:20}-$side
-    kubectl create namespace "$ns" >/dev/null
-    log=$OUT/$chart-$side.log
-    t0=$(now)
-    if [ "$side" = stock ]; then
-      "$HELM" install "$REL" "$path" -n "$ns" --wait --timeout "$TIMEOUT" "${args[@]}" >"$log" 2>&1 && rc[$side]=0 || rc[$side]=$?
-    else
-      { "$HELM" upgrade --install "$REL" "$path" -n "$ns" --dry-run=server --disable-openapi-validation -o json "${args[@]}" 2>"$log.dry" || true; } |
-        "$HELM" hooks deploy - -n "$ns" --timeout "$TIMEOUT" "${conn[@]}" >"$log" 2>&1 && rc[$side]=0 || rc[$side]=$?
+    ns=$(side_ns "$chart" "$side")
+    if [ -z "$ns" ]; then
+      for step in $STEPS; do skip[$side.$step]="bed: namespace ${fixed:-?} not free"; done
+      continue
     fi
-    t[$side]=$(elapsed "$t0" "$(now)")
-    record "$ns" >"$OUT/$chart-$side.record"
-    "$HELM" uninstall "$REL" -n "$ns" --timeout 2m >>"$OUT/uninstall.log" 2>&1 || true
-    sweep_release_cluster "$REL" "$ns"
-    [ "${KEEP:-0}" = 1 ] || kubectl delete namespace "$ns" --wait=true --timeout=120s >/dev/null 2>&1 || true
+    lifecycle "$side" "$ns"
+    side_cleanup "$ns"
   done
-  s=$OUT/$chart-stock.record p=$OUT/$chart-pipe.record
-  same=$([ "$(grep ^objects "$s")" = "$(grep ^objects "$p")" ] && echo same || echo DIFFERENT)
-  hooks=$([ "$(grep ^hooks "$s")" = "$(grep ^hooks "$p")" ] && echo "same ($(grep ^hooks "$s" | wc -w | awk '{print $1 - 1}'))" || echo DIFFERENT)
-  status="$(grep ^status "$s" | cut -d' ' -f2) / $(grep ^status "$p" | cut -d' ' -f2)"
-  if [ "${rc[stock]}" != 0 ]; then
-    why=$(grep -m1 -i "error" "$OUT/$chart-stock.log" | cut -c1-120 || true)
-    row="| $chart | fails (${t[stock]} s) | ${t[pipe]} s (exit ${rc[pipe]}) | — | $same | $hooks | $status: stock: ${why:-exit ${rc[stock]}} |"
+  row="| $chart"
+  if [ "${rc[stock.install]:-}" = 0 ]; then
+    row+=" | ${t[stock.install]} s | ${t[pipe.install]:--} s | $(awk -v a="${t[stock.install]}" -v b="${t[pipe.install]:-0}" 'BEGIN { printf "%.2fx", b / a }')"
   else
-    ratio=$(awk -v a="${t[stock]}" -v b="${t[pipe]}" 'BEGIN { printf "%.2fx", b / a }')
-    row="| $chart | ${t[stock]} s | ${t[pipe]} s (exit ${rc[pipe]}) | $ratio | $same | $hooks | $status |"
+    row+=" | fails | ${t[pipe.install]:--} s | —"
   fi
-  echo "$row" | tee -a "$OUT/table.md" >&2
-  rows+=("$row")
-  unset t rc
+  trow="| $chart"
+  for step in $STEPS; do
+    cell "$step"
+    row+=" | $c"
+    trow+=" | ${t[stock.$step]:--} / ${t[pipe.$step]:--}"
+  done
+  echo "$row |" | tee -a "$OUT/table.md" >&2
+  rows+=("$row |") times+=("$trow |")
+  unset t rc skip
 done
-echo "| chart | stock | pipe | ratio | same objects | hooks' last runs | status (stock / pipe) |"
-echo "|---|---|---|---|---|---|---|"
-printf '%s\n' "${rows[@]}"
+{
+  echo "| chart | stock | pipe | ratio | install | test | upgrade | rollback | uninstall |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "Each step's time, stock / pipe (s):"
+  echo
+  echo "| chart | install | test | upgrade | rollback | uninstall |"
+  echo "|---|---|---|---|---|---|"
+  printf '%s\n' "${times[@]}"
+  echo
+  for step in $STEPS; do
+    echo "$step: ${verdict[$step.alike]:-0} alike, ${verdict[$step.diff]:-0} different, ${verdict[$step.stock]:-0} failed by stock, ${verdict[$step.na]:-0} not taken"
+  done
+} | tee -a "$OUT/summary.txt"
 echo "outputs in $OUT" >&2
