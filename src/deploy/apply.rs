@@ -46,10 +46,11 @@ const INTERNAL_ANNOTATIONS: [&str; 1] = [crate::model::annotation::DEPENDS_ON_RE
 /// when the release was checked ([`crate::model::manifest::Syntax::Kept`]),
 /// else its manifest read now, with Helm's ownership annotations.
 pub(super) fn prepare(resource: &Resource, release: &str, namespace: &str) -> Result<Value, String> {
-    match &resource.object {
-        Some(object) => owned(object.clone(), release, namespace),
-        None => owned(read(&resource.manifest)?, release, namespace),
-    }
+    let object = match &resource.object {
+        Some(object) => object.clone(),
+        None => read(&resource.manifest)?,
+    };
+    owned(object, release, namespace)
 }
 
 fn read(manifest: &str) -> Result<Value, String> {
@@ -77,7 +78,7 @@ fn owned(mut object: Value, release: &str, namespace: &str) -> Result<Value, Str
     Ok(object)
 }
 
-/// What `resource`, item `item`, is awaited for ([`crate::ready::resource`]).
+/// What `resource` is awaited for ([`crate::ready::resource`]).
 fn condition<'a>(resource: &'a Resource, complete_job: bool) -> Box<dyn Condition + 'a> {
     crate::ready::resource(&resource.head.kind, resource.readiness.as_ref(), complete_job)
 }
