@@ -887,6 +887,7 @@ fn rollback_on_failure_uninstalls_a_failed_install_in_reverse_batch_order() {
         [
             "save 1 failed",
             "save 1 uninstalling",
+            "save 1 uninstalling",
             "delete Deployment/web, ConfigMap/legacy",
             "delete Deployment/db, ConfigMap/db-config",
             "forget 1",
@@ -909,6 +910,8 @@ fn an_uninstall_with_keep_history_deletes_the_resources_and_keeps_every_revision
         [
             "save 2 uninstalling",
             "hooks pre-delete",
+            // Helm stores the record again once its pre-delete hooks are done.
+            "save 2 uninstalling",
             "delete Deployment/worker, Deployment/web",
             "delete Deployment/db, ConfigMap/db-config",
             "save 2 uninstalled",
@@ -920,6 +923,60 @@ fn an_uninstall_with_keep_history_deletes_the_resources_and_keeps_every_revision
     // The next deploy installs again, as the next revision.
     let (operation, current, revision) = deploy::choose(&sim.history("app").unwrap());
     assert_eq!((operation, current.is_none(), revision), (Operation::Install, true, 3));
+}
+
+/// Version 1 with its hook also a post-delete hook.
+fn with_post_delete(mut release: Value) -> Value {
+    let hook = release["hooks"][0]["manifest"].as_str().unwrap().replace("pre-delete\n", "pre-delete,post-delete\n");
+    release["hooks"][0]["manifest"] = json!(hook);
+    release
+}
+
+/// Helm's `Uninstall.Run` goes on past a failed post-delete hook: the
+/// release is removed all the same, and the error counted (found by the
+/// corpus: openfga's post-delete Job).
+#[test]
+fn an_uninstall_whose_post_delete_hook_fails_still_removes_the_release_and_counts_the_error_as_helm_does() {
+    for keep_history in [false, true] {
+        let mut sim = Sim::new();
+        deploy(&mut sim, with_post_delete(release(1)), false);
+        sim.failing_hooks.insert(Event::PostDelete);
+        sim.log.clear();
+        let r = uninstall(&mut sim, keep_history);
+        let e = failure(&r);
+        assert_eq!(
+            e.to_string(),
+            "uninstallation completed with 1 error(s): post-delete hook(s) failed: Job/migrate: BackoffLimitExceeded"
+        );
+        assert!(!e.is_cluster());
+        assert!(sim.live.is_empty(), "{:?}", sim.live);
+        if keep_history {
+            assert_eq!(r.status, "uninstalled");
+            assert_eq!(sim.statuses(), [(1, "uninstalled".into())]);
+        } else {
+            assert_eq!(r.status, "deleted");
+            assert!(sim.records.is_empty(), "{:?}", sim.records);
+        }
+        let last = sim.log.iter().rev().find(|l| l.starts_with("hooks") || l.starts_with("delete ")).unwrap();
+        assert_eq!(last, "hooks post-delete (failed)");
+    }
+}
+
+/// A failed pre-delete hook stops Helm's uninstall before any deletion, and
+/// the record stays as it was stored when the hooks ran: `uninstalling`.
+#[test]
+fn an_uninstall_whose_pre_delete_hook_fails_deletes_nothing_and_leaves_the_record_uninstalling() {
+    let mut sim = Sim::new();
+    deploy(&mut sim, release(1), false);
+    sim.failing_hooks.insert(Event::PreDelete);
+    sim.log.clear();
+    let r = uninstall(&mut sim, false);
+    assert_eq!(failure(&r).to_string(), "pre-delete hook(s) failed: Job/migrate: BackoffLimitExceeded");
+    assert_eq!(r.status, "uninstalling");
+    assert!(sim.only(&["delete"]).is_empty(), "{:?}", sim.log);
+    assert_eq!(sim.statuses(), [(1, "uninstalling".into())]);
+    let description = sim.records[&1].pointer("/info/description").unwrap().as_str().unwrap();
+    assert_eq!(description, "Deletion in progress (or silently failed)");
 }
 
 #[test]

@@ -77,6 +77,15 @@ pub enum Error {
          {0}"
     )]
     NoRollbackTarget(#[source] Box<Error>),
+    /// An uninstall that went on past its failures, as Helm's does: the
+    /// release is removed, and what failed on the way (the wait for
+    /// deletions, post-delete hooks, the record) is counted, `first` first.
+    #[error("uninstallation completed with {} error(s): {first}{}", .rest.len() + 1, joined(.rest))]
+    Incomplete {
+        #[source]
+        first: Box<Error>,
+        rest: Vec<Error>,
+    },
     /// `--rollback-on-failure` undid the failed operation (`recovery`:
     /// an uninstall or a rollback); `original` is why it failed.
     #[error(
@@ -104,9 +113,19 @@ pub enum Error {
 }
 
 impl Error {
+    /// `Ok` when nothing failed; otherwise Helm's count of what did.
+    pub(super) fn incomplete(errors: Vec<Error>) -> Result<(), Error> {
+        let mut errors = errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(first) => Err(Error::Incomplete { first: Box::new(first), rest: errors.collect() }),
+        }
+    }
+
     /// The cluster failed us (exit 3), rather than the release (exit 1).
     pub fn is_cluster(&self) -> bool {
         match self {
+            Error::Incomplete { first, rest } => first.is_cluster() || rest.iter().any(Error::is_cluster),
             Error::HookCluster(_) | Error::Kube(_) | Error::Storage(_) | Error::HistoryUnread { .. } => true,
             Error::RecoveryFailed { source, .. } => source.is_cluster(),
             Error::Locked(_)
@@ -128,6 +147,11 @@ impl Error {
 pub struct HookFailure {
     pub reference: String,
     pub message: String,
+}
+
+/// Helm's `joinErrors(errs, "; ")` after the first.
+fn joined(rest: &[Error]) -> String {
+    rest.iter().map(|e| format!("; {e}")).collect()
 }
 
 fn hook_list(failed: &[HookFailure]) -> String {

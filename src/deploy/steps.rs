@@ -74,7 +74,8 @@ pub(super) fn run_hooks(
 }
 
 /// Deletes `items` of `plan` (resources of `release`) in reverse plan order,
-/// each batch gone before the next; resources marked `keep` stay.
+/// each batch gone before the next (once the deadline has passed, the rest
+/// are deleted without waiting); resources marked `keep` stay.
 pub(super) fn delete_in_order(
     env: &mut (impl Cluster + Clock + ?Sized),
     release: &Release,
@@ -83,10 +84,10 @@ pub(super) fn delete_in_order(
     deadline: Millis,
     progress: &mut dyn Progress,
     report: &mut Report,
-) -> Result<Vec<String>, Error> {
+) -> Result<Deleted, Error> {
     // One clock for the command's lines (`uninstall`'s had none).
     let since = report.started_at;
-    let mut deleted = Vec::new();
+    let mut done = Deleted::default();
     for batch in deletion_batches(plan) {
         let mut keys = Vec::new();
         for i in batch {
@@ -113,10 +114,32 @@ pub(super) fn delete_in_order(
         let ended_at = env.now_ms();
         report.deletions.push(Deletion { resources: names.clone(), started_at, ended_at });
         if let Some(k) = left.into_iter().next() {
-            return Err(Error::NotDeleted(k));
+            // Helm deletes everything, then waits once: a batch still there
+            // at the deadline is that wait's one error, and the rest is
+            // deleted all the same.
+            done.left.get_or_insert(k);
+            continue;
         }
         progress.event(&DeployEvent::Deleted { resources: &refs, at: Elapsed::since(since, ended_at) });
-        deleted.extend(names);
+        done.names.extend(names);
     }
-    Ok(deleted)
+    Ok(done)
+}
+
+/// What [`delete_in_order`] deleted, and the first object still there at
+/// the deadline (Helm's failed wait for deletions).
+#[derive(Default)]
+pub(super) struct Deleted {
+    pub(super) names: Vec<String>,
+    pub(super) left: Option<ObjectKey>,
+}
+
+impl Deleted {
+    /// The names deleted, or the wait's failure.
+    pub(super) fn all_gone(self) -> Result<Vec<String>, Error> {
+        match self.left {
+            Some(k) => Err(Error::NotDeleted(k)),
+            None => Ok(self.names),
+        }
+    }
 }

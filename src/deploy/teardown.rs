@@ -13,7 +13,6 @@ use crate::model::event::Event;
 use crate::model::input::Release;
 use crate::plan::{EventPlan, Target};
 use crate::release::record::{self, Operation};
-use crate::release::release_status::ReleaseStatus;
 use crate::release::storage::StoredRelease;
 
 use super::checked::{event_plan, Checked};
@@ -44,14 +43,17 @@ pub fn perform(
     record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
     let removal = Removal { checked, options, keep_history, history: &history };
     match act(env, &removal, &mut latest, progress, &mut report) {
-        Ok(()) => report.status = if keep_history { "uninstalled".into() } else { "deleted".into() },
+        Ok(()) => report.status = removed_status(keep_history),
+        Err(e @ Error::Incomplete { .. }) => {
+            report.status = removed_status(keep_history);
+            report.ended = Ended::Failed(e);
+        }
         Err(e) => {
-            // Helm leaves a failed uninstall `uninstalling`... then failed.
-            let description = operation.failed_description(&latest.name, &e.to_string());
-            record::set_status(&mut latest.release, ReleaseStatus::Failed, &description);
+            // Helm's uninstall stops here and writes nothing more: the record
+            // stays `uninstalling`, with what its hooks did.
             let now_unix = env.now_ms() / 1000;
             let _ = env.save(&mut latest, now_unix);
-            report.status = "failed".into();
+            report.status = latest.status().to_string();
             report.ended = Ended::Failed(e);
         }
     }
@@ -71,7 +73,10 @@ struct Removal<'a> {
 }
 
 /// The record stored `uninstalling`, the hooks and the deletions, the
-/// record last: the first failure stops it.
+/// record last, as Helm's `Uninstall.Run` goes: a failed pre-delete hook or
+/// a refused deletion stops it; a wait for deletions that runs out and
+/// failed post-delete hooks do not — the release is removed all the same,
+/// and they are counted in the error ([`Error::Incomplete`]).
 fn act(
     env: &mut (impl Env + ?Sized),
     r: &Removal<'_>,
@@ -83,24 +88,39 @@ fn act(
     let plan = event_plan(&checked.plan, Target::Install);
     let now_unix = env.now_ms() / 1000;
     env.save(latest, now_unix)?;
+    let runs = report.hooks.len();
     run_hooks(env, latest, checked, Event::PreDelete, options, progress, report)?;
+    if report.hooks.len() > runs {
+        // Helm stores the record again once its pre-delete hooks are done.
+        let now_unix = env.now_ms() / 1000;
+        env.save(latest, now_unix)?;
+    }
     let release = (latest.name.as_str(), latest.namespace.as_str());
     let (owned, not_deleted) = owned_resources(env, &checked.release, plan, release, progress, report.started_at);
     report.not_deleted = not_deleted;
     let deadline = env.now_ms() + options.timeout_ms;
-    report.deleted = delete_in_order(env, &checked.release, plan, &|i| owned.contains(&i), deadline, progress, report)?;
-    run_hooks(env, latest, checked, Event::PostDelete, options, progress, report)?;
+    let deleted = delete_in_order(env, &checked.release, plan, &|i| owned.contains(&i), deadline, progress, report)?;
+    report.deleted = deleted.names;
+    let mut errors: Vec<Error> = deleted.left.map(Error::NotDeleted).into_iter().collect();
+    if let Err(e) = run_hooks(env, latest, checked, Event::PostDelete, options, progress, report) {
+        errors.push(e);
+    }
     let now = env.now_ms();
     record::uninstalled(&mut latest.release, now);
     if r.keep_history {
         let now_unix = env.now_ms() / 1000;
-        env.save(latest, now_unix)?;
-    } else {
-        for h in r.history {
-            env.delete(h)?;
+        if let Err(e) = env.save(latest, now_unix) {
+            errors.push(e.into());
         }
+    } else if let Some(e) = r.history.iter().find_map(|h| env.delete(h).err()) {
+        errors.push(e.into());
     }
-    Ok(())
+    Error::incomplete(errors)
+}
+
+/// The report's status of a release whose uninstall went through.
+fn removed_status(keep_history: bool) -> String {
+    if keep_history { "uninstalled" } else { "deleted" }.into()
 }
 
 /// The resources (by index) an uninstall may delete: those the release

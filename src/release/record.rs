@@ -78,7 +78,8 @@ impl Operation {
             Operation::Install => format!("Release {release:?} failed: {error}"),
             Operation::Upgrade => format!("Upgrade {release:?} failed: {error}"),
             Operation::Rollback { .. } => format!("Rollback {release:?} failed: {error}"),
-            // Helm's uninstall counts its errors; the plugin stops at the first.
+            // Helm's uninstall never stores a failed revision (the record
+            // stays `uninstalling`, or is removed): not asked of it.
             Operation::Uninstall => format!("uninstallation completed with 1 error(s): {error}"),
         }
     }
@@ -143,7 +144,7 @@ pub(crate) fn uninstalled(release: &mut Value, now: Millis) {
     info(release).insert("deleted".into(), Value::String(go_time(now)));
 }
 
-const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failing)";
+const UNINSTALLING_DESCRIPTION: &str = "Deletion in progress (or silently failed)";
 
 /// `info.first_deployed` of a stored release.
 pub(crate) fn first_deployed(release: &Value) -> Option<&str> {

@@ -890,6 +890,36 @@ fn uninstall_deletes_only_what_the_release_owns_as_stock_helm() {
     assert_eq!(case.list(), vec![], "helm list still shows the release");
 }
 
+/// A post-delete hook that fails (openfga's shape, found by the corpus): stock `helm
+/// uninstall` goes on, purges the release and says `uninstallation completed with 1
+/// error(s)`; the plugin's does the same, and leaves the same objects behind.
+#[test]
+fn uninstall_past_a_failed_post_delete_hook_as_stock_helm() {
+    let case = Case::new("post-delete-fails");
+    let values = json!({"objects": [
+        {"name": "settings"},
+        {"kind": "Job", "name": "cleanup", "hook": "post-delete", "exitCode": 1, "duration": "1s"},
+    ]});
+    let said = "uninstallation completed with 1 error(s)";
+    let out = case.helm_chart(&["install"], &values, &["--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "stock helm install: {}", out.shown);
+    let stock = case.helm(&["uninstall", RELEASE, "--timeout", "1m"]);
+    assert_ne!(stock.code, 0, "stock helm uninstall: {}", stock.shown);
+    assert!(stock.stderr.contains(said), "stock Helm no longer says {said:?}: {}", stock.shown);
+    assert_eq!(case.release_secrets(), Vec::<String>::new(), "stock Helm kept the release");
+    let stock_left = case.objects("configmaps,jobs");
+    ok(case.kubectl(&["delete", "jobs", "--all", "--wait"]));
+
+    case.deploy_ok(&values);
+    let ours = case.plugin(&["uninstall", RELEASE, "--timeout", "1m"], None);
+    assert_eq!(ours.plugin_code(), Some(1), "helm hooks uninstall: {}", ours.shown);
+    assert!(ours.all().contains(said), "{}", ours.shown);
+    assert!(ours.all().contains("post-delete hook(s) failed: Job/cleanup"), "{}", ours.shown);
+    assert_eq!(case.release_secrets(), Vec::<String>::new(), "the plugin kept the release: {}", ours.shown);
+    assert_eq!(case.objects("configmaps,jobs"), stock_left, "objects left differ from stock helm's");
+    assert_eq!(case.list(), vec![], "helm list still shows the release");
+}
+
 const AGGREGATED_CHART: &str = "testdata/charts/aggregated-clusterroles";
 
 /// Uninstalling a release with an aggregated ClusterRole (Kyverno's shape): the
