@@ -38,7 +38,7 @@ pub fn perform(
     progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
-    let requests_before = env.requests();
+    let requests_before = env.about().requests;
     let operation = Operation::Uninstall;
     let mut report = Report::new(operation, &latest.name, &latest.namespace, latest.revision, started_at);
     record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
@@ -50,13 +50,13 @@ pub fn perform(
             let description = operation.failed_description(&latest.name, &e.to_string());
             record::set_status(&mut latest.release, ReleaseStatus::Failed, &description);
             let now_unix = env.now_ms() / 1000;
-            let _ = env.save(&mut latest, now_unix);
+            let _ = crate::seam::save(env, &mut latest, now_unix);
             report.status = "failed".into();
             report.ended = Ended::Failed(e);
         }
     }
     report.ended_at = env.now_ms();
-    let requests = env.requests();
+    let requests = env.about().requests;
     report.api_requests = requests.0 - requests_before.0;
     report.api_requests_repeated = requests.1 - requests_before.1;
     report
@@ -82,7 +82,7 @@ fn act(
     let (checked, options) = (r.checked, r.options);
     let plan = event_plan(&checked.plan, Target::Install);
     let now_unix = env.now_ms() / 1000;
-    env.save(latest, now_unix)?;
+    crate::seam::save(env, latest, now_unix)?;
     run_hooks(env, latest, checked, Event::PreDelete, options, progress, report)?;
     let release = (latest.name.as_str(), latest.namespace.as_str());
     let (owned, not_deleted) = owned_resources(env, &checked.release, plan, release, progress, report.started_at);
@@ -94,10 +94,10 @@ fn act(
     record::uninstalled(&mut latest.release, now);
     if r.keep_history {
         let now_unix = env.now_ms() / 1000;
-        env.save(latest, now_unix)?;
+        crate::seam::save(env, latest, now_unix)?;
     } else {
         for h in r.history {
-            env.delete(h)?;
+            crate::seam::forget(env, h)?;
         }
     }
     Ok(())
