@@ -11,7 +11,7 @@ use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 use super::cluster::{About, Api, Apply, Cluster, LogFrom, Read, Served, Until};
 use super::store::{Clock, Pick, Store, Write};
 use super::wants::Want;
-use super::watch::{Change, Watch};
+use super::watch::Watch;
 
 /// The real world: the Kubernetes API through `client`, records in Helm's
 /// storage `driver`, the wall clock.
@@ -86,7 +86,7 @@ impl Cluster for KubeEnv {
 
     fn wait(&mut self, watch: &mut Watch, until: Until<'_>) -> Result<Vec<ObjectKey>, KubeError> {
         let mut tracker = watch.take_adapter::<Tracker>().unwrap_or_else(|| Tracker::new(watch.selector()));
-        let answer = self.track(&mut tracker, watch.take_changes()).and_then(|()| match until {
+        let answer = self.track(&mut tracker, watch).and_then(|()| match until {
             Until::Changed => self.client.refresh(&mut tracker),
             Until::Settled { deadline, done } => self.client.wait_any(&mut tracker, deadline, &mut wall_ms, done),
         });
@@ -136,13 +136,15 @@ impl Cluster for KubeEnv {
 }
 
 impl KubeEnv {
-    /// Takes a watch's changes into its tracker, in order.
-    fn track(&mut self, tracker: &mut Tracker, changes: Vec<Change>) -> Result<(), KubeError> {
-        for change in changes {
-            match change {
-                Change::Joined(key, Some(known)) => self.client.track_known(tracker, &key, &known)?,
-                Change::Joined(key, None) => self.client.track(tracker, &key)?,
-                Change::Left(key) => tracker.untrack(&key),
+    /// Takes a watch's changes into its tracker, in order: an object
+    /// followed with its state known is watched from it, one not known is
+    /// listed first.
+    fn track(&mut self, tracker: &mut Tracker, watch: &mut Watch) -> Result<(), KubeError> {
+        for (key, followed) in watch.take_changes() {
+            match (followed, watch.observed(&key).last()) {
+                (true, Some(known)) => self.client.track_known(tracker, &key, known)?,
+                (true, None) => self.client.track(tracker, &key)?,
+                (false, _) => tracker.untrack(&key),
             }
         }
         Ok(())

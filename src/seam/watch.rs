@@ -5,18 +5,10 @@
 //! [`Watch::adapter`]) and brings what is known up to date.
 
 use std::any::Any;
-use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::kube::{ObjectKey, Observed};
-
-/// A change to the set not yet taken in by the adapter, in order.
-pub(crate) enum Change {
-    /// Followed, with its state when known (the answer to its apply).
-    Joined(ObjectKey, Option<Value>),
-    Left(ObjectKey),
-}
 
 /// What is known of one followed object.
 enum Seen {
@@ -25,12 +17,16 @@ enum Seen {
 }
 
 /// Objects awaited together, followed from one wait to the next.
+// Vecs, not maps: a set holds what one wait awaits, and a map of its own
+// would be another copy of the map code in plugin.wasm (some 7 kB).
 #[derive(Default)]
 pub struct Watch {
     selector: Option<String>,
-    seen: BTreeMap<ObjectKey, Seen>,
-    changes: Vec<Change>,
-    /// The adapter's own state for this set.
+    seen: Vec<(ObjectKey, Seen)>,
+    /// Keys followed (`true`) and unfollowed since the adapter last took
+    /// them in, in order.
+    changes: Vec<(ObjectKey, bool)>,
+    /// The adapter's own state for the set.
     adapter: Option<Box<dyn Any>>,
 }
 
@@ -43,28 +39,41 @@ impl Watch {
 
     /// Awaits the object behind `key`, whose state `known` is (the answer to
     /// its apply), or is not known yet (it may not exist): read by the next wait.
+    #[inline(never)]
     pub(crate) fn follow(&mut self, key: &ObjectKey, known: Option<&Value>) {
         let seen = match known {
             Some(o) => Seen::Live(o.clone()),
             None => Seen::Gone(None),
         };
-        self.seen.insert(key.clone(), seen);
-        self.changes.push(Change::Joined(key.clone(), known.cloned()));
+        match self.at(key) {
+            Some(at) => self.seen[at].1 = seen,
+            None => self.seen.push((key.clone(), seen)),
+        }
+        self.changes.push((key.clone(), true));
     }
 
     /// Stops awaiting `key`.
+    #[inline(never)]
     pub(crate) fn unfollow(&mut self, key: &ObjectKey) {
-        self.seen.remove(key);
-        self.changes.push(Change::Left(key.clone()));
+        if let Some(at) = self.at(key) {
+            self.seen.swap_remove(at);
+        }
+        self.changes.push((key.clone(), false));
     }
 
-    /// What is known of an awaited object: live, or gone with its final state.
+    /// What is known of an awaited object: live, or gone with its final
+    /// state. The state an object was followed with, until a wait.
+    #[inline(never)]
     pub(crate) fn observed(&self, key: &ObjectKey) -> Observed<'_> {
-        match self.seen.get(key) {
+        match self.at(key).map(|at| &self.seen[at].1) {
             Some(Seen::Live(o)) => Observed::Live(o),
             Some(Seen::Gone(last)) => Observed::Gone { last: last.as_ref() },
             None => Observed::Gone { last: None },
         }
+    }
+
+    fn at(&self, key: &ObjectKey) -> Option<usize> {
+        self.seen.iter().position(|(k, _)| k == key)
     }
 
     // What the adapters use.
@@ -74,20 +83,22 @@ impl Watch {
         self.selector.as_deref()
     }
 
-    /// The changes since the adapter last took them, in order.
-    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+    /// The keys followed (`true`) and unfollowed since the adapter last took
+    /// them, in order; one followed is known as [`Watch::observed`] says.
+    pub(crate) fn take_changes(&mut self) -> Vec<(ObjectKey, bool)> {
         std::mem::take(&mut self.changes)
     }
 
     /// The keys followed.
     pub(crate) fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
-        self.seen.keys()
+        self.seen.iter().map(|(k, _)| k)
     }
 
     /// Sets what is known of a followed object (one not followed is left alone).
+    #[inline(never)]
     pub(crate) fn saw(&mut self, key: &ObjectKey, now: Observed<'_>) {
-        if let Some(seen) = self.seen.get_mut(key) {
-            *seen = match now {
+        if let Some(at) = self.at(key) {
+            self.seen[at].1 = match now {
                 Observed::Live(o) => Seen::Live(o.clone()),
                 Observed::Gone { last } => Seen::Gone(last.cloned()),
             };
