@@ -1,6 +1,7 @@
 //! The real [`Env`]: the Kubernetes API through one [`Client`], Helm's
-//! records in its storage driver, the wall clock. A thin adapter: every
-//! method is one call of `kube` or `release`.
+//! records in its storage driver, the wall clock. A thin adapter: each step
+//! is a call of `kube` or `release`, or two; a [`Watch`]'s `kube::Tracker`
+//! rides in the Watch, and each wait tells the Watch what the tracker saw.
 
 use serde_json::Value;
 

@@ -94,10 +94,19 @@ impl Watch {
         self.seen.iter().map(|(k, _)| k)
     }
 
-    /// Sets what is known of a followed object (one not followed is left alone).
+    /// Sets what is known of a followed object (one not followed is left
+    /// alone). A live object whose `resourceVersion` is the one known is not
+    /// copied again: a wait round of a large release would copy every
+    /// object it awaits.
     #[inline(never)]
     pub(crate) fn saw(&mut self, key: &ObjectKey, now: Observed<'_>) {
         if let Some(at) = self.at(key) {
+            if let (Seen::Live(known), Observed::Live(new)) = (&self.seen[at].1, now) {
+                let version = known.pointer("/metadata/resourceVersion");
+                if version.is_some() && version == new.pointer("/metadata/resourceVersion") {
+                    return;
+                }
+            }
             self.seen[at].1 = match now {
                 Observed::Live(o) => Seen::Live(o.clone()),
                 Observed::Gone { last } => Seen::Gone(last.cloned()),
@@ -115,5 +124,58 @@ impl Watch {
     /// Keeps the adapter's state for the next wait.
     pub(crate) fn keep_adapter<T: Any>(&mut self, state: T) {
         self.adapter = Some(Box::new(state));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(name: &str) -> ObjectKey {
+        ObjectKey::new("v1", "ConfigMap", Some("ns"), name)
+    }
+
+    #[test]
+    fn follows_and_unfollows_are_known_at_once_and_handed_to_the_adapter_in_order() {
+        let mut w = Watch::new(Some("app=x"));
+        let known = json!({"metadata": {"name": "a", "resourceVersion": "5"}});
+        w.follow(&key("a"), Some(&known));
+        w.follow(&key("b"), None);
+        assert!(matches!(w.observed(&key("a")), Observed::Live(o) if *o == known));
+        assert!(matches!(w.observed(&key("b")), Observed::Gone { last: None }));
+        w.unfollow(&key("a"));
+        assert!(matches!(w.observed(&key("a")), Observed::Gone { last: None }));
+        let changes: Vec<(String, bool)> = w.take_changes().into_iter().map(|(k, f)| (k.name, f)).collect();
+        assert_eq!(changes, [("a".into(), true), ("b".into(), true), ("a".into(), false)]);
+        assert!(w.take_changes().is_empty());
+        assert_eq!((w.selector(), w.keys().count()), (Some("app=x"), 1));
+    }
+
+    #[test]
+    fn what_the_adapter_saw_is_known_and_an_unchanged_version_is_not_copied_again() {
+        let mut w = Watch::new(None);
+        w.follow(&key("a"), Some(&json!({"metadata": {"resourceVersion": "5"}, "status": "old"})));
+        // The same version: what is known stays as it was (not copied again).
+        w.saw(&key("a"), Observed::Live(&json!({"metadata": {"resourceVersion": "5"}, "status": "same"})));
+        assert_eq!(w.observed(&key("a")).last().unwrap()["status"], "old");
+        w.saw(&key("a"), Observed::Live(&json!({"metadata": {"resourceVersion": "6"}, "status": "new"})));
+        assert_eq!(w.observed(&key("a")).last().unwrap()["status"], "new");
+        let last = json!({"metadata": {"resourceVersion": "7"}, "status": "final"});
+        w.saw(&key("a"), Observed::Gone { last: Some(&last) });
+        assert!(matches!(w.observed(&key("a")), Observed::Gone { last: Some(o) } if o["status"] == "final"));
+        // One not followed is left alone.
+        w.saw(&key("z"), Observed::Live(&last));
+        assert_eq!(w.keys().count(), 1);
+    }
+
+    #[test]
+    fn the_adapters_state_rides_in_the_watch() {
+        let mut w = Watch::new(None);
+        assert_eq!(w.take_adapter::<u32>(), None);
+        w.keep_adapter(7u32);
+        assert_eq!(w.take_adapter::<String>(), None, "another adapter's state is not taken for its own");
+        w.keep_adapter(7u32);
+        assert_eq!(w.take_adapter::<u32>(), Some(7));
     }
 }
