@@ -156,7 +156,7 @@ impl<E: Env + ?Sized> Action<E> for DeployRequest {
         let (checked, crds, flags) = (&self.checked, self.crds.as_slice(), &self.flags);
         let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
         let span = crate::trace::span(|| "read the history".into());
-        let history = env.history(&name).map_err(Refused::History)?;
+        let history = crate::seam::history(env, &name).map_err(Refused::History)?;
         drop(span);
         refuse_pending(history.last())?;
         let (operation, current, revision) = choose(&history);
@@ -170,7 +170,8 @@ impl<E: Env + ?Sized> Action<E> for DeployRequest {
             uninstall: install && flags.rollback_on_failure && !flags.dry_run,
         };
         let span = crate::trace::span(|| "check permissions".into());
-        let wants = needs.wants(env.records(), env.namespace(), checked, operation, prepared.current.as_ref());
+        let wants =
+            needs.wants(env.about().records, env.about().namespace, checked, operation, prepared.current.as_ref());
         env.check_access(&wants, needs.why()).map_err(Refused::Access)?;
         drop(span);
         Ok(prepared)
@@ -206,7 +207,7 @@ impl<E: Env + ?Sized> Action<E> for DeployRequest {
             // After the CRDs, as Helm: custom resources can be read only then.
             if flags.check_ownership {
                 let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-                let namespace = env.namespace().to_string();
+                let namespace = env.about().namespace.to_string();
                 let keys = checked.release.resources.iter().map(|r| r.head.key());
                 crate::deploy::ownership::refuse_taken(env, keys, &name, &namespace).map_err(Refused::Taken)?;
             }
@@ -226,7 +227,7 @@ impl<E: Env + ?Sized> Action<E> for DeployRequest {
 /// namespace is named before anything is stored. Credentials that may not
 /// read namespaces skip the check: the install then says what it can.
 fn ensure_namespace(cluster: &mut (impl Cluster + ?Sized), create: bool) -> Result<(), Refused> {
-    let ns = cluster.namespace().to_string();
+    let ns = cluster.about().namespace.to_string();
     match namespace_exists(cluster).map_err(Refused::Namespace)? {
         true => Ok(()),
         false if create => {
@@ -234,7 +235,7 @@ fn ensure_namespace(cluster: &mut (impl Cluster + ?Sized), create: bool) -> Resu
                 "apiVersion": "v1", "kind": "Namespace",
                 "metadata": {"name": ns, "labels": {"name": ns}},
             });
-            match cluster.apply(&object, &[]) {
+            match crate::seam::apply_one(cluster, &object, &crate::seam::release_apply(&[], false)) {
                 Ok(_) => Ok(()),
                 Err(e) => Err(Refused::NamespaceNotCreated { namespace: ns, source: Box::new(e) }),
             }

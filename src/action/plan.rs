@@ -109,5 +109,5 @@ pub(super) fn read_and_plan(
 /// (as `run` reads it): what `plan RELEASE` and `lint RELEASE` plan, with
 /// its hooks' `last_run`.
 pub(crate) fn read_stored(env: &mut (impl Env + ?Sized), release: &str) -> Result<PlanInput, StorageError> {
-    Ok(PlanInput(env.latest(release)?.json()))
+    Ok(PlanInput(crate::seam::latest(env, release)?.json()))
 }

@@ -65,7 +65,7 @@ fn target(
     name: &str,
     wanted: Option<u64>,
 ) -> Result<(StoredRelease, StoredRelease), Refused> {
-    let history = env.history(name).map_err(Refused::History)?;
+    let history = crate::seam::history(env, name).map_err(Refused::History)?;
     // Helm's rollback does not refuse a pending release: it is the way out
     // of one left by an interrupted upgrade (pkg/action/rollback.go).
     let Some(current) = history.last().cloned() else { return Err(Refused::NotFound(env.not_found(name))) };
@@ -85,7 +85,13 @@ impl<E: Env + ?Sized> Action<E> for RollbackRequest {
         let (checked, warnings) = stored_checked(&target, &[Event::PreRollback, Event::PostRollback], &self.flags)?;
         let to = target.revision;
         let needs = DeployNeeds { crds: &[], create_namespace: false, dry_run: self.flags.dry_run, uninstall: false };
-        let wants = needs.wants(env.records(), env.namespace(), &checked, Operation::Rollback { to }, Some(&current));
+        let wants = needs.wants(
+            env.about().records,
+            env.about().namespace,
+            &checked,
+            Operation::Rollback { to },
+            Some(&current),
+        );
         if let Err(e) = env.check_access(&wants, needs.why()) {
             return Err(Stop::refused(Refused::Access(e), warnings));
         }

@@ -70,7 +70,7 @@ impl<E: Env + ?Sized> Action<E> for RunRequest {
     /// event, every problem found, and every permission the run needs asked
     /// for (the record's get and update, and the hooks' own) — nothing created.
     fn prepare(&self, env: &mut E) -> Result<RunPrepared, Stop> {
-        let stored = env.latest(&self.release)?;
+        let stored = crate::seam::latest(env, &self.release)?;
         let mut diags = Diagnostics::default();
         let (_, mut release) = input::parse_as(&stored.json(), Syntax::HeadOnly, &mut diags)?;
         release.hooks.retain(|h| {
@@ -88,7 +88,7 @@ impl<E: Env + ?Sized> Action<E> for RunRequest {
         }
         let hooks: Vec<&Hook> = plan.events[0].items.iter().map(|i| &release.hooks[i.index]).collect();
         let mut wants: Vec<Want> =
-            Want::records(&["get", "update"], env.records(), &stored.namespace).into_iter().collect();
+            Want::records(&["get", "update"], env.about().records, &stored.namespace).into_iter().collect();
         wants.extend(hook_wants(&hooks, self.logs));
         let why = "the run needs it (checked before acting; nothing was created)";
         if let Err(e) = env.check_access(&wants, why) {
@@ -122,10 +122,11 @@ impl<E: Env + ?Sized> Action<E> for RunRequest {
             count: event_plan.items.len(),
             parallel: self.parallel,
         });
-        let before = env.requests();
+        let before = env.about().requests;
         let hooks = (event_plan, release.hooks.as_slice());
-        let mut summary = env.run_hooks(hooks, &mut stored, options, Recording::Always, &mut Hooks(progress), None);
-        let after = env.requests();
+        let mut summary =
+            crate::seam::run_hooks(env, hooks, &mut stored, options, Recording::Always, &mut Hooks(progress), None);
+        let after = env.about().requests;
         summary.api_requests = Some((after.0 - before.0, after.1 - before.1));
         Ok(RunOutcome { release: self.release, summary, namespace: stored.namespace, revision })
     }

@@ -57,8 +57,8 @@ impl<E: Env + ?Sized> Action<E> for StatusRequest {
 
     fn prepare(&self, env: &mut E) -> Result<StatusPrepared, Stop> {
         let stored = match self.revision {
-            None => env.latest(&self.release)?,
-            Some(n) => env.revision(&self.release, n)?,
+            None => crate::seam::latest(env, &self.release)?,
+            Some(n) => crate::seam::revision(env, &self.release, n)?,
         };
         let mut diags = Diagnostics::default();
         let (_, release) = input::parse_as(&stored.json(), Syntax::HeadOnly, &mut diags)?;
@@ -96,7 +96,7 @@ fn read_now(env: &mut (impl Env + ?Sized), release: &Release, plan: &EventPlan, 
             continue;
         }
         let head = &release.hooks[item.index].head;
-        let seen = match env.get(&head.key()) {
+        let seen = match crate::seam::get(env, &head.key()) {
             Ok(Some(o)) => SeenNow::Object(o),
             Ok(None) => SeenNow::Gone,
             Err(e) => SeenNow::Unreadable(e.to_string()),

@@ -59,7 +59,7 @@ impl<E: Env + ?Sized> Action<E> for UninstallRequest {
     type Outcome = UninstallOutcome;
 
     fn prepare(&self, env: &mut E) -> Result<UninstallPrepared, Stop> {
-        let history = env.history(&self.release).map_err(Refused::History)?;
+        let history = crate::seam::history(env, &self.release).map_err(Refused::History)?;
         let Some(latest) = history.last().cloned() else {
             return Err(Refused::NotFound(env.not_found(&self.release)).into());
         };
@@ -68,8 +68,12 @@ impl<E: Env + ?Sized> Action<E> for UninstallRequest {
         }
         let (checked, warnings) = stored_checked(&latest, &[Event::PreDelete, Event::PostDelete], &self.flags)?;
         if !self.flags.dry_run {
-            let wants =
-                wants::uninstall_wants(env.records(), env.namespace(), &checked.release, self.flags.keep_history);
+            let wants = wants::uninstall_wants(
+                env.about().records,
+                env.about().namespace,
+                &checked.release,
+                self.flags.keep_history,
+            );
             if let Err(e) = env.check_access(&wants, wants::UNINSTALL_WHY) {
                 return Err(Stop::refused(Refused::Access(e), warnings));
             }
@@ -91,7 +95,7 @@ impl<E: Env + ?Sized> Action<E> for UninstallRequest {
         let flags = &self.flags;
         if flags.dry_run {
             let revisions: Vec<u64> = history.iter().map(|h| h.revision).collect();
-            let preview = preview::uninstall(&checked, env.namespace(), &revisions, flags.keep_history);
+            let preview = preview::uninstall(&checked, env.about().namespace, &revisions, flags.keep_history);
             return Ok(UninstallOutcome::Preview(preview));
         }
         let report = teardown::perform(env, latest, history, &checked, &flags.options, flags.keep_history, progress);

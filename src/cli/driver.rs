@@ -20,7 +20,7 @@ pub(super) trait World {
 
 impl World for KubeEnv {
     fn namespace(&self) -> &str {
-        Cluster::namespace(self)
+        self.about().namespace
     }
 }
 

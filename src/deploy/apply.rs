@@ -22,7 +22,7 @@ use crate::ready::{Condition, Health};
 use super::error::Error;
 use super::progress::{DeployEvent, Progress};
 use super::report::ResourceRow;
-use crate::seam::{Awaiting, Clock, Cluster};
+use crate::seam::{release_apply, Awaiting, Clock, Cluster};
 
 pub(crate) use crate::model::annotation::{MANAGED_BY, RELEASE_NAME, RELEASE_NAMESPACE};
 
@@ -110,7 +110,7 @@ pub(super) fn roll_out<E: Cluster + Clock + ?Sized>(
     options: RolloutOptions,
     progress: &mut dyn Progress,
 ) -> RolloutOutcome {
-    let awaiting = Awaiting::new(env, Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
+    let awaiting = Awaiting::new(Some(&format!("{}={}", MANAGED_BY.0, MANAGED_BY.1)));
     let mut applier = Applier { env, r: resources, awaiting, external_met: Default::default(), rejections: Vec::new() };
     applier.run(options, progress)
 }
@@ -121,7 +121,7 @@ struct Applier<'a, E: Cluster + Clock + ?Sized> {
     env: &'a mut E,
     r: Resources<'a>,
     /// What is applied and not ready yet, each awaited for its readiness.
-    awaiting: Awaiting<'a, E::Watch>,
+    awaiting: Awaiting<'a>,
     /// External dependencies found met already in this deploy.
     external_met: std::collections::BTreeSet<crate::model::external::External>,
     /// Why the API server refused an item, kept as the failure's cause.
@@ -290,7 +290,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
     }
 
     /// Applies `items` (one batch's, in install order): consecutive items
-    /// of one kind in one batch of requests ([`Cluster::apply_many`]: at once
+    /// of one kind in one batch of requests ([`Cluster::apply`] together: at once
     /// under Helm's `kube_request`), kinds in turn, as Helm applies them.
     /// Outcomes are handled in item order, as if applied one by one; a
     /// cluster error ends the batch there (no later kind is sent).
@@ -310,7 +310,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
         }
         // One object at a time when the transport sends one request at a
         // time: each is handled as soon as it is applied, as always.
-        let runs: Vec<&[(usize, Value)]> = if self.env.at_once() {
+        let runs: Vec<&[(usize, Value)]> = if self.env.about().at_once {
             let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
             crate::kube::objects::runs_of_kind(&prepared, kind)
         } else {
@@ -319,7 +319,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
         let mut next = 0;
         for run in runs {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
-            let answers = self.env.apply_many(&objects, &[MANAGED_BY]);
+            let answers = self.env.apply(&objects, &release_apply(&[MANAGED_BY], true));
             for (&(at, _), answer) in run.iter().zip(answers) {
                 outcomes[at] = Some(Ok(answer));
             }
@@ -335,7 +335,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
                         let ready = condition.judge(&live) == Health::Ready;
                         if !ready {
                             let key = self.key(item);
-                            self.awaiting.follow(self.env, (item.0, key), &live, condition)?;
+                            self.awaiting.follow((item.0, key), &live, condition);
                         }
                         rollout.advance(self.env.now_ms());
                         rollout.handle(RolloutInput::Applied { item, ready });
@@ -366,7 +366,7 @@ impl<'a, E: Cluster + Clock + ?Sized> Applier<'a, E> {
                 Some((_, verdict)) => std::mem::replace(verdict, Health::Ready),
                 None => self
                     .awaiting
-                    .verdict(self.env, &self.key(item))
+                    .verdict(&self.key(item))
                     .unwrap_or(Health::InProgress { reason: "not found yet".into() }),
             };
             rollout.handle(match verdict {

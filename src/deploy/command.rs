@@ -132,13 +132,13 @@ pub(crate) fn dry_run(
         match namespace_exists(env).map_err(Refused::Namespace)? {
             true => true,
             false if flags.create_namespace => false,
-            false => return Err(Refused::NoNamespace(env.namespace().to_string())),
+            false => return Err(Refused::NoNamespace(env.about().namespace.to_string())),
         }
     } else {
         true
     };
     let removed =
-        current.map(|c| super::removed::removed_refs(c, &checked.release, env.namespace())).unwrap_or_default();
+        current.map(|c| super::removed::removed_refs(c, &checked.release, env.about().namespace)).unwrap_or_default();
     let label = match operation {
         Operation::Rollback { to } => format!("rollback to revision {to}"),
         Operation::Install => "install".to_string(),
@@ -152,8 +152,8 @@ pub(crate) fn dry_run(
 /// Whether the release namespace exists; credentials that may not read
 /// namespaces are taken at their word that it does.
 pub(crate) fn namespace_exists(cluster: &mut (impl Cluster + ?Sized)) -> Result<bool, KubeError> {
-    let ns = cluster.namespace().to_string();
-    match cluster.get(&ObjectKey::new("v1", "Namespace", None, &ns)) {
+    let ns = cluster.about().namespace.to_string();
+    match crate::seam::get(cluster, &ObjectKey::new("v1", "Namespace", None, &ns)) {
         Ok(found) => Ok(found.is_some()),
         Err(KubeError::Forbidden { .. }) => Ok(true),
         Err(e) => Err(e),

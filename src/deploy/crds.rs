@@ -11,7 +11,7 @@
 //!   server-side apply does;
 //! - then every CRD applied is awaited until Established (kstatus), for at
 //!   most a minute, and then until discovery serves each of its kinds
-//!   (`Cluster::await_served`, within the same minute: Helm's install
+//!   (`Cluster::served`, within the same minute: Helm's install
 //!   refreshes its discovery), before anything of the release is stored or
 //!   applied.
 //!
@@ -26,7 +26,7 @@ use super::progress::{DeployEvent, Progress};
 use crate::exec::executor::Millis;
 use crate::kube::ObjectKey;
 use crate::ready::{crd_established, Condition, Health};
-use crate::seam::{Awaiting, Clock, Cluster};
+use crate::seam::{apply_one, release_apply, Api, Awaiting, Clock, Cluster, Served};
 
 /// Helm waits a fixed minute for new CRDs to be established.
 const ESTABLISH_TIMEOUT_MS: Millis = 60_000;
@@ -43,13 +43,13 @@ pub(crate) fn install<E: Cluster + Clock + ?Sized>(
     if crds.is_empty() {
         return Ok(());
     }
-    let mut awaiting = Awaiting::new(env, None);
+    let mut awaiting = Awaiting::new(None);
     // What is awaited until Established, by the index the driver names it by, and
     // whether it is.
     let mut followed: Vec<(ObjectKey, bool)> = Vec::new();
     let span = crate::trace::span(|| format!("apply {} CRDs of crds/", crds.len()));
     for crd in crds {
-        let live = match env.apply(&crd.object, &[]) {
+        let live = match apply_one(env, &crd.object, &release_apply(&[], false)) {
             Ok(live) => live,
             Err(e) if e.is_object_fault() => {
                 return Err(Error::CrdRejected { origin: crd.origin.clone(), source: Box::new(e) })
@@ -61,7 +61,7 @@ pub(crate) fn install<E: Cluster + Clock + ?Sized>(
             let key = ObjectKey::of(&live).map_err(crate::kube::KubeError::from)?;
             // The same CRD twice (two subcharts ship it) is awaited once.
             if !followed.iter().any(|(k, _)| *k == key) {
-                awaiting.follow(env, (followed.len(), key.clone()), &live, Box::new(crd_established()))?;
+                awaiting.follow((followed.len(), key.clone()), &live, Box::new(crd_established()));
                 followed.push((key, false));
             }
         }
@@ -83,7 +83,8 @@ pub(crate) fn install<E: Cluster + Clock + ?Sized>(
     // Established is not yet served: the next object of a new kind would find no mapping.
     for crd in crds {
         for (api_version, kind) in served_kinds(&crd.object) {
-            if !env.await_served(&api_version, &kind, deadline)? {
+            let served = env.served(Api::Version(&api_version), &kind, Some(deadline))?;
+            if !matches!(served, Served::Yes(_)) {
                 return Err(Error::CrdNotServed { name: crd.name().to_string(), api_version, kind });
             }
         }

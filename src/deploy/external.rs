@@ -12,7 +12,7 @@ use crate::model::external::{External, Wait};
 use crate::ready::Health;
 
 use super::progress::{DeployEvent, Progress};
-use crate::seam::{Clock, Cluster};
+use crate::seam::{resolve, Clock, Cluster, Until, Watch};
 
 /// Why an external dependency is not met yet (`crate::ready::External`).
 fn unmet(e: &External, seen: Observed<'_>) -> Option<String> {
@@ -33,12 +33,12 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
     progress: &mut dyn Progress,
     since: Millis,
 ) -> Result<Result<(), String>, KubeError> {
-    let mut watch = env.watch(None);
+    let mut watch = Watch::new(None);
     let mut pending: Vec<(External, ObjectKey)> = Vec::new();
     for e in wanted {
-        match env.resolve(e, namespace) {
+        match resolve(env, e, namespace) {
             Ok(key) => {
-                env.find(&mut watch, &key)?;
+                watch.follow(&key, None);
                 pending.push((e.clone(), key));
             }
             Err(why) => return Ok(Err(format!("{} {e}: {why}", crate::model::annotation::DEPENDS_ON_EXTERNAL))),
@@ -46,10 +46,10 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
     }
     let mut every = Every::starting(env.now_ms());
     loop {
-        env.refresh(&mut watch)?;
+        env.wait(&mut watch, Until::Changed)?;
         let mut still = Vec::new();
         for (e, key) in pending {
-            if unmet(&e, env.observed(&watch, &key)).is_some() {
+            if unmet(&e, watch.observed(&key)).is_some() {
                 still.push((e, key));
                 continue;
             }
@@ -60,10 +60,8 @@ pub(super) fn wait<E: Cluster + Clock + ?Sized>(
         if pending.is_empty() {
             return Ok(Ok(()));
         }
-        let waited: Vec<(External, String)> = pending
-            .iter()
-            .map(|(e, key)| (e.clone(), unmet(e, env.observed(&watch, key)).unwrap_or_default()))
-            .collect();
+        let waited: Vec<(External, String)> =
+            pending.iter().map(|(e, key)| (e.clone(), unmet(e, watch.observed(key)).unwrap_or_default())).collect();
         let t = env.now_ms();
         if t >= deadline {
             let waited: Vec<String> = waited.iter().map(|(e, why)| format!("{e} ({why})")).collect();

@@ -49,9 +49,9 @@ pub fn deploy(
     progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
-    let requests_before = env.requests();
+    let requests_before = env.about().requests;
     let name = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let namespace = env.namespace().to_string();
+    let namespace = env.about().namespace.to_string();
     let mut report = Report::new(operation, &name, &namespace, revision, started_at);
     if matches!(operation, Operation::Install | Operation::Upgrade) {
         let notes = checked.value.pointer("/info/notes").and_then(Value::as_str).unwrap_or_default();
@@ -78,7 +78,7 @@ pub fn deploy(
     let result = act(env, &d, &mut stored, progress, &mut report);
     finish(env, &d, &mut stored, result, &mut report);
     report.ended_at = env.now_ms();
-    let requests = env.requests();
+    let requests = env.about().requests;
     report.api_requests = requests.0 - requests_before.0;
     report.api_requests_repeated = requests.1 - requests_before.1;
     report
@@ -93,8 +93,8 @@ fn begin(
 ) -> Result<StoredRelease, Error> {
     let first_deployed = d.current.and_then(|c| record::first_deployed(&c.release));
     record::begin(&mut value, d.operation, d.revision, first_deployed, started_at);
-    let namespace = store.namespace().to_string();
-    match store.create(&namespace, value, started_at / 1000) {
+    let namespace = store.about().namespace.to_string();
+    match crate::seam::create(store, &namespace, value, started_at / 1000) {
         Ok(s) => Ok(s),
         // Another command read the same history and stored this revision first (two
         // deploys at once): refused as Helm refuses a release being changed, before
@@ -192,7 +192,7 @@ fn finish(
             }
         }
     }
-    if let Err(e) = env.save(stored, now_unix) {
+    if let Err(e) = crate::seam::save(env, stored, now_unix) {
         if result.is_ok() {
             report.ended = Ended::Failed(e.into());
         }
@@ -223,7 +223,7 @@ fn supersede_replaced(
     };
     // Revision 1 has nothing to supersede: the history was empty, and any
     // other command's revision 1 would have made this one's create fail.
-    let history = if revision == 1 { Ok(Vec::new()) } else { env.history_where(name, &candidate) };
+    let history = if revision == 1 { Ok(Vec::new()) } else { env.history(name, crate::seam::Pick::Where(&candidate)) };
     let Ok(history) = history else { return Ok(()) };
     let replaced = |h: &StoredRelease| {
         h.revision != revision
@@ -242,7 +242,7 @@ fn supersede_replaced(
 fn supersede(store: &mut (impl Store + ?Sized), mut old: StoredRelease, now_unix: u64) -> Result<(), StorageError> {
     let description = old.release.pointer("/info/description").and_then(Value::as_str).unwrap_or_default().to_string();
     record::set_status(&mut old.release, ReleaseStatus::Superseded, &description);
-    store.save(&mut old, now_unix)
+    crate::seam::save(store, &mut old, now_unix)
 }
 
 /// Deletes what `current` had and `next` has not, in reverse order of

@@ -42,7 +42,7 @@ pub(super) fn check(
     release: &str,
     namespace: &str,
 ) -> Ownership {
-    match cluster.get(key) {
+    match crate::seam::get(cluster, key) {
         Ok(Some(object)) if owned_by(&object, release, namespace) => Ownership::Owned,
         Ok(Some(_)) => Ownership::NotOwned,
         Ok(None) => Ownership::Gone,

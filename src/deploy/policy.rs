@@ -53,7 +53,7 @@ pub fn recover(
         Ended::Failed(e) => Box::new(e.clone()),
     };
     let name = report.release.clone();
-    let history = match env.history(&name) {
+    let history = match crate::seam::history(env, &name) {
         Ok(h) => h,
         Err(e) => {
             report.ended = Ended::Failed(Error::HistoryUnread { operation, original, source: Box::new(e) });

@@ -114,7 +114,7 @@ pub(super) fn preview(
     removed: Vec<String>,
 ) -> Result<Preview, KubeError> {
     let release = checked.value.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let namespace = cluster.namespace().to_string();
+    let namespace = cluster.about().namespace.to_string();
     let mut crd_rows = Vec::new();
     for crd in crds {
         let mut row = dry_run(cluster, &crd.object, &[], &format!("CustomResourceDefinition/{}", crd.name()), true)?;
@@ -196,14 +196,15 @@ fn dry_run(
         Ok(k) => k,
         Err(e) => return Ok(row(PreviewAction::Fail, Vec::new(), e.to_string())),
     };
-    let live = match cluster.get(&key) {
+    let live = match crate::seam::get(cluster, &key) {
         Ok(live) => live,
         Err(KubeError::NoMapping { .. }) => {
             return Ok(row(PreviewAction::Create, Vec::new(), "its kind comes with a CRD applied before it".into()))
         }
         Err(e) => return Err(e),
     };
-    let after = match cluster.apply_dry_run(object, labels) {
+    let dry_run = crate::seam::Apply { dry_run: true, ..crate::seam::release_apply(labels, false) };
+    let after = match crate::seam::apply_one(cluster, object, &dry_run) {
         Ok(after) => after,
         Err(e) if e.is_object_fault() => return Ok(row(PreviewAction::Fail, Vec::new(), e.to_string())),
         Err(e) => return Err(e),

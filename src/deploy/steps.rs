@@ -45,7 +45,8 @@ pub(super) fn run_hooks(
         pod_logs: false,
         record_before_cleanup: false,
     };
-    let summary = env.run_hooks(
+    let summary = crate::seam::run_hooks(
+        env,
         (plan, &checked.release.hooks),
         stored,
         exec_options,

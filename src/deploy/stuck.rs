@@ -12,7 +12,7 @@ use super::error::Diagnosis;
 use crate::kube::{ObjectKey, Selector};
 use crate::ready::pod_state::{pod_state, str_at};
 
-use crate::seam::Cluster;
+use crate::seam::{container_logs, get, hook_pods, list, Cluster};
 
 /// Warning events shown per failure, the most recent last.
 const MAX_EVENTS: usize = 8;
@@ -25,18 +25,17 @@ const MAX_POD_LOGS: usize = 3;
 /// its selector), and their output; read over the seam, best effort.
 pub(super) fn diagnose<E: Cluster + ?Sized>(env: &mut E, key: &ObjectKey, namespace: &str) -> Diagnosis {
     let ns = key.namespace.clone().unwrap_or_else(|| namespace.to_string());
-    // A Job's and a Pod's own pods as Helm finds a hook's (`kube::Client::hook_pods`).
+    // A Job's and a Pod's own pods as Helm finds a hook's (`seam::hook_pods`).
     let pods = match key.kind.as_str() {
-        "Job" => env.list("v1", "Pod", &ns, &Selector::labels(&format!("job-name={}", key.name))).unwrap_or_default(),
-        "Pod" => env.list("v1", "Pod", &ns, &Selector::name(&key.name)).unwrap_or_default(),
-        _ => match env.get(key) {
+        "Job" | "Pod" => hook_pods(env, &key.kind, Some(&ns), &key.name).unwrap_or_default(),
+        _ => match get(env, key) {
             Ok(Some(live)) => workload_pods(env, &live, &ns),
             _ => Vec::new(),
         },
     };
     let pods = &pods[..pods.len().min(MAX_POD_LOGS)];
     let explanation = explain(env, &ns, &key.kind, &key.name, pods);
-    let logs = env.container_logs(&ns, pods);
+    let logs = container_logs(env, &ns, pods);
     let output = (!logs.is_empty())
         .then(|| crate::exec::runner::output_block(&key.kind, &key.name, &logs).trim_end().to_string());
     Diagnosis { explanation, output }
@@ -52,7 +51,7 @@ fn workload_pods<E: Cluster + ?Sized>(env: &mut E, live: &Value, namespace: &str
     if selector.is_empty() {
         return Vec::new();
     }
-    env.list("v1", "Pod", namespace, &Selector::labels(&selector.join(","))).unwrap_or_default()
+    list(env, ("v1", "Pod"), Some(namespace), &Selector::labels(&selector.join(","))).unwrap_or_default()
 }
 
 /// `Warning Reason Kind/name: message (xN)`.
@@ -88,7 +87,7 @@ fn explain<E: Cluster + ?Sized>(env: &mut E, namespace: &str, kind: &str, name: 
     let mut events = Vec::new();
     for (kind, name) in subjects {
         let selector = format!("type=Warning,involvedObject.kind={kind},involvedObject.name={name}");
-        if let Ok(items) = env.list("v1", "Event", namespace, &Selector::fields(&selector)) {
+        if let Ok(items) = list(env, ("v1", "Event"), Some(namespace), &Selector::fields(&selector)) {
             events.extend(items);
         }
     }

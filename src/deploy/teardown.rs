@@ -37,7 +37,7 @@ pub fn perform(
     progress: &mut dyn Progress,
 ) -> Report {
     let started_at = env.now_ms();
-    let requests_before = env.requests();
+    let requests_before = env.about().requests;
     let operation = Operation::Uninstall;
     let mut report = Report::new(operation, &latest.name, &latest.namespace, latest.revision, started_at);
     record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
@@ -52,13 +52,13 @@ pub fn perform(
             // Helm's uninstall stops here and writes nothing more: the record
             // stays `uninstalling`, with what its hooks did.
             let now_unix = env.now_ms() / 1000;
-            let _ = env.save(&mut latest, now_unix);
+            let _ = crate::seam::save(env, &mut latest, now_unix);
             report.status = latest.status().to_string();
             report.ended = Ended::Failed(e);
         }
     }
     report.ended_at = env.now_ms();
-    let requests = env.requests();
+    let requests = env.about().requests;
     report.api_requests = requests.0 - requests_before.0;
     report.api_requests_repeated = requests.1 - requests_before.1;
     report
@@ -72,8 +72,8 @@ struct Removal<'a> {
     history: &'a [StoredRelease],
 }
 
-/// The record stored `uninstalling`, the hooks and the deletions, the
-/// record last, as Helm's `Uninstall.Run` goes: a failed pre-delete hook or
+/// The pre-delete hooks, the record stored `uninstalling`, the deletions,
+/// the post-delete hooks, the record last, as Helm's `Uninstall.Run` goes: a failed pre-delete hook or
 /// a refused deletion stops it; a wait for deletions that runs out and
 /// failed post-delete hooks do not — the release is removed all the same,
 /// and they are counted in the error ([`Error::Incomplete`]).
@@ -86,15 +86,11 @@ fn act(
 ) -> Result<(), Error> {
     let (checked, options) = (r.checked, r.options);
     let plan = event_plan(&checked.plan, Target::Install);
-    let now_unix = env.now_ms() / 1000;
-    env.save(latest, now_unix)?;
-    let runs = report.hooks.len();
+    // Each pre-delete hook stores the record `uninstalling` as it starts
+    // (Helm's `recordRelease`); it is stored again once they are done.
     run_hooks(env, latest, checked, Event::PreDelete, options, progress, report)?;
-    if report.hooks.len() > runs {
-        // Helm stores the record again once its pre-delete hooks are done.
-        let now_unix = env.now_ms() / 1000;
-        env.save(latest, now_unix)?;
-    }
+    let now_unix = env.now_ms() / 1000;
+    crate::seam::save(env, latest, now_unix)?;
     let release = (latest.name.as_str(), latest.namespace.as_str());
     let (owned, not_deleted) = owned_resources(env, &checked.release, plan, release, progress, report.started_at);
     report.not_deleted = not_deleted;
@@ -109,10 +105,10 @@ fn act(
     record::uninstalled(&mut latest.release, now);
     if r.keep_history {
         let now_unix = env.now_ms() / 1000;
-        if let Err(e) = env.save(latest, now_unix) {
+        if let Err(e) = crate::seam::save(env, latest, now_unix) {
             errors.push(e.into());
         }
-    } else if let Some(e) = r.history.iter().find_map(|h| env.delete(h).err()) {
+    } else if let Some(e) = r.history.iter().find_map(|h| crate::seam::forget(env, h).err()) {
         errors.push(e.into());
     }
     Error::incomplete(errors)

@@ -60,6 +60,12 @@ impl Selector {
         Selector { labels: None, fields: Some(s.to_string()) }
     }
 
+    /// The field selector (`metadata.name=…`), for the simulation to answer.
+    #[cfg(any(test, feature = "sim"))]
+    pub(crate) fn field_selector(&self) -> Option<&str> {
+        self.fields.as_deref()
+    }
+
     /// One object by name.
     pub fn name(name: &str) -> Self {
         Selector::fields(&format!("metadata.name={name}"))

@@ -2,8 +2,8 @@
 //! hooks are applied server-side with field manager `helm`, watched in
 //! batches by a label the run puts on them, and their `last_run` written
 //! back into the release Helm stored. `run` and the deploys run their hooks
-//! through it (`Env::run_hooks`), on the real cluster and in simulations
-//! alike.
+//! through it ([`super::run_hooks`]), on the real cluster and in the
+//! simulation alike.
 
 use serde_json::Value;
 
@@ -20,8 +20,8 @@ use crate::release::last_run::LastRun;
 use crate::release::storage::StoredRelease;
 
 use super::awaiting::Awaiting;
-use super::cluster::Cluster;
-use super::store::{Clock, Store};
+use super::cluster::{apply_one, container_logs, hook_pods, Apply, Cluster, Conflicts, LogFrom};
+use super::store::{save, Clock, Store};
 
 pub use crate::model::annotation::RUN_LABEL;
 
@@ -47,7 +47,7 @@ pub struct HookCluster<'a, E: Cluster + Store + Clock + ?Sized> {
     stored: &'a mut StoredRelease,
     release: String,
     /// The Job and Pod hooks running, each awaited until done ([`HookDone`]).
-    awaiting: Awaiting<'a, E::Watch>,
+    awaiting: Awaiting<'a>,
     /// Put [`RUN_LABEL`] on the hooks (more than one may run at once).
     label: bool,
     recording: Recording,
@@ -66,7 +66,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
         let release = stored.name.clone();
         let selector = format!("{RUN_LABEL}={release}");
         let label = parallel > 1;
-        let awaiting = Awaiting::new(env, label.then_some(selector.as_str()));
+        let awaiting = Awaiting::new(label.then_some(selector.as_str()));
         HookCluster { env, plan, hooks, stored, release, awaiting, label, recording, cursors: Default::default() }
     }
 
@@ -78,7 +78,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
     /// The hook's pods, as Helm finds them for logs.
     fn pods(&mut self, hook: ItemId) -> Result<Vec<Value>, KubeError> {
         let h = self.hook(hook);
-        self.env.hook_pods(&h.head.kind, h.head.namespace.as_deref(), &h.head.name)
+        hook_pods(self.env, &h.head.kind, h.head.namespace.as_deref(), &h.head.name)
     }
 
     fn key(&self, i: ItemId) -> ObjectKey {
@@ -102,8 +102,7 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
         let h = self.hook(hook);
         if crate::ready::hook_awaited(&h.head.kind) {
             let done = Box::new(HookDone { kind: &h.head.kind, name: &h.head.name });
-            let followed = self.awaiting.follow(self.env, (hook.0, self.key(hook)), &live, done);
-            followed.map_err(|e| CreateError::Cluster(cluster_error(e)))?;
+            self.awaiting.follow((hook.0, self.key(hook)), &live, done);
         }
         Ok(())
     }
@@ -122,6 +121,13 @@ impl<'a, E: Cluster + Store + Clock + ?Sized> HookCluster<'a, E> {
 #[error("the manifest is not valid YAML: {0}")]
 struct InvalidManifest(#[source] YamlError);
 
+/// How hooks are created, as Helm creates them: server-side apply by `helm`
+/// with `force=false`, whatever `--force-conflicts` says; one kind's in one
+/// batch of requests.
+fn hooks_apply<'a>(labels: &'a [(&'a str, &'a str)]) -> Apply<'a> {
+    Apply { labels, conflicts: Some(Conflicts::Fail), dry_run: false, together: true }
+}
+
 fn cluster_error(e: KubeError) -> ClusterError {
     ClusterError::Api(Cause::new(e))
 }
@@ -134,7 +140,7 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
     fn delete(&mut self, hooks: &[ItemId], deadline: Millis) -> Result<(), ClusterError> {
         let keys: Vec<ObjectKey> = hooks.iter().map(|&h| self.key(h)).collect();
         for k in &keys {
-            self.awaiting.unfollow(self.env, k);
+            self.awaiting.unfollow(k);
         }
         let left = self.env.delete_and_wait(&keys, deadline).map_err(cluster_error)?;
         match left.first() {
@@ -157,22 +163,21 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
             return Ok(());
         }
         let now_unix = self.env.now_ms() / 1000;
-        self.env.save(self.stored, now_unix).map_err(|e| ClusterError::Record(Cause::new(e)))
+        save(self.env, self.stored, now_unix).map_err(|e| ClusterError::Record(Cause::new(e)))
     }
 
     fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
         let object = self.object(hook)?;
         let labels = self.labels();
         let labels: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let answer = self.env.create_hooks(std::slice::from_ref(&object), &labels).pop();
-        let answer = answer.unwrap_or(Err(KubeError::Incomplete("the API server's answer to a hook's create")));
+        let answer = apply_one(self.env, &object, &hooks_apply(&labels));
         self.created(hook, answer)
     }
 
     /// Hooks of one kind in one batch of requests (at once under Helm's
     /// `kube_request`), kinds in turn.
     fn create_many(&mut self, hooks: &[ItemId]) -> Vec<Result<(), CreateError>> {
-        if !self.env.at_once() {
+        if !self.env.about().at_once {
             // One request at a time: one hook after another, as always.
             return crate::exec::runner::create_one_by_one(hooks, |h| self.create(h));
         }
@@ -192,7 +197,7 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
         let kind = |(_, o): &(usize, Value)| o.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
         'runs: for run in crate::kube::objects::runs_of_kind(&prepared, kind) {
             let objects: Vec<Value> = run.iter().map(|(_, o)| o.clone()).collect();
-            let answers = self.env.create_hooks(&objects, &labels);
+            let answers = self.env.apply(&objects, &hooks_apply(&labels));
             for (&(at, _), answer) in run.iter().zip(answers) {
                 let r = self.created(hooks[at], answer);
                 let stop = matches!(r, Err(CreateError::Cluster(_)));
@@ -229,14 +234,14 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
 
     fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
         let pods = self.pods(hook).map_err(cluster_error)?;
-        let ns = self.hook(hook).head.namespace.clone().unwrap_or_else(|| self.env.namespace().to_string());
-        Ok(self.env.container_logs(&ns, &pods))
+        let ns = self.hook(hook).head.namespace.clone().unwrap_or_else(|| self.env.about().namespace.to_string());
+        Ok(container_logs(self.env, &ns, &pods))
     }
 
     fn why(&mut self, hook: ItemId) -> Option<HookState> {
         let pods = self.pods(hook).ok()?;
         // The Job as the wait last saw it: its counts cost no request.
-        let job = self.awaiting.last(self.env, &self.key(hook)).cloned();
+        let job = self.awaiting.last(&self.key(hook)).cloned();
         Some(crate::ready::pod_state::hook_state(&self.hook(hook).head.kind, job.as_ref(), &pods))
     }
 
@@ -250,9 +255,8 @@ impl<E: Cluster + Store + Clock + ?Sized> HookApi for HookCluster<'_, E> {
                 let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();
                 let since = cursor.since().map(str::to_string);
                 // Not readable yet, or a moment's error: the next look reads from the same place.
-                let Ok((body, complete)) =
-                    self.env.pod_log_since(ns.as_deref(), &pod_name, &container, since.as_deref())
-                else {
+                let from = LogFrom::Stamped(since.as_deref());
+                let Ok((body, complete)) = self.env.logs(ns.as_deref(), &pod_name, &container, from) else {
                     continue;
                 };
                 let cursor = self.cursors.entry((pod_name.clone(), container.clone())).or_default();

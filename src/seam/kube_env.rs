@@ -1,19 +1,18 @@
 //! The real [`Env`]: the Kubernetes API through one [`Client`], Helm's
-//! records in its storage driver, the wall clock. A thin adapter: every
-//! method is one call of `kube` or `release`.
+//! records in its storage driver, the wall clock. A thin adapter: each step
+//! is a call of `kube` or `release`, or two; a [`Watch`]'s `kube::Tracker`
+//! rides in the Watch, and each wait tells the Watch what the tracker saw.
 
 use serde_json::Value;
 
 use crate::base::time::{wall_ms, Millis};
-use crate::exec::executor::ContainerLog;
-use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Observed, Selector, Tracker};
-use crate::model::external::External;
+use crate::kube::{Client, Conflicts, KubeError, ObjectKey, Tracker};
 use crate::release::storage::{self, Driver, StorageError, StoredRelease};
 
-use super::cluster::Cluster;
-use super::env::Env;
-use super::store::{Clock, Store};
+use super::cluster::{About, Api, Apply, Cluster, LogFrom, Read, Served, Until};
+use super::store::{Clock, Pick, Store, Write};
 use super::wants::Want;
+use super::watch::Watch;
 
 /// The real world: the Kubernetes API through `client`, records in Helm's
 /// storage `driver`, the wall clock.
@@ -42,128 +41,26 @@ impl Clock for KubeEnv {
 }
 
 impl Cluster for KubeEnv {
-    type Watch = Tracker;
-
-    fn namespace(&self) -> &str {
-        self.client.namespace()
-    }
-
-    fn requests(&self) -> (u64, u64) {
-        (self.client.requests(), self.client.repeated())
-    }
-
-    fn at_once(&self) -> bool {
-        self.client.at_once()
-    }
-
-    fn apply(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.client.apply(object, labels, self.conflicts)
-    }
-
-    fn apply_many(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
-        self.client.apply_many(objects, labels, self.conflicts)
-    }
-
-    fn apply_dry_run(&mut self, object: &Value, labels: &[(&str, &str)]) -> Result<Value, KubeError> {
-        self.client.apply_dry_run(object, labels, self.conflicts)
-    }
-
-    fn get(&mut self, key: &ObjectKey) -> Result<Option<Value>, KubeError> {
-        self.client.get_opt(key)
-    }
-
-    fn delete_and_wait(&mut self, keys: &[ObjectKey], deadline: Millis) -> Result<Vec<ObjectKey>, KubeError> {
-        self.client.delete_and_wait(keys, deadline, &mut wall_ms)
-    }
-
-    fn watch(&mut self, label_selector: Option<&str>) -> Tracker {
-        Tracker::new(label_selector)
-    }
-
-    fn follow(&mut self, watch: &mut Tracker, key: &ObjectKey, known: &Value) -> Result<(), KubeError> {
-        self.client.track_known(watch, key, known)
-    }
-
-    fn unfollow(&mut self, watch: &mut Tracker, key: &ObjectKey) {
-        watch.untrack(key);
-    }
-
-    fn observed<'a>(&'a self, watch: &'a Tracker, key: &ObjectKey) -> Observed<'a> {
-        watch.observed(key)
-    }
-
-    fn wait(
-        &mut self,
-        watch: &mut Tracker,
-        deadline: Millis,
-        done: &mut dyn FnMut(&ObjectKey, Observed<'_>) -> bool,
-    ) -> Result<Vec<ObjectKey>, KubeError> {
-        self.client.wait_any(watch, deadline, &mut wall_ms, done)
-    }
-
-    fn resolve(&mut self, e: &External, namespace: &str) -> Result<ObjectKey, String> {
-        let api_version = match self.client.preferred_version(&e.group) {
-            Ok(Some(v)) => v,
-            Ok(None) => return Err(format!("the cluster serves no API group {:?}", e.group)),
-            Err(err) => return Err(err.to_string()),
-        };
-        let ns = e.namespace.as_deref().unwrap_or(namespace);
-        match self.client.resource(&api_version, &e.kind) {
-            Ok(_) => Ok(ObjectKey::new(&api_version, &e.kind, Some(ns), &e.name)),
-            Err(KubeError::NoMapping { .. }) => {
-                Err(format!("the cluster serves no kind {:?} in {api_version}", e.kind))
-            }
-            Err(err) => Err(err.to_string()),
+    fn about(&self) -> About<'_> {
+        About {
+            namespace: self.client.namespace(),
+            requests: (self.client.requests(), self.client.repeated()),
+            at_once: self.client.at_once(),
+            records: self.driver.resource(),
         }
     }
 
-    fn await_served(&mut self, api_version: &str, kind: &str, deadline: Millis) -> Result<bool, KubeError> {
-        self.client.await_kind(api_version, kind, deadline)
-    }
-
-    fn find(&mut self, watch: &mut Tracker, key: &ObjectKey) -> Result<(), KubeError> {
-        self.client.track(watch, key)
-    }
-
-    fn refresh(&mut self, watch: &mut Tracker) -> Result<(), KubeError> {
-        self.client.refresh(watch).map(|_| ())
-    }
-
-    fn list(
-        &mut self,
-        api_version: &str,
-        kind: &str,
-        namespace: &str,
-        selector: &Selector,
-    ) -> Result<Vec<Value>, KubeError> {
-        let res = self.client.resource(api_version, kind)?;
-        let ns = self.client.effective_namespace(&res, Some(namespace));
-        Ok(self.client.list(&res, ns.as_deref(), selector)?.items)
-    }
-
-    fn container_logs(&mut self, namespace: &str, pods: &[Value]) -> Vec<ContainerLog> {
-        let mut logs = Vec::new();
-        for pod in pods {
-            let pod_name = pod.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-            for container in crate::kube::pods::container_names(pod) {
-                let text = match self.client.pod_log(Some(namespace), &pod_name, &container) {
-                    Ok(t) => t,
-                    Err(e) => format!("(no logs: {e})"),
-                };
-                logs.push(ContainerLog { pod: pod_name.clone(), container, text });
-            }
-        }
-        logs
-    }
-
-    fn create_hooks(&mut self, objects: &[Value], labels: &[(&str, &str)]) -> Vec<Result<Value, KubeError>> {
-        // Helm creates hooks with force=false, whatever --force-conflicts says.
-        if self.client.at_once() {
-            return self.client.apply_many(objects, labels, Conflicts::Fail);
+    fn apply(&mut self, objects: &[Value], how: &Apply<'_>) -> Vec<Result<Value, KubeError>> {
+        let conflicts = how.conflicts.unwrap_or(self.conflicts);
+        if how.together && !how.dry_run {
+            return self.client.apply_many(objects, how.labels, conflicts);
         }
         let mut out = Vec::with_capacity(objects.len());
         for object in objects {
-            let answer = self.client.apply(object, labels, Conflicts::Fail);
+            let answer = match how.dry_run {
+                true => self.client.apply_dry_run(object, how.labels, conflicts),
+                false => self.client.apply(object, how.labels, conflicts),
+            };
             let stop = matches!(&answer, Err(e) if !e.is_object_fault());
             out.push(answer);
             if stop {
@@ -173,18 +70,65 @@ impl Cluster for KubeEnv {
         out
     }
 
-    fn hook_pods(&mut self, kind: &str, namespace: Option<&str>, name: &str) -> Result<Vec<Value>, KubeError> {
-        self.client.hook_pods(kind, namespace, name)
+    fn read(&mut self, what: Read<'_>) -> Result<Vec<Value>, KubeError> {
+        match what {
+            Read::One(key) => Ok(self.client.get_opt(key)?.into_iter().collect()),
+            Read::Many { api_version, kind, namespace, selector } => {
+                let res = self.client.resource(api_version, kind)?;
+                let ns = self.client.effective_namespace(&res, namespace);
+                Ok(self.client.list(&res, ns.as_deref(), selector)?.items)
+            }
+        }
     }
 
-    fn pod_log_since(
+    fn delete_and_wait(&mut self, keys: &[ObjectKey], deadline: Millis) -> Result<Vec<ObjectKey>, KubeError> {
+        self.client.delete_and_wait(keys, deadline, &mut wall_ms)
+    }
+
+    fn wait(&mut self, watch: &mut Watch, until: Until<'_>) -> Result<Vec<ObjectKey>, KubeError> {
+        let mut tracker = watch.take_adapter::<Tracker>().unwrap_or_else(|| Tracker::new(watch.selector()));
+        let answer = self.track(&mut tracker, watch).and_then(|()| match until {
+            Until::Changed => self.client.refresh(&mut tracker),
+            Until::Settled { deadline, done } => self.client.wait_any(&mut tracker, deadline, &mut wall_ms, done),
+        });
+        let keys: Vec<ObjectKey> = watch.keys().cloned().collect();
+        for key in &keys {
+            watch.saw(key, tracker.observed(key));
+        }
+        watch.keep_adapter(tracker);
+        answer
+    }
+
+    fn served(&mut self, api: Api<'_>, kind: &str, deadline: Option<Millis>) -> Result<Served, KubeError> {
+        let api_version = match api {
+            Api::Version(v) => v.to_string(),
+            Api::Group(group) => match self.client.preferred_version(group)? {
+                Some(v) => v,
+                None => return Ok(Served::NoGroup),
+            },
+        };
+        let served = match deadline {
+            Some(deadline) => self.client.await_kind(&api_version, kind, deadline)?,
+            None => match self.client.resource(&api_version, kind) {
+                Ok(_) => true,
+                Err(KubeError::NoMapping { .. }) => false,
+                Err(e) => return Err(e),
+            },
+        };
+        Ok(if served { Served::Yes(api_version) } else { Served::NoKind(api_version) })
+    }
+
+    fn logs(
         &mut self,
         namespace: Option<&str>,
         pod: &str,
         container: &str,
-        since: Option<&str>,
+        from: LogFrom<'_>,
     ) -> Result<(String, bool), KubeError> {
-        self.client.pod_log_since(namespace, pod, container, since)
+        match from {
+            LogFrom::Whole => Ok((self.client.pod_log(namespace, pod, container)?, true)),
+            LogFrom::Stamped(since) => self.client.pod_log_since(namespace, pod, container, since),
+        }
     }
 
     fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
@@ -192,53 +136,43 @@ impl Cluster for KubeEnv {
     }
 }
 
+impl KubeEnv {
+    /// Takes a watch's changes into its tracker, in order: an object
+    /// followed with its state known is watched from it, one not known is
+    /// listed first.
+    fn track(&mut self, tracker: &mut Tracker, watch: &mut Watch) -> Result<(), KubeError> {
+        for (key, followed) in watch.take_changes() {
+            match (followed, watch.observed(&key).last()) {
+                (true, Some(known)) => self.client.track_known(tracker, &key, known)?,
+                (true, None) => self.client.track(tracker, &key)?,
+                (false, _) => tracker.untrack(&key),
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Store for KubeEnv {
-    fn records(&self) -> Option<&'static str> {
-        self.driver.resource()
+    fn history(&mut self, release: &str, pick: Pick<'_>) -> Result<Vec<StoredRelease>, StorageError> {
+        match pick {
+            Pick::Latest => storage::read_latest(&mut self.client, self.driver, release).map(|s| vec![s]),
+            Pick::Revision(n) => storage::read_revision(&mut self.client, self.driver, release, n).map(|s| vec![s]),
+            Pick::Where(wanted) => storage::history_where(&mut self.client, self.driver, release, wanted),
+        }
     }
 
-    fn create(
-        &mut self,
-        namespace: &str,
-        release: serde_json::Value,
-        now_unix: u64,
-    ) -> Result<StoredRelease, StorageError> {
-        StoredRelease::create(&mut self.client, self.driver, namespace, release, now_unix)
-    }
-
-    fn save(&mut self, stored: &mut StoredRelease, now_unix: u64) -> Result<(), StorageError> {
-        stored.save(&mut self.client, now_unix)
-    }
-
-    fn latest(&mut self, release: &str) -> Result<StoredRelease, StorageError> {
-        storage::read_latest(&mut self.client, self.driver, release)
-    }
-
-    fn revision(&mut self, release: &str, revision: u64) -> Result<StoredRelease, StorageError> {
-        storage::read_revision(&mut self.client, self.driver, release, revision)
-    }
-
-    fn history(&mut self, release: &str) -> Result<Vec<StoredRelease>, StorageError> {
-        storage::history(&mut self.client, self.driver, release)
+    fn write(&mut self, write: Write<'_>, now_unix: u64) -> Result<Option<StoredRelease>, StorageError> {
+        match write {
+            Write::Create { namespace, release } => {
+                StoredRelease::create(&mut self.client, self.driver, namespace, release, now_unix).map(Some)
+            }
+            Write::Update(stored) => stored.save(&mut self.client, now_unix).map(|()| None),
+            Write::Delete(stored) => stored.delete(&mut self.client).map(|()| None),
+        }
     }
 
     fn not_found(&mut self, release: &str) -> StorageError {
         let namespace = self.client.namespace().to_string();
         storage::not_found(&mut self.client, self.driver, &namespace, release)
     }
-
-    fn history_where(
-        &mut self,
-        release: &str,
-        wanted: &dyn Fn(u64, Option<&str>) -> bool,
-    ) -> Result<Vec<StoredRelease>, StorageError> {
-        storage::history_where(&mut self.client, self.driver, release, wanted)
-    }
-
-    fn delete(&mut self, stored: &StoredRelease) -> Result<(), StorageError> {
-        stored.delete(&mut self.client)
-    }
 }
-
-/// Hooks run through the seam's steps ([`Env::run_hooks`]'s default).
-impl Env for KubeEnv {}

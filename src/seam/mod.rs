@@ -1,26 +1,36 @@
-//! What every command needs of the world, as traits — the cluster
-//! ([`Cluster`]), Helm's release storage ([`Store`]) and the time
-//! ([`Clock`]), in one value ([`Env`]) — as Helm's `action.Configuration`
-//! injects its kube client, storage and clock (docs/design.md §6). One real
-//! adapter ([`KubeEnv`]); the simulations are in `tests/`. The hooks of
-//! `run` and of the deploys run through [`HookCluster`], the executor's
-//! cluster over the seam; hooks and resources are awaited alike through
-//! [`Awaiting`], the one waiting driver.
+//! What every command needs of the world, as three narrow traits — the
+//! cluster's basic steps ([`Cluster`]: apply, read, delete, wait for change,
+//! logs, discovery, permissions), Helm's release storage ([`Store`]: read,
+//! write, not found) and the time ([`Clock`]), twelve methods in all, in the
+//! crate's own types — joined as [`Env`], as Helm's `action.Configuration`
+//! injects its kube client, storage and clock (docs/design.md §6). What a
+//! command asks beyond those steps (a hook's pods, the latest revision,
+//! where a release is not) is built above them, here and in the drivers. One
+//! real adapter ([`KubeEnv`]) and one simulation (`sim`, built for the
+//! tests only). Hooks run through [`run_hooks`] — [`HookCluster`], the
+//! executor's cluster over the seam — everywhere; hooks and resources are
+//! awaited alike through [`Awaiting`], the one waiting driver, over a
+//! [`Watch`].
 
 mod awaiting;
 mod cluster;
 mod env;
 mod hook_cluster;
 mod kube_env;
+#[cfg(any(test, feature = "sim"))]
+pub mod sim;
 mod store;
 pub(crate) mod wants;
+mod watch;
 
-/// The apply policy of `--force-conflicts`, part of what the seam's applies are asked.
-pub(crate) use crate::kube::Conflicts;
 pub(crate) use awaiting::Awaiting;
-pub use cluster::Cluster;
+pub(crate) use cluster::{apply_one, container_logs, hook_pods, list, release_apply, resolve, Conflicts};
+pub use cluster::{get, About, Api, ApiError, Apply, Cluster, LogFrom, Read, Served, Until};
+pub(crate) use env::run_hooks;
 pub use env::Env;
 pub use hook_cluster::{HookCluster, Recording, RUN_LABEL};
 pub(crate) use kube_env::KubeEnv;
-pub use store::{Clock, Store};
+pub(crate) use store::{create, forget, latest, revision, save};
+pub use store::{history, Clock, Pick, Store, Write};
 pub use wants::Want;
+pub use watch::Watch;
