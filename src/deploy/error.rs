@@ -79,13 +79,9 @@ pub enum Error {
     NoRollbackTarget(#[source] Box<Error>),
     /// An uninstall that went on past its failures, as Helm's does: the
     /// release is removed, and what failed on the way (the wait for
-    /// deletions, post-delete hooks, the record) is counted, `first` first.
-    #[error("uninstallation completed with {} error(s): {first}{}", .rest.len() + 1, joined(.rest))]
-    Incomplete {
-        #[source]
-        first: Box<Error>,
-        rest: Vec<Error>,
-    },
+    /// deletions, post-delete hooks, the record) is kept, in order.
+    #[error("uninstallation completed with {} error(s): {}", .0.len(), joined(.0))]
+    Incomplete(Vec<Error>),
     /// `--rollback-on-failure` undid the failed operation (`recovery`:
     /// an uninstall or a rollback); `original` is why it failed.
     #[error(
@@ -115,17 +111,17 @@ pub enum Error {
 impl Error {
     /// `Ok` when nothing failed; otherwise Helm's count of what did.
     pub(super) fn incomplete(errors: Vec<Error>) -> Result<(), Error> {
-        let mut errors = errors.into_iter();
-        match errors.next() {
-            None => Ok(()),
-            Some(first) => Err(Error::Incomplete { first: Box::new(first), rest: errors.collect() }),
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Incomplete(errors))
         }
     }
 
     /// The cluster failed us (exit 3), rather than the release (exit 1).
     pub fn is_cluster(&self) -> bool {
         match self {
-            Error::Incomplete { first, rest } => first.is_cluster() || rest.iter().any(Error::is_cluster),
+            Error::Incomplete(errors) => errors.iter().any(Error::is_cluster),
             Error::HookCluster(_) | Error::Kube(_) | Error::Storage(_) | Error::HistoryUnread { .. } => true,
             Error::RecoveryFailed { source, .. } => source.is_cluster(),
             Error::Locked(_)
@@ -149,9 +145,9 @@ pub struct HookFailure {
     pub message: String,
 }
 
-/// Helm's `joinErrors(errs, "; ")` after the first.
-fn joined(rest: &[Error]) -> String {
-    rest.iter().map(|e| format!("; {e}")).collect()
+/// Helm's `joinErrors(errs, "; ")`.
+fn joined(errors: &[Error]) -> String {
+    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
 fn hook_list(failed: &[HookFailure]) -> String {

@@ -259,5 +259,9 @@ fn delete_removed(
     let Some((old, old_plan)) = super::removed::stored_plan(current) else { return Ok(Vec::new()) };
     let dropped = super::removed::dropped_by(next, namespace);
     let removed = |i: usize| dropped(&old.resources[i]);
-    delete_in_order(env, &old, &old_plan, &removed, deadline, progress, report)?.all_gone()
+    let deleted = delete_in_order(env, &old, &old_plan, &removed, deadline, progress, report)?;
+    match deleted.left {
+        Some(k) => Err(Error::NotDeleted(k)),
+        None => Ok(deleted.names),
+    }
 }

@@ -88,7 +88,7 @@ pub(super) fn delete_in_order(
 ) -> Result<Deleted, Error> {
     // One clock for the command's lines (`uninstall`'s had none).
     let since = report.started_at;
-    let mut done = Deleted::default();
+    let mut done = Deleted { names: Vec::new(), left: None };
     for batch in deletion_batches(plan) {
         let mut keys = Vec::new();
         for i in batch {
@@ -129,18 +129,7 @@ pub(super) fn delete_in_order(
 
 /// What [`delete_in_order`] deleted, and the first object still there at
 /// the deadline (Helm's failed wait for deletions).
-#[derive(Default)]
 pub(super) struct Deleted {
     pub(super) names: Vec<String>,
     pub(super) left: Option<ObjectKey>,
-}
-
-impl Deleted {
-    /// The names deleted, or the wait's failure.
-    pub(super) fn all_gone(self) -> Result<Vec<String>, Error> {
-        match self.left {
-            Some(k) => Err(Error::NotDeleted(k)),
-            None => Ok(self.names),
-        }
-    }
 }

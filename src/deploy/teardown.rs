@@ -42,20 +42,20 @@ pub fn perform(
     let mut report = Report::new(operation, &latest.name, &latest.namespace, latest.revision, started_at);
     record::set_status(&mut latest.release, operation.pending_status(), &operation.pending_description());
     let removal = Removal { checked, options, keep_history, history: &history };
-    match act(env, &removal, &mut latest, progress, &mut report) {
-        Ok(()) => report.status = removed_status(keep_history),
-        Err(e @ Error::Incomplete { .. }) => {
-            report.status = removed_status(keep_history);
-            report.ended = Ended::Failed(e);
-        }
-        Err(e) => {
+    let acted = act(env, &removal, &mut latest, progress, &mut report);
+    report.status = match &acted {
+        Ok(()) | Err(Error::Incomplete(_)) if keep_history => "uninstalled".into(),
+        Ok(()) | Err(Error::Incomplete(_)) => "deleted".into(),
+        Err(_) => {
             // Helm's uninstall stops here and writes nothing more: the record
             // stays `uninstalling`, with what its hooks did.
             let now_unix = env.now_ms() / 1000;
             let _ = crate::seam::save(env, &mut latest, now_unix);
-            report.status = latest.status().to_string();
-            report.ended = Ended::Failed(e);
+            latest.status().to_string()
         }
+    };
+    if let Err(e) = acted {
+        report.ended = Ended::Failed(e);
     }
     report.ended_at = env.now_ms();
     let requests = env.about().requests;
@@ -112,11 +112,6 @@ fn act(
         errors.push(e.into());
     }
     Error::incomplete(errors)
-}
-
-/// The report's status of a release whose uninstall went through.
-fn removed_status(keep_history: bool) -> String {
-    if keep_history { "uninstalled" } else { "deleted" }.into()
 }
 
 /// The resources (by index) an uninstall may delete: those the release

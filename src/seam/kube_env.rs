@@ -91,10 +91,7 @@ impl Cluster for KubeEnv {
             Until::Changed => self.client.refresh(&mut tracker),
             Until::Settled { deadline, done } => self.client.wait_any(&mut tracker, deadline, &mut wall_ms, done),
         });
-        let keys: Vec<ObjectKey> = watch.keys().cloned().collect();
-        for key in &keys {
-            watch.saw(key, tracker.observed(key));
-        }
+        watch.saw(|key| tracker.observed(key));
         watch.keep_adapter(tracker);
         answer
     }

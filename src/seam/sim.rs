@@ -261,10 +261,11 @@ impl Sim {
     fn look(&mut self, watch: &mut Watch) -> Vec<ObjectKey> {
         self.catch_up();
         watch.take_changes();
-        let keys: Vec<ObjectKey> = watch.keys().cloned().collect();
-        for k in &keys {
-            watch.saw(k, self.observed(k));
-        }
+        let mut keys = Vec::new();
+        watch.saw(|k| {
+            keys.push(k.clone());
+            self.observed(k)
+        });
         keys
     }
 

@@ -17,8 +17,10 @@ enum Seen {
 }
 
 /// Objects awaited together, followed from one wait to the next.
-// Vecs, not maps: a set holds what one wait awaits, and a map of its own
-// would be another copy of the map code in plugin.wasm (some 7 kB).
+// Vecs, not maps: a map of its own would be another copy of the map code in
+// plugin.wasm (some 7 kB). `seen` is kept sorted by key, so that a lookup
+// is a binary search: a batch of a thousand objects is looked up a
+// thousand times a round.
 #[derive(Default)]
 pub struct Watch {
     selector: Option<String>,
@@ -46,8 +48,8 @@ impl Watch {
             None => Seen::Gone(None),
         };
         match self.at(key) {
-            Some(at) => self.seen[at].1 = seen,
-            None => self.seen.push((key.clone(), seen)),
+            Ok(at) => self.seen[at].1 = seen,
+            Err(at) => self.seen.insert(at, (key.clone(), seen)),
         }
         self.changes.push((key.clone(), true));
     }
@@ -55,8 +57,8 @@ impl Watch {
     /// Stops awaiting `key`.
     #[inline(never)]
     pub(crate) fn unfollow(&mut self, key: &ObjectKey) {
-        if let Some(at) = self.at(key) {
-            self.seen.swap_remove(at);
+        if let Ok(at) = self.at(key) {
+            self.seen.remove(at);
         }
         self.changes.push((key.clone(), false));
     }
@@ -65,15 +67,16 @@ impl Watch {
     /// state. The state an object was followed with, until a wait.
     #[inline(never)]
     pub(crate) fn observed(&self, key: &ObjectKey) -> Observed<'_> {
-        match self.at(key).map(|at| &self.seen[at].1) {
+        match self.at(key).ok().map(|at| &self.seen[at].1) {
             Some(Seen::Live(o)) => Observed::Live(o),
             Some(Seen::Gone(last)) => Observed::Gone { last: last.as_ref() },
             None => Observed::Gone { last: None },
         }
     }
 
-    fn at(&self, key: &ObjectKey) -> Option<usize> {
-        self.seen.iter().position(|(k, _)| k == key)
+    /// Where `key` is in `seen`, or where it would go.
+    fn at(&self, key: &ObjectKey) -> Result<usize, usize> {
+        self.seen.binary_search_by(|(k, _)| k.cmp(key))
     }
 
     // What the adapters use.
@@ -89,25 +92,21 @@ impl Watch {
         std::mem::take(&mut self.changes)
     }
 
-    /// The keys followed.
-    pub(crate) fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
-        self.seen.iter().map(|(k, _)| k)
-    }
-
-    /// Sets what is known of a followed object (one not followed is left
-    /// alone). A live object whose `resourceVersion` is the one known is not
+    /// Sets what is known of each followed object to what `now` says of
+    /// it. A live object whose `resourceVersion` is the one known is not
     /// copied again: a wait round of a large release would copy every
     /// object it awaits.
     #[inline(never)]
-    pub(crate) fn saw(&mut self, key: &ObjectKey, now: Observed<'_>) {
-        if let Some(at) = self.at(key) {
-            if let (Seen::Live(known), Observed::Live(new)) = (&self.seen[at].1, now) {
+    pub(crate) fn saw<'a>(&mut self, mut now: impl FnMut(&ObjectKey) -> Observed<'a>) {
+        for (key, seen) in &mut self.seen {
+            let now = now(key);
+            if let (Seen::Live(known), Observed::Live(new)) = (&*seen, now) {
                 let version = known.pointer("/metadata/resourceVersion");
                 if version.is_some() && version == new.pointer("/metadata/resourceVersion") {
-                    return;
+                    continue;
                 }
             }
-            self.seen[at].1 = match now {
+            *seen = match now {
                 Observed::Live(o) => Seen::Live(o.clone()),
                 Observed::Gone { last } => Seen::Gone(last.cloned()),
             };
@@ -149,7 +148,7 @@ mod tests {
         let changes: Vec<(String, bool)> = w.take_changes().into_iter().map(|(k, f)| (k.name, f)).collect();
         assert_eq!(changes, [("a".into(), true), ("b".into(), true), ("a".into(), false)]);
         assert!(w.take_changes().is_empty());
-        assert_eq!((w.selector(), w.keys().count()), (Some("app=x"), 1));
+        assert_eq!((w.selector(), w.seen.len()), (Some("app=x"), 1));
     }
 
     #[test]
@@ -157,16 +156,35 @@ mod tests {
         let mut w = Watch::new(None);
         w.follow(&key("a"), Some(&json!({"metadata": {"resourceVersion": "5"}, "status": "old"})));
         // The same version: what is known stays as it was (not copied again).
-        w.saw(&key("a"), Observed::Live(&json!({"metadata": {"resourceVersion": "5"}, "status": "same"})));
+        let same = json!({"metadata": {"resourceVersion": "5"}, "status": "same"});
+        w.saw(|_| Observed::Live(&same));
         assert_eq!(w.observed(&key("a")).last().unwrap()["status"], "old");
-        w.saw(&key("a"), Observed::Live(&json!({"metadata": {"resourceVersion": "6"}, "status": "new"})));
+        let new = json!({"metadata": {"resourceVersion": "6"}, "status": "new"});
+        w.saw(|_| Observed::Live(&new));
         assert_eq!(w.observed(&key("a")).last().unwrap()["status"], "new");
         let last = json!({"metadata": {"resourceVersion": "7"}, "status": "final"});
-        w.saw(&key("a"), Observed::Gone { last: Some(&last) });
+        w.saw(|_| Observed::Gone { last: Some(&last) });
         assert!(matches!(w.observed(&key("a")), Observed::Gone { last: Some(o) } if o["status"] == "final"));
-        // One not followed is left alone.
-        w.saw(&key("z"), Observed::Live(&last));
-        assert_eq!(w.keys().count(), 1);
+    }
+
+    #[test]
+    fn many_followed_in_any_order_are_each_found() {
+        let mut w = Watch::new(None);
+        let names: Vec<String> = (0..200).map(|i| format!("o{}", (i * 7919) % 200)).collect();
+        for (i, n) in names.iter().enumerate() {
+            w.follow(&key(n), Some(&json!({"i": i})));
+        }
+        for (i, n) in names.iter().enumerate() {
+            assert!(matches!(w.observed(&key(n)), Observed::Live(o) if o["i"] == i), "{n}");
+        }
+        for n in names.iter().step_by(2) {
+            w.unfollow(&key(n));
+        }
+        assert_eq!(w.seen.len(), 100);
+        for (i, n) in names.iter().enumerate() {
+            let live = matches!(w.observed(&key(n)), Observed::Live(_));
+            assert_eq!(live, i % 2 == 1, "{n}");
+        }
     }
 
     #[test]
