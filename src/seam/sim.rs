@@ -663,3 +663,81 @@ impl Store for Sim {
         storage::not_found_with(Driver::ConfigMap, &self.namespace, release, self.elsewhere.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::Selector;
+    use crate::ready::completion::{hook_completion, Completion};
+
+    fn applied(sim: &mut Sim, object: Value) -> Value {
+        let how = Apply { labels: &[], conflicts: None, dry_run: false, together: false };
+        sim.apply(&[object], &how).pop().unwrap().unwrap()
+    }
+
+    fn pods(sim: &mut Sim, selector: &Selector) -> Vec<Value> {
+        sim.read(Read::Many { api_version: "v1", kind: "Pod", namespace: None, selector }).unwrap()
+    }
+
+    #[test]
+    fn a_jobs_pod_is_named_as_kubernetes_names_it() {
+        let pod = job_pod("migrate");
+        let suffix = pod.strip_prefix("migrate-").expect(&pod);
+        assert_eq!(suffix.len(), 5);
+        assert!(suffix.bytes().all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b)), "{pod}");
+        assert_eq!(job_pod("migrate"), pod, "the same name each time");
+        assert_ne!(job_pod("migrat"), pod);
+    }
+
+    /// A Job's pod waits on its image while the Job runs, and ends as the
+    /// Job does; the Job's `Failed` condition reads as Kubernetes writes it.
+    #[test]
+    fn a_jobs_pod_follows_its_job() {
+        let mut sim = Sim::new("ns", 0);
+        let waiting = Some("ImagePullBackOff".to_string());
+        let script = Script { ends_after_ms: Some(5_000), fails: true, waiting, ..Script::default() };
+        sim.scripts.insert("Job/migrate".into(), script);
+        applied(&mut sim, json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"}}));
+        let selector = Selector::labels("job-name=migrate");
+        let pod = &pods(&mut sim, &selector)[0];
+        assert_eq!(pod["metadata"]["name"], json!(job_pod("migrate")));
+        assert_eq!(pod["status"]["phase"], "Pending");
+        assert_eq!(pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"], "ImagePullBackOff");
+        sim.now = 5_000;
+        let pod = &pods(&mut sim, &selector)[0];
+        assert_eq!(pod["status"]["phase"], "Failed");
+        assert_eq!(pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"], 1);
+        let job = sim.live["Job/migrate"].clone();
+        let Some(Completion::Failed { reason, message }) = hook_completion("Job", &job) else { panic!("{job}") };
+        assert_eq!(reason, "BackoffLimitExceeded");
+        assert_eq!(
+            message,
+            "Job Failed. failed: 1/1 (BackoffLimitExceeded: Job has reached the specified backoff limit)"
+        );
+    }
+
+    /// A Pod hook runs, then its container exits: with code 1 when it fails.
+    #[test]
+    fn a_pod_hook_ends_with_its_containers_exit_code() {
+        let mut sim = Sim::new("ns", 0);
+        sim.scripts.insert("Pod/smoke".into(), Script { ends_after_ms: Some(2_000), fails: true, ..Script::default() });
+        let live = applied(&mut sim, json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "smoke"}}));
+        assert_eq!(live["status"]["phase"], "Running");
+        sim.now = 2_000;
+        let pod = pods(&mut sim, &Selector::name("smoke")).pop().unwrap();
+        let Some(Completion::Failed { message, .. }) = hook_completion("Pod", &pod) else { panic!("{pod}") };
+        assert_eq!(message, "pod smoke failed (container main: Error, exit code 1)");
+    }
+
+    /// A log read is cut at `limitBytes`, and says it is not whole.
+    #[test]
+    fn a_log_read_is_cut_at_its_limit() {
+        let mut sim = Sim::new("ns", 0);
+        let lines = vec![(0, "one".to_string()), (0, "two".to_string())];
+        sim.scripts.insert("Pod/p".into(), Script { ends_after_ms: None, lines, ..Script::default() });
+        applied(&mut sim, json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}));
+        assert_eq!(sim.logs(None, "p", "main", LogFrom::Whole).unwrap(), ("one\ntwo".to_string(), true));
+        sim.log_limit_bytes = Some(5);
+        assert_eq!(sim.logs(None, "p", "main", LogFrom::Whole).unwrap(), ("one\nt".to_string(), false));
+    }
+}
