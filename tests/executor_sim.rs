@@ -1,19 +1,36 @@
-//! The executor against a simulated cluster with a virtual clock: hooks take
-//! the time and end the way their test annotations say, instantly in real
-//! time. Checks Helm's clean-up vector, parallel speed, fail-fast, draining,
-//! timeouts, and (as a property) the concurrency limit and the plan's edges.
+//! The executor, in two ways, on a virtual clock, instantly in real time.
+//!
+//! `simulate` drives the sans-IO [`Executor`] directly, below the seam: no
+//! cluster, each action it asks answered by hand as the hooks' durations and
+//! outcomes say. Checks Helm's clean-up vector, parallel speed, fail-fast,
+//! draining, timeouts, and (as a property) the concurrency limit and the
+//! plan's edges.
+//!
+//! The runs (`run_in`) are `helm hooks run` in the one simulated world
+//! (`seam::sim`), as `run_sim.rs` drives it: the real `run` driver, its hooks
+//! through the real hook code (`seam::run_hooks`), reading the Jobs, Pods and
+//! logs the simulation scripts (a container waiting on its image, a Job
+//! failed as the Job controller says, a watch answering late, records
+//! refused, logs cut at `limitBytes`). Checks what `run` prints as hooks
+//! run: heartbeats, what a hook waits on, streamed lines, timeouts, the
+//! output blocks and the hooks left running.
 
 use std::collections::BTreeMap;
 
+use helm_hooks::action::run::RunRequest;
+use helm_hooks::action::Action;
+use helm_hooks::deploy::progress::Progress;
 use helm_hooks::exec::executor::{Executor, HookAction, HookInput, HookReport, Phase, RunOptions};
+use helm_hooks::exec::runner::Summary;
 use helm_hooks::model::diagnostic::Diagnostics;
 use helm_hooks::model::event::Event;
 use helm_hooks::model::input::{self, Release};
 use helm_hooks::plan::{self, ItemId, Target};
 use helm_hooks::render::progress_lines::ProgressLines;
+use helm_hooks::seam::sim::{job_pod, Script, Sim};
 use proptest::prelude::*;
 
-/// How a simulated hook behaves: run time and outcome.
+/// How a hook behaves: run time and outcome.
 #[derive(Clone, Copy, Debug)]
 struct Behaviour {
     ms: u64,
@@ -365,146 +382,72 @@ proptest! {
     }
 }
 
-/// A simulated cluster for the `run` driver: virtual clock, hooks end after
-/// their duration, logs say who they are.
-struct SimCluster {
-    now: u64,
-    names: Vec<String>,
-    behaviour: fn(&str) -> Behaviour,
-    running: BTreeMap<ItemId, u64>,
-    records: usize,
-    /// Storage refuses writes (a token that may not update Secrets).
-    refuse_records: bool,
-    /// How long past its deadline a wait with nothing to report returns (a look the
-    /// API server holds on a quiet cluster).
-    late_ms: u64,
-    /// The hooks deleted, by name, and when, in order.
-    deleted: Vec<(String, u64)>,
-    /// What every hook's container writes, a line a look while it runs, when set (else
-    /// `follow` and `logs` say what they always said).
-    script: Option<Vec<String>>,
-    /// How many lines of the script each hook's stream has given.
-    streamed: BTreeMap<ItemId, usize>,
+const NS: &str = "demo";
+
+/// How a hook behaves in the one simulated world: its Job or Pod ends
+/// `ms` after its apply, failed unless `ok` (a Job's `Failed` condition, a
+/// Pod's container exiting with code 1).
+fn script(b: Behaviour) -> Script {
+    Script { ends_after_ms: Some(b.ms), fails: !b.ok, ..Script::default() }
 }
 
-impl SimCluster {
-    /// The cluster of `plan`'s hooks at virtual time `now`, each behaving as `behaviour` says.
-    fn new(plan: &helm_hooks::plan::EventPlan, now: u64, behaviour: fn(&str) -> Behaviour) -> Self {
-        let names = plan.items.iter().map(|it| it.reference.name.clone()).collect();
-        SimCluster {
-            now,
-            names,
-            behaviour,
-            running: BTreeMap::new(),
-            records: 0,
-            refuse_records: false,
-            late_ms: 0,
-            deleted: Vec::new(),
-            script: None,
-            streamed: BTreeMap::new(),
-        }
-    }
-
-    fn refusing_records(self) -> Self {
-        SimCluster { refuse_records: true, ..self }
-    }
+/// The one simulated world (`seam::sim`) at `now`, holding revision 1 of
+/// release `demo`, deployed, whose `test` hooks are `docs`, each behaving
+/// as `behaviour` says of its name.
+fn world(docs: &[String], now: u64, behaviour: impl Fn(&str) -> Script) -> Sim {
+    let mut sim = Sim::new(NS, now);
+    let hooks: Vec<serde_json::Value> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let field = |key: &str| d.lines().find_map(|l| l.trim().strip_prefix(key)).unwrap_or_default().to_string();
+            let (kind, name) = (field("kind: "), field("name: "));
+            sim.scripts.insert(format!("{kind}/{name}"), behaviour(&name));
+            serde_json::json!({"name": name, "kind": kind, "path": format!("c/templates/h{i:03}.yaml"),
+                "manifest": d, "events": ["test"], "last_run": {}})
+        })
+        .collect();
+    let release = serde_json::json!({
+        "name": "demo", "namespace": NS, "version": 1,
+        "info": {"status": "deployed", "description": "Install complete", "last_deployed": "2023-11-14T22:00:00Z"},
+        "chart": {"metadata": {"name": "c", "version": "1.0.0"}},
+        "manifest": "", "hooks": hooks,
+    });
+    sim.records.insert(1, release);
+    sim
 }
 
-impl helm_hooks::exec::runner::HookApi for SimCluster {
-    fn now(&mut self) -> u64 {
-        self.now
-    }
-    fn delete(&mut self, hooks: &[ItemId], _: u64) -> Result<(), helm_hooks::exec::runner::ClusterError> {
-        self.deleted.extend(hooks.iter().map(|h| (self.names[h.0].clone(), self.now)));
-        Ok(())
-    }
-    fn record(&mut self, _: &Executor) -> Result<(), helm_hooks::exec::runner::ClusterError> {
-        self.records += 1;
-        if self.refuse_records {
-            return Err(helm_hooks::exec::runner::ClusterError::Record("secrets is forbidden".into()));
-        }
-        Ok(())
-    }
-    fn create(&mut self, hook: ItemId) -> Result<(), helm_hooks::exec::runner::CreateError> {
-        self.running.insert(hook, self.now + (self.behaviour)(&self.names[hook.0]).ms);
-        Ok(())
-    }
-    fn wait(
-        &mut self,
-        hooks: &[ItemId],
-        deadline: u64,
-    ) -> Result<Vec<helm_hooks::exec::runner::Finished>, helm_hooks::exec::runner::ClusterError> {
-        let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
-        self.now = if next <= deadline { next } else { deadline + self.late_ms }.max(self.now);
-        let now = self.now;
-        let done: Vec<ItemId> =
-            hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
-        Ok(done
-            .into_iter()
-            .map(|h| {
-                self.running.remove(&h);
-                let ok = (self.behaviour)(&self.names[h.0]).ok;
-                helm_hooks::exec::runner::Finished {
-                    hook: h,
-                    succeeded: ok,
-                    message: if ok { String::new() } else { "exit code 1".into() },
-                }
-            })
-            .collect())
-    }
-    fn logs(
-        &mut self,
-        hook: ItemId,
-    ) -> Result<Vec<helm_hooks::exec::executor::ContainerLog>, helm_hooks::exec::runner::ClusterError> {
-        let text = match &self.script {
-            Some(lines) => lines.join("\n"),
-            None => format!("checking {}\nline two", self.names[hook.0]),
-        };
-        Ok(vec![helm_hooks::exec::executor::ContainerLog {
-            pod: self.names[hook.0].clone(),
-            container: "main".into(),
-            text,
-        }])
-    }
-    fn why(&mut self, hook: ItemId) -> Option<helm_hooks::ready::pod_state::HookState> {
-        let text = format!("Pod/{} (Pending): container main waiting: ImagePullBackOff", self.names[hook.0]);
-        // A hook named "healthy" simply runs.
-        let stuck = self.names[hook.0] != "healthy";
-        Some(helm_hooks::ready::pod_state::HookState { text, stuck })
-    }
-    /// One line a look while it runs, saying when.
-    fn follow(&mut self, hook: ItemId) -> Vec<helm_hooks::exec::executor::ContainerLog> {
-        if !self.running.contains_key(&hook) {
-            return Vec::new();
-        }
-        let text = match &self.script {
-            Some(lines) => {
-                let n = self.streamed.entry(hook).or_default();
-                let Some(line) = lines.get(*n) else { return Vec::new() };
-                *n += 1;
-                line.clone()
-            }
-            None => format!("{} says {}", self.names[hook.0], self.now % 100_000),
-        };
-        vec![helm_hooks::exec::executor::ContainerLog {
-            pod: self.names[hook.0].clone(),
-            container: "main".into(),
-            text,
-        }]
-    }
+/// `helm hooks run demo --event test` in `sim`, with `opts`' flags, saying
+/// what happens to `progress`: the real `run` driver, its hooks through
+/// the real hook code (`seam::run_hooks`).
+fn run_in(sim: &mut Sim, opts: RunOptions, progress: &mut dyn Progress) -> Summary {
+    let request = RunRequest {
+        release: "demo".into(),
+        event: Event::Test,
+        parallel: opts.parallel,
+        parallel_all: false,
+        timeout_ms: opts.timeout_ms,
+        ignore_fail_fast: opts.ignore_fail_fast,
+        logs: opts.pod_logs,
+        include: Vec::new(),
+        exclude: Vec::new(),
+    };
+    request.run(sim, progress).unwrap_or_else(|e| panic!("{e:?}")).summary
 }
 
-/// A hook that simply runs is said to run every 30 s, not at every look.
+/// [`run_in`], its progress lines as `run` prints them.
+fn run_printed(sim: &mut Sim, opts: RunOptions) -> (Summary, String) {
+    let mut out = Vec::new();
+    let s = run_in(sim, opts, &mut ProgressLines::new(&mut out));
+    (s, String::from_utf8(out).unwrap())
+}
+
+/// A hook that simply runs (its Job's pod `Running`) is said to run every
+/// 30 s, not at every look.
 #[test]
 fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
-    let r = release(&[hook("Job", "healthy", &[])]);
-    let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
-    let plan = &p.events[0];
-    let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 65_000, ok: true });
-    let mut out = Vec::new();
-    helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
-    let out = String::from_utf8(out).unwrap();
+    let mut sim = world(&[hook("Job", "healthy", &[])], 0, |_| script(ok(65_000)));
+    let (_, out) = run_printed(&mut sim, opts(1));
     let beats: Vec<&str> = out.lines().filter(|l| l.contains("waiting   Job/healthy")).collect();
     assert_eq!(beats.len(), 2, "{out}");
     assert!(beats[0].starts_with("[    30s]") && beats[1].starts_with("[   1m0s]"), "{out}");
@@ -512,117 +455,109 @@ fn a_hook_that_simply_runs_gets_a_heartbeat_only() {
 
 /// Issue 31: while hooks run, `run` says every 5 s what each waits on, and prints a followed
 /// hook's lines as they come (each second), prefixed with hook, pod and container, before the
-/// hook's end; the failed hook's report keeps what it waited on.
+/// hook's end; the failed hook's report keeps what it waited on. Here `pull`'s container
+/// waits on its image (`ImagePullBackOff`), as the real code reads its Job and pod.
 #[test]
 fn run_says_what_running_hooks_wait_on_and_streams_their_lines() {
     let par = ("helm.sh/hook-parallel", "true");
-    let r = release(&[hook("Job", "pull", &[par]), hook("Job", "talk", &[par, ("helm.sh/show-output", "true")])]);
-    let mut d = Diagnostics::default();
-    let p =
-        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
-    let plan = &p.events[0];
-    let mut cluster =
-        SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 3_500 }, ok: true });
-    let mut out = Vec::new();
-    let options = RunOptions { timeout_ms: 12_000, ..opts(8) };
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut ProgressLines::new(&mut out));
-    let out = String::from_utf8(out).unwrap();
+    let docs = [hook("Job", "pull", &[par]), hook("Job", "talk", &[par, ("helm.sh/show-output", "true")])];
+    let mut sim = world(&docs, 1_000_000, |n| match n {
+        "pull" => Script { waiting: Some("ImagePullBackOff".into()), ..script(ok(60_000)) },
+        _ => Script { lines: talk_lines(&[1000, 2000, 3000]), ..script(ok(3_500)) },
+    });
+    let (s, out) = run_printed(&mut sim, RunOptions { timeout_ms: 12_000, ..opts(8) });
     let lines: Vec<&str> = out.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}\n{out}"));
-    assert!(at("[Job/talk talk/main] talk says 1000") < at("[Job/talk talk/main] talk says 3000"), "{out}");
-    assert!(at("[Job/talk talk/main] talk says 3000") < at("succeeded Job/talk"), "{out}");
+    let talk = format!("[Job/talk {}/main]", job_pod("talk"));
+    assert!(at(&format!("{talk} talk says 1000")) < at(&format!("{talk} talk says 3000")), "{out}");
+    assert!(at(&format!("{talk} talk says 3000")) < at("succeeded Job/talk"), "{out}");
+    let pull = format!("Job: 1 active; Pod/{} (Pending): container main waiting: ImagePullBackOff", job_pod("pull"));
     let waiting: Vec<&&str> = lines.iter().filter(|l| l.contains("waiting   Job/pull")).collect();
     assert_eq!(waiting.len(), 1, "at 5 s, and not again at 10 s, unchanged: {out}");
-    assert!(
-        waiting[0]
-            .starts_with("[     5s] waiting   Job/pull: Pod/pull (Pending): container main waiting: ImagePullBackOff"),
-        "{out}"
-    );
+    assert!(waiting[0].starts_with(&format!("[     5s] waiting   Job/pull: {pull}")), "{out}");
     assert!(!out.contains("waiting   Job/talk"), "talk ended before the first look: {out}");
-    let pull = s.rows.iter().find(|r| r.reference == "Job/pull").unwrap();
-    assert_eq!(pull.waiting.as_deref(), Some("Pod/pull (Pending): container main waiting: ImagePullBackOff"));
+    let row = s.rows.iter().find(|r| r.reference == "Job/pull").unwrap();
+    assert_eq!(row.waiting.as_deref(), Some(pull.as_str()));
     assert!(s.rows.iter().find(|r| r.reference == "Job/talk").unwrap().waiting.is_none());
     let json: serde_json::Value = serde_json::from_str(&helm_hooks::render::json::summary(&s)).unwrap();
     let rows = json["hooks"].as_array().or(json["rows"].as_array()).expect("rows");
     assert!(rows.iter().any(|r| r["waiting"].as_str().is_some_and(|w| w.contains("ImagePullBackOff"))), "{json}");
 }
 
+/// `talk says N`, written N ms after the start, for each N.
+fn talk_lines(at: &[u64]) -> Vec<(u64, String)> {
+    at.iter().map(|t| (*t, format!("talk says {t}"))).collect()
+}
+
 /// A hook whose time runs out fails saying what the cluster shows it stuck on, asked at
-/// that moment (Cluster::why); a sibling that ends in time is not asked about.
+/// that moment (its Job and pod read); a sibling that ends in time is not asked about.
 #[test]
 fn run_says_what_a_timed_out_hook_was_stuck_on() {
     let par = ("helm.sh/hook-parallel", "true");
-    let r = release(&[hook("Job", "pull", &[par]), hook("Job", "quick", &[par])]);
-    let mut d = Diagnostics::default();
-    let p =
-        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
-    let plan = &p.events[0];
-    let mut cluster =
-        SimCluster::new(plan, 1_000_000, |n| Behaviour { ms: if n == "pull" { 60_000 } else { 1000 }, ok: true });
-    let options = RunOptions { timeout_ms: 20_000, ..opts(8) };
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, options, &mut cluster, &mut ());
+    let mut sim = world(&[hook("Job", "pull", &[par]), hook("Job", "quick", &[par])], 1_000_000, |n| match n {
+        "pull" => Script { waiting: Some("ImagePullBackOff".into()), ..script(ok(60_000)) },
+        _ => script(ok(1000)),
+    });
+    let s = run_in(&mut sim, RunOptions { timeout_ms: 20_000, ..opts(8) }, &mut ());
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Failed);
     let message = |name: &str| s.rows.iter().find(|r| r.reference.ends_with(name)).unwrap().message.clone();
-    assert_eq!(message("pull"), "timed out after 20s: Pod/pull (Pending): container main waiting: ImagePullBackOff");
+    let pod = job_pod("pull");
+    assert_eq!(
+        message("pull"),
+        format!("timed out after 20s: Job: 1 active; Pod/{pod} (Pending): container main waiting: ImagePullBackOff")
+    );
     assert_eq!(message("quick"), "");
 }
 
+/// A fail-fast hook's failure is said before its output block; the slow sibling is not
+/// awaited, and is named as still running. The failure's words are the real code's reading
+/// of the Job's `Failed` condition (`BackoffLimitExceeded`), in the text and in JUnit.
 #[test]
 fn run_prints_fail_fast_and_the_output_block() {
     let par = ("helm.sh/hook-parallel", "true");
-    let r = release(&[
-        hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true"), ("helm.sh/show-output", "true")]),
-        hook("Job", "slow", &[par, ("helm.sh/show-output", "true")]),
-    ]);
-    let mut d = Diagnostics::default();
-    let p =
-        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
-    let plan = &p.events[0];
-    let mut cluster = SimCluster::new(plan, 1_000_000, |n| {
-        if n == "preflight" {
-            Behaviour { ms: 2000, ok: false }
-        } else {
-            Behaviour { ms: 30_000, ok: true }
-        }
+    let show = ("helm.sh/show-output", "true");
+    let docs =
+        [hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true"), show]), hook("Job", "slow", &[par, show])];
+    let mut sim = world(&docs, 1_000_000, |n| match n {
+        "preflight" => Script {
+            lines: vec![(200, "checking preflight".into()), (1_500, "line two".into())],
+            ..script(Behaviour { ms: 2000, ok: false })
+        },
+        _ => script(ok(30_000)),
     });
-    let mut out = Vec::new();
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(8), &mut cluster, &mut ProgressLines::new(&mut out));
-    let out = String::from_utf8(out).unwrap();
+    let (s, out) = run_printed(&mut sim, opts(8));
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Failed);
     assert_eq!(s.failed_fast.as_deref(), Some("Job/preflight"));
     assert_eq!(s.ended_at - s.started_at, 2000);
     let ff = out.find("Fail-fast job failed: preflight\n").expect(&out);
-    let block = out.find("Job preflight output:\n  checking preflight\n  line two\n").expect(&out);
+    // Followed (`helm.sh/show-output`), its lines were printed as they came: the block counts them.
+    let block = out.find("Job preflight output:\n  (2 lines shown above)\n").expect(&out);
     assert!(ff < block, "{out}");
+    let streamed = out.find(&format!("[Job/preflight {}/main] line two", job_pod("preflight"))).expect(&out);
+    assert!(streamed < block, "{out}");
     assert!(!out.contains("slow output"), "the slow sibling is not awaited: {out}");
     let table = helm_hooks::render::text::run::summary(&s);
     assert!(table.contains("Job/slow") && table.contains("still running"), "{table}");
     let junit = helm_hooks::render::junit::summary(&s, "demo");
-    assert!(junit.contains("failures=\"1\"") && junit.contains("<failure message=\"exit code 1\"/>"), "{junit}");
-    assert_eq!(cluster.records, 2, "one record at the start, one at the end");
+    let failed = "BackoffLimitExceeded: Job Failed. failed: 1/1 (BackoffLimitExceeded: Job has reached the \
+                  specified backoff limit)";
+    assert!(junit.contains("failures=\"1\"") && junit.contains(&format!("<failure message=\"{failed}\"/>")), "{junit}");
+    assert_eq!(sim.only(&["save"]).len(), 2, "one record at the start, one at the end: {:?}", sim.log);
 }
 
 // docs/design.md §3: a failing fail-fast hook's output is printed even without
 // helm.sh/show-output; and under --ignore-fail-fast that failure is a warning.
 #[test]
 fn fail_fast_output_without_show_output_and_ignored_is_success() {
-    let r = release(&[
+    let docs = [
         hook("Job", "pre", &[("helm.sh/hook-fail-fast", "true")]),
         hook("Job", "next", &[("helm.sh/hook-weight", "1")]),
-    ]);
+    ];
     let behaviour = |n: &str| Behaviour { ms: 1000, ok: n != "pre" };
-    let t = simulate(&r, &behaviour, opts(1));
+    let t = simulate(&release(&docs), &behaviour, opts(1));
     assert!(t.calls.contains(&("logs".into(), "pre".into())), "{:?}", t.calls);
-    let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
-    let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour { ms: 1000, ok: n != "pre" });
-    let s = helm_hooks::exec::runner::execute(
-        &p.events[0],
-        &r.hooks,
-        RunOptions { ignore_fail_fast: true, ..opts(1) },
-        &mut cluster,
-        &mut (),
-    );
+    let mut sim = world(&docs, 0, |n| script(behaviour(n)));
+    let s = run_in(&mut sim, RunOptions { ignore_fail_fast: true, ..opts(1) }, &mut ());
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::Succeeded);
 }
 
@@ -640,24 +575,20 @@ fn test_event_records_before_cleanup() {
 }
 
 // A start whose record is refused never created the hook: it must not be
-// reported as started (issue 4's closing note).
+// reported as started (issue 4's closing note). The credentials may not
+// write Helm's records: the first write, before the hook's start, fails.
 #[test]
 fn a_refused_record_reports_no_start() {
-    let r = release(&[hook("Job", "check", &[])]);
-    let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
-    let plan = &p.events[0];
-    let mut cluster = SimCluster::new(plan, 0, |_| Behaviour { ms: 1000, ok: true }).refusing_records();
-    let mut out = Vec::new();
-    let s = helm_hooks::exec::runner::execute(plan, &r.hooks, opts(1), &mut cluster, &mut ProgressLines::new(&mut out));
-    let out = String::from_utf8(out).unwrap();
+    let mut sim = world(&[hook("Job", "check", &[])], 0, |_| script(ok(1000)));
+    sim.refuses_writes = true;
+    let (s, out) = run_printed(&mut sim, opts(1));
     assert_eq!(s.outcome, helm_hooks::exec::runner::RunEnd::ClusterError);
-    assert!(cluster.running.is_empty(), "nothing was created");
+    assert!(sim.only(&["apply"]).is_empty() && sim.live.is_empty(), "nothing was created: {:?}", sim.log);
     assert!(!out.contains("started"), "{out}");
 }
 
 /// Issue 41: a hook whose time runs out ends when its time ran out, though the run noticed
-/// it later (here 1.7 s, a look held on a quiet cluster): the table's duration is the time
+/// it later (here 1.7 s, a watch held on a quiet cluster): the table's duration is the time
 /// its message names. It is then a failed hook for its delete policy: `hook-failed` deletes
 /// it; without that policy it is left running, and the summary names it with the command
 /// that removes it.
@@ -666,20 +597,11 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
     let run = |policy: &[(&str, &str)]| {
         let mut annotations = vec![("helm.sh/hook-timeout", "4s")];
         annotations.extend_from_slice(policy);
-        let r = release(&[hook("Pod", "slow", &annotations)]);
-        let mut d = Diagnostics::default();
-        let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
-        let mut cluster = SimCluster::new(&p.events[0], 1_000_000, |_| Behaviour { ms: 60_000, ok: true });
-        cluster.late_ms = 1_700;
-        let mut out = Vec::new();
-        let s = helm_hooks::exec::runner::execute(
-            &p.events[0],
-            &r.hooks,
-            opts(1),
-            &mut cluster,
-            &mut ProgressLines::new(&mut out),
-        );
-        (s, String::from_utf8(out).unwrap(), cluster.deleted)
+        let pulling = |_: &str| Script { waiting: Some("ImagePullBackOff".into()), ..script(ok(60_000)) };
+        let mut sim = world(&[hook("Pod", "slow", &annotations)], 1_000_000, pulling);
+        sim.late_ms = 1_700;
+        let (s, out) = run_printed(&mut sim, opts(1));
+        (s, out, sim.deleted)
     };
     let (s, progress, deleted) = run(&[]);
     let row = &s.rows[0];
@@ -689,8 +611,9 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
     assert_eq!(row.completed_at.unwrap() - row.started_at.unwrap(), 4_000);
     assert!(s.ended_at - s.started_at >= 5_700, "noticed late: {}", s.ended_at - s.started_at);
     assert!(progress.contains(&format!("[     4s] failed    Pod/slow: {said}\n")), "{progress}");
-    // Helm's default policy, before-hook-creation, deletes an old copy at the start only.
-    assert_eq!(deleted, [("slow".to_string(), 1_000_000)]);
+    // Helm's default policy, before-hook-creation, deletes an old copy at the start only:
+    // there was none, and the one that timed out is left.
+    assert!(deleted.is_empty(), "{deleted:?}");
     let table = helm_hooks::render::text::run::summary_in(&s, Some("demo"));
     let slow = table.lines().find(|l| l.starts_with("Pod/slow")).unwrap();
     assert!(slow.ends_with(" 4s"), "{table}");
@@ -703,7 +626,7 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
     );
 
     let (s, _, deleted) = run(&[("helm.sh/hook-delete-policy", "hook-failed")]);
-    assert_eq!(deleted, [("slow".to_string(), 1_005_700)], "deleted once noticed failed");
+    assert_eq!(deleted, [("Pod/slow".to_string(), 1_005_700)], "deleted once noticed failed");
     assert!(s.left_running.is_empty(), "{:?}", s.left_running);
     assert!(!helm_hooks::render::text::run::summary(&s).contains("Left running"));
 }
@@ -713,21 +636,17 @@ fn a_timed_out_hook_ends_at_its_time_and_is_named_when_left_running() {
 #[test]
 fn hooks_a_fail_fast_stop_leaves_running_are_named() {
     let par = ("helm.sh/hook-parallel", "true");
-    let r = release(&[
+    let docs = [
         hook("Job", "preflight", &[par, ("helm.sh/hook-fail-fast", "true")]),
         hook("Job", "slow", &[par]),
         "kind: Pod\nmetadata:\n  name: elsewhere\n  namespace: other\n  annotations:\n    helm.sh/hook: test\n    \
          helm.sh/hook-parallel: \"true\"\n"
             .to_string(),
-    ]);
-    let mut d = Diagnostics::default();
-    let p =
-        plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions { parallel: 8, ..Default::default() }, &mut d);
-    let mut cluster = SimCluster::new(&p.events[0], 0, |n| Behaviour {
-        ms: if n == "preflight" { 1_000 } else { 30_000 },
-        ok: n != "preflight",
+    ];
+    let mut sim = world(&docs, 0, |n| {
+        script(Behaviour { ms: if n == "preflight" { 1_000 } else { 30_000 }, ok: n != "preflight" })
     });
-    let s = helm_hooks::exec::runner::execute(&p.events[0], &r.hooks, opts(8), &mut cluster, &mut ());
+    let s = run_in(&mut sim, opts(8), &mut ());
     let table = helm_hooks::render::text::run::summary_in(&s, Some("demo"));
     assert!(
         table.ends_with(
@@ -740,33 +659,27 @@ fn hooks_a_fail_fast_stop_leaves_running_are_named() {
 
 /// Issue 41: `run --logs` of a `helm.sh/show-output` Pod hook prints each of its container's
 /// lines once: as they come, then in the proposal's `Pod <name> output:` block only the lines
-/// the stream had not given yet, and `helm test --logs`' `POD LOGS:` block only its header and
-/// how many lines were shown above.
+/// the stream had not given yet, and `helm test --logs`'
+/// `POD LOGS:` block only its header and how many lines were shown above.
 #[test]
 fn run_logs_of_a_show_output_hook_prints_each_line_once() {
-    let r = release(&[hook("Pod", "smoke", &[("helm.sh/show-output", "true")])]);
-    let mut d = Diagnostics::default();
-    let p = plan::build(&r, &[Target::Hooks(Event::Test)], plan::PlanOptions::default(), &mut d);
-    let mut cluster = SimCluster::new(&p.events[0], 0, |_| Behaviour { ms: 3_500, ok: true });
-    let script: Vec<String> = (1..=5).map(|i| format!("check {i} ok")).collect();
-    cluster.script = Some(script.clone());
-    let mut out = Vec::new();
-    let options = RunOptions { pod_logs: true, ..opts(1) };
-    let s = helm_hooks::exec::runner::execute(
-        &p.events[0],
-        &r.hooks,
-        options,
-        &mut cluster,
-        &mut ProgressLines::new(&mut out),
-    );
-    let out = String::from_utf8(out).unwrap();
-    for line in &script {
+    let lines: Vec<String> = (1..=5).map(|i| format!("check {i} ok")).collect();
+    let written: Vec<(u64, String)> = [500, 2_100, 2_500, 3_200, 3_400].into_iter().zip(lines.clone()).collect();
+    let mut sim = world(&[hook("Pod", "smoke", &[("helm.sh/show-output", "true")])], 0, |_| Script {
+        lines: written.clone(),
+        ..script(ok(3_500))
+    });
+    // Each read is cut at `limitBytes` (100: two stamped lines and a bit), and each
+    // repeats the lines of the last second read: the stream falls behind, and the
+    // read at the end gives only line 3; lines 4 and 5 are left for the block.
+    sim.log_limit_bytes = Some(100);
+    let (s, out) = run_printed(&mut sim, RunOptions { pod_logs: true, ..opts(1) });
+    for line in &lines {
         assert_eq!(out.matches(line.as_str()).count(), 1, "{line:?}:\n{out}");
     }
     assert!(out.contains("[Pod/smoke/main] check 1 ok\n"), "{out}");
-    // Streamed at each second's look; the last two came after the last look.
     assert!(out.contains("Pod smoke output:\n  (3 lines shown above)\n  check 4 ok\n  check 5 ok\n"), "{out}");
     assert!(out.contains("POD LOGS: smoke (main)\n(5 lines shown above)\n"), "{out}");
     // The report keeps the whole output: it is no progress line.
-    assert_eq!(s.rows[0].output.as_deref(), Some(script.join("\n").as_str()));
+    assert_eq!(s.rows[0].output.as_deref(), Some(lines.join("\n").as_str()));
 }

@@ -1,9 +1,17 @@
 //! `-o markdown` (src/render/markdown.rs) on fixed timings: three goldens —
 //! a passing run, a fail-fast stop, a deploy in several batches — made by
-//! the real `run` driver against a simulated cluster with a virtual clock
-//! (and, for the deploy, its report as `deploy` returns it), so the
-//! Markdown is the same on every machine. The same Markdown is what
-//! `scripts/check-mermaid.sh` renders with the real Mermaid library.
+//! the executor's `run` driver against a fake of its port
+//! (`exec::runner::HookApi`) with a virtual clock (and, for the deploy, its
+//! report as `deploy` returns it), so the Markdown is the same on every
+//! machine. The same Markdown is what `scripts/check-mermaid.sh` renders
+//! with the real Mermaid library.
+//!
+//! The one simulation not yet in the one simulated world (`seam::sim`,
+//! docs/design.md §6): the fail-fast golden carries this fake's failure
+//! message (`BackoffLimitExceeded: Job has reached the specified backoff
+//! limit`), which no state of a Job makes the real hook code say (it says
+//! `BackoffLimitExceeded: Job Failed. failed: 1/1 (…)`). Run in `seam::sim`
+//! (a deletion 200 ms, a record 100 ms), the other goldens come out the same.
 //!
 //! ```text
 //! cargo test --test report_markdown                    # compare

@@ -32,7 +32,7 @@ type HookSpec<'a> = (&'a str, &'a [(&'a str, &'a str)], Script);
 /// container writing `lines` (ms after the start, line).
 fn job(after_ms: Millis, fails: bool, lines: &[(Millis, &str)]) -> Script {
     let lines = lines.iter().map(|(at, l)| (*at, l.to_string())).collect();
-    Script { ends_after_ms: Some(after_ms), fails, lines }
+    Script { ends_after_ms: Some(after_ms), fails, lines, ..Script::default() }
 }
 
 /// The one simulation, holding revision 1 of release `app`, deployed, whose

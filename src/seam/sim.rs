@@ -6,11 +6,16 @@
 //! for the tests only (the `sim` feature), never into plugin.wasm.
 //!
 //! Objects behave by kind once applied: a Deployment becomes ready
-//! [`Sim::startup_ms`] later, a Job ends as its [`Script`] says (complete by
-//! default) and has one pod whose container writes the script's lines; a
-//! script may say an object never settles. Faults are fields: an API
-//! server that goes away at an object, an object rejected, reads refused,
-//! kinds discovery does not serve yet, a permission missing.
+//! [`Sim::startup_ms`] later; a Job or a Pod ends as its [`Script`] says
+//! (complete by default) — a Job with its `Complete` or `Failed` condition
+//! as the Job controller writes them, a Pod with its phase and its
+//! container's exit code — and a Job has one pod, named as Kubernetes names
+//! a Job's pods ([`job_pod`]), whose container writes the script's lines or
+//! waits (`ImagePullBackOff`) as the script says; a script may say an
+//! object never settles. Faults are fields: an API server that goes away at
+//! an object, an object rejected, reads refused, kinds discovery does not
+//! serve yet, a permission missing, records refused, answers that come late,
+//! logs cut at a size.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,6 +40,22 @@ pub struct Script {
     pub fails: bool,
     /// What its container writes: (ms after the apply, line).
     pub lines: Vec<(Millis, String)>,
+    /// Why its container waits while it runs (`ImagePullBackOff`): its pod
+    /// is `Pending`, the container not started.
+    pub waiting: Option<String>,
+}
+
+/// The pod of Job `job`, named as Kubernetes names a Job's pods: the Job's
+/// name, a dash and five characters of the alphabet Kubernetes draws
+/// `generateName` suffixes from (here from the name, not at random).
+pub fn job_pod(job: &str) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut h: u64 = 1469598103934665603;
+    for b in job.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(1099511628211);
+    }
+    let suffix: String = (0..5).map(|i| ALPHABET[((h >> (i * 8)) % ALPHABET.len() as u64) as usize] as char).collect();
+    format!("{job}-{suffix}")
 }
 
 /// The cluster, the store and the clock, simulated.
@@ -51,9 +72,20 @@ pub struct Sim {
     /// Jobs (by `Kind/name`) whose next run fails, whatever their script says.
     pub fail_next: BTreeSet<String>,
     pub startup_ms: Millis,
-    /// How long one call that applies objects takes, and one deletion.
+    /// How long one call that applies objects takes, one deletion, and one
+    /// write of a record.
     pub apply_ms: Millis,
     pub delete_ms: Millis,
+    pub write_ms: Millis,
+    /// How long past its deadline a wait that saw nothing end answers (a
+    /// watch the API server holds on a quiet cluster).
+    pub late_ms: Millis,
+    /// Each object deleted (by `Kind/name`), and when.
+    pub deleted: Vec<(String, Millis)>,
+    /// The credentials may not update Helm's records (a 403 on each write).
+    pub refuses_writes: bool,
+    /// A log read answers at most this many bytes (`limitBytes`).
+    pub log_limit_bytes: Option<usize>,
     /// What was done, in order: `apply A, B`, `delete A`, `ready A`,
     /// `complete Job/x`, `failed Job/x`, `create 1 pending-install`,
     /// `save 1 deployed`, `forget 1`, `appeared A`, `interrupted at A`,
@@ -99,6 +131,11 @@ impl Sim {
             startup_ms: 1_000,
             apply_ms: 0,
             delete_ms: 0,
+            write_ms: 0,
+            late_ms: 0,
+            deleted: Vec::new(),
+            refuses_writes: false,
+            log_limit_bytes: None,
             log: Vec::new(),
             gets: Vec::new(),
             at_once: false,
@@ -181,6 +218,14 @@ impl Sim {
                     "conditions": [{"type": "Complete", "status": "True"}]});
                 self.log.push(format!("complete {name}"));
             }
+            Some("Pod") => {
+                let (phase, code, reason) = if fails { ("Failed", 1, "Error") } else { ("Succeeded", 0, "Completed") };
+                let container = first_container(live);
+                live["status"] = json!({"phase": phase, "startTime": started, "containerStatuses": [{"name": container,
+                    "state": {"terminated": {"exitCode": code, "reason": reason, "startedAt": started,
+                    "finishedAt": go_time(at)}}}]});
+                self.log.push(format!("{} {name}", if fails { "failed" } else { "complete" }));
+            }
             _ => {
                 live["status"] = json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
                     "readyReplicas": 1, "availableReplicas": 1, "conditions": [{"type": "Available", "status": "True"},
@@ -211,6 +256,14 @@ impl Sim {
             }
             Some("Job") => {
                 live["status"] = json!({"active": 1, "startTime": go_time(self.now)});
+                script.map_or(Some(0), |s| s.ends_after_ms)
+            }
+            Some("Pod") => {
+                if live.pointer("/spec/containers").is_none() {
+                    live["spec"]["containers"] = json!([{"name": "main", "image": "busybox"}]);
+                }
+                let waiting = script.as_ref().and_then(|s| s.waiting.as_deref());
+                live["status"] = pod_status(&first_container(&live), waiting, &go_time(self.now));
                 script.map_or(Some(0), |s| s.ends_after_ms)
             }
             _ => None,
@@ -278,6 +331,33 @@ impl Sim {
         keys.iter().filter_map(at).filter(|&t| t > self.now).min()
     }
 
+    /// Job `job`'s one pod ([`job_pod`]) as the Job's state has it:
+    /// running (or `Pending`, its container waiting as the script says)
+    /// while the Job is active, its container ended with exit code 0 once
+    /// the Job completed, 1 once it failed.
+    fn job_pod_object(&self, job: &str) -> Value {
+        let name = format!("Job/{job}");
+        let status = &self.live[&name]["status"];
+        let started = status["startTime"].as_str().unwrap_or_default().to_string();
+        let conditions = status["conditions"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let ended = conditions.iter().find(|c| c["status"] == "True").map(|c| c["type"] == "Complete");
+        let status = match ended {
+            None => {
+                let waiting = self.scripts.get(&name).and_then(|s| s.waiting.as_deref());
+                pod_status("main", waiting, &started)
+            }
+            Some(ok) => {
+                let at =
+                    if ok { status["completionTime"].clone() } else { conditions[0]["lastTransitionTime"].clone() };
+                let (phase, code, reason) = if ok { ("Succeeded", 0, "Completed") } else { ("Failed", 1, "Error") };
+                json!({"phase": phase, "startTime": started, "containerStatuses": [{"name": "main", "state":
+                    {"terminated": {"exitCode": code, "reason": reason, "startedAt": started, "finishedAt": at}}}]})
+            }
+        };
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": job_pod(job), "labels": {"job-name": job}},
+            "spec": {"containers": [{"name": "main", "image": "busybox"}]}, "status": status})
+    }
+
     /// The pods of what a selector names: a Job's one pod (`job-name=`),
     /// a Pod by name, or a Deployment's pod no node takes while it is not
     /// ready (`app=`).
@@ -289,10 +369,7 @@ impl Sim {
             if !self.live.contains_key(&format!("Job/{job}")) {
                 return Vec::new();
             }
-            return vec![
-                json!({"metadata": {"name": format!("{job}-pod")}, "spec": {"containers": [{"name": "main"}]},
-                "status": {"phase": "Running", "containerStatuses": [{"name": "main", "state": {"running": {}}}]}}),
-            ];
+            return vec![self.job_pod_object(job)];
         }
         let Some(app) = labels.and_then(|l| l.strip_prefix("app=")) else { return Vec::new() };
         let name = format!("Deployment/{app}");
@@ -303,6 +380,22 @@ impl Sim {
         vec![json!({"kind": "Pod", "metadata": {"name": format!("{app}-0")}, "status": {"phase": "Pending",
             "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})]
     }
+}
+
+/// A pod's status while it runs, started at `started`: `Running`, or
+/// `Pending` with its container waiting for `waiting`.
+fn pod_status(container: &str, waiting: Option<&str>, started: &str) -> Value {
+    match waiting {
+        Some(reason) => json!({"phase": "Pending", "startTime": started, "containerStatuses": [{"name": container,
+            "ready": false, "state": {"waiting": {"reason": reason}}}]}),
+        None => json!({"phase": "Running", "startTime": started, "containerStatuses": [{"name": container,
+            "ready": true, "state": {"running": {"startedAt": started}}}]}),
+    }
+}
+
+/// The name of a pod's first container.
+fn first_container(pod: &Value) -> String {
+    pod.pointer("/spec/containers/0/name").and_then(Value::as_str).unwrap_or("main").to_string()
 }
 
 fn status(release: &Value) -> String {
@@ -394,6 +487,7 @@ impl Cluster for Sim {
         for name in names {
             self.live.remove(&name);
             self.settles.remove(&name);
+            self.deleted.push((name, self.now));
         }
         self.now += self.delete_ms;
         Ok(Vec::new())
@@ -417,7 +511,11 @@ impl Cluster for Sim {
         loop {
             let keys = self.look(watch);
             let finished: Vec<ObjectKey> = keys.iter().filter(|k| done(k, watch.observed(k))).cloned().collect();
-            if !finished.is_empty() || keys.is_empty() || self.now >= deadline {
+            if !finished.is_empty() || keys.is_empty() {
+                return Ok(finished);
+            }
+            if self.now >= deadline {
+                self.now += self.late_ms;
                 return Ok(finished);
             }
             self.now = self.next_event(&keys).map_or(deadline, |t| t.min(deadline));
@@ -451,8 +549,9 @@ impl Cluster for Sim {
         }
     }
 
-    /// A Job's pod (`NAME-pod`) writes its script's lines: all written up
-    /// to now, or, stamped, those from `since` (whole seconds) on.
+    /// A Pod hook, or a Job's pod ([`job_pod`]), writes its script's lines:
+    /// all written up to now, or, stamped, those from `since` (whole
+    /// seconds) on; at most [`Sim::log_limit_bytes`] of them.
     fn logs(
         &mut self,
         _namespace: Option<&str>,
@@ -461,11 +560,16 @@ impl Cluster for Sim {
         from: LogFrom<'_>,
     ) -> Result<(String, bool), KubeError> {
         self.requests += 1;
-        let job = format!("Job/{}", pod.strip_suffix("-pod").unwrap_or(pod));
-        let Some(start) = self.live.get(&job).and_then(|j| parse_time(j["status"]["startTime"].as_str()?)) else {
+        let owner = match pod.rsplit_once('-') {
+            Some((job, _)) if job_pod(job) == pod && self.live.contains_key(&format!("Job/{job}")) => {
+                format!("Job/{job}")
+            }
+            _ => format!("Pod/{pod}"),
+        };
+        let Some(start) = self.live.get(&owner).and_then(|j| parse_time(j["status"]["startTime"].as_str()?)) else {
             return Ok((String::new(), true));
         };
-        let lines = self.scripts.get(&job).map(|s| s.lines.clone()).unwrap_or_default();
+        let lines = self.scripts.get(&owner).map(|s| s.lines.clone()).unwrap_or_default();
         let written = lines.into_iter().map(|(at, l)| (start + at, l)).filter(|(t, _)| *t <= self.now);
         let body = match from {
             LogFrom::Whole => written.map(|(_, l)| l).collect::<Vec<_>>().join("\n"),
@@ -480,7 +584,13 @@ impl Cluster for Sim {
                 body
             }
         };
-        Ok((body, true))
+        match self.log_limit_bytes {
+            Some(limit) if body.len() > limit => {
+                let cut = (0..=limit).rev().find(|&i| body.is_char_boundary(i)).unwrap_or(0);
+                Ok((body[..cut].to_string(), false))
+            }
+            _ => Ok((body, true)),
+        }
     }
 
     fn check_access(&mut self, wants: &[Want], why: &str) -> Result<(), KubeError> {
@@ -511,6 +621,15 @@ impl Store for Sim {
     }
 
     fn write(&mut self, write: Write<'_>, _now_unix: u64) -> Result<Option<StoredRelease>, StorageError> {
+        self.now += self.write_ms;
+        if self.refuses_writes {
+            return Err(StorageError::Kube(KubeError::Forbidden {
+                verb: "update".into(),
+                resource: "configmaps".into(),
+                namespace: Some(self.namespace.clone()),
+                message: "the credentials may not write Helm's records".into(),
+            }));
+        }
         match write {
             Write::Create { namespace, release } => {
                 let revision = release["version"].as_u64().unwrap_or_default();
@@ -543,5 +662,83 @@ impl Store for Sim {
 
     fn not_found(&mut self, release: &str) -> StorageError {
         storage::not_found_with(Driver::ConfigMap, &self.namespace, release, self.elsewhere.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::Selector;
+    use crate::ready::completion::{hook_completion, Completion};
+
+    fn applied(sim: &mut Sim, object: Value) -> Value {
+        let how = Apply { labels: &[], conflicts: None, dry_run: false, together: false };
+        sim.apply(&[object], &how).pop().unwrap().unwrap()
+    }
+
+    fn pods(sim: &mut Sim, selector: &Selector) -> Vec<Value> {
+        sim.read(Read::Many { api_version: "v1", kind: "Pod", namespace: None, selector }).unwrap()
+    }
+
+    #[test]
+    fn a_jobs_pod_is_named_as_kubernetes_names_it() {
+        let pod = job_pod("migrate");
+        let suffix = pod.strip_prefix("migrate-").expect(&pod);
+        assert_eq!(suffix.len(), 5);
+        assert!(suffix.bytes().all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b)), "{pod}");
+        assert_eq!(job_pod("migrate"), pod, "the same name each time");
+        assert_ne!(job_pod("migrat"), pod);
+    }
+
+    /// A Job's pod waits on its image while the Job runs, and ends as the
+    /// Job does; the Job's `Failed` condition reads as Kubernetes writes it.
+    #[test]
+    fn a_jobs_pod_follows_its_job() {
+        let mut sim = Sim::new("ns", 0);
+        let waiting = Some("ImagePullBackOff".to_string());
+        let script = Script { ends_after_ms: Some(5_000), fails: true, waiting, ..Script::default() };
+        sim.scripts.insert("Job/migrate".into(), script);
+        applied(&mut sim, json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"}}));
+        let selector = Selector::labels("job-name=migrate");
+        let pod = &pods(&mut sim, &selector)[0];
+        assert_eq!(pod["metadata"]["name"], json!(job_pod("migrate")));
+        assert_eq!(pod["status"]["phase"], "Pending");
+        assert_eq!(pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"], "ImagePullBackOff");
+        sim.now = 5_000;
+        let pod = &pods(&mut sim, &selector)[0];
+        assert_eq!(pod["status"]["phase"], "Failed");
+        assert_eq!(pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"], 1);
+        let job = sim.live["Job/migrate"].clone();
+        let Some(Completion::Failed { reason, message }) = hook_completion("Job", &job) else { panic!("{job}") };
+        assert_eq!(reason, "BackoffLimitExceeded");
+        assert_eq!(
+            message,
+            "Job Failed. failed: 1/1 (BackoffLimitExceeded: Job has reached the specified backoff limit)"
+        );
+    }
+
+    /// A Pod hook runs, then its container exits: with code 1 when it fails.
+    #[test]
+    fn a_pod_hook_ends_with_its_containers_exit_code() {
+        let mut sim = Sim::new("ns", 0);
+        sim.scripts.insert("Pod/smoke".into(), Script { ends_after_ms: Some(2_000), fails: true, ..Script::default() });
+        let live = applied(&mut sim, json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "smoke"}}));
+        assert_eq!(live["status"]["phase"], "Running");
+        sim.now = 2_000;
+        let pod = pods(&mut sim, &Selector::name("smoke")).pop().unwrap();
+        let Some(Completion::Failed { message, .. }) = hook_completion("Pod", &pod) else { panic!("{pod}") };
+        assert_eq!(message, "pod smoke failed (container main: Error, exit code 1)");
+    }
+
+    /// A log read is cut at `limitBytes`, and says it is not whole.
+    #[test]
+    fn a_log_read_is_cut_at_its_limit() {
+        let mut sim = Sim::new("ns", 0);
+        let lines = vec![(0, "one".to_string()), (0, "two".to_string())];
+        sim.scripts.insert("Pod/p".into(), Script { ends_after_ms: None, lines, ..Script::default() });
+        applied(&mut sim, json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}));
+        assert_eq!(sim.logs(None, "p", "main", LogFrom::Whole).unwrap(), ("one\ntwo".to_string(), true));
+        sim.log_limit_bytes = Some(5);
+        assert_eq!(sim.logs(None, "p", "main", LogFrom::Whole).unwrap(), ("one\nt".to_string(), false));
     }
 }
