@@ -1,17 +1,10 @@
 //! `-o markdown` (src/render/markdown.rs) on fixed timings: three goldens —
 //! a passing run, a fail-fast stop, a deploy in several batches — made by
-//! the executor's `run` driver against a fake of its port
-//! (`exec::runner::HookApi`) with a virtual clock (and, for the deploy, its
-//! report as `deploy` returns it), so the Markdown is the same on every
-//! machine. The same Markdown is what `scripts/check-mermaid.sh` renders
-//! with the real Mermaid library.
-//!
-//! The one simulation not yet in the one simulated world (`seam::sim`,
-//! docs/design.md §6): the fail-fast golden carries this fake's failure
-//! message (`BackoffLimitExceeded: Job has reached the specified backoff
-//! limit`), which no state of a Job makes the real hook code say (it says
-//! `BackoffLimitExceeded: Job Failed. failed: 1/1 (…)`). Run in `seam::sim`
-//! (a deletion 200 ms, a record 100 ms), the other goldens come out the same.
+//! the real `run` command in the one simulated world (`seam::sim`), its
+//! hooks through the real hook code, on a virtual clock (and, for the
+//! deploy, its report as `deploy` returns it), so the Markdown is the same
+//! on every machine. The same Markdown is what `scripts/check-mermaid.sh`
+//! renders with the real Mermaid library.
 //!
 //! ```text
 //! cargo test --test report_markdown                    # compare
@@ -21,19 +14,18 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use helm_hooks::action::run::RunRequest;
+use helm_hooks::action::Action;
 use helm_hooks::deploy::report::ResourceRow;
 use helm_hooks::deploy::{Deletion, Diagnosis, Ended, Error, Report};
-use helm_hooks::exec::executor::{ContainerLog, Executor, RunOptions};
 use helm_hooks::exec::rollout::ResourceState;
-use helm_hooks::exec::runner::{self, ClusterError, CreateError, Finished, Summary};
-use helm_hooks::model::diagnostic::Diagnostics;
+use helm_hooks::exec::runner::Summary;
 use helm_hooks::model::event::Event;
-use helm_hooks::model::input;
-use helm_hooks::plan::{self, ItemId, Target};
 use helm_hooks::release::record::Operation;
 use helm_hooks::render::markdown;
 use helm_hooks::render::timeline::{self, ReportedCommand};
-use serde_json::Value;
+use helm_hooks::seam::sim::{Script, Sim};
+use serde_json::{json, Value};
 
 /// 2026-01-02 03:04:05 UTC: every case starts here.
 const T0: u64 = 1_767_323_045_000;
@@ -47,89 +39,55 @@ fn hook(event: &str, kind: &str, name: &str, extra: &[(&str, &str)]) -> String {
     s
 }
 
-/// A hook's simulated run time and outcome; what it logs.
-struct Sim {
-    now: u64,
-    names: Vec<String>,
-    behaviour: BTreeMap<String, (u64, bool)>,
-    running: BTreeMap<ItemId, u64>,
+/// What every hook's container writes (ms after its start, line).
+fn lines(name: &str) -> Vec<(u64, String)> {
+    vec![
+        (100, format!("checking {name}")),
+        (200, "connecting to db:5432 | user=app <ok>".into()),
+        (300, "ERROR: schema version 41 is older than 42 (run `migrate up`)".into()),
+    ]
 }
 
-impl runner::HookApi for Sim {
-    fn now(&mut self) -> u64 {
-        self.now
-    }
-    fn delete(&mut self, _: &[ItemId], _: u64) -> Result<(), ClusterError> {
-        // Deleting a hook's previous object takes a moment, as on a cluster.
-        self.now += 200;
-        Ok(())
-    }
-    fn record(&mut self, _: &Executor) -> Result<(), ClusterError> {
-        self.now += 100;
-        Ok(())
-    }
-    fn create(&mut self, hook: ItemId) -> Result<(), CreateError> {
-        let (ms, _) = self.behaviour[&self.names[hook.0]];
-        self.running.insert(hook, self.now + ms);
-        Ok(())
-    }
-    fn wait(&mut self, hooks: &[ItemId], deadline: u64) -> Result<Vec<Finished>, ClusterError> {
-        let next = hooks.iter().filter_map(|h| self.running.get(h)).copied().min().unwrap_or(u64::MAX);
-        self.now = next.min(deadline).max(self.now);
-        let now = self.now;
-        let done: Vec<ItemId> =
-            hooks.iter().copied().filter(|h| self.running.get(h).is_some_and(|t| *t <= now)).collect();
-        Ok(done
-            .into_iter()
-            .map(|h| {
-                self.running.remove(&h);
-                let ok = self.behaviour[&self.names[h.0]].1;
-                let message = if ok {
-                    String::new()
-                } else {
-                    "BackoffLimitExceeded: Job has reached the specified backoff limit".into()
-                };
-                Finished { hook: h, succeeded: ok, message }
-            })
-            .collect())
-    }
-    fn logs(&mut self, hook: ItemId) -> Result<Vec<ContainerLog>, ClusterError> {
-        let name = &self.names[hook.0];
-        let text = format!(
-            "checking {name}\nconnecting to db:5432 | user=app <ok>\nERROR: schema version 41 is older than 42 (run `migrate up`)"
-        );
-        Ok(vec![ContainerLog { pod: format!("{name}-x7k2p"), container: "main".into(), text }])
-    }
-}
-
-/// Runs `event`'s hooks of `docs` through the real `run` driver, from `start`.
+/// Runs `event`'s hooks of `docs` through the real `run` driver in the one
+/// simulated world (`seam::sim`), from `start`: each hook's Job or Pod ends
+/// as `behaviour` says (ms after its apply, succeeded), deleting a hook's
+/// previous object takes 200 ms and storing the record 100 ms, as on a
+/// cluster.
 fn simulate(event: Event, docs: &[String], behaviour: &[(&str, u64, bool)], parallel: usize, start: u64) -> Summary {
-    let text: String =
-        docs.iter().enumerate().map(|(i, d)| format!("---\n# Source: shop/templates/h{i:02}.yaml\n{d}")).collect();
-    let mut diags = Diagnostics::default();
-    let (_, release) = input::parse(text.as_bytes(), &mut diags).unwrap();
-    let plan = plan::build(
-        &release,
-        &[Target::Hooks(event)],
-        plan::PlanOptions { parallel, ..Default::default() },
-        &mut diags,
+    let mut sim = Sim::new("shop", start);
+    (sim.delete_ms, sim.write_ms) = (200, 100);
+    let ends: BTreeMap<&str, (u64, bool)> = behaviour.iter().map(|(n, ms, ok)| (*n, (*ms, *ok))).collect();
+    let hooks: Vec<Value> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let field = |key: &str| d.lines().find_map(|l| l.trim().strip_prefix(key)).unwrap_or_default().to_string();
+            let (kind, name) = (field("kind: "), field("name: "));
+            let (ms, ok) = ends[name.as_str()];
+            let script = Script { ends_after_ms: Some(ms), fails: !ok, lines: lines(&name), ..Script::default() };
+            sim.scripts.insert(format!("{kind}/{name}"), script);
+            json!({"name": name, "kind": kind, "path": format!("shop/templates/h{i:02}.yaml"), "manifest": d,
+                "events": [event.as_str()], "last_run": {}})
+        })
+        .collect();
+    sim.records.insert(
+        1,
+        json!({"name": "shop", "namespace": "shop", "version": 1,
+            "info": {"status": "deployed", "description": "Install complete", "last_deployed": "2026-01-02T03:00:00Z"},
+            "chart": {"metadata": {"name": "shop", "version": "1.0.0"}}, "manifest": "", "hooks": hooks}),
     );
-    assert!(!diags.has_errors(), "{:?}", diags.0);
-    let plan = &plan.events[0];
-    let mut sim = Sim {
-        now: start,
-        names: plan.items.iter().map(|it| it.reference.name.clone()).collect(),
-        behaviour: behaviour.iter().map(|(n, ms, ok)| (n.to_string(), (*ms, *ok))).collect(),
-        running: BTreeMap::new(),
-    };
-    let options = RunOptions {
+    let request = RunRequest {
+        release: "shop".into(),
+        event,
         parallel,
+        parallel_all: false,
         timeout_ms: 300_000,
         ignore_fail_fast: false,
-        pod_logs: false,
-        record_before_cleanup: event == Event::Test,
+        logs: false,
+        include: Vec::new(),
+        exclude: Vec::new(),
     };
-    let mut summary = runner::execute(plan, &release.hooks, options, &mut sim, &mut ());
+    let mut summary = request.run(&mut sim, &mut ()).unwrap_or_else(|e| panic!("{e:?}")).summary;
     summary.api_requests = Some((57, 0));
     summary
 }
