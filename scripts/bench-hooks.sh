@@ -54,7 +54,7 @@ conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
 # shellcheck source=scripts/bench/corpus_lib.sh
 . scripts/bench/corpus_lib.sh
 
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { printf '%s\n' "$@" | awk NF | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == 0) print "—"; else printf "%.2fx", b / a }'; }
 
 echo "date: $(date -u +%FT%TZ)  commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' (+ changes)')  helm: $("$HELM" version --short)  RUNS=$RUNS PARALLEL=$PARALLEL TIMEOUT=$TIMEOUT  load: $(cut -d' ' -f1-3 /proc/loadavg)" |
