@@ -20,7 +20,7 @@ VERSION := $(shell sed -n 's/^version: *//p' plugin.yaml)
 
 include testbed/testbed.mk
 
-.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real bench-text bench-ready corpus fuzz clean check-mermaid
+.PHONY: help build build-host install package release e2e-dist tools check-helm-host test unit e2e e2e-compat e2e-helm lint fmt bench bench-plan bench-run bench-deploy bench-load bench-host bench-real bench-hooks bench-text bench-ready corpus fuzz clean check-mermaid
 
 help:
 	@echo "build      plugin.wasm (wasm32-wasip1, release, size-optimised) beside plugin.yaml: what"
@@ -41,6 +41,8 @@ help:
 	@echo "           vs helm hooks deploy on the bed), bench-load (500 hooks, 1,000 resources),"
 	@echo "           bench-host (stock Helm against the host-functions Helm, side by side),"
 	@echo "           bench-real (the public charts: helm install --wait vs the README's pipe),"
+	@echo "           bench-hooks (hook-heavy charts: their hooks under stock Helm and the pipe at"
+	@echo "           --parallel 8, plans, outcomes compared; advice copies with hook-parallel),"
 	@echo "           corpus (every chart of testdata/charts/real through install, test, upgrade,"
 	@echo "           rollback and uninstall: stock vs the pipe, step by step, a table),"
 	@echo "           bench-text (plan and lint of 10k hooks + 10k resources through Helm),"
@@ -231,6 +233,12 @@ bench-real: dist/hooks testbed-build
 corpus: dist/hooks testbed-build
 	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
 	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/corpus.sh
+
+# Hooks at work (issue 47): the hook-heavy charts' hooks under stock Helm and the pipe at
+# --parallel 8, their plans, outcomes compared, and the advice copies (started and stopped here).
+bench-hooks: dist/hooks testbed-build
+	@trap 'testbed/cluster.sh down' EXIT; testbed/cluster.sh up && \
+	HELM=$(HOOKS_CACHE)/bin/helm HOOKS_PLUGIN_DIR=$(CURDIR)/dist/hooks scripts/bench-hooks.sh
 
 # Coverage-guided fuzzing of every parser (nightly Rust and cargo-fuzz).
 FUZZ_SECONDS ?= 90

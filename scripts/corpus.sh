@@ -27,7 +27,8 @@
 # Usage: scripts/corpus.sh   (or: make corpus, which also stops the bed after)
 # Environment: CHARTS (default: every chart folder of testdata/charts/real), TIMEOUT (3m),
 #   VALUES (default hooks: each chart's <chart>.hooks-values.yaml; VALUES=default: none), OUT
-#   (default: a new folder under /tmp, kept), KEEP=1 keeps the namespaces.
+#   (default: a new folder under /tmp, kept), KEEP=1 keeps the namespaces, PARALLEL=N passes
+#   --parallel N to the pipe's deploy, run, rollback and uninstall (scripts/bench-hooks.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -57,6 +57,8 @@ stock_step() { # step ns
   esac
 }
 pipe_step() { # step ns log
+  local par=()
+  [ -z "${PARALLEL:-}" ] || par=(--parallel "$PARALLEL") # the pipe's --parallel (default: the plugin's)
   case $1 in
     install|upgrade)
       if [ "$1" = install ] && [ "$crds_first" = 1 ]; then
@@ -64,10 +66,10 @@ pipe_step() { # step ns log
           "$HELM" upgrade --install "$REL" "$path" -n "$2" --dry-run=client -o json "${args[@]}" 2>"$3.dry" || true; }
       else
         "$HELM" upgrade --install "$REL" "$path" -n "$2" --dry-run=server --disable-openapi-validation -o json "${args[@]}" 2>"$3.dry" || true
-      fi | "$HELM" hooks deploy - -n "$2" --timeout "$TIMEOUT" "${conn[@]}" ;;
-    test) "$HELM" hooks run "$REL" --event test -n "$2" --timeout "$TIMEOUT" "${conn[@]}" ;;
-    rollback) "$HELM" hooks rollback "$REL" 1 -n "$2" --timeout "$TIMEOUT" "${conn[@]}" ;;
-    uninstall) "$HELM" hooks uninstall "$REL" -n "$2" --timeout "$TIMEOUT" "${conn[@]}" ;;
+      fi | "$HELM" hooks deploy - -n "$2" --timeout "$TIMEOUT" "${par[@]}" "${conn[@]}" ;;
+    test) "$HELM" hooks run "$REL" --event test -n "$2" --timeout "$TIMEOUT" "${par[@]}" "${conn[@]}" ;;
+    rollback) "$HELM" hooks rollback "$REL" 1 -n "$2" --timeout "$TIMEOUT" "${par[@]}" "${conn[@]}" ;;
+    uninstall) "$HELM" hooks uninstall "$REL" -n "$2" --timeout "$TIMEOUT" "${par[@]}" "${conn[@]}" ;;
   esac
 }
 
