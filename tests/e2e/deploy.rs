@@ -920,6 +920,47 @@ fn uninstall_past_a_failed_post_delete_hook_as_stock_helm() {
     assert_eq!(case.list(), vec![], "helm list still shows the release");
 }
 
+/// An object whose deletion outlasts `--timeout` (a finalizer nobody removes; found by
+/// the corpus: a CRD the API server kept finalizing): stock `helm uninstall --wait` fails
+/// its wait, purges the release all the same and says `uninstallation completed with 1
+/// error(s)`; so does the plugin's.
+#[test]
+fn uninstall_past_a_deletion_that_outlasts_the_timeout_as_stock_helm() {
+    let case = Case::new("deletion-held");
+    let values = json!({"objects": [{"name": "held"}]});
+    let hold = || {
+        ok(case.kubectl(&[
+            "patch",
+            "configmap/held",
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+        ]))
+    };
+    let release =
+        || ok(case.kubectl(&["patch", "configmap/held", "--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]));
+    let said = "uninstallation completed with 1 error(s)";
+    let out = case.helm_chart(&["install"], &values, &["--wait", "--timeout", "2m"]);
+    assert_eq!(out.code, 0, "stock helm install: {}", out.shown);
+    hold();
+    let stock = case.helm(&["uninstall", RELEASE, "--wait", "--timeout", "5s"]);
+    assert_ne!(stock.code, 0, "stock helm uninstall: {}", stock.shown);
+    assert!(stock.stderr.contains(said), "stock Helm no longer says {said:?}: {}", stock.shown);
+    assert_eq!(case.release_secrets(), Vec::<String>::new(), "stock Helm kept the release");
+    release();
+    ok(case.kubectl(&["wait", "--for=delete", "configmap/held", "--timeout=60s"]));
+
+    case.deploy_ok(&values);
+    hold();
+    let ours = case.plugin(&["uninstall", RELEASE, "--timeout", "5s"], None);
+    release();
+    assert_eq!(ours.plugin_code(), Some(1), "helm hooks uninstall: {}", ours.shown);
+    assert!(ours.all().contains(said), "{}", ours.shown);
+    assert!(ours.all().contains("timed out waiting for ConfigMap/held to be deleted"), "{}", ours.shown);
+    assert_eq!(case.release_secrets(), Vec::<String>::new(), "the plugin kept the release: {}", ours.shown);
+    assert_eq!(case.list(), vec![], "helm list still shows the release");
+}
+
 const AGGREGATED_CHART: &str = "testdata/charts/aggregated-clusterroles";
 
 /// Uninstalling a release with an aggregated ClusterRole (Kyverno's shape): the
