@@ -37,22 +37,9 @@ mkdir -p "$OUT"
 CHARTS=${CHARTS:-consul kube-prometheus-stack kyverno airflow jupyterhub ingress-nginx velero hydra argo-cd temporal advice/consul advice/kyverno}
 corpus=$root/testdata/charts/real
 
-testbed/cluster.sh up >&2
-eval "$(testbed/cluster.sh env)"
-HELM=${HELM:-$HOOKS_CACHE/bin/helm}
-run_id=$(date +%s%N | tail -c 6)
-REL=h$run_id
-# shellcheck source=scripts/bench/helm_home.sh
-. "$root/scripts/bench/helm_home.sh"
-bench_home "cp-$run_id-"
-"$HELM" hooks version >/dev/null
-conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
-# shellcheck source=scripts/bench/clock.sh
-. scripts/bench/clock.sh
-# shellcheck source=scripts/bench/sweep.sh
-. scripts/bench/sweep.sh
-# shellcheck source=scripts/bench/corpus_lib.sh
-. scripts/bench/corpus_lib.sh
+REL_PREFIX=h
+# shellcheck source=scripts/bench/corpus_env.sh
+. scripts/bench/corpus_env.sh
 
 median() { printf '%s\n' "$@" | awk NF | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a == 0) print "—"; else printf "%.2fx", b / a }'; }

@@ -39,22 +39,9 @@ mkdir -p "$OUT"
 real=$root/testdata/charts/real
 CHARTS=${CHARTS:-$(find "$real" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)}
 
-testbed/cluster.sh up >&2
-eval "$(testbed/cluster.sh env)"
-HELM=${HELM:-$HOOKS_CACHE/bin/helm}
-run_id=$(date +%s%N | tail -c 6)
-REL=c$run_id
-# shellcheck source=scripts/bench/helm_home.sh
-. "$root/scripts/bench/helm_home.sh"
-bench_home "cp-$run_id-"
-"$HELM" hooks version >/dev/null
-conn=(--kube-apiserver "$HELM_KUBEAPISERVER" --kube-token "$HELM_KUBETOKEN")
-# shellcheck source=scripts/bench/clock.sh
-. scripts/bench/clock.sh
-# shellcheck source=scripts/bench/sweep.sh
-. scripts/bench/sweep.sh
-# shellcheck source=scripts/bench/corpus_lib.sh
-. scripts/bench/corpus_lib.sh
+REL_PREFIX=c
+# shellcheck source=scripts/bench/corpus_env.sh
+. scripts/bench/corpus_env.sh
 
 echo "date: $(date -u +%FT%TZ)  commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' (+ changes)')  helm: $("$HELM" version --short)  TIMEOUT=$TIMEOUT VALUES=${VALUES:-hooks}" |
   tee -a "$OUT/summary.txt" >&2
