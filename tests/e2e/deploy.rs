@@ -2198,9 +2198,11 @@ fn a_deploy_and_a_stock_upgrade_at_once_one_wins_the_other_applies_nothing() {
         let rendered = case.render(&values("plugin", round));
         let stock_values = values("stock", round);
         let (plugin, stock) = std::thread::scope(|s| {
-            // Round 1 starts the plugin late, so that stock Helm wins one round too.
+            // Round 1 starts the plugin late, so that stock Helm wins one round too: after
+            // stock has stored its pending revision (1.5 s was not always enough on a busy
+            // machine) and before its upgrade ends (its Job alone takes 4 s).
             let p = s.spawn(|| {
-                std::thread::sleep(Duration::from_millis(if round == 1 { 1500 } else { 0 }));
+                std::thread::sleep(Duration::from_millis(if round == 1 { 3000 } else { 0 }));
                 case.deploy_rendered(&rendered, &["--wait-for-jobs"])
             });
             let h = s.spawn(|| {
